@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_CLI_COMMAND_H
+#define LINEUP_CLI_COMMAND_H
+
+#include <stdio.h>
+
+/* Documented exit codes (doc/lineup.1, EXIT STATUS). */
+enum {
+	EXIT_OK = 0,
+	EXIT_NOTHING = 1,	/* nothing found where something was asked for */
+	EXIT_USAGE = 2,		/* bad usage or bad input */
+};
+
+/**
+ * struct cli_option - one option of a subcommand.
+ * @id:		value handed to the command's handler; use the short letter where there is one
+ * @short_name:	the short option letter, or 0
+ * @long_name:	the long option name without dashes, or NULL
+ * @arg:	the argument's name as shown in help ("FILE"); NULL for a flag; a leading '['
+ *		makes the argument optional ("[=MODE]" style, long form only)
+ * @help:	one line of help
+ *
+ * The same table drives parsing, `--help` and the man page, so they cannot drift.
+ */
+struct cli_option {
+	int id;
+	char short_name;
+	const char *long_name;
+	const char *arg;
+	const char *help;
+};
+
+#define CLI_OPTION_END { 0, 0, NULL, NULL, NULL }
+
+/**
+ * struct command - a subcommand.
+ * @name:	what the user types
+ * @summary:	one line, for `lineup --help`
+ * @usage:	the synopsis after "lineup NAME"
+ * @description: a paragraph for --help and the man page
+ * @options:	the option table, ended by CLI_OPTION_END
+ * @run:	the command; argv[0] is the subcommand name; returns an exit code
+ */
+struct command {
+	const char *name;
+	const char *summary;
+	const char *usage;
+	const char *description;
+	const struct cli_option *options;
+	int (*run)(const struct command *cmd, int argc, char **argv);
+};
+
+/* All subcommands, in the order --help lists them (cli/commands.c). */
+extern const struct command *const lineup_commands[];
+
+/*
+ * Parse argv against cmd->options.  For each option found, calls @handle(ctx, id, arg) which
+ * returns 0 or an exit code (non-zero stops parsing).  `-h`/`--help` print the command's help
+ * and make parse return -1 with *exit_code = 0; bad usage prints a message and returns -1 with
+ * *exit_code = EXIT_USAGE.  Otherwise returns the index of the first operand.
+ */
+int cli__parse(const struct command *cmd, int argc, char **argv,
+	       int (*handle)(void *ctx, int id, const char *arg), void *ctx, int *exit_code);
+
+void cli__print_help(const struct command *cmd, FILE *out);
+void cli__print_man(FILE *out);
+
+/* Print "lineup NAME: message" on stderr; returns EXIT_USAGE for `return cli__usage_error(...)`. */
+int cli__usage_error(const struct command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print "lineup: message" on stderr. */
+void cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse an unsigned integer option value; 0 on success, -EINVAL with a message otherwise. */
+int cli__parse_u64(const struct command *cmd, const char *opt, const char *s,
+		   unsigned long long *out);
+
+#endif

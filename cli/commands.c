@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <config.h>
+
+#include <stddef.h>
+
+#include "cli/command.h"
+
+/* Each subcommand lives in cli/cmd_NAME.c and defines `const struct command cmd_NAME`. */
+extern const struct command cmd_help;
+
+const struct command *const lineup_commands[] = {
+	&cmd_help,
+	NULL,
+};

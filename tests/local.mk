@@ -1,0 +1,6 @@
+EXTRA_DIST += tests/lib.sh
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+
+TESTS += tests/e2e/cli.sh
+dist_check_SCRIPTS += tests/e2e/cli.sh

@@ -1,0 +1,2 @@
+noinst_LIBRARIES += util/libutil.a
+util_libutil_a_SOURCES = util/xalloc.c util/xalloc.h util/strbuf.c util/strbuf.h

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_UTIL_STRBUF_H
+#define LINEUP_UTIL_STRBUF_H
+
+#include <stddef.h>
+
+/* A growable NUL-terminated string.  The caller owns buf and frees it with strbuf__release. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf__addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf__add(struct strbuf *sb, const char *s, size_t n);
+void strbuf__reset(struct strbuf *sb);
+void strbuf__release(struct strbuf *sb);
+/* JSON-escape @s (without quotes) onto @sb. */
+void strbuf__add_json(struct strbuf *sb, const char *s);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_UTIL_XALLOC_H
+#define LINEUP_UTIL_XALLOC_H
+
+#include <stddef.h>
+
+/*
+ * Allocation wrappers that abort on failure (as htop's do): lineup's memory is bounded by
+ * its aggregates, so running out of it is not a condition any caller can recover from.
+ */
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* Grow an array to hold at least @need elements of @size bytes; doubles the capacity. */
+void *xgrow(void *ptr, size_t *cap, size_t need, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Free *pp and set it to NULL (perf's zfree). */
+static inline void zfree_ptr(void *pp)
+{
+	extern void free(void *);
+	void **p = pp;
+
+	free(*p);
+	*p = NULL;
+}
+#define zfree(pp) zfree_ptr(pp)
+
+#endif

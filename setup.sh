@@ -1,5 +1,5 @@
 #!/bin/sh
-# Set up lineup on Debian 12: install what is missing, build libperf into .deps/libperf from
+# Set up lineup on Debian 12: install what is missing, build libperf into .local/libperf from
 # Debian's linux-source, configure and build.  Idempotent: a second run only checks.
 #
 #   ./setup.sh                      build (./lineup)
@@ -29,21 +29,21 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing
 fi
 
-# libperf: not packaged by Debian.  Built once from linux-source's tools/ into .deps/libperf,
+# libperf: not packaged by Debian.  Built once from linux-source's tools/ into .local/libperf,
 # static only (libapi.a beside it), with prefix= and libdir_relative=lib so libperf.pc is right.
-prefix=$top/.deps/libperf
+prefix=$top/.local/libperf
 if [ ! -f "$prefix/lib/libperf.a" ] || [ ! -f "$prefix/lib/libapi.a" ]; then
 	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
 	[ -n "$tarball" ] || { say "no /usr/src/linux-source-*.tar.xz (package linux-source)"; exit 1; }
-	src=$top/.deps/src
+	src=$top/.local/src
 	rm -rf "$src" && mkdir -p "$src"
 	say "building libperf from $tarball"
 	name=$(basename "$tarball" .tar.xz)
 	tar -C "$src" -xJf "$tarball" "$name/tools" "$name/include/uapi" "$name/arch/x86/include/uapi" \
 		"$name/scripts"
 	make -s -C "$src/$name/tools/lib/perf" prefix="$prefix" libdir_relative=lib \
-		install_lib install_headers install_pkgconfig >"$top/.deps/libperf-build.log" 2>&1 ||
-		{ say "libperf build failed; see .deps/libperf-build.log"; exit 1; }
+		install_lib install_headers install_pkgconfig >"$top/.local/libperf-build.log" 2>&1 ||
+		{ say "libperf build failed; see .local/libperf-build.log"; exit 1; }
 	cp "$src/$name/tools/lib/api/libapi.a" "$prefix/lib/"
 	rm -f "$prefix"/lib/libperf.so*
 	rm -rf "$src"
@@ -59,12 +59,12 @@ if [ ! -x configure ] || [ configure.ac -nt configure ]; then
 	say "autoreconf"
 	autoreconf -fi >/dev/null
 fi
-if [ ! -f config.status ] || [ "$(cat .deps/configured 2>/dev/null)" != "$want" ] ||
+if [ ! -f config.status ] || [ "$(cat .local/configured 2>/dev/null)" != "$want" ] ||
    [ configure -nt config.status ]; then
 	say "configure$flags"
 	# shellcheck disable=SC2086
 	./configure -q $flags PKG_CONFIG_PATH="$PKG_CONFIG_PATH"
-	echo "$want" >.deps/configured
+	echo "$want" >.local/configured
 fi
 make -s -j"$(nproc)"
 say "ok: $top/lineup"

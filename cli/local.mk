@@ -5,3 +5,4 @@ lineup_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBPERF_CFLAGS)
 lineup_LDADD = tui/libtui.a analyzer/libanalyzer.a dwarf/libdwarf.a sampling/libsampling.a \
 	util/libutil.a $(NCURSESW_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(CAPSTONE_LIBS) \
 	$(LIBBPF_LIBS) $(LIBTRACEEVENT_LIBS) $(LIBPERF_LIBS) $(LIBZSTD_LIBS) -lm -lpthread
+lineup_LDADD += sampling/libperfwriter.a

@@ -1,3 +1,10 @@
 noinst_LIBRARIES += sampling/libsampling.a
 sampling_libsampling_a_SOURCES = sampling/layer.c
+sampling_libsampling_a_SOURCES += sampling/machine.c sampling/machine.h
 sampling_libsampling_a_CFLAGS = $(AM_CFLAGS) $(LIBPERF_CFLAGS) $(LIBTRACEEVENT_CFLAGS) $(LIBZSTD_CFLAGS)
+sampling_libsampling_a_SOURCES += sampling/tracefs.c sampling/tracefs.h \
+	sampling/tracepoint.c sampling/tracepoint.h
+# The perf.data writer: libc only, so the software collector's runtime links it too.
+noinst_LIBRARIES += sampling/libperfwriter.a
+sampling_libperfwriter_a_SOURCES = sampling/perf_writer.c sampling/perf_writer.h \
+	sampling/perf_writer_host.c

@@ -4,3 +4,5 @@ SH_LOG_COMPILER = $(SHELL)
 
 TESTS += tests/e2e/cli.sh
 dist_check_SCRIPTS += tests/e2e/cli.sh
+include tests/fields.mk
+include tests/writer.mk

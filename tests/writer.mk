@@ -1,0 +1,1 @@
+# The perf.data writer, mkperf and lineup record (role: writer).

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <config.h>
+
+#include "analyzer/attribution.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+static const char *const evidence_names[ATTR__NR] = {
+	[ATTR_NONE] = "none",
+	[ATTR_HINT] = "hint",
+	[ATTR_ALLOC] = "allocation",
+	[ATTR_VARIABLE] = "variable",
+	[ATTR_OPERAND] = "operand",
+};
+
+static const struct {
+	const char *id, *text;
+} reasons[ATTR__REASONS] = {
+	[ATTR_OK] = { "ok", "resolved" },
+	[ATTR_NO_ADDR] = { "no_addr", "no data address in the sample" },
+	[ATTR_NO_MAP] = { "no_map", "IP in no known mapping" },
+	[ATTR_NO_SYMBOLS] = { "no_symbols", "object at the IP not found or without symbols" },
+	[ATTR_NO_DEBUGINFO] = { "no_debuginfo", "no debug info" },
+	[ATTR_UNDECODABLE] = { "undecodable", "operand not decodable" },
+	[ATTR_NO_VARIABLE] = { "no_variable", "no variable in that register" },
+	[ATTR_NOT_STRUCT] = { "not_struct", "variable is no pointer to a struct" },
+	[ATTR_NO_LAYOUT] = { "no_layout", "type has no layout in the debug info" },
+	[ATTR_OUTSIDE] = { "outside", "address outside the object the evidence names" },
+	[ATTR_UNTYPED_ALLOC] = { "untyped_alloc", "allocation of unknown type" },
+	[ATTR_NO_OBJECT] = { "no_object", "no variable, allocation or hint covers it" },
+};
+
+const char *attr_evidence__name(enum attr_evidence kind)
+{
+	return (unsigned int)kind < ATTR__NR ? evidence_names[kind] : "?";
+}
+
+const char *attr_reason__text(enum attr_reason reason)
+{
+	return (unsigned int)reason < ATTR__REASONS ? reasons[reason].text : "?";
+}
+
+const char *attr_reason__id(enum attr_reason reason)
+{
+	return (unsigned int)reason < ATTR__REASONS ? reasons[reason].id : "?";
+}
+
+static int covers(uint64_t base, uint64_t size, uint64_t addr)
+{
+	return addr >= base && addr - base < size;
+}
+
+/* The outermost typed fact (other than @inner) that holds @inner's type at its base. */
+static int find_container(const struct attr_types *types, const struct attr_query *q,
+			  unsigned int inner, const struct flat_layout **out)
+{
+	const struct attr_fact *in = &q->facts[inner];
+	uint64_t best_size = 0;
+	int best = -1;
+
+	for (unsigned int i = 0; i < q->nr_facts; i++) {
+		const struct attr_fact *c = &q->facts[i];
+		const struct flat_layout *l;
+
+		if (i == inner || !c->type || c->base > in->base)
+			continue;
+		l = types->find(types->ctx, c->type);
+		if (!l || !covers(c->base, l->size, in->base) || l->size <= best_size)
+			continue;
+		if (flat_layout__find_type_at(l, in->base - c->base, in->type) == -1)
+			continue;
+		best = (int)i;
+		best_size = l->size;
+		*out = l;
+	}
+	return best;
+}
+
+static enum attr_reason strongest_reason(const struct attr_query *q)
+{
+	for (int k = ATTR__NR - 1; k > ATTR_NONE; k--)
+		if (q->why_not[k] != ATTR_OK)
+			return q->why_not[k];
+	return ATTR_NO_OBJECT;
+}
+
+int attribution__resolve(const struct attr_types *types, const struct attr_query *q,
+			 struct attr_result *res)
+{
+	enum attr_reason failed = ATTR_OK;
+	enum attr_evidence failed_kind = ATTR_NONE;
+	int pick = -1;
+	const struct flat_layout *layout = NULL;
+
+	memset(res, 0, sizeof(*res));
+	res->member = -1;
+
+	/* The strongest typed fact whose type has a layout that holds the address. */
+	for (int k = ATTR__NR - 1; k > ATTR_NONE && pick < 0; k--) {
+		for (unsigned int i = 0; i < q->nr_facts; i++) {
+			const struct attr_fact *f = &q->facts[i];
+			const struct flat_layout *l;
+
+			if ((int)f->kind != k || !f->type)
+				continue;
+			l = types->find(types->ctx, f->type);
+			if (!l) {
+				if (failed_kind < f->kind)
+					failed = ATTR_NO_LAYOUT, failed_kind = f->kind;
+				continue;
+			}
+			if (!covers(f->base, l->size, q->addr)) {
+				if (failed_kind < f->kind)
+					failed = ATTR_OUTSIDE, failed_kind = f->kind;
+				continue;
+			}
+			pick = (int)i;
+			layout = l;
+			break;
+		}
+	}
+
+	if (pick >= 0) {
+		const struct attr_fact *f = &q->facts[pick];
+		const struct flat_layout *cl = NULL;
+		int c = find_container(types, q, (unsigned int)pick, &cl);
+
+		res->kind = f->kind;
+		res->instance_kind = f->kind;
+		res->origin = f->origin;
+		res->layout = layout;
+		res->base = f->base;
+		if (c >= 0) {
+			res->layout = cl;
+			res->base = q->facts[c].base;
+			res->instance_kind = q->facts[c].kind;
+		}
+		res->offset = q->addr - res->base;
+		res->member = flat_layout__name_at(res->layout, res->offset, res->path,
+						   sizeof(res->path));
+		return 0;
+	}
+
+	/* No type: an allocation may still tell the instance. */
+	for (unsigned int i = 0; i < q->nr_facts; i++) {
+		const struct attr_fact *f = &q->facts[i];
+
+		if (!f->type && f->size && covers(f->base, f->size, q->addr)) {
+			res->reason = ATTR_UNTYPED_ALLOC;
+			res->base = f->base;
+			res->offset = q->addr - f->base;
+			res->instance_kind = f->kind;
+			res->origin = f->origin;
+			return 1;
+		}
+	}
+	/* A source that answered but could not be used outranks the weaker ones' silence. */
+	res->reason = strongest_reason(q);
+	if (failed != ATTR_OK) {
+		int k;
+
+		for (k = ATTR__NR - 1; k > (int)failed_kind; k--)
+			if (q->why_not[k] != ATTR_OK)
+				break;
+		if (k == (int)failed_kind)
+			res->reason = failed;
+	}
+	return 1;
+}
+
+void attr_stats__add(struct attr_stats *st, const struct attr_result *res, uint64_t weight)
+{
+	st->samples++;
+	st->weight += weight;
+	if (res->kind != ATTR_NONE) {
+		st->by_kind_samples[res->kind]++;
+		st->by_kind_weight[res->kind] += weight;
+	} else if ((unsigned int)res->reason < ATTR__REASONS) {
+		st->unresolved_samples[res->reason]++;
+		st->unresolved_weight[res->reason] += weight;
+	}
+}
+
+double attr_stats__resolved_share(const struct attr_stats *st)
+{
+	uint64_t w = 0;
+
+	for (int k = ATTR_NONE + 1; k < ATTR__NR; k++)
+		w += st->by_kind_weight[k];
+	return st->weight ? (double)w / (double)st->weight : 0.0;
+}
+
+/* --- allocations --- */
+
+void alloc_index__init(struct alloc_index *ix)
+{
+	memset(ix, 0, sizeof(*ix));
+}
+
+void alloc_index__exit(struct alloc_index *ix)
+{
+	zfree(&ix->entries);
+	memset(ix, 0, sizeof(*ix));
+}
+
+void alloc_index__add(struct alloc_index *ix, const struct alloc_entry *e)
+{
+	ix->entries = xgrow(ix->entries, &ix->cap, ix->nr + 1, sizeof(*ix->entries));
+	ix->entries[ix->nr] = *e;
+	if (!e->free_time)
+		ix->entries[ix->nr].free_time = UINT64_MAX;
+	ix->nr++;
+	if (e->size > ix->max_size)
+		ix->max_size = e->size;
+	ix->sorted = 0;
+}
+
+int alloc_index__free(struct alloc_index *ix, uint64_t base, uint64_t time)
+{
+	/* Frees follow their allocation closely in a stream, so search from the newest. */
+	for (size_t i = ix->nr; i-- > 0;) {
+		struct alloc_entry *e = &ix->entries[i];
+
+		if (e->base == base && e->free_time == UINT64_MAX && e->alloc_time <= time) {
+			e->free_time = time;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct alloc_entry *x = a, *y = b;
+
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	if (x->alloc_time != y->alloc_time)
+		return x->alloc_time < y->alloc_time ? -1 : 1;
+	return 0;
+}
+
+void alloc_index__prepare(struct alloc_index *ix)
+{
+	if (ix->nr)
+		qsort(ix->entries, ix->nr, sizeof(*ix->entries), entry_cmp);
+	ix->sorted = 1;
+}
+
+const struct alloc_entry *alloc_index__find(const struct alloc_index *ix, uint64_t addr,
+					    uint64_t time)
+{
+	const struct alloc_entry *best = NULL;
+	size_t lo = 0, hi = ix->nr;
+
+	if (!ix->sorted || !ix->nr)
+		return NULL;
+	/* First entry with base > addr; candidates lie before it, within max_size. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->entries[mid].base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0;) {
+		const struct alloc_entry *e = &ix->entries[i];
+
+		if (addr - e->base >= ix->max_size)
+			break;
+		if (!covers(e->base, e->size, addr))
+			continue;
+		if (time && (e->alloc_time > time || e->free_time <= time))
+			continue;
+		if (!best || e->alloc_time > best->alloc_time)
+			best = e;
+	}
+	return best;
+}
+
+void alloc_entry__fact(const struct alloc_entry *e, struct attr_fact *fact)
+{
+	fact->kind = ATTR_ALLOC;
+	fact->type = e->type;
+	fact->base = e->base;
+	fact->size = e->size;
+	fact->origin = e->origin;
+}

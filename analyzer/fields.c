@@ -1,0 +1,758 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <config.h>
+
+#include "analyzer/fields.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/u64map.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct fields_priv {
+	struct u64map line_of;		/* line address -> index in lines */
+	struct u64map struct_of;	/* layout pointer -> index in structs */
+	struct u64map *instances;	/* per struct: instance base -> 1 */
+	size_t cap_instances;
+	struct u64map rmw_total, rmw_redundant;	/* ip -> counts from the collector */
+};
+
+static struct fields_priv *priv(const struct fields *f)
+{
+	return f->priv;
+}
+
+/* --- small sets --- */
+
+static void id_set__add(struct id_set *s, uint32_t id)
+{
+	uint32_t lo = 0, hi = s->nr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->ids[mid] == id)
+			return;
+		if (s->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (s->nr == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 4;
+		s->ids = xrealloc(s->ids, s->cap * sizeof(*s->ids));
+	}
+	memmove(s->ids + lo + 1, s->ids + lo, (s->nr - lo) * sizeof(*s->ids));
+	s->ids[lo] = id;
+	s->nr++;
+}
+
+static bool id_set__has(const struct id_set *s, uint32_t id)
+{
+	uint32_t lo = 0, hi = s->nr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->ids[mid] == id)
+			return true;
+		if (s->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static void id_set__merge(struct id_set *dst, const struct id_set *src)
+{
+	for (uint32_t i = 0; i < src->nr; i++)
+		id_set__add(dst, src->ids[i]);
+}
+
+static void id_set__release(struct id_set *s)
+{
+	zfree(&s->ids);
+	s->nr = s->cap = 0;
+}
+
+/* --- stats --- */
+
+static struct field_ip *stats__ip(struct field_stats *st, uint64_t ip)
+{
+	size_t lo = 0, hi = st->nr_ips;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->ips[mid].ip == ip)
+			return &st->ips[mid];
+		if (st->ips[mid].ip < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	st->ips = xgrow(st->ips, &st->cap_ips, st->nr_ips + 1, sizeof(*st->ips));
+	memmove(st->ips + lo + 1, st->ips + lo, (st->nr_ips - lo) * sizeof(*st->ips));
+	memset(&st->ips[lo], 0, sizeof(st->ips[lo]));
+	st->ips[lo].ip = ip;
+	st->nr_ips++;
+	return &st->ips[lo];
+}
+
+static void stats__add(struct field_stats *st, const struct fields_access *a)
+{
+	struct field_ip *ip = stats__ip(st, a->ip);
+	bool hitm = a->load && (a->lcl_hitm || a->rmt_hitm);
+
+	if (a->load) {
+		st->loads++;
+		ip->loads++;
+		id_set__add(&st->cpus_read, a->cpu);
+		id_set__add(&st->tids_read, a->tid);
+	}
+	if (a->store) {
+		st->stores++;
+		ip->stores++;
+		id_set__add(&st->cpus_write, a->cpu);
+		id_set__add(&st->tids_write, a->tid);
+	}
+	if (a->locked) {
+		st->locked++;
+		ip->locked++;
+	}
+	if (a->load && a->lcl_hitm)
+		st->lcl_hitm++;
+	if (a->load && a->rmt_hitm)
+		st->rmt_hitm++;
+	if (hitm)
+		ip->hitm++;
+	if (a->weight) {
+		st->weight_sum += a->weight;
+		st->weighted++;
+	}
+	if (a->time) {
+		if (!st->first_time || a->time < st->first_time)
+			st->first_time = a->time;
+		if (a->time > st->last_time)
+			st->last_time = a->time;
+	}
+}
+
+static void stats__release(struct field_stats *st)
+{
+	id_set__release(&st->cpus_read);
+	id_set__release(&st->cpus_write);
+	id_set__release(&st->tids_read);
+	id_set__release(&st->tids_write);
+	zfree(&st->ips);
+	st->nr_ips = st->cap_ips = 0;
+}
+
+static int ip_cmp(const void *a, const void *b)
+{
+	const struct field_ip *x = a, *y = b;
+	uint64_t nx = x->loads + x->stores, ny = y->loads + y->stores;
+
+	if (x->hitm != y->hitm)
+		return x->hitm > y->hitm ? -1 : 1;
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* After this, stats__ip() must not be used on @st again (the order is by samples). */
+static void stats__sort_ips(struct field_stats *st)
+{
+	if (st->nr_ips > 1)
+		qsort(st->ips, st->nr_ips, sizeof(*st->ips), ip_cmp);
+}
+
+/* --- the tables --- */
+
+struct fields *fields__new(unsigned int line_size)
+{
+	struct fields *f = xcalloc(1, sizeof(*f));
+	struct fields_priv *p = xcalloc(1, sizeof(*p));
+
+	f->line_size = line_size && !(line_size & (line_size - 1)) ? line_size : 64;
+	u64map__init(&p->line_of);
+	u64map__init(&p->struct_of);
+	u64map__init(&p->rmw_total);
+	u64map__init(&p->rmw_redundant);
+	f->priv = p;
+	return f;
+}
+
+void fields__delete(struct fields *f)
+{
+	struct fields_priv *p;
+
+	if (!f)
+		return;
+	p = priv(f);
+	for (size_t i = 0; i < f->nr_structs; i++) {
+		struct field_struct *s = &f->structs[i];
+
+		for (unsigned int m = 0; m <= s->layout->nr_members; m++)
+			stats__release(&s->members[m]);
+		free(s->members);
+		stats__release(&s->total);
+		u64map__exit(&p->instances[i]);
+	}
+	free(f->structs);
+	for (size_t i = 0; i < f->nr_lines; i++) {
+		struct field_line *l = &f->lines[i];
+
+		for (size_t k = 0; k < l->nr_slots; k++)
+			stats__release(&l->slots[k].st);
+		free(l->slots);
+		stats__release(&l->st);
+	}
+	free(f->lines);
+	free(p->instances);
+	u64map__exit(&p->line_of);
+	u64map__exit(&p->struct_of);
+	u64map__exit(&p->rmw_total);
+	u64map__exit(&p->rmw_redundant);
+	free(p);
+	free(f);
+}
+
+static struct field_struct *struct_of(struct fields *f, const struct flat_layout *l, size_t *idx)
+{
+	struct fields_priv *p = priv(f);
+	uint64_t i;
+
+	if (!u64map__get(&p->struct_of, (uint64_t)(uintptr_t)l, &i)) {
+		struct field_struct *s;
+
+		i = f->nr_structs;
+		f->structs = xgrow(f->structs, &f->cap_structs, i + 1, sizeof(*f->structs));
+		p->instances = xgrow(p->instances, &p->cap_instances, i + 1,
+				     sizeof(*p->instances));
+		u64map__init(&p->instances[i]);
+		s = &f->structs[i];
+		memset(s, 0, sizeof(*s));
+		s->layout = l;
+		s->members = xcalloc(l->nr_members + 1, sizeof(*s->members));
+		f->nr_structs++;
+		u64map__set(&p->struct_of, (uint64_t)(uintptr_t)l, i);
+	}
+	*idx = (size_t)i;
+	return &f->structs[i];
+}
+
+static struct field_line *line_of(struct fields *f, uint64_t addr)
+{
+	struct fields_priv *p = priv(f);
+	uint64_t line = addr & ~(uint64_t)(f->line_size - 1), i;
+
+	if (!u64map__get(&p->line_of, line, &i)) {
+		i = f->nr_lines;
+		f->lines = xgrow(f->lines, &f->cap_lines, i + 1, sizeof(*f->lines));
+		memset(&f->lines[i], 0, sizeof(f->lines[i]));
+		f->lines[i].addr = line;
+		f->lines[i].true_shared = -1;
+		f->nr_lines++;
+		u64map__set(&p->line_of, line, i);
+	}
+	return &f->lines[i];
+}
+
+static struct line_slot *slot_of(struct field_line *l, const struct attr_result *res,
+				 uint64_t addr)
+{
+	const struct flat_layout *layout = res->kind != ATTR_NONE ? res->layout : NULL;
+	uint64_t base = layout ? res->base : addr & ~7ULL;
+	int member = layout ? res->member : -1;
+	struct line_slot *s;
+
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		s = &l->slots[i];
+		if (s->layout == layout && s->base == base && s->member == member) {
+			if (addr - l->addr < s->offset)
+				s->offset = (uint32_t)(addr - l->addr);
+			return s;
+		}
+	}
+	l->slots = xgrow(l->slots, &l->cap_slots, l->nr_slots + 1, sizeof(*l->slots));
+	s = &l->slots[l->nr_slots++];
+	memset(s, 0, sizeof(*s));
+	s->layout = layout;
+	s->base = base;
+	s->member = member;
+	s->offset = (uint32_t)(addr - l->addr);
+	if (layout)
+		snprintf(s->path, sizeof(s->path), "%s", res->path);
+	return s;
+}
+
+void fields__add(struct fields *f, const struct attr_result *res, const struct fields_access *a)
+{
+	struct field_line *l = line_of(f, a->addr);
+	struct line_slot *slot = slot_of(l, res, a->addr);
+	bool hitm = a->load && (a->lcl_hitm || a->rmt_hitm);
+
+	stats__add(&l->st, a);
+	stats__add(&slot->st, a);
+	attr_stats__add(&f->attr_all, res, 1);
+	attr_stats__add(&f->attr_cycles, res, a->weight);
+	if (hitm)
+		attr_stats__add(&f->attr_hitm, res, 1);
+	if (a->time) {
+		if (!f->first_time || a->time < f->first_time)
+			f->first_time = a->time;
+		if (a->time > f->last_time)
+			f->last_time = a->time;
+	}
+	if (res->kind != ATTR_NONE && res->layout) {
+		size_t idx;
+		struct field_struct *s = struct_of(f, res->layout, &idx);
+		int m = res->member >= 0 && (unsigned int)res->member < res->layout->nr_members ?
+				res->member : (int)res->layout->nr_members;
+		struct u64map *inst = &priv(f)->instances[idx];
+
+		stats__add(&s->members[m], a);
+		stats__add(&s->total, a);
+		if (!u64map__get(inst, res->base, NULL)) {
+			u64map__set(inst, res->base, 1);
+			s->nr_instances++;
+		}
+	}
+}
+
+void fields__add_rmw(struct fields *f, uint64_t ip, uint64_t total, uint64_t redundant)
+{
+	struct fields_priv *p = priv(f);
+	uint64_t t = 0, r = 0;
+
+	u64map__get(&p->rmw_total, ip, &t);
+	u64map__get(&p->rmw_redundant, ip, &r);
+	u64map__set(&p->rmw_total, ip, t + total);
+	u64map__set(&p->rmw_redundant, ip, r + redundant);
+}
+
+bool field_line__contended(const struct field_line *l)
+{
+	return field_stats__hitm(&l->st) > 0 || l->writer_cpus >= 2;
+}
+
+const char *line_verdict__name(enum line_verdict v)
+{
+	switch (v) {
+	case LINE_FALSE_SHARING:
+		return "false sharing";
+	case LINE_TRUE_SHARING:
+		return "true sharing";
+	case LINE_WRITE_READ:
+		return "true sharing (one writer, other readers)";
+	default:
+		return "not contended";
+	}
+}
+
+/*
+ * Two written slots belong to one writer group when mostly the same CPUs write them (Jaccard
+ * index of the writer sets >= 1/2): sampling rarely sees every writer of every member, so
+ * exact set equality would split a lock and a refcount that every thread takes together.
+ */
+static bool same_writers(const struct line_slot *a, const struct line_slot *b)
+{
+	const struct id_set *x = &a->st.cpus_write, *y = &b->st.cpus_write;
+	uint32_t both = 0;
+
+	for (uint32_t i = 0; i < x->nr; i++)
+		both += id_set__has(y, x->ids[i]);
+	return 2 * both >= x->nr + y->nr - both;
+}
+
+/* Some CPU reads @s that does not write @w. */
+static bool read_by_others(const struct line_slot *s, const struct line_slot *w)
+{
+	for (uint32_t i = 0; i < s->st.cpus_read.nr; i++)
+		if (!id_set__has(&w->st.cpus_write, s->st.cpus_read.ids[i]) ||
+		    w->st.cpus_write.nr > 1)
+			return true;
+	return false;
+}
+
+static int group_find(int *parent, int i)
+{
+	while (parent[i] != i)
+		i = parent[i] = parent[parent[i]];
+	return i;
+}
+
+static void line__decide(struct fields *f, struct field_line *l)
+{
+	struct fields_priv *p = priv(f);
+	struct id_set writers = { 0 };
+	int hitm_slots = 0, *parent = xcalloc(l->nr_slots + 1, sizeof(*parent));
+	uint64_t best = 0;
+
+	l->written = l->victims = l->nr_groups = 0;
+	l->true_shared = -1;
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		struct line_slot *s = &l->slots[i];
+
+		parent[i] = (int)i;
+		s->group = -1;
+		s->redundant_rmw = s->rmw_checked = 0;
+		for (size_t k = 0; k < s->st.nr_ips; k++) {
+			uint64_t t, r = 0;
+
+			if (!s->st.ips[k].locked || !u64map__get(&p->rmw_total, s->st.ips[k].ip, &t))
+				continue;
+			u64map__get(&p->rmw_redundant, s->st.ips[k].ip, &r);
+			s->rmw_checked += t;
+			s->redundant_rmw += r;
+		}
+		if (field_stats__hitm(&s->st))
+			hitm_slots++;
+		if (!s->st.stores)
+			continue;
+		id_set__merge(&writers, &s->st.cpus_write);
+		l->written++;
+		for (size_t k = 0; k < i; k++)
+			if (l->slots[k].st.stores && same_writers(s, &l->slots[k]))
+				parent[group_find(parent, (int)k)] = group_find(parent, (int)i);
+		/* The slot most written by several CPUs: the truly shared one. */
+		if (s->st.cpus_write.nr >= 2 && s->st.stores + field_stats__hitm(&s->st) > best) {
+			best = s->st.stores + field_stats__hitm(&s->st);
+			l->true_shared = (int)i;
+		}
+	}
+	l->writer_cpus = writers.nr;
+	id_set__release(&writers);
+	/* Number the groups in slot order. */
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		struct line_slot *s = &l->slots[i];
+		int root = group_find(parent, (int)i);
+
+		if (!s->st.stores)
+			continue;
+		if (l->slots[root].group < 0)
+			l->slots[root].group = (int)l->nr_groups++;
+		s->group = l->slots[root].group;
+	}
+	free(parent);
+
+	if (!field_line__contended(l)) {
+		l->verdict = LINE_QUIET;
+		l->true_shared = -1;
+		return;
+	}
+	/* Victims: never written, read by a CPU that is not the only writer. */
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		struct line_slot *s = &l->slots[i];
+
+		if (s->st.stores || !s->st.loads || !l->written)
+			continue;
+		for (size_t k = 0; k < l->nr_slots; k++)
+			if (l->slots[k].st.stores && read_by_others(s, &l->slots[k])) {
+				l->victims++;
+				break;
+			}
+	}
+
+	if (l->nr_groups >= 2 || (l->written && l->victims))
+		l->verdict = LINE_FALSE_SHARING;
+	else if (l->written && l->true_shared >= 0)
+		l->verdict = LINE_TRUE_SHARING;
+	else if (l->written)
+		l->verdict = LINE_WRITE_READ;
+	else	/* no store sampled (a loads-only recording): the HITMs tell */
+		l->verdict = hitm_slots >= 2 ? LINE_FALSE_SHARING : LINE_TRUE_SHARING;
+}
+
+static int struct_cmp(const void *a, const void *b)
+{
+	const struct field_struct *x = a, *y = b;
+	uint64_t hx = field_stats__hitm(&x->total), hy = field_stats__hitm(&y->total);
+	uint64_t nx = x->total.loads + x->total.stores, ny = y->total.loads + y->total.stores;
+
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return strcmp(x->layout->name, y->layout->name);
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct field_line *x = a, *y = b;
+	uint64_t hx = field_stats__hitm(&x->st), hy = field_stats__hitm(&y->st);
+
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	if (x->st.stores != y->st.stores)
+		return x->st.stores > y->st.stores ? -1 : 1;
+	if (x->st.loads != y->st.loads)
+		return x->st.loads > y->st.loads ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int slot_cmp(const void *a, const void *b)
+{
+	const struct line_slot *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->base < y->base ? -1 : x->base > y->base;
+}
+
+void fields__finish(struct fields *f)
+{
+	struct fields_priv *p = priv(f);
+
+	for (size_t i = 0; i < f->nr_lines; i++) {
+		struct field_line *l = &f->lines[i];
+
+		if (l->nr_slots > 1)
+			qsort(l->slots, l->nr_slots, sizeof(*l->slots), slot_cmp);
+		for (size_t k = 0; k < l->nr_slots; k++)
+			stats__sort_ips(&l->slots[k].st);
+		stats__sort_ips(&l->st);
+		line__decide(f, l);
+	}
+	if (f->nr_lines > 1)
+		qsort(f->lines, f->nr_lines, sizeof(*f->lines), line_cmp);
+	u64map__exit(&p->line_of);	/* indexes changed; no more fields__add() */
+
+	for (size_t i = 0; i < f->nr_structs; i++) {
+		struct field_struct *s = &f->structs[i];
+
+		for (unsigned int m = 0; m <= s->layout->nr_members; m++)
+			stats__sort_ips(&s->members[m]);
+		stats__sort_ips(&s->total);
+	}
+	if (f->nr_structs > 1) {
+		/* Keep each struct's instance map beside it while sorting. */
+		struct {
+			struct field_struct s;
+			struct u64map m;
+		} *tmp = xcalloc(f->nr_structs, sizeof(*tmp));
+
+		for (size_t i = 0; i < f->nr_structs; i++) {
+			tmp[i].s = f->structs[i];
+			tmp[i].m = p->instances[i];
+		}
+		qsort(tmp, f->nr_structs, sizeof(*tmp), struct_cmp);
+		for (size_t i = 0; i < f->nr_structs; i++) {
+			f->structs[i] = tmp[i].s;
+			p->instances[i] = tmp[i].m;
+		}
+		free(tmp);
+	}
+	u64map__exit(&p->struct_of);
+}
+
+/* --- text --- */
+
+static void add_str(struct strbuf *out, const char *s)
+{
+	strbuf__add(out, s, strlen(s));
+}
+
+void line_slot__name(const struct line_slot *s, struct strbuf *out)
+{
+	if (!s->layout) {
+		strbuf__addf(out, "<unattributed +%#x>", s->offset);
+		return;
+	}
+	strbuf__addf(out, "%s.%s @%#" PRIx64, s->layout->name, s->path[0] ? s->path : "?",
+		     s->base);
+}
+
+static void name_ip(fields_ip_namer namer, void *ctx, uint64_t ip, struct strbuf *out)
+{
+	if (namer)
+		namer(ctx, ip, out);
+	else
+		strbuf__addf(out, "%#" PRIx64, ip);
+}
+
+static void add_ips(const struct field_stats *st, bool loads, int max, fields_ip_namer namer,
+		    void *ctx, struct strbuf *out)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < st->nr_ips && n < max; i++) {
+		const struct field_ip *ip = &st->ips[i];
+		uint64_t c = loads ? ip->loads : ip->stores;
+
+		if (!c)
+			continue;
+		add_str(out, n ? ", " : "");
+		name_ip(namer, ctx, ip->ip, out);
+		strbuf__addf(out, " (%" PRIu64 ")", c);
+		n++;
+	}
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void slot_line(const struct line_slot *s, struct strbuf *out)
+{
+	add_str(out, "    ");
+	line_slot__name(s, out);
+	strbuf__addf(out, ": %" PRIu64 " store%s", s->st.stores, plural(s->st.stores));
+	if (s->st.locked)
+		strbuf__addf(out, " (%" PRIu64 " locked)", s->st.locked);
+	strbuf__addf(out, " by %u CPU%s, %" PRIu64 " load%s by %u CPU%s, %" PRIu64 " HITM\n",
+		     s->st.cpus_write.nr, plural(s->st.cpus_write.nr), s->st.loads,
+		     plural(s->st.loads), s->st.cpus_read.nr, plural(s->st.cpus_read.nr),
+		     field_stats__hitm(&s->st));
+}
+
+/* The written slots of @group (or all written slots for -1), or with !@written the read ones. */
+static void member_list(const struct field_line *l, bool written, int group, struct strbuf *out)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		const struct line_slot *s = &l->slots[i];
+
+		if ((s->st.stores != 0) != written || (!written && !s->st.loads))
+			continue;
+		if (written && group >= 0 && s->group != group)
+			continue;
+		strbuf__addf(out, "%s%s", n++ ? ", " : "",
+			     s->layout ? s->path : "<unattributed>");
+	}
+}
+
+void fields__explain_line(const struct fields *f, const struct field_line *l,
+			  fields_ip_namer namer, void *ctx, struct strbuf *out)
+{
+	const struct line_slot *ts = l->true_shared >= 0 ? &l->slots[l->true_shared] : NULL;
+
+	strbuf__addf(out, "line %#" PRIx64 ": %s", l->addr, line_verdict__name(l->verdict));
+	if (l->verdict == LINE_QUIET) {
+		add_str(out, "\n");
+		return;
+	}
+	strbuf__addf(out, " (%" PRIu64 " HITM, %" PRIu64 " stores by %u CPU%s)\n",
+		     field_stats__hitm(&l->st), l->st.stores, l->writer_cpus,
+		     plural(l->writer_cpus));
+
+	add_str(out, "  written:\n");
+	for (size_t i = 0; i < l->nr_slots; i++)
+		if (l->slots[i].st.stores)
+			slot_line(&l->slots[i], out);
+	if (!l->written)
+		add_str(out, "    (no store sampled; the HITMs show another CPU wrote the line)\n");
+	if (l->nr_slots > l->written) {
+		strbuf__addf(out, "  %s:\n", l->victims ? "read-mostly victims (never written, "
+			     "read by other CPUs than the writers)" : "only read");
+		for (size_t i = 0; i < l->nr_slots; i++)
+			if (!l->slots[i].st.stores)
+				slot_line(&l->slots[i], out);
+	}
+
+	switch (l->verdict) {
+	case LINE_FALSE_SHARING:
+		if (l->nr_groups >= 2) {
+			add_str(out, "  evidence: members written by different CPUs share the line\n");
+			add_str(out, "  suggestion: give each group of members written by the same "
+				     "CPUs a line of its own: ");
+			for (int g = 0; g < (int)l->nr_groups; g++) {
+				add_str(out, g ? ", {" : "{");
+				member_list(l, true, g, out);
+				add_str(out, "}");
+			}
+		} else if (l->written) {
+			add_str(out, "  evidence: written members share the line with members only "
+				     "other CPUs read\n");
+			add_str(out, l->written > 1 ? "  suggestion: keep the written members (" :
+						      "  suggestion: move the written member (");
+			member_list(l, true, -1, out);
+			add_str(out, l->written > 1 ? ") together on a line apart from the read-mostly "
+						      "ones" : ") to a line apart from the read-mostly ones");
+		} else {
+			add_str(out, "  evidence: HITMs on several members (no store sampled)\n");
+			add_str(out, "  suggestion: separate the members the HITMs fall on");
+		}
+		if (l->victims && l->nr_groups >= 2) {
+			add_str(out, "; keep the read-mostly members (");
+			member_list(l, false, -1, out);
+			add_str(out, ") together on another line");
+		} else if (l->victims) {
+			add_str(out, " (");
+			member_list(l, false, -1, out);
+			add_str(out, ")");
+		}
+		add_str(out, "\n");
+		if (ts)
+			strbuf__addf(out, "  note: %s is itself written by %u CPUs: true sharing "
+				     "that no reordering removes (see per-CPU counters)\n",
+				     ts->layout ? ts->path : "<unattributed>", ts->st.cpus_write.nr);
+		break;
+	case LINE_TRUE_SHARING:
+		if (!ts) {
+			add_str(out, "  evidence: all HITMs fall on one member; no store "
+				    "sampled\n");
+			break;
+		}
+		strbuf__addf(out, "  evidence: %s is written by %u CPUs and nothing else on the "
+			     "line is written: reordering cannot help\n",
+			     ts->layout ? ts->path : "<unattributed>", ts->st.cpus_write.nr);
+		add_str(out, "  suggestion: a per-CPU or sharded counter (each CPU its own "
+			    "line); the side that sums it then reads every shard");
+		if (ts->st.loads) {
+			uint64_t span = f->last_time > f->first_time ?
+						f->last_time - f->first_time : 0;
+
+			strbuf__addf(out, ": here it was read %" PRIu64 " time%s", ts->st.loads,
+				     plural(ts->st.loads));
+			if (span)
+				strbuf__addf(out, " (%.1f/s sampled over %.3f s)",
+					     (double)ts->st.loads * 1e9 / (double)span,
+					     (double)span / 1e9);
+			add_str(out, " by ");
+			add_ips(&ts->st, true, 3, namer, ctx, out);
+		} else {
+			add_str(out, ": no read of it was sampled, so summing looks cheap here");
+		}
+		add_str(out, "\n");
+		if (l->victims) {
+			add_str(out, "  also: the read-only members (");
+			member_list(l, false, -1, out);
+			add_str(out, ") suffer from it: move them to another line\n");
+		}
+		break;
+	case LINE_WRITE_READ:
+		add_str(out, "  evidence: one CPU writes, other CPUs read the same member: the data "
+			    "itself is shared\n");
+		break;
+	default:
+		break;
+	}
+
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		const struct line_slot *s = &l->slots[i];
+
+		if (!s->redundant_rmw)
+			continue;
+		strbuf__addf(out, "  note: %" PRIu64 " of %" PRIu64 " locked RMWs on %s (%.0f%%) "
+			     "found the bits already set, at ",
+			     s->redundant_rmw, s->rmw_checked, s->layout ? s->path : "<unattributed>",
+			     100.0 * (double)s->redundant_rmw /
+				     (double)(s->rmw_checked ? s->rmw_checked : 1));
+		for (size_t k = 0, n = 0; k < s->st.nr_ips && n < 3; k++) {
+			if (!s->st.ips[k].locked)
+				continue;
+			add_str(out, n++ ? ", " : "");
+			name_ip(namer, ctx, s->st.ips[k].ip, out);
+		}
+		add_str(out, ": test before set (if (!test_bit(..)) set_bit(..)) avoids the "
+			    "cache-line transition\n");
+	}
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_ANALYZER_FIELDS_H
+#define LINEUP_ANALYZER_FIELDS_H
+
+/*
+ * Per-field contention: for every struct the samples were attributed to, each member's loads,
+ * stores, HITMs, cycles, readers and writers and the code touching it; and for every contended
+ * cache line a verdict with its evidence (false sharing, true sharing, read-mostly victims,
+ * redundant locked RMWs).
+ *
+ * Pure: the caller classifies each sample (analyzer/data_src.h), attributes it
+ * (analyzer/attribution.h) and hands both in; code addresses stay addresses, and the caller
+ * names them through a callback when it wants text.
+ *
+ * Ownership: struct fields owns its tables; the flat_layouts it points to are borrowed and
+ * must outlive it.  fields__delete() frees everything.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyzer/attribution.h"
+
+struct strbuf;
+
+/**
+ * struct fields_access - one memory sample, classified.
+ * @ip, @addr, @time, @cpu, @tid: from the sample
+ * @weight:	cycles (the sample's weight), 0 when absent
+ * @load, @store: the operation (an atomic RMW is a store with @locked)
+ * @locked:	a locked instruction (data_src mem_lock)
+ * @lcl_hitm, @rmt_hitm: a load that hit a modified line in another core's cache (perf c2c's
+ *		HITM classes, local or remote node)
+ */
+struct fields_access {
+	uint64_t ip, addr, time, weight;
+	uint32_t cpu, tid;
+	bool load, store, locked;
+	bool lcl_hitm, rmt_hitm;
+};
+
+/* A small set of CPU or thread ids. */
+struct id_set {
+	uint32_t *ids;
+	uint32_t nr, cap;
+};
+
+/* One code address touching a member (or a slot of a line). */
+struct field_ip {
+	uint64_t ip;
+	uint64_t loads, stores, locked, hitm;
+};
+
+/**
+ * struct field_stats - the counters kept per member, per line slot, per line.
+ * @loads, @stores: samples of each kind (@locked: of which locked RMWs)
+ * @lcl_hitm, @rmt_hitm: HITM loads
+ * @weight_sum, @weighted: sum of the weights and number of samples that had one (mean
+ *		cycles = weight_sum / weighted)
+ * @cpus_read .. @tids_write: distinct CPUs and threads reading and writing
+ * @ips:	code addresses, most samples first after fields__finish()
+ */
+struct field_stats {
+	uint64_t loads, stores, locked;
+	uint64_t lcl_hitm, rmt_hitm;
+	uint64_t weight_sum, weighted;
+	uint64_t first_time, last_time;
+	struct id_set cpus_read, cpus_write, tids_read, tids_write;
+	struct field_ip *ips;
+	size_t nr_ips, cap_ips;
+};
+
+static inline uint64_t field_stats__hitm(const struct field_stats *s)
+{
+	return s->lcl_hitm + s->rmt_hitm;
+}
+
+/**
+ * struct field_struct - one attributed type.
+ * @layout:	the type
+ * @members:	one entry per layout member (same index), then one more for bytes that fall
+ *		in no member (holes, padding)
+ * @total:	the whole type
+ * @nr_instances: distinct instances (base addresses) seen
+ */
+struct field_struct {
+	const struct flat_layout *layout;
+	struct field_stats *members;
+	struct field_stats total;
+	uint64_t nr_instances;
+};
+
+/**
+ * struct line_slot - what one line holds: a member of one instance, or unattributed bytes.
+ * @layout:	the type, NULL when the bytes were not attributed
+ * @base:	the instance (for unattributed bytes: the 8-byte granule's address)
+ * @member:	index into @layout->members, -1 for a hole or unattributed bytes
+ * @path:	the member path as attribution named it (with the first array index seen)
+ * @offset:	the lowest data address seen in the slot minus the line's address
+ */
+struct line_slot {
+	const struct flat_layout *layout;
+	uint64_t base;
+	int member;
+	char path[160];
+	uint32_t offset;
+	struct field_stats st;
+	uint64_t redundant_rmw, rmw_checked;	/* from fields__add_rmw(), summed over @st.ips */
+	int group;	/* written slots: the writer group (see field_line), -1 otherwise */
+};
+
+enum line_verdict {
+	LINE_QUIET = 0,		/* not contended */
+	LINE_FALSE_SHARING,	/* slots written by different CPUs, or written slots beside
+				 * slots only other CPUs read */
+	LINE_TRUE_SHARING,	/* the written slots are written by the same CPUs, and
+				 * nothing else on the line is read */
+	LINE_WRITE_READ,	/* one slot written, other CPUs read the same slot */
+};
+
+/**
+ * struct field_line - a data cache line and its verdict.
+ * @addr:	the line's address (aligned to the line size)
+ * @slots:	what it holds, by offset
+ * @verdict:	after fields__finish()
+ * @true_shared: for LINE_TRUE_SHARING, and for a false-sharing line where one slot is also
+ *		written by several CPUs, that slot's index, else -1
+ * @victims:	slots only read (by CPUs other than a writer) on a line with written slots
+ * @written:	slots with stores
+ * @nr_groups:	written slots fall into groups written by (mostly) the same CPUs; two groups
+ *		or more is false sharing between writers, one group written by several CPUs is
+ *		true sharing among them
+ * @writer_cpus: distinct CPUs storing to the line
+ */
+struct field_line {
+	uint64_t addr;
+	struct line_slot *slots;
+	size_t nr_slots, cap_slots;
+	struct field_stats st;
+	enum line_verdict verdict;
+	int true_shared;
+	unsigned int victims, written, writer_cpus, nr_groups;
+};
+
+struct fields {
+	unsigned int line_size;
+	struct field_struct *structs;
+	size_t nr_structs, cap_structs;
+	struct field_line *lines;
+	size_t nr_lines, cap_lines;
+	uint64_t first_time, last_time;
+	struct attr_stats attr_hitm;	/* HITM loads only, each weighing 1 */
+	struct attr_stats attr_all;	/* every sample, each weighing 1 */
+	struct attr_stats attr_cycles;	/* every sample, weighing its cycles */
+	/* private */
+	void *priv;
+};
+
+/* A new table for data lines of @line_size bytes (a power of two). */
+struct fields *fields__new(unsigned int line_size);
+void fields__delete(struct fields *f);
+
+/*
+ * Count one sample.  @res may be unresolved (it still counts on its line, as unattributed
+ * bytes, and in the attribution figures).
+ */
+void fields__add(struct fields *f, const struct attr_result *res, const struct fields_access *a);
+
+/*
+ * The software collector's count of locked RMWs at @ip, and how many of them changed nothing
+ * (a fetch_or whose bits were already set).  Any order with fields__add().
+ */
+void fields__add_rmw(struct fields *f, uint64_t ip, uint64_t total, uint64_t redundant);
+
+/*
+ * Sort the tables (structs by HITMs, lines by HITMs then stores, code addresses by samples)
+ * and decide each line's verdict.  Call once, after the last fields__add().
+ */
+void fields__finish(struct fields *f);
+
+/* Contended: HITMs on the line, or stores from at least two CPUs. */
+bool field_line__contended(const struct field_line *l);
+
+const char *line_verdict__name(enum line_verdict v);
+
+/* How the caller names a code address ("lineup_file_get+0x12 fs/x.c:42"). */
+typedef void (*fields_ip_namer)(void *ctx, uint64_t ip, struct strbuf *out);
+
+/*
+ * The verdict of @l and its evidence, as lines of text (each ending in '\n'): who writes
+ * what, which members are victims, what to do (regroup; per-CPU/sharded counter with how
+ * often the reads that would have to sum it run; test before set for redundant RMWs).
+ * @namer may be NULL (addresses are printed in hex).
+ */
+void fields__explain_line(const struct fields *f, const struct field_line *l,
+			  fields_ip_namer namer, void *ctx, struct strbuf *out);
+
+/* A slot's name: "struct file.f_count @0xffff...", or "<unattributed +0x18>". */
+void line_slot__name(const struct line_slot *s, struct strbuf *out);
+
+#endif

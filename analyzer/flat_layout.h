@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_ANALYZER_FLAT_LAYOUT_H
+#define LINEUP_ANALYZER_FLAT_LAYOUT_H
+
+/*
+ * The shape of a type as the analyzer needs it: every member at every nesting depth, flat,
+ * with its full path from the outermost type.  The CLI builds it from dwarf/'s layout model
+ * (or a test writes it by hand), so attribution and the field tables never see DWARF.
+ *
+ * Ownership: a flat_layout and the strings it points to belong to whoever built it; the
+ * analyzer only borrows them, and they must outlive every table that refers to them.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * struct flat_member - one member of a type, at any depth.
+ * @path:	full path from the outermost type: "f_path.dentry", "f_owner.lock"
+ * @type:	the member's type name as C spells it: "struct path", "spinlock_t",
+ *		"atomic_t[2]"; used to match an inner type against its container
+ * @offset:	bytes from the start of the outermost type
+ * @size:	bytes (for a bitfield: the storage unit's size)
+ * @elem_size:	for an array member, the size of one element (0 otherwise), so an address
+ *		inside it is named "in_flight[1]"
+ * @bit_offset:	for a bitfield, bits from @offset (0 otherwise)
+ * @bit_size:	for a bitfield, its width in bits (0 for a plain member)
+ * @depth:	0 for the type's own members, 1 for their members, and so on
+ */
+struct flat_member {
+	const char *path;
+	const char *type;
+	uint64_t offset;
+	uint64_t size;
+	uint64_t elem_size;
+	uint16_t bit_offset;
+	uint16_t bit_size;
+	uint16_t depth;
+};
+
+/**
+ * struct flat_layout - a type and its members.
+ * @name:	"struct file", "struct hd_struct", or for a scalar array the C type ("long[8]")
+ * @size:	sizeof the type
+ * @members:	in offset order, a container before its own members
+ */
+struct flat_layout {
+	const char *name;
+	uint64_t size;
+	unsigned int nr_members;
+	const struct flat_member *members;
+};
+
+/*
+ * The innermost member that contains byte @offset: its index, or -1 when @offset falls in a
+ * hole or the tail padding (or beyond the type).  Bitfields sharing a unit: the first one.
+ */
+int flat_layout__member_at(const struct flat_layout *l, uint64_t offset);
+
+/*
+ * Name the byte at @offset into @buf: the member path, with an array index where the member
+ * is an array ("in_flight[1]"), "<hole+N>" in a hole, "<padding>" in the tail padding.
+ * Returns the member index as flat_layout__member_at() does.
+ */
+int flat_layout__name_at(const struct flat_layout *l, uint64_t offset, char *buf, size_t n);
+
+/*
+ * A member whose type is @type (compared as C spells it, ignoring const/volatile and
+ * whitespace) at exactly @offset, the outermost one first: its index; FLAT_SELF when @offset
+ * is 0 and @type is the layout's own type; -1 when there is none.  A container uses this to
+ * check that an inner type really sits where the addresses put it.
+ */
+#define FLAT_SELF (-2)
+int flat_layout__find_type_at(const struct flat_layout *l, uint64_t offset, const char *type);
+
+/* Two type names equal as C would see them (qualifiers and whitespace ignored). */
+int flat_layout__same_type(const char *a, const char *b);
+
+#endif

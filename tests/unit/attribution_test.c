@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * attribution__resolve() and the allocation index, on hand-written layouts (struct file's
+ * first members as Linux 6.1 lays them out on x86-64, and a struct path inside it).
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/attribution.h"
+#include "analyzer/u64map.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                   \
+	do {                                                                          \
+		if (!(cond)) {                                                        \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
+				#cond);                                               \
+			failures++;                                                   \
+		}                                                                     \
+	} while (0)
+
+static const struct flat_member file_members[] = {
+	{ "f_u", "union {...}", 0, 16, 0, 0, 0, 0 },
+	{ "f_u.f_llist", "struct llist_node", 0, 8, 0, 0, 0, 1 },
+	{ "f_path", "struct path", 16, 16, 0, 0, 0, 0 },
+	{ "f_path.mnt", "struct vfsmount *", 16, 8, 0, 0, 0, 1 },
+	{ "f_path.dentry", "struct dentry *", 24, 8, 0, 0, 0, 1 },
+	{ "f_inode", "struct inode *", 32, 8, 0, 0, 0, 0 },
+	{ "f_op", "const struct file_operations *", 40, 8, 0, 0, 0, 0 },
+	{ "f_lock", "spinlock_t", 48, 4, 0, 0, 0, 0 },
+	{ "f_count", "atomic_long_t", 56, 8, 0, 0, 0, 0 },
+	{ "f_flags", "unsigned int", 64, 4, 0, 0, 0, 0 },
+	{ "f_mode", "fmode_t", 68, 4, 0, 0, 0, 0 },
+	{ "f_pos_lock", "struct mutex", 72, 32, 0, 0, 0, 0 },
+	{ "f_pos_lock.owner", "atomic_long_t", 72, 8, 0, 0, 0, 1 },
+	{ "f_pos", "loff_t", 104, 8, 0, 0, 0, 0 },
+	{ "f_ra", "unsigned char[4]", 116, 4, 1, 0, 0, 0 },
+};
+static const struct flat_layout file_layout = { "struct file", 128, 15, file_members };
+
+static const struct flat_member path_members[] = {
+	{ "mnt", "struct vfsmount *", 0, 8, 0, 0, 0, 0 },
+	{ "dentry", "struct dentry *", 8, 8, 0, 0, 0, 0 },
+};
+static const struct flat_layout path_layout = { "struct path", 16, 2, path_members };
+
+static const struct flat_member hd_members[] = {
+	{ "in_flight", "atomic_t[2]", 0, 8, 4, 0, 0, 0 },
+	{ "flags", "unsigned int", 8, 4, 0, 0, 3, 0 },
+	{ "policy", "unsigned int", 8, 4, 0, 3, 1, 0 },
+};
+static const struct flat_layout hd_layout = { "struct hd", 16, 3, hd_members };
+
+static const struct flat_layout *find(void *ctx, const char *type)
+{
+	(void)ctx;
+	if (flat_layout__same_type(type, "struct file"))
+		return &file_layout;
+	if (flat_layout__same_type(type, "struct path"))
+		return &path_layout;
+	if (flat_layout__same_type(type, "struct hd"))
+		return &hd_layout;
+	return NULL;
+}
+
+static const struct attr_types types = { find, NULL };
+
+static void test_flat_layout(void)
+{
+	char buf[64];
+
+	CHECK(flat_layout__member_at(&file_layout, 0) == 1);	/* deepest: f_u.f_llist */
+	CHECK(flat_layout__member_at(&file_layout, 8) == 0);	/* union, past its member */
+	CHECK(flat_layout__member_at(&file_layout, 52) == -1);	/* hole after f_lock */
+	CHECK(flat_layout__name_at(&file_layout, 52, buf, sizeof(buf)) == -1);
+	CHECK(!strcmp(buf, "<hole+52>"));
+	flat_layout__name_at(&file_layout, 126, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "<padding+6>"));
+	flat_layout__name_at(&file_layout, 118, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "f_ra[2]"));
+	flat_layout__name_at(&file_layout, 130, buf, sizeof(buf));
+	CHECK(!strncmp(buf, "<beyond", 7));
+	flat_layout__name_at(&hd_layout, 4, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "in_flight[1]"));
+	flat_layout__name_at(&hd_layout, 8, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "flags"));	/* bitfields sharing a unit: the first */
+	CHECK(flat_layout__find_type_at(&file_layout, 16, "struct path") == 2);
+	CHECK(flat_layout__find_type_at(&file_layout, 40,
+					 "const struct file_operations  *") == 6);	/* pahole's */
+	CHECK(flat_layout__find_type_at(&file_layout, 40, "struct file_operations *") == 6);
+	CHECK(flat_layout__find_type_at(&file_layout, 40, "struct inode *") == -1);
+	CHECK(flat_layout__find_type_at(&file_layout, 40, "const struct file_operations *") == 6);
+	CHECK(flat_layout__find_type_at(&file_layout, 0, "struct  file") == FLAT_SELF);
+	CHECK(flat_layout__same_type("volatile int", "int"));
+	CHECK(!flat_layout__same_type("int", "int *"));
+}
+
+static void test_resolve(void)
+{
+	struct attr_result r;
+	struct attr_fact facts[4];
+	struct attr_query q = { 0 };
+	const uint64_t file = 0xffff888012345600ULL;
+
+	/* Operand alone: f_count. */
+	facts[0] = (struct attr_fact){ ATTR_OPERAND, "struct file", file, 0, "rdi (f)" };
+	q.addr = file + 56;
+	q.facts = facts;
+	q.nr_facts = 1;
+	CHECK(attribution__resolve(&types, &q, &r) == 0);
+	CHECK(r.kind == ATTR_OPERAND && r.layout == &file_layout && r.base == file);
+	CHECK(!strcmp(r.path, "f_count") && r.member == 8 && r.offset == 56);
+
+	/* Operand beats a hint naming another type; the hint cannot contain it. */
+	facts[1] = (struct attr_fact){ ATTR_HINT, "struct path", file + 56, 0, "--type" };
+	q.nr_facts = 2;
+	CHECK(attribution__resolve(&types, &q, &r) == 0);
+	CHECK(r.kind == ATTR_OPERAND && r.layout == &file_layout && r.instance_kind == ATTR_OPERAND);
+
+	/* An operand typed struct path inside a filp allocation becomes struct file's f_path. */
+	facts[0] = (struct attr_fact){ ATTR_OPERAND, "struct path", file + 16, 0, "rax (path)" };
+	facts[1] = (struct attr_fact){ ATTR_ALLOC, "struct file", file, 256, "kmem_cache filp" };
+	q.addr = file + 24;
+	CHECK(attribution__resolve(&types, &q, &r) == 0);
+	CHECK(r.kind == ATTR_OPERAND && r.instance_kind == ATTR_ALLOC);
+	CHECK(r.layout == &file_layout && r.base == file && !strcmp(r.path, "f_path.dentry"));
+	CHECK(!strcmp(r.origin, "rax (path)"));
+
+	/* ... but not when the offsets disagree. */
+	facts[1].base = file + 8;
+	CHECK(attribution__resolve(&types, &q, &r) == 0);
+	CHECK(r.layout == &path_layout && !strcmp(r.path, "dentry") && r.base == file + 16);
+
+	/* Operand type without a layout: the allocation decides. */
+	facts[0] = (struct attr_fact){ ATTR_OPERAND, "struct nosuch", file, 0, "rdi" };
+	facts[1] = (struct attr_fact){ ATTR_ALLOC, "struct file", file, 256, "kmem_cache filp" };
+	q.addr = file + 72;
+	CHECK(attribution__resolve(&types, &q, &r) == 0);
+	CHECK(r.kind == ATTR_ALLOC && !strcmp(r.path, "f_pos_lock.owner"));
+
+	/* Nothing typed: the untyped allocation gives the instance; the reason says so. */
+	facts[0] = (struct attr_fact){ ATTR_ALLOC, NULL, 0x1000, 100, "malloc" };
+	q.nr_facts = 1;
+	q.addr = 0x1010;
+	CHECK(attribution__resolve(&types, &q, &r) == 1);
+	CHECK(r.kind == ATTR_NONE && r.reason == ATTR_UNTYPED_ALLOC && r.base == 0x1000);
+
+	/* No fact at all: the strongest source's reason. */
+	q.nr_facts = 0;
+	q.why_not[ATTR_OPERAND] = ATTR_NO_VARIABLE;
+	q.why_not[ATTR_VARIABLE] = ATTR_NO_OBJECT;
+	CHECK(attribution__resolve(&types, &q, &r) == 1 && r.reason == ATTR_NO_VARIABLE);
+	q.why_not[ATTR_OPERAND] = ATTR_OK;
+	CHECK(attribution__resolve(&types, &q, &r) == 1 && r.reason == ATTR_NO_OBJECT);
+	memset(q.why_not, 0, sizeof(q.why_not));
+	CHECK(attribution__resolve(&types, &q, &r) == 1 && r.reason == ATTR_NO_OBJECT);
+
+	/* A variable fact with no layout, nothing stronger asked: no_layout. */
+	facts[0] = (struct attr_fact){ ATTR_VARIABLE, "struct gone", 0x2000, 0, "var g" };
+	q.nr_facts = 1;
+	q.why_not[ATTR_ALLOC] = ATTR_NO_OBJECT;
+	CHECK(attribution__resolve(&types, &q, &r) == 1 && r.reason == ATTR_NO_LAYOUT);
+	/* An operand fact pointing elsewhere: outside. */
+	facts[0] = (struct attr_fact){ ATTR_OPERAND, "struct file", 0x2000, 0, "rdi" };
+	q.addr = 0x3000;
+	CHECK(attribution__resolve(&types, &q, &r) == 1 && r.reason == ATTR_OUTSIDE);
+	CHECK(!strcmp(attr_reason__text(ATTR_OUTSIDE),
+		      "address outside the object the evidence names"));
+	CHECK(!strcmp(attr_reason__id(ATTR_NO_DEBUGINFO), "no_debuginfo"));
+	CHECK(!strcmp(attr_evidence__name(ATTR_VARIABLE), "variable"));
+}
+
+static void test_stats(void)
+{
+	struct attr_stats st = { 0 };
+	struct attr_result ok = { .kind = ATTR_OPERAND }, bad = { .reason = ATTR_NO_DEBUGINFO };
+
+	attr_stats__add(&st, &ok, 9);
+	attr_stats__add(&st, &bad, 1);
+	CHECK(st.samples == 2 && st.weight == 10);
+	CHECK(st.by_kind_weight[ATTR_OPERAND] == 9 && st.unresolved_weight[ATTR_NO_DEBUGINFO] == 1);
+	CHECK(attr_stats__resolved_share(&st) > 0.899 && attr_stats__resolved_share(&st) < 0.901);
+}
+
+static void test_alloc_index(void)
+{
+	struct alloc_index ix;
+	const struct alloc_entry *e;
+	struct attr_fact f;
+
+	alloc_index__init(&ix);
+	alloc_index__add(&ix, &(struct alloc_entry){ 0x1000, 256, 10, 0, "struct file", "filp" });
+	alloc_index__add(&ix, &(struct alloc_entry){ 0x1100, 64, 11, 0, NULL, "malloc" });
+	CHECK(alloc_index__free(&ix, 0x1000, 20) == 0);
+	CHECK(alloc_index__free(&ix, 0x9999, 20) == -1);
+	/* The same address reused for another type. */
+	alloc_index__add(&ix, &(struct alloc_entry){ 0x1000, 32, 30, 0, "struct path", "x" });
+	alloc_index__prepare(&ix);
+
+	e = alloc_index__find(&ix, 0x1010, 15);
+	CHECK(e && e->type && !strcmp(e->type, "struct file"));
+	CHECK(!alloc_index__find(&ix, 0x1010, 25));	/* freed at 20, not yet reused */
+	e = alloc_index__find(&ix, 0x1010, 35);
+	CHECK(e && !strcmp(e->type, "struct path"));
+	CHECK(!alloc_index__find(&ix, 0x1040, 35));	/* past the 32-byte object */
+	e = alloc_index__find(&ix, 0x1010, 0);		/* any time: the newest */
+	CHECK(e && !strcmp(e->type, "struct path"));
+	e = alloc_index__find(&ix, 0x113f, 12);
+	CHECK(e && !e->type);
+	CHECK(!alloc_index__find(&ix, 0x1140, 12));
+	CHECK(!alloc_index__find(&ix, 0xfff, 12));
+	alloc_entry__fact(e, &f);
+	CHECK(f.kind == ATTR_ALLOC && f.base == 0x1100 && f.size == 64);
+	alloc_index__exit(&ix);
+}
+
+static void test_u64map(void)
+{
+	struct u64map m;
+	uint64_t v;
+
+	u64map__init(&m);
+	for (uint64_t i = 0; i < 5000; i++)
+		u64map__set(&m, i * 64, i);
+	CHECK(m.nr == 5000);
+	for (uint64_t i = 0; i < 5000; i += 2)
+		u64map__del(&m, i * 64);
+	CHECK(m.nr == 2500);
+	for (uint64_t i = 0; i < 5000; i++)
+		CHECK(u64map__get(&m, i * 64, &v) == (int)(i & 1) && (!(i & 1) || v == i));
+	u64map__exit(&m);
+}
+
+int main(void)
+{
+	test_flat_layout();
+	test_resolve();
+	test_stats();
+	test_alloc_index();
+	test_u64map();
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	return failures ? 1 : 0;
+}

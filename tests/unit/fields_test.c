@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fields__add/finish/explain_line on hand-made samples: false sharing between two counters,
+ * true sharing of one counter (and how often its sum side reads run), a struct-file-like line
+ * with read-mostly victims, a flag word set with redundant locked RMWs, a quiet line.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/fields.h"
+#include "util/strbuf.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                   \
+	do {                                                                          \
+		if (!(cond)) {                                                        \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
+				#cond);                                               \
+			failures++;                                                   \
+		}                                                                     \
+	} while (0)
+
+static const struct flat_member pair_m[] = {
+	{ "a", "long", 0, 8, 0, 0, 0, 0 },
+	{ "b", "long", 8, 8, 0, 0, 0, 0 },
+};
+static const struct flat_layout pair = { "struct pair", 16, 2, pair_m };
+
+static const struct flat_member ctr_m[] = { { "count", "atomic_long_t", 0, 8, 0, 0, 0, 0 } };
+static const struct flat_layout ctr = { "struct ctr", 64, 1, ctr_m };
+
+static const struct flat_member file_m[] = {
+	{ "f_inode", "struct inode *", 32, 8, 0, 0, 0, 0 },
+	{ "f_op", "const struct file_operations *", 40, 8, 0, 0, 0, 0 },
+	{ "f_lock", "spinlock_t", 48, 4, 0, 0, 0, 0 },
+	{ "f_count", "atomic_long_t", 56, 8, 0, 0, 0, 0 },
+};
+static const struct flat_layout file = { "struct file", 64, 4, file_m };
+
+static const struct flat_member bh_m[] = {
+	{ "b_state", "long unsigned int", 0, 8, 0, 0, 0, 0 },
+	{ "b_this_page", "struct buffer_head *", 8, 8, 0, 0, 0, 0 },
+};
+static const struct flat_layout bh = { "struct buffer_head", 104, 2, bh_m };
+
+static void add(struct fields *f, const struct flat_layout *l, uint64_t base, int member,
+		uint32_t cpu, uint64_t ip, int store, int locked, int hitm, uint64_t time)
+{
+	struct attr_result r = { 0 };
+	struct fields_access a = { 0 };
+
+	if (l) {
+		r.kind = ATTR_OPERAND;
+		r.layout = l;
+		r.base = base;
+		r.member = member;
+		snprintf(r.path, sizeof(r.path), "%s", l->members[member].path);
+		a.addr = base + l->members[member].offset;
+	} else {
+		r.reason = ATTR_NO_DEBUGINFO;
+		r.member = -1;
+		a.addr = base;
+	}
+	r.offset = a.addr - base;
+	a.ip = ip;
+	a.cpu = cpu;
+	a.tid = 100 + cpu;
+	a.time = time;
+	a.weight = hitm ? 300 : 30;
+	a.store = store;
+	a.load = !store;
+	a.locked = locked;
+	a.lcl_hitm = hitm && !store;
+	fields__add(f, &r, &a);
+}
+
+static const struct field_line *line_at(const struct fields *f, uint64_t addr)
+{
+	for (size_t i = 0; i < f->nr_lines; i++)
+		if (f->lines[i].addr == addr)
+			return &f->lines[i];
+	return NULL;
+}
+
+static void namer(void *ctx, uint64_t ip, struct strbuf *out)
+{
+	(void)ctx;
+	strbuf__addf(out, "fn_%" PRIx64, ip);
+}
+
+static void explain(const struct fields *f, const struct field_line *l, struct strbuf *sb)
+{
+	strbuf__reset(sb);
+	fields__explain_line(f, l, namer, NULL, sb);
+	if (getenv("V"))
+		fputs(sb->buf, stderr);
+}
+
+int main(void)
+{
+	struct fields *f = fields__new(64);
+	const struct field_line *l;
+	struct strbuf sb = STRBUF_INIT;
+	const uint64_t sec = 1000000000ULL;
+
+	/* 0x1000: struct pair, a by CPU 0, b by CPU 1, with HITM loads on each. */
+	for (int i = 0; i < 10; i++) {
+		add(f, &pair, 0x1000, 0, 0, 0x10, 1, 0, 0, 1 * sec + i);
+		add(f, &pair, 0x1000, 1, 1, 0x20, 1, 0, 0, 1 * sec + i);
+		add(f, &pair, 0x1000, 0, 0, 0x11, 0, 0, 1, 1 * sec + i);
+		add(f, &pair, 0x1000, 1, 1, 0x21, 0, 0, 1, 1 * sec + i);
+	}
+	/* 0x2000: struct ctr.count, locked stores from 4 CPUs, read by CPU 0 at ip 0x40. */
+	for (int i = 0; i < 8; i++)
+		add(f, &ctr, 0x2000, 0, i % 4, 0x30, 1, 1, 0, 2 * sec);
+	add(f, &ctr, 0x2000, 0, 0, 0x40, 0, 0, 1, 2 * sec);
+	add(f, &ctr, 0x2000, 0, 0, 0x40, 0, 0, 1, 3 * sec);
+	/* 0x3000 (line 0x3000..0x303f): f_lock and f_count written by CPUs 0 and 1; f_op and
+	 * f_inode read by CPUs 2 and 3 (HITMs). */
+	for (int i = 0; i < 6; i++) {
+		add(f, &file, 0x3000, 2, i % 2, 0x50, 1, 1, 0, 2 * sec);
+		add(f, &file, 0x3000, 3, i % 2, 0x51, 1, 1, 0, 2 * sec);
+		add(f, &file, 0x3000, 1, 2 + i % 2, 0x52, 0, 0, 1, 2 * sec);
+		add(f, &file, 0x3000, 0, 2 + i % 2, 0x53, 0, 0, i & 1, 2 * sec);
+	}
+	/* 0x4000: buffer_head.b_state set_bit'ed by CPUs 0..2, b_this_page read by CPU 3; the
+	 * collector saw 93 of 100 RMWs at 0x60 change nothing. */
+	for (int i = 0; i < 9; i++)
+		add(f, &bh, 0x4000, 0, i % 3, 0x60, 1, 1, 0, 2 * sec);
+	add(f, &bh, 0x4000, 1, 3, 0x61, 0, 0, 1, 2 * sec);
+	fields__add_rmw(f, 0x60, 60, 53);
+	fields__add_rmw(f, 0x60, 40, 40);
+	fields__add_rmw(f, 0x99, 40, 40);	/* an IP no sample touched */
+	/* 0x5000: CPU 0 alone: quiet. 0x6008: unattributed, stores from 2 CPUs. */
+	add(f, &pair, 0x5000, 0, 0, 0x70, 1, 0, 0, 2 * sec);
+	add(f, &pair, 0x5000, 1, 0, 0x71, 0, 0, 0, 2 * sec);
+	add(f, NULL, 0x6008, 0, 0, 0x80, 1, 0, 0, 2 * sec);
+	add(f, NULL, 0x600c, 0, 1, 0x81, 1, 0, 0, 2 * sec);
+	fields__finish(f);
+
+	CHECK(f->nr_lines == 6);
+	CHECK(f->lines[0].addr == 0x1000);	/* most HITMs first */
+	l = line_at(f, 0x1000);
+	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->written == 2 && l->writer_cpus == 2);
+	CHECK(l && l->true_shared == -1 && l->victims == 0);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "line 0x1000: false sharing (20 HITM, 20 stores by 2 CPUs)"));
+	CHECK(strstr(sb.buf, "struct pair.a @0x1000: 10 stores by 1 CPU, 10 loads by 1 CPU"));
+	CHECK(strstr(sb.buf, "a line of its own: {a}, {b}"));
+
+	l = line_at(f, 0x2000);
+	CHECK(l && l->verdict == LINE_TRUE_SHARING && l->true_shared == 0);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "count is written by 4 CPUs and nothing else on the line is written"));
+	CHECK(strstr(sb.buf, "per-CPU or sharded counter"));
+	CHECK(strstr(sb.buf, "read 2 times (1.0/s sampled over 2.000 s) by fn_40 (2)"));
+
+	l = line_at(f, 0x3000);
+	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->victims == 2 && l->written == 2);
+	CHECK(l && l->nr_groups == 1);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "read-mostly victims"));
+	CHECK(strstr(sb.buf, "keep the written members (f_lock, f_count) together on a line apart "
+			     "from the read-mostly ones (f_inode, f_op)"));
+	CHECK(strstr(sb.buf, "f_lock is itself written by 2 CPUs"));
+
+	l = line_at(f, 0x4000);
+	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->victims == 1 && l->true_shared == 0);
+	CHECK(l && l->slots[0].redundant_rmw == 93 && l->slots[0].rmw_checked == 100);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "93 of 100 locked RMWs on b_state (93%) found the bits already set, "
+			     "at fn_60: test before set"));
+	CHECK(strstr(sb.buf, "b_state is itself written by 3 CPUs"));
+
+	l = line_at(f, 0x5000);
+	CHECK(l && l->verdict == LINE_QUIET && !field_line__contended(l));
+	l = line_at(f, 0x6000);
+	CHECK(l && l->verdict == LINE_TRUE_SHARING && l->nr_slots == 1 && !l->slots[0].layout);
+	CHECK(l && l->slots[0].offset == 8);
+
+	/* Per struct: pair has a and b with their readers, writers and code addresses. */
+	CHECK(f->nr_structs == 4);
+	for (size_t i = 0; i < f->nr_structs; i++) {
+		const struct field_struct *s = &f->structs[i];
+
+		if (s->layout == &pair) {
+			CHECK(s->nr_instances == 2);
+			CHECK(s->members[0].stores == 11 && s->members[0].loads == 10);
+			CHECK(s->members[0].lcl_hitm == 10 && s->members[0].cpus_write.nr == 1);
+			CHECK(s->members[0].ips[0].ip == 0x11);	/* the HITM ip first */
+			CHECK(s->members[0].weighted == 21 &&
+			      s->members[0].weight_sum == 10 * 300 + 11 * 30);
+		}
+		if (s->layout == &file) {
+			CHECK(s->members[3].cpus_write.nr == 2 && s->members[3].tids_write.nr == 2);
+			CHECK(s->members[1].cpus_read.nr == 2 && s->members[1].stores == 0);
+			CHECK(s->members[4].loads + s->members[4].stores == 0);
+		}
+	}
+	CHECK(f->structs[0].layout == &pair);	/* most HITMs */
+	CHECK(f->attr_all.samples == 40 + 10 + 24 + 10 + 4);
+	CHECK(f->attr_all.unresolved_samples[ATTR_NO_DEBUGINFO] == 2);
+	CHECK(f->attr_hitm.samples == 20 + 2 + 9 + 1);
+	CHECK(attr_stats__resolved_share(&f->attr_hitm) == 1.0);
+
+	strbuf__release(&sb);
+	fields__delete(f);
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <config.h>
+
+#include "sampling/tracepoint.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "sampling/tracefs.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct tp_decoder {
+	struct tep_handle *tep;
+	struct tp_field *fields;	/* scratch for the last decode */
+	size_t fields_cap;
+};
+
+struct tp_decoder *tp_decoder__new(void)
+{
+	struct tp_decoder *d = xcalloc(1, sizeof(*d));
+
+	d->tep = tep_alloc();
+	if (!d->tep)
+		abort();
+	tep_set_flag(d->tep, TEP_NSEC_OUTPUT);
+	/* Defaults for the running kernel; a TRACING_DATA section overrides them. */
+	tep_set_long_size(d->tep, sizeof(long));
+	tep_set_page_size(d->tep, 4096);
+	return d;
+}
+
+void tp_decoder__delete(struct tp_decoder *d)
+{
+	if (!d)
+		return;
+	tep_free(d->tep);
+	free(d->fields);
+	free(d);
+}
+
+int tp_decoder__add_format(struct tp_decoder *d, const char *sys, const char *fmt, size_t len,
+			   char *err, size_t errlen)
+{
+	struct tep_event *ev = NULL;
+	enum tep_errno e = tep_parse_format(d->tep, &ev, fmt, len, sys);
+
+	if (e != TEP_ERRNO__SUCCESS || !ev) {
+		char msg[128];
+
+		tep_strerror(d->tep, e, msg, sizeof(msg));
+		snprintf(err, errlen, "cannot parse the format of a %s event: %s", sys, msg);
+		return -EINVAL;
+	}
+	return ev->id;
+}
+
+int tp_decoder__add_tracefs(struct tp_decoder *d, const char *sys, const char *name, char *err,
+			    size_t errlen)
+{
+	size_t len;
+	char *buf;
+	int rc = tracefs__event_format(sys, name, &buf, &len, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	rc = tp_decoder__add_format(d, sys, buf, len, err, errlen);
+	free(buf);
+	return rc;
+}
+
+int tp_decoder__find(const struct tp_decoder *d, const char *sys, const char *name)
+{
+	struct tep_event *ev = tep_find_event_by_name(d->tep, sys, name);
+
+	return ev ? ev->id : -ENOENT;
+}
+
+/* A bounds-checked cursor over the TRACING_DATA bytes. */
+struct cursor {
+	const unsigned char *p;
+	size_t len, off;
+	bool swap;
+	char *err;
+	size_t errlen;
+};
+
+static int cur_need(struct cursor *c, size_t n, const char *what)
+{
+	if (n > c->len - c->off) {
+		snprintf(c->err, c->errlen,
+			 "tracing data: byte offset %zu: %s needs %zu bytes, only %zu left", c->off,
+			 what, n, c->len - c->off);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int cur_u32(struct cursor *c, uint32_t *v, const char *what)
+{
+	if (cur_need(c, 4, what))
+		return -EINVAL;
+	memcpy(v, c->p + c->off, 4);
+	if (c->swap)
+		*v = __builtin_bswap32(*v);
+	c->off += 4;
+	return 0;
+}
+
+static int cur_u64(struct cursor *c, uint64_t *v, const char *what)
+{
+	if (cur_need(c, 8, what))
+		return -EINVAL;
+	memcpy(v, c->p + c->off, 8);
+	if (c->swap)
+		*v = __builtin_bswap64(*v);
+	c->off += 8;
+	return 0;
+}
+
+static const char *cur_string(struct cursor *c, const char *what)
+{
+	const unsigned char *nul = memchr(c->p + c->off, 0, c->len - c->off);
+	const char *s = (const char *)c->p + c->off;
+
+	if (!nul) {
+		snprintf(c->err, c->errlen, "tracing data: byte offset %zu: %s is not terminated",
+			 c->off, what);
+		return NULL;
+	}
+	c->off = nul - c->p + 1;
+	return s;
+}
+
+/* A size-prefixed blob: its start, after checking that it fits. */
+static const char *cur_blob(struct cursor *c, uint64_t size, const char *what)
+{
+	const char *s = (const char *)c->p + c->off;
+
+	if (size > c->len - c->off) {
+		snprintf(c->err, c->errlen,
+			 "tracing data: byte offset %zu: %s of %llu bytes runs past the end (%zu left)",
+			 c->off, what, (unsigned long long)size, c->len - c->off);
+		return NULL;
+	}
+	c->off += size;
+	return s;
+}
+
+/* kallsyms text: "ADDR TYPE NAME [MODULE]" per line; register text symbols. */
+static int register_kallsyms(struct tep_handle *tep, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	int n = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t ll = (nl ? nl : end) - p;
+		char line[512], name[256], mod[128] = "";
+		unsigned long long addr;
+		char type;
+
+		if (ll < sizeof(line)) {
+			memcpy(line, p, ll);
+			line[ll] = 0;
+			int f = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, mod);
+
+			if (f >= 3 && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
+				tep_register_function(tep, name, addr, f == 4 ? mod : NULL);
+				n++;
+			}
+		}
+		p += ll + 1;
+	}
+	return n;
+}
+
+/* printk formats: lines of "ADDR : \"FORMAT\"" (perf's parse_ftrace_printk). */
+static void register_printk(struct tep_handle *tep, char *text)
+{
+	char *save = NULL;
+
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sep = strstr(line, " : ");
+		unsigned long long addr;
+		char *fmt;
+
+		if (!sep)
+			continue;
+		*sep = 0;
+		addr = strtoull(line, NULL, 16);
+		fmt = sep + 3;
+		/* The format is quoted; libtraceevent wants it without the quotes. */
+		if (*fmt == '"') {
+			size_t l = strlen(++fmt);
+
+			if (l && fmt[l - 1] == '"')
+				fmt[l - 1] = 0;
+		}
+		tep_register_print_string(tep, fmt, addr);
+	}
+}
+
+static void register_cmdlines(struct tep_handle *tep, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t ll = (nl ? nl : end) - p;
+		char line[256], comm[64];
+		int pid;
+
+		if (ll < sizeof(line)) {
+			memcpy(line, p, ll);
+			line[ll] = 0;
+			if (sscanf(line, "%d %63s", &pid, comm) == 2)
+				tep_register_comm(tep, comm, pid);
+		}
+		p += ll + 1;
+	}
+}
+
+int tp_decoder__load_tracing_data(struct tp_decoder *d, const void *data, size_t len, char *err,
+				  size_t errlen)
+{
+	static const unsigned char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct cursor c = { .p = data, .len = len, .err = err, .errlen = errlen };
+	const char *version, *s;
+	uint32_t page_size, count, nsys;
+	uint64_t size;
+	int file_be, long_size;
+
+	if (cur_need(&c, sizeof(magic), "the magic") || memcmp(c.p, magic, sizeof(magic))) {
+		snprintf(err, errlen, "tracing data: byte offset 0: no \\027\\010Dtracing magic");
+		return -EINVAL;
+	}
+	c.off = sizeof(magic);
+	version = cur_string(&c, "the version string");
+	if (!version)
+		return -EINVAL;
+	if (cur_need(&c, 2, "endianness and long size"))
+		return -EINVAL;
+	file_be = c.p[c.off];
+	long_size = c.p[c.off + 1];
+	c.off += 2;
+	c.swap = file_be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	if (long_size != 4 && long_size != 8) {
+		snprintf(err, errlen, "tracing data: byte offset %zu: long size %d (expected 4 or 8)",
+			 c.off - 1, long_size);
+		return -EINVAL;
+	}
+	if (cur_u32(&c, &page_size, "the page size"))
+		return -EINVAL;
+	tep_set_file_bigendian(d->tep, file_be ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(d->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN :
+										  TEP_LITTLE_ENDIAN);
+	tep_set_long_size(d->tep, long_size);
+	tep_set_page_size(d->tep, page_size);
+
+	/* header_page, header_event */
+	if (cur_need(&c, 12, "header_page") || memcmp(c.p + c.off, "header_page", 12)) {
+		snprintf(err, errlen, "tracing data: byte offset %zu: expected \"header_page\"", c.off);
+		return -EINVAL;
+	}
+	c.off += 12;
+	if (cur_u64(&c, &size, "header_page size") || !(s = cur_blob(&c, size, "header_page")))
+		return -EINVAL;
+	if (!tep_parse_header_page(d->tep, (char *)s, size, long_size))
+		tep_set_long_size(d->tep, tep_get_header_page_size(d->tep));
+	if (cur_need(&c, 13, "header_event") || memcmp(c.p + c.off, "header_event", 13)) {
+		snprintf(err, errlen, "tracing data: byte offset %zu: expected \"header_event\"",
+			 c.off);
+		return -EINVAL;
+	}
+	c.off += 13;
+	if (cur_u64(&c, &size, "header_event size") || !cur_blob(&c, size, "header_event"))
+		return -EINVAL;
+
+	/* ftrace's own events */
+	if (cur_u32(&c, &count, "the ftrace format count"))
+		return -EINVAL;
+	for (uint32_t i = 0; i < count; i++) {
+		size_t at = c.off;
+
+		if (cur_u64(&c, &size, "an ftrace format size") ||
+		    !(s = cur_blob(&c, size, "an ftrace format")))
+			return -EINVAL;
+		if (tep_parse_event(d->tep, s, size, "ftrace") != TEP_ERRNO__SUCCESS) {
+			/* perf ignores ftrace formats it cannot parse too; note and go on. */
+			(void)at;
+		}
+	}
+
+	/* event systems */
+	if (cur_u32(&c, &nsys, "the system count"))
+		return -EINVAL;
+	for (uint32_t i = 0; i < nsys; i++) {
+		const char *sys = cur_string(&c, "a system name");
+
+		if (!sys || cur_u32(&c, &count, "an event count"))
+			return -EINVAL;
+		for (uint32_t k = 0; k < count; k++) {
+			size_t at;
+
+			if (cur_u64(&c, &size, "an event format size"))
+				return -EINVAL;
+			at = c.off;
+			if (!(s = cur_blob(&c, size, "an event format")))
+				return -EINVAL;
+			if (tep_parse_event(d->tep, s, size, sys) != TEP_ERRNO__SUCCESS) {
+				snprintf(err, errlen,
+					 "tracing data: byte offset %zu: cannot parse a %s event format",
+					 at, sys);
+				return -EINVAL;
+			}
+		}
+	}
+
+	/* kallsyms (empty in perf >= 5.x, which resolves symbols itself) */
+	if (cur_u32(&c, &count, "the kallsyms size") || !(s = cur_blob(&c, count, "kallsyms")))
+		return -EINVAL;
+	if (count)
+		register_kallsyms(d->tep, s, count);
+
+	/* printk formats */
+	if (cur_u32(&c, &count, "the printk formats size") ||
+	    !(s = cur_blob(&c, count, "printk formats")))
+		return -EINVAL;
+	if (count) {
+		char *copy = xstrndup(s, count);
+
+		register_printk(d->tep, copy);
+		free(copy);
+	}
+
+	/* saved cmdlines, since version 0.6 */
+	if (strtod(version, NULL) >= 0.6 && c.off < c.len) {
+		if (cur_u64(&c, &size, "the saved cmdlines size") ||
+		    !(s = cur_blob(&c, size, "saved cmdlines")))
+			return -EINVAL;
+		register_cmdlines(d->tep, s, size);
+	}
+	return 0;
+}
+
+int tp_decoder__load_kallsyms(struct tp_decoder *d, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t n;
+	FILE *fp = fopen(path, "r");
+	int rc;
+
+	if (!fp)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		strbuf__add(&sb, buf, n);
+	fclose(fp);
+	rc = sb.len ? register_kallsyms(d->tep, sb.buf, sb.len) : 0;
+	strbuf__release(&sb);
+	return rc;
+}
+
+static struct tep_event *event_of(struct tp_decoder *d, const void *raw, size_t size)
+{
+	struct tep_record rec = { .data = (void *)raw, .size = size };
+
+	if (size < 2)
+		return NULL;
+	return tep_find_event(d->tep, tep_data_type(d->tep, &rec));
+}
+
+int tp_decoder__decode(struct tp_decoder *d, const void *raw, size_t size, struct tp_event *out,
+		       char *err, size_t errlen)
+{
+	struct tep_event *ev = event_of(d, raw, size);
+	struct tep_format_field *lists[2], *f;
+	unsigned int n = 0;
+
+	if (!ev) {
+		snprintf(err, errlen, "tracepoint payload of %zu bytes: unknown event type", size);
+		return -ENOENT;
+	}
+	lists[0] = ev->format.common_fields;
+	lists[1] = ev->format.fields;
+	for (int l = 0; l < 2; l++)
+		for (f = lists[l]; f; f = f->next) {
+			struct tp_field *tf;
+			unsigned int off = f->offset, flen = f->size;
+
+			d->fields = xgrow(d->fields, &d->fields_cap, n + 1, sizeof(*d->fields));
+			tf = &d->fields[n];
+			memset(tf, 0, sizeof(*tf));
+			tf->name = f->name;
+			tf->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
+			if ((size_t)off + flen > size) {
+				snprintf(err, errlen,
+					 "%s:%s payload of %zu bytes: field %s at %u+%u runs past it",
+					 ev->system, ev->name, size, f->name, off, flen);
+				return -EINVAL;
+			}
+			if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+				/* __data_loc: u32 with length << 16 | offset; __rel_loc: offset
+				 * counted from the end of the field. */
+				unsigned long long v = tep_read_number(d->tep, (const char *)raw + off,
+								       flen);
+
+				off = v & 0xffff;
+				flen = (v >> 16) & 0xffff;
+				if (f->flags & TEP_FIELD_IS_RELATIVE)
+					off += f->offset + f->size;
+				if ((size_t)off + flen > size) {
+					snprintf(err, errlen,
+						 "%s:%s payload of %zu bytes: dynamic field %s at %u+%u "
+						 "runs past it",
+						 ev->system, ev->name, size, f->name, off, flen);
+					return -EINVAL;
+				}
+			}
+			if (f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) {
+				tf->kind = (f->flags & TEP_FIELD_IS_STRING) ? TP_STR : TP_BYTES;
+				tf->str = (const char *)raw + off;
+				tf->len = flen;
+				if (tf->kind == TP_STR) {
+					const char *nul = memchr(tf->str, 0, flen);
+
+					if (nul)
+						tf->len = nul - tf->str;
+				}
+			} else {
+				tf->kind = TP_NUM;
+				tf->num = tep_read_number(d->tep, (const char *)raw + off, flen);
+				if (tf->is_signed && flen < 8 && flen > 0 &&
+				    (tf->num >> (flen * 8 - 1)) & 1)
+					tf->num |= ~0ULL << (flen * 8);
+			}
+			n++;
+		}
+	out->id = ev->id;
+	out->sys = ev->system;
+	out->name = ev->name;
+	out->nr_fields = n;
+	out->fields = d->fields;
+	return 0;
+}
+
+const struct tp_field *tp_event__field(const struct tp_event *ev, const char *name)
+{
+	for (unsigned int i = 0; i < ev->nr_fields; i++)
+		if (!strcmp(ev->fields[i].name, name))
+			return &ev->fields[i];
+	return NULL;
+}
+
+int tp_decoder__print(struct tp_decoder *d, const void *raw, size_t size, int cpu,
+		      struct strbuf *sb)
+{
+	struct tep_record rec = { .data = (void *)raw, .size = size, .cpu = cpu };
+	struct trace_seq s;
+
+	if (!event_of(d, raw, size))
+		return -ENOENT;
+	trace_seq_init(&s);
+	tep_print_event(d->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	strbuf__add(sb, s.buffer, s.len);
+	trace_seq_destroy(&s);
+	return 0;
+}

@@ -21,11 +21,14 @@
 #include <stdio.h>
 
 struct layout_type;
+struct layout_nested;
 
 enum layout_kind {
 	LAYOUT_STRUCT,
 	LAYOUT_UNION,
 	LAYOUT_CLASS,
+	LAYOUT_ENUM,	/* only as an inline anonymous member type: members are the enumerators,
+			 * name and value (in layout_member.offset, two's complement) */
 };
 
 /**
@@ -46,6 +49,8 @@ enum layout_kind {
  * @align:	the member's alignment: @forced_align when set, else the natural alignment of its
  *		type (pahole's inference: pointer size, base type size, max of struct members)
  * @forced_align: DW_AT_alignment of the member (`__attribute__((aligned(N)))`), 0 if none
+ * @natural_align: pahole's natural alignment of the member's type, ignoring forced alignment
+ *		(what its __packed__ inference uses)
  * @nr_elems:	total element count for an array (product of dimensions); 0 for a flexible or
  *		zero-length array; 1 for a non-array
  * @elem_size:	size of one element of an array; @size for a non-array
@@ -57,6 +62,8 @@ enum layout_kind {
  * @hole:	bytes of hole after this member before the next one (pahole's)
  * @bit_hole:	bits of hole after this bitfield before the next one
  * @inline_type: the member's type is defined inline (anonymous or not) and printed in place
+ * @type_padding: when the member's type is a struct itself (not a typedef of one, not an array),
+ *		that struct's tail padding (pahole's "XXX last struct has N bytes of padding")
  */
 struct layout_member {
 	const char *name;
@@ -69,12 +76,14 @@ struct layout_member {
 	uint32_t bit_size;
 	uint32_t align;
 	uint32_t forced_align;
+	uint32_t natural_align;
 	uint64_t nr_elems;
 	uint64_t elem_size;
 	struct layout_type *type;
 	const char *type_id;
 	uint32_t hole;
 	uint32_t bit_hole;
+	uint32_t type_padding;
 	bool inline_type;
 };
 
@@ -85,6 +94,8 @@ struct layout_member {
  * @size:	sizeof, in bytes
  * @align:	alignment: @forced_align if set, else the natural alignment pahole infers
  * @forced_align: DW_AT_alignment of the type, 0 if none (BTF never has it)
+ * @natural_align: pahole's natural alignment (largest member natural alignment, 1 if empty)
+ * @signed_enum: for LAYOUT_ENUM, the values are signed
  * @packed:	inferred `__attribute__((__packed__))` (pahole's rules: a member at an offset
  *		unnatural for its type, or a size that is not a multiple of the alignment)
  * @nr_members:	number of data members
@@ -96,6 +107,8 @@ struct layout_member {
  * @padding:	tail padding in bytes
  * @bit_padding: unused bits at the end of a trailing bitfield unit
  * @decl_file, @decl_line: where the type is declared, when known (NULL/0 otherwise)
+ * @nested, @nr_nested: types declared inside this one (clang emits them there), which pahole
+ *		prints between the members where they are declared
  */
 struct layout_type {
 	enum layout_kind kind;
@@ -103,7 +116,9 @@ struct layout_type {
 	uint64_t size;
 	uint32_t align;
 	uint32_t forced_align;
+	uint32_t natural_align;
 	bool packed;
+	bool signed_enum;
 	uint32_t nr_members;
 	struct layout_member *members;
 	uint32_t pre_hole;
@@ -116,6 +131,14 @@ struct layout_type {
 	uint32_t bit_padding;
 	const char *decl_file;
 	uint32_t decl_line;
+	struct layout_nested *nested;
+	uint32_t nr_nested;
+};
+
+/* A type declared inside another, printed before member @before (== nr_members: after all). */
+struct layout_nested {
+	uint32_t before;
+	struct layout_type *type;
 };
 
 /* Options to layout_source__open(). */

@@ -1,0 +1,1126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The DWARF loader: struct/union layouts from DIEs, through libdwfl (which applies the
+ * relocations of ET_REL objects such as kernel modules; plain dwarf_begin would read unrelocated
+ * string offsets and give wrong names).
+ *
+ * It walks one compilation unit at a time and only the DIEs directly under each CU, which is
+ * where C puts its struct definitions, so `-C NAME` on a vmlinux touches a small fraction of the
+ * DIEs and a full dump holds one CU's layouts at a time (recycled arena).
+ *
+ * libdw lifetime rules: Dwarf_Die values are only valid while the Dwarf is open; every string
+ * taken from them is copied into an arena before the layout leaves this file.
+ */
+#include <config.h>
+
+#include "dwarf/dwarf_types.h"
+
+#include <dwarf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include "dwarf/debuginfo.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* Nesting bound: hostile DWARF can make types contain themselves. */
+#define MAX_DEPTH 48
+
+/* ---- a small open-addressing hash map, string or offset keys ---- */
+
+struct hmap_entry {
+	uint64_t hash;
+	const void *key;	/* string key, or NULL for offset keys */
+	uint64_t okey;
+	void *val;
+};
+
+struct hmap {
+	struct hmap_entry *e;
+	size_t cap, n;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h | 1;
+}
+
+static uint64_t hash_u64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k | 1;
+}
+
+static void hmap_grow(struct hmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 256;
+	struct hmap_entry *e = xcalloc(cap, sizeof(*e));
+
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->e[i].hash)
+			continue;
+		size_t j = m->e[i].hash & (cap - 1);
+
+		while (e[j].hash)
+			j = (j + 1) & (cap - 1);
+		e[j] = m->e[i];
+	}
+	free(m->e);
+	m->e = e;
+	m->cap = cap;
+}
+
+static struct hmap_entry *hmap_slot(struct hmap *m, uint64_t h, const char *skey, uint64_t okey,
+				    bool insert)
+{
+	if (insert && (m->n + 1) * 2 > m->cap)
+		hmap_grow(m);
+	if (!m->cap)
+		return NULL;
+	for (size_t j = h & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
+		struct hmap_entry *e = &m->e[j];
+
+		if (!e->hash) {
+			if (!insert)
+				return NULL;
+			e->hash = h;
+			m->n++;
+			return e;
+		}
+		if (e->hash == h && (skey ? e->key && !strcmp(e->key, skey) : e->okey == okey))
+			return e;
+	}
+}
+
+static void hmap_free(struct hmap *m)
+{
+	zfree(&m->e);
+	m->cap = m->n = 0;
+}
+
+/* ---- the source ---- */
+
+struct dwarf_source {
+	struct layout_source base;
+	Dwfl *dwfl;
+	Dwarf *dw;
+	struct hmap found;	/* name -> struct layout_type * (in base.arena) */
+	struct hmap natural;	/* DIE offset -> natural alignment */
+	struct hmap padding;	/* DIE offset -> tail padding + 1 */
+	struct arena scratch;	/* for types built only to learn their padding */
+};
+
+/* What the type builder needs while it works on one CU. */
+struct build {
+	struct dwarf_source *src;
+	struct arena *arena;
+	unsigned int addr_size;
+	bool expand;
+	struct strbuf tmp;
+};
+
+static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, out);
+}
+
+static uint64_t die_udata(Dwarf_Die *die, unsigned int at, uint64_t dflt)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+
+	if (!dwarf_attr_integrate(die, at, &a) || dwarf_formudata(&a, &w))
+		return dflt;
+	return w;
+}
+
+static int64_t die_sdata(Dwarf_Die *die, unsigned int at, int64_t dflt)
+{
+	Dwarf_Attribute a;
+	Dwarf_Sword w;
+
+	if (!dwarf_attr_integrate(die, at, &a) || dwarf_formsdata(&a, &w))
+		return dflt;
+	return w;
+}
+
+static bool die_has(Dwarf_Die *die, unsigned int at)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, at, &a) != NULL;
+}
+
+static bool is_struct_tag(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_interface_type;
+}
+
+static bool is_modifier(int tag)
+{
+	return tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+	       tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type ||
+	       tag == DW_TAG_typedef || tag == DW_TAG_immutable_type ||
+	       tag == DW_TAG_shared_type;
+}
+
+/* Strip typedefs and cv-qualifiers; false when that ends in void. */
+static bool strip(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Die cur = *die;
+
+	for (int i = 0; i < MAX_DEPTH; i++) {
+		if (!is_modifier(dwarf_tag(&cur))) {
+			*out = cur;
+			return true;
+		}
+		if (!die_type(&cur, &cur))
+			return false;
+	}
+	return false;
+}
+
+/* Array dimensions: element counts into @dims (at most @max), returns how many. */
+static int array_dims(Dwarf_Die *array, uint64_t *dims, int max)
+{
+	Dwarf_Die child;
+	int n = 0;
+
+	if (dwarf_child(array, &child))
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag != DW_TAG_subrange_type && tag != DW_TAG_enumeration_type)
+			continue;
+		uint64_t count = 0;
+
+		if (die_has(&child, DW_AT_count)) {
+			count = die_udata(&child, DW_AT_count, 0);
+		} else if (die_has(&child, DW_AT_upper_bound)) {
+			int64_t lo = die_sdata(&child, DW_AT_lower_bound, 0);
+			int64_t hi = die_sdata(&child, DW_AT_upper_bound, -1);
+
+			count = hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+		}
+		if (n < max)
+			dims[n++] = count;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+/* pahole's tag__size: the byte size of a type, arrays included, void 0. */
+static uint64_t type_size(struct build *b, Dwarf_Die *die, int depth)
+{
+	Dwarf_Die t;
+	Dwarf_Word size;
+
+	if (depth > MAX_DEPTH)
+		return 0;
+	switch (dwarf_tag(die)) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_ptr_to_member_type:
+		return die_udata(die, DW_AT_byte_size, b->addr_size);
+	case DW_TAG_subroutine_type:
+		return die_udata(die, DW_AT_byte_size, b->addr_size);
+	case DW_TAG_array_type: {
+		uint64_t dims[16], n = 1;
+		int nd = array_dims(die, dims, 16);
+
+		if (!die_type(die, &t))
+			return 0;
+		for (int i = 0; i < nd; i++)
+			n *= dims[i];
+		return n * type_size(b, &t, depth + 1);
+	}
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_interface_type: {
+		Dwarf_Die child;
+		bool members = false;
+
+		size = die_udata(die, DW_AT_byte_size, 0);
+		if (size == 1 && dwarf_child(die, &child) == 0) {
+			do {
+				if (dwarf_tag(&child) == DW_TAG_member)
+					members = true;
+			} while (!members && dwarf_siblingof(&child, &child) == 0);
+		}
+		return size == 1 && !members ? 0 : size;
+	}
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+		if (die_has(die, DW_AT_byte_size))
+			return die_udata(die, DW_AT_byte_size, 0);
+		return (die_udata(die, DW_AT_bit_size, 0) + 7) / 8;
+	default:
+		if (!die_type(die, &t))
+			return 0;
+		return type_size(b, &t, depth + 1);
+	}
+}
+
+/* pahole's tag__natural_alignment on a stripped type. */
+static uint32_t natural_align(struct build *b, Dwarf_Die *die, int depth)
+{
+	Dwarf_Die t;
+	uint32_t a = 1;
+
+	if (depth > MAX_DEPTH)
+		return 1;
+	switch (dwarf_tag(die)) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		a = b->addr_size;
+		break;
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+		a = (uint32_t)type_size(b, die, depth + 1);
+		break;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_interface_type: {
+		uint64_t off = dwarf_dieoffset(die);
+		struct hmap_entry *e = hmap_slot(&b->src->natural, hash_u64(off), NULL, off, false);
+		Dwarf_Die child;
+
+		if (e)
+			return (uint32_t)(uintptr_t)e->val;
+		a = 0;
+		if (dwarf_child(die, &child) == 0) {
+			do {
+				if (dwarf_tag(&child) != DW_TAG_member)
+					continue;
+				if (!die_type(&child, &t) || !strip(&t, &t))
+					continue;
+				uint32_t m = natural_align(b, &t, depth + 1);
+
+				if (m > a)
+					a = m;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		if (!a)
+			a = 1;
+		e = hmap_slot(&b->src->natural, hash_u64(off), NULL, off, true);
+		e->okey = off;
+		e->val = (void *)(uintptr_t)a;
+		return a;
+	}
+	case DW_TAG_array_type:
+		if (die_type(die, &t) && strip(&t, &t))
+			a = natural_align(b, &t, depth + 1);
+		break;
+	default:
+		break;
+	}
+	return a ? a : 1;
+}
+
+static const char *struct_prefix(int tag)
+{
+	switch (tag) {
+	case DW_TAG_enumeration_type:
+		return "enum ";
+	case DW_TAG_structure_type:
+		return "struct ";
+	case DW_TAG_class_type:
+		return "class ";
+	case DW_TAG_union_type:
+		return "union ";
+	default:
+		return "";
+	}
+}
+
+static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int depth);
+
+/* pahole's ftype__fprintf_parms: "(int, const char  *)" */
+static void params(struct build *b, Dwarf_Die *fn, struct strbuf *sb, int depth)
+{
+	Dwarf_Die child, t, pt;
+	bool first = true, unspec = false;
+
+	strbuf__add(sb, "(", 1);
+	if (dwarf_child(fn, &child) == 0) {
+		do {
+			int tag = dwarf_tag(&child);
+
+			if (tag == DW_TAG_unspecified_parameters) {
+				unspec = true;
+				continue;
+			}
+			if (tag != DW_TAG_formal_parameter)
+				continue;
+			if (!first)
+				strbuf__add(sb, ", ", 2);
+			first = false;
+			if (!die_type(&child, &t)) {
+				strbuf__add(sb, "void", 4);
+				continue;
+			}
+			if (dwarf_tag(&t) == DW_TAG_pointer_type && die_type(&t, &pt) &&
+			    dwarf_tag(&pt) == DW_TAG_subroutine_type) {
+				Dwarf_Die rt;
+
+				if (die_type(&pt, &rt))
+					tag_name(b, &rt, sb, depth + 1);
+				else
+					strbuf__add(sb, "void", 4);
+				strbuf__add(sb, " (*)", 4);
+				params(b, &pt, sb, depth + 1);
+				continue;
+			}
+			tag_name(b, &t, sb, depth + 1);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (first)
+		strbuf__add(sb, "void)", 5);
+	else if (unspec)
+		strbuf__add(sb, ", ...)", 6);
+	else
+		strbuf__add(sb, ")", 1);
+}
+
+/* pahole's tag__ptr_name */
+static void ptr_name(struct build *b, Dwarf_Die *die, const char *suffix, struct strbuf *sb,
+		     int depth)
+{
+	Dwarf_Die t, n;
+	const char *const_pointer = "";
+
+	if (!die_type(die, &t)) {
+		strbuf__addf(sb, "void %s", suffix);
+		return;
+	}
+	if (dwarf_tag(&t) == DW_TAG_const_type && die_type(&t, &n) &&
+	    dwarf_tag(&n) == DW_TAG_pointer_type) {
+		const_pointer = "const ";
+		t = n;
+	}
+	tag_name(b, &t, sb, depth + 1);
+	strbuf__addf(sb, " %s%s", const_pointer, suffix);
+}
+
+/* pahole's __tag__name: the name of a type as it appears in declarations. */
+static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int depth)
+{
+	Dwarf_Die t;
+	const char *name;
+
+	if (depth > MAX_DEPTH) {
+		strbuf__add(sb, "<type loop>", 11);
+		return;
+	}
+	if (!die) {
+		strbuf__add(sb, "void", 4);
+		return;
+	}
+	switch (dwarf_tag(die)) {
+	case DW_TAG_base_type:
+		name = dwarf_diename(die);
+		strbuf__addf(sb, "%s", name ? name : "nameless base type!");
+		break;
+	case DW_TAG_pointer_type:
+	case DW_TAG_ptr_to_member_type:
+		ptr_name(b, die, "*", sb, depth);
+		break;
+	case DW_TAG_reference_type:
+		ptr_name(b, die, "&", sb, depth);
+		break;
+	case DW_TAG_volatile_type:
+	case DW_TAG_const_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_unspecified_type: {
+		int tag = dwarf_tag(die);
+
+		strbuf__addf(sb, "%s", tag == DW_TAG_volatile_type ? "volatile " :
+				       tag == DW_TAG_const_type ? "const " :
+				       tag == DW_TAG_atomic_type ? "_Atomic " : "");
+		tag_name(b, die_type(die, &t) ? &t : NULL, sb, depth + 1);
+		strbuf__addf(sb, "%s ", tag == DW_TAG_restrict_type ? " restrict" : "");
+		break;
+	}
+	case DW_TAG_array_type:
+		tag_name(b, die_type(die, &t) ? &t : NULL, sb, depth + 1);
+		break;
+	case DW_TAG_subroutine_type:
+		tag_name(b, die_type(die, &t) ? &t : NULL, sb, depth + 1);
+		strbuf__add(sb, " ()", 3);
+		params(b, die, sb, depth + 1);
+		break;
+	default:
+		name = dwarf_diename(die);
+		strbuf__addf(sb, "%s%s", struct_prefix(dwarf_tag(die)), name ? name : "");
+		break;
+	}
+}
+
+static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth,
+				      bool in_union);
+
+/* An anonymous enum printed inline: its enumerators as members. */
+static struct layout_type *build_enum(struct build *b, Dwarf_Die *die)
+{
+	struct layout_type *t = arena__zalloc(b->arena, sizeof(*t));
+	Dwarf_Die child, ut;
+	uint32_t n = 0, i = 0;
+
+	t->kind = LAYOUT_ENUM;
+	t->size = type_size(b, die, 0);
+	t->align = t->natural_align = (uint32_t)(t->size ? t->size : 1);
+	if (die_type(die, &ut) && strip(&ut, &ut)) {
+		Dwarf_Word enc = die_udata(&ut, DW_AT_encoding, 0);
+
+		t->signed_enum = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	}
+	if (dwarf_child(die, &child) == 0) {
+		do
+			n += dwarf_tag(&child) == DW_TAG_enumerator;
+		while (dwarf_siblingof(&child, &child) == 0);
+	}
+	t->members = arena__zalloc(b->arena, (n ? n : 1) * sizeof(*t->members));
+	if (n && dwarf_child(die, &child) == 0) {
+		do {
+			Dwarf_Attribute a;
+			Dwarf_Sword sv = 0;
+			Dwarf_Word uv = 0;
+
+			if (dwarf_tag(&child) != DW_TAG_enumerator || i >= n)
+				continue;
+			struct layout_member *m = &t->members[i++];
+
+			m->name = arena__strdup(b->arena, dwarf_diename(&child) ?: "");
+			if (dwarf_attr(&child, DW_AT_const_value, &a)) {
+				if (dwarf_whatform(&a) == DW_FORM_sdata || dwarf_whatform(&a) == DW_FORM_implicit_const ||
+				    t->signed_enum) {
+					if (!dwarf_formsdata(&a, &sv))
+						m->offset = (uint64_t)sv;
+				} else if (!dwarf_formudata(&a, &uv)) {
+					m->offset = uv;
+				}
+			}
+			m->type_name = m->decl_prefix = m->decl_suffix = "";
+			m->nr_elems = 1;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	t->nr_members = i;
+	if (!t->signed_enum) {
+		/* pahole prints a negative constant of an unsigned-typed enum as signed */
+		for (uint32_t k = 0; k < i; k++)
+			if ((int64_t)t->members[k].offset < 0 && t->size <= 4)
+				t->signed_enum = true;
+	}
+	return t;
+}
+
+/*
+ * pahole's type__fprintf, for a member: fill the declaration pieces of @m from its type @die.
+ */
+static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die *die,
+			    bool first, bool last, bool in_union, int depth)
+{
+	struct strbuf pre = STRBUF_INIT, suffix = STRBUF_INIT, tn = STRBUF_INIT;
+	Dwarf_Die cur = *die, t;
+	bool done = false;
+
+	m->nr_elems = 1;
+	for (int guard = 0; !done && guard < MAX_DEPTH; guard++) {
+		int tag = dwarf_tag(&cur);
+
+		switch (tag) {
+		case DW_TAG_const_type:
+		case DW_TAG_atomic_type:
+			strbuf__addf(&pre, "%s ", tag == DW_TAG_const_type ? "const" : "_Atomic");
+			if (die_type(&cur, &t)) {
+				cur = t;
+				continue;
+			}
+			tag_name(b, &cur, &tn, depth);
+			done = true;
+			break;
+		case DW_TAG_pointer_type:
+			if (die_type(&cur, &t)) {
+				int ttag = dwarf_tag(&t);
+
+				if (ttag == DW_TAG_subroutine_type) {
+					Dwarf_Die rt;
+
+					tag_name(b, die_type(&t, &rt) ? &rt : NULL, &tn, depth);
+					m->decl_prefix = "(*";
+					strbuf__add(&suffix, ")", 1);
+					params(b, &t, &suffix, depth);
+					done = true;
+					break;
+				}
+				if ((is_struct_tag(ttag) || ttag == DW_TAG_enumeration_type) &&
+				    !dwarf_diename(&t)) {
+					m->decl_prefix = "* ";
+					m->inline_type = true;
+					m->type = ttag == DW_TAG_enumeration_type ?
+							  build_enum(b, &t) :
+							  build_type(b, &t, depth + 1, in_union);
+					tag_name(b, &t, &tn, depth);
+					done = true;
+					break;
+				}
+			}
+			tag_name(b, &cur, &tn, depth);
+			done = true;
+			break;
+		case DW_TAG_subroutine_type: {
+			Dwarf_Die rt;
+
+			tag_name(b, die_type(&cur, &rt) ? &rt : NULL, &tn, depth);
+			m->decl_prefix = "(";
+			strbuf__add(&suffix, ")", 1);
+			params(b, &cur, &suffix, depth);
+			done = true;
+			break;
+		}
+		case DW_TAG_array_type: {
+			uint64_t dims[16];
+			int nd = array_dims(&cur, dims, 16);
+			bool single = first && last;
+			struct strbuf d = STRBUF_INIT;
+			uint64_t n = 1;
+
+			for (int i = 0; i < nd; i++) {
+				if (dims[i] || !last || single || in_union)
+					strbuf__addf(&d, "[%u]", (unsigned int)dims[i]);
+				else
+					strbuf__add(&d, "[]", 2);
+				n *= dims[i];
+			}
+			m->nr_elems = n;
+			if (!die_type(&cur, &t)) {
+				strbuf__release(&d);
+				tag_name(b, NULL, &tn, depth);
+				done = true;
+				break;
+			}
+			if (nd && !dims[0] && dwarf_tag(&t) == DW_TAG_const_type) {
+				Dwarf_Die u;
+
+				if (die_type(&t, &u))
+					t = u;
+			}
+			/* dimensions come after whatever the element type prints */
+			struct layout_member em = { 0 };
+
+			describe_member(b, &em, &t, first, last, in_union, depth + 1);
+			strbuf__addf(&tn, "%s%s", pre.buf ? pre.buf : "", em.type_name);
+			strbuf__reset(&pre);
+			m->decl_prefix = em.decl_prefix;
+			strbuf__addf(&suffix, "%s%s", em.decl_suffix, d.buf ? d.buf : "");
+			m->type = em.type;
+			m->inline_type = em.inline_type;
+			m->elem_size = type_size(b, &t, 0);
+			strbuf__release(&d);
+			done = true;
+			break;
+		}
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+		case DW_TAG_interface_type:
+		case DW_TAG_enumeration_type: {
+			bool anon = !dwarf_diename(&cur);
+
+			if (anon || (b->expand && tag != DW_TAG_enumeration_type)) {
+				m->inline_type = anon;
+				m->type = tag == DW_TAG_enumeration_type ?
+						  build_enum(b, &cur) :
+						  build_type(b, &cur, depth + 1, in_union);
+			}
+			tag_name(b, &cur, &tn, depth);
+			done = true;
+			break;
+		}
+		default:
+			tag_name(b, &cur, &tn, depth);
+			done = true;
+			break;
+		}
+	}
+	if (!m->decl_prefix)
+		m->decl_prefix = "";
+	struct strbuf full = STRBUF_INIT;
+
+	strbuf__addf(&full, "%s%s", pre.buf ? pre.buf : "", tn.buf ? tn.buf : "");
+	m->type_name = arena__strdup(b->arena, full.buf ? full.buf : "");
+	m->decl_suffix = arena__strdup(b->arena, suffix.buf ? suffix.buf : "");
+	strbuf__release(&full);
+	strbuf__release(&pre);
+	strbuf__release(&suffix);
+	strbuf__release(&tn);
+}
+
+/* DW_AT_data_member_location as a constant, or the DW_OP_plus_uconst of DWARF 2 */
+static bool member_location(Dwarf_Die *die, uint64_t *off)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr_integrate(die, DW_AT_data_member_location, &a))
+		return false;
+	if (dwarf_formudata(&a, &w) == 0) {
+		*off = w;
+		return true;
+	}
+	if (dwarf_getlocation(&a, &expr, &len) == 0 && len >= 1) {
+		if (expr[0].atom == DW_OP_plus_uconst || expr[0].atom == DW_OP_constu) {
+			*off = expr[0].number;
+			return true;
+		}
+	}
+	*off = 0;
+	return true;
+}
+
+/* pahole's class_member__cache_byte_size: storage unit, its offset, and the bit offset in it */
+static void member_bitfield(struct layout_member *m, Dwarf_Die *die, bool has_data_bit_offset,
+			    uint64_t data_bit_offset, uint64_t byte_offset, uint64_t unit_size)
+{
+	int64_t byte_size = (int64_t)die_udata(die, DW_AT_byte_size, 0);
+	int64_t bit_size, bitfield_offset, bit_offset, bf_size = m->bit_size;
+
+	if (!byte_size)
+		byte_size = (int64_t)unit_size;
+	if (!byte_size) {
+		m->offset = byte_offset;
+		m->bit_offset = 0;
+		m->size = 0;
+		return;
+	}
+	bit_size = byte_size * 8;
+	if (!has_data_bit_offset) {
+		bitfield_offset = die_sdata(die, DW_AT_bit_offset, 0);
+		bitfield_offset = bit_size - bitfield_offset - bf_size;	/* little endian */
+		bit_offset = (int64_t)byte_offset * 8 + bitfield_offset;
+	} else {
+		bit_offset = (int64_t)data_bit_offset;
+		byte_offset = data_bit_offset / 8;
+		bitfield_offset = bit_offset - (int64_t)byte_offset * 8;
+	}
+	int64_t boff = (int64_t)byte_offset;
+
+	if (bitfield_offset < 0) {
+		bitfield_offset += bit_size;
+		boff -= byte_size;
+		bit_offset = boff * 8 + bitfield_offset;
+	}
+	bitfield_offset += (boff % byte_size) * 8;
+	boff = bit_offset / bit_size * bit_size / 8;
+	if (bitfield_offset >= bit_size) {
+		bitfield_offset -= bit_size;
+		boff += byte_size;
+	}
+	m->offset = boff < 0 ? 0 : (uint64_t)boff;
+	m->bit_offset = (uint32_t)bitfield_offset;
+	m->size = (uint64_t)byte_size;
+}
+
+static void finalize(struct layout_type *t, const uint32_t *natural, bool marked);
+static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth, bool in_union);
+
+/* Tail padding of a named struct used as a member type, cached by DIE. */
+static uint32_t struct_padding(struct build *b, Dwarf_Die *die, int depth)
+{
+	uint64_t off = dwarf_dieoffset(die);
+	struct hmap *map = &b->src->padding;
+	struct hmap_entry *e = hmap_slot(map, hash_u64(off), NULL, off, false);
+	uint32_t pad;
+
+	if (e)
+		return (uint32_t)(uintptr_t)e->val - 1;
+	if (depth > MAX_DEPTH)
+		return 0;
+	struct build sb = *b;
+
+	sb.arena = &b->src->scratch;
+	sb.expand = false;
+	sb.tmp = (struct strbuf)STRBUF_INIT;
+	pad = build_type(&sb, die, depth + 1, false)->padding;
+	if (depth == 0)
+		arena__reset(&b->src->scratch);
+	e = hmap_slot(map, hash_u64(off), NULL, off, true);
+	e->okey = off;
+	e->val = (void *)(uintptr_t)(pad + 1);
+	return pad;
+}
+
+static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth, bool in_union)
+{
+	struct layout_type *t = arena__zalloc(b->arena, sizeof(*t));
+	int tag = dwarf_tag(die);
+	Dwarf_Die child;
+	uint32_t n = 0, i = 0;
+	const char *name = dwarf_diename(die);
+
+	t->kind = tag == DW_TAG_union_type ? LAYOUT_UNION :
+		  tag == DW_TAG_class_type ? LAYOUT_CLASS : LAYOUT_STRUCT;
+	t->name = arena__strdup(b->arena, name);
+	t->size = die_udata(die, DW_AT_byte_size, 0);
+	t->forced_align = (uint32_t)die_udata(die, DW_AT_alignment, 0);
+	t->decl_line = (uint32_t)die_udata(die, DW_AT_decl_line, 0);
+	t->decl_file = arena__strdup(b->arena, dwarf_decl_file(die));
+	if (depth > MAX_DEPTH)
+		return t;
+	if (t->kind == LAYOUT_UNION)
+		in_union = true;
+
+	uint32_t nn = 0;
+
+	if (dwarf_child(die, &child) == 0) {
+		do {
+			int ct = dwarf_tag(&child);
+
+			n += ct == DW_TAG_member;
+			nn += (is_struct_tag(ct) || ct == DW_TAG_enumeration_type) &&
+			      !die_has(&child, DW_AT_declaration);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	t->members = arena__zalloc(b->arena, (n ? n : 1) * sizeof(*t->members));
+	if (nn)
+		t->nested = arena__zalloc(b->arena, nn * sizeof(*t->nested));
+	uint32_t *natural = xcalloc(n ? n : 1, sizeof(*natural));
+
+	if (n && dwarf_child(die, &child) == 0) {
+		uint32_t seen = 0;
+
+		do {
+			Dwarf_Die type, st;
+			uint64_t off = 0, dbo = 0;
+			bool has_dbo;
+
+			int ct = dwarf_tag(&child);
+
+			if ((is_struct_tag(ct) || ct == DW_TAG_enumeration_type) &&
+			    !die_has(&child, DW_AT_declaration) && t->nr_nested < nn) {
+				struct layout_nested *ne = &t->nested[t->nr_nested++];
+
+				ne->before = i;
+				ne->type = ct == DW_TAG_enumeration_type ?
+						   build_enum(b, &child) :
+						   build_type(b, &child, depth + 1, false);
+				continue;
+			}
+			if (ct != DW_TAG_member)
+				continue;
+			seen++;
+			has_dbo = die_has(&child, DW_AT_data_bit_offset);
+			if (has_dbo)
+				dbo = die_udata(&child, DW_AT_data_bit_offset, 0);
+			else if (!member_location(&child, &off) && t->kind != LAYOUT_UNION)
+				continue;	/* a static member (C++) */
+			if (i >= n)
+				break;
+			struct layout_member *m = &t->members[i];
+			bool have_type = die_type(&child, &type);
+
+			m->name = arena__strdup(b->arena, dwarf_diename(&child));
+			m->forced_align = (uint32_t)die_udata(&child, DW_AT_alignment, 0);
+			m->bit_size = (uint32_t)die_udata(&child, DW_AT_bit_size, 0);
+			if (have_type) {
+				describe_member(b, m, &type, i == 0, seen == n, in_union, depth);
+				m->size = type_size(b, &type, 0);
+				if (strip(&type, &st))
+					natural[i] = natural_align(b, &st, 0);
+				else
+					natural[i] = 1;
+			} else {
+				m->type_name = "void";
+				m->decl_prefix = m->decl_suffix = "";
+				m->nr_elems = 1;
+				natural[i] = 1;
+			}
+			if (!m->elem_size)
+				m->elem_size = m->nr_elems > 1 ? m->size / m->nr_elems : m->size;
+			m->offset = has_dbo ? dbo / 8 : off;
+			if (m->bit_size) {
+				uint64_t unit = have_type && strip(&type, &st) ?
+							type_size(b, &st, 0) : 0;
+
+				member_bitfield(m, &child, has_dbo, dbo, off, unit);
+			}
+			if (have_type && (dwarf_tag(&type) == DW_TAG_structure_type ||
+					  dwarf_tag(&type) == DW_TAG_class_type ||
+					  dwarf_tag(&type) == DW_TAG_interface_type))
+				m->type_padding = m->type ? m->type->padding :
+							    struct_padding(b, &type, depth);
+			m->natural_align = natural[i];
+			m->align = m->forced_align ? m->forced_align : natural[i];
+			if (have_type && strip(&type, &st) && is_struct_tag(dwarf_tag(&st)) &&
+			    dwarf_diename(&st))
+				m->type_id = arena__strdup(b->arena, dwarf_diename(&st));
+			i++;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	t->nr_members = i;
+	for (uint32_t k = 0; k < i; k++)
+		if (natural[k] > t->natural_align)
+			t->natural_align = natural[k];
+	if (!t->natural_align)
+		t->natural_align = 1;
+	t->align = t->forced_align ? t->forced_align : t->natural_align;
+	layout__compute_holes(t);
+	if (depth == 0)
+		finalize(t, natural, false);
+	else
+		layout__infer_packed(t, natural);	/* redone top-down by finalize */
+	free(natural);
+	return t;
+}
+
+/*
+ * pahole infers __packed__ top-down as it prints: a parent's inference can mark an inline
+ * member type packed, and then that type's own inference is skipped.
+ */
+static void finalize(struct layout_type *t, const uint32_t *natural, bool marked)
+{
+	uint32_t *nat = NULL;
+
+	if (!natural) {
+		nat = xcalloc(t->nr_members ? t->nr_members : 1, sizeof(*nat));
+		for (uint32_t i = 0; i < t->nr_members; i++)
+			nat[i] = t->members[i].natural_align;
+		natural = nat;
+	}
+	for (uint32_t i = 0; i < t->nr_members; i++)
+		if (t->members[i].inline_type && t->members[i].type)
+			t->members[i].type->packed = false;
+	if (!marked)
+		layout__infer_packed(t, natural);
+	for (uint32_t i = 0; i < t->nr_members; i++) {
+		struct layout_member *m = &t->members[i];
+
+		if (m->type && m->type->kind != LAYOUT_ENUM)
+			finalize(m->type, NULL, m->type->packed);
+	}
+	for (uint32_t i = 0; i < t->nr_nested; i++)
+		if (t->nested[i].type->kind != LAYOUT_ENUM)
+			finalize(t->nested[i].type, NULL, false);
+	free(nat);
+}
+
+/* ---- walking CUs ---- */
+
+typedef int (*die_fn)(struct build *b, Dwarf_Die *die, void *arg);
+
+/* Call @fn on every complete struct/union/class directly under each CU; stops on non-zero. */
+static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *arg,
+		      bool per_cu_reset)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	uint8_t asize, osize;
+	int ret = 0;
+
+	while (dwarf_nextcu(s->dw, off, &next, &hsize, NULL, &asize, &osize) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(s->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			b->addr_size = asize ? asize : 8;
+			do {
+				int tag = dwarf_tag(&child);
+
+				if (!is_struct_tag(tag) || die_has(&child, DW_AT_declaration))
+					continue;
+				ret = fn(b, &child, arg);
+				if (ret)
+					return ret;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		if (per_cu_reset)
+			arena__reset(b->arena);
+		off = next;
+	}
+	return 0;
+}
+
+struct find_arg {
+	const char *name;
+	struct layout_type *found;
+};
+
+static int find_one(struct build *b, Dwarf_Die *die, void *arg)
+{
+	struct find_arg *fa = arg;
+	const char *name = dwarf_diename(die);
+
+	if (!name || strcmp(name, fa->name))
+		return 0;
+	fa->found = build_type(b, die, 0, false);
+	return 1;
+}
+
+static int dwarf_find(struct layout_source *src, const char *name,
+		      const struct layout_type **out, char *err, size_t errlen)
+{
+	struct dwarf_source *s = (struct dwarf_source *)src;
+	struct hmap_entry *e = hmap_slot(&s->found, hash_str(name), name, 0, false);
+	struct build b = { .src = s, .arena = &src->arena, .addr_size = src->addr_size,
+			   .expand = src->flags & LAYOUT_EXPAND };
+	struct find_arg fa = { .name = name };
+
+	if (e) {
+		*out = e->val;
+		return 0;
+	}
+	walk_types(s, &b, find_one, &fa, false);
+	strbuf__release(&b.tmp);
+	if (!fa.found)
+		return 1;
+	e = hmap_slot(&s->found, hash_str(name), name, 0, true);
+	e->key = fa.found->name;
+	e->val = fa.found;
+	*out = fa.found;
+	return 0;
+}
+
+struct each_arg {
+	struct hmap seen;
+	struct arena names;
+	bool unions;
+	int (*cb)(const struct layout_type *type, void *arg);
+	void *arg;
+};
+
+static int each_one(struct build *b, Dwarf_Die *die, void *arg)
+{
+	struct each_arg *ea = arg;
+	const char *name = dwarf_diename(die);
+	struct hmap_entry *e;
+
+	if (!name || (!ea->unions && dwarf_tag(die) == DW_TAG_union_type))
+		return 0;
+	e = hmap_slot(&ea->seen, hash_str(name), name, 0, true);
+	if (e->key)
+		return 0;
+	e->key = arena__strdup(&ea->names, name);
+	return ea->cb(build_type(b, die, 0, false), ea->arg);
+}
+
+static int dwarf_for_each(struct layout_source *src, bool unions,
+			  int (*cb)(const struct layout_type *type, void *arg), void *arg,
+			  char *err, size_t errlen)
+{
+	struct dwarf_source *s = (struct dwarf_source *)src;
+	struct arena scratch = { 0 };
+	struct build b = { .src = s, .arena = &scratch, .addr_size = src->addr_size,
+			   .expand = src->flags & LAYOUT_EXPAND };
+	struct each_arg ea = { .unions = unions, .cb = cb, .arg = arg };
+	int ret = walk_types(s, &b, each_one, &ea, true);
+
+	arena__release(&scratch);
+	arena__release(&ea.names);
+	hmap_free(&ea.seen);
+	strbuf__release(&b.tmp);
+	return ret;
+}
+
+struct names_arg {
+	void (*cb)(const char *name, void *arg);
+	void *arg;
+};
+
+static int name_one(struct build *b, Dwarf_Die *die, void *arg)
+{
+	struct names_arg *na = arg;
+	const char *name = dwarf_diename(die);
+
+	if (name)
+		na->cb(name, na->arg);
+	return 0;
+}
+
+static void dwarf_names(struct layout_source *src, void (*cb)(const char *name, void *arg),
+			void *arg)
+{
+	struct dwarf_source *s = (struct dwarf_source *)src;
+	struct build b = { .src = s, .arena = &src->arena, .addr_size = src->addr_size };
+	struct names_arg na = { cb, arg };
+
+	walk_types(s, &b, name_one, &na, false);
+}
+
+static void dwarf_delete(struct layout_source *src)
+{
+	struct dwarf_source *s = (struct dwarf_source *)src;
+
+	if (s->dwfl)
+		dwfl_end(s->dwfl);
+	hmap_free(&s->found);
+	hmap_free(&s->natural);
+	hmap_free(&s->padding);
+	arena__release(&s->scratch);
+	arena__release(&src->arena);
+	free(src->path);
+	free(s);
+}
+
+static const struct layout_source_ops dwarf_ops = {
+	.find = dwarf_find,
+	.for_each = dwarf_for_each,
+	.names = dwarf_names,
+	.delete = dwarf_delete,
+};
+
+int dwarf_source__open(struct layout_source **out, const char *path, unsigned int flags,
+		       char *err, size_t errlen)
+{
+	struct dwarf_source *s;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	int ret = debuginfo__open(path, &dwfl, &mod, &dw, err, errlen);
+
+	*out = NULL;
+	if (ret) {
+		if (dwfl)
+			dwfl_end(dwfl);
+		return ret;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->base.ops = &dwarf_ops;
+	s->base.flags = flags;
+	s->base.path = xstrdup(path);
+	s->dwfl = dwfl;
+	s->dw = dw;
+
+	/* the address size of the first CU stands for the object's */
+	Dwarf_Off next;
+	size_t hsize;
+	uint8_t asize = 0;
+
+	if (dwarf_nextcu(dw, 0, &next, &hsize, NULL, &asize, NULL) != 0) {
+		snprintf(err, errlen, "%s: DWARF has no compilation units", path);
+		dwarf_delete(&s->base);
+		return -ENODATA;
+	}
+	s->base.addr_size = asize ? asize : 8;
+	*out = &s->base;
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_DWARF_DWARF_TYPES_H
+#define LINEUP_DWARF_DWARF_TYPES_H
+
+/*
+ * Internals shared by the layout loaders (dwarf_types.c for DWARF, btf.c for BTF) and the model
+ * code in layout.c: the loader ops table behind struct layout_source, and the arena every
+ * loaded name and layout lives in.  Not for use outside dwarf/.
+ *
+ * Ownership: an arena owns everything allocated from it; arena__reset keeps the first chunk and
+ * frees the rest, arena__release frees all.  Strings are copied in, never borrowed from libdw
+ * or libbpf.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwarf/layout.h"
+
+struct arena_chunk;
+
+struct arena {
+	struct arena_chunk *head;
+	size_t used;		/* bytes used in head */
+	size_t cap;		/* bytes available in head */
+};
+
+void *arena__alloc(struct arena *a, size_t size);
+void *arena__zalloc(struct arena *a, size_t size);
+char *arena__strdup(struct arena *a, const char *s);
+char *arena__strndup(struct arena *a, const char *s, size_t n);
+void arena__reset(struct arena *a);
+void arena__release(struct arena *a);
+
+struct layout_source_ops {
+	int (*find)(struct layout_source *src, const char *name, const struct layout_type **out,
+		    char *err, size_t errlen);
+	int (*for_each)(struct layout_source *src, bool unions,
+			int (*cb)(const struct layout_type *type, void *arg), void *arg,
+			char *err, size_t errlen);
+	/* Every struct/union name, for suggestions; @cb may be called twice for a name. */
+	void (*names)(struct layout_source *src, void (*cb)(const char *name, void *arg),
+		      void *arg);
+	void (*delete)(struct layout_source *src);
+};
+
+struct layout_source {
+	const struct layout_source_ops *ops;
+	struct arena arena;	/* long-lived: found types, names */
+	unsigned int addr_size;
+	unsigned int flags;
+	char *path;
+};
+
+int dwarf_source__open(struct layout_source **out, const char *path, unsigned int flags,
+		       char *err, size_t errlen);
+int btf_source__open(struct layout_source **out, const char *path, unsigned int flags,
+		     char *err, size_t errlen);
+
+/*
+ * Fill in the derived fields of @type from its members, with pahole's rules: holes, bit holes,
+ * padding, bit padding (class__find_holes), and the inferred packed attribute given each
+ * member's natural alignment in @natural (one entry per member; NULL to skip inference).
+ */
+void layout__compute_holes(struct layout_type *type);
+void layout__infer_packed(struct layout_type *type, const uint32_t *natural);
+
+#endif

@@ -7,8 +7,10 @@
 
 /* Each subcommand lives in cli/cmd_NAME.c and defines `const struct command cmd_NAME`. */
 extern const struct command cmd_help;
+extern const struct command cmd_info;
 
 const struct command *const lineup_commands[] = {
 	&cmd_help,
+	&cmd_info,
 	NULL,
 };

@@ -6,3 +6,4 @@ lineup_LDADD = tui/libtui.a analyzer/libanalyzer.a dwarf/libdwarf.a sampling/lib
 	util/libutil.a $(NCURSESW_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(CAPSTONE_LIBS) \
 	$(LIBBPF_LIBS) $(LIBTRACEEVENT_LIBS) $(LIBPERF_LIBS) $(LIBZSTD_LIBS) -lm -lpthread
 lineup_LDADD += sampling/libperfwriter.a
+lineup_SOURCES += cli/cmd_info.c

@@ -179,7 +179,35 @@ struct rec_task {
 };
 
 struct rec_lost {
-	uint64_t id, lost;
+	uint64_t id, lost;	/* LOST_SAMPLES: only lost */
+};
+
+/* THROTTLE and UNTHROTTLE. */
+struct rec_throttle {
+	uint64_t time, id, stream_id;
+};
+
+/* SWITCH and SWITCH_CPU_WIDE (next_prev_* only in the latter). */
+struct rec_switch {
+	bool out;		/* misc & PERF_RECORD_MISC_SWITCH_OUT */
+	bool preempt;		/* misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT */
+	uint32_t next_prev_pid, next_prev_tid;
+};
+
+struct rec_namespaces {
+	uint32_t pid, tid;
+	uint64_t nr;
+	const uint64_t *link_info;	/* nr x {dev, ino} */
+};
+
+struct rec_aux {
+	uint64_t aux_offset, aux_size, flags;
+};
+
+/* AUXTRACE: the trace data (size bytes) follows the record in the file; the reader skips it. */
+struct rec_auxtrace {
+	uint64_t size, offset, reference;
+	uint32_t idx, tid, cpu;
 };
 
 /**
@@ -203,6 +231,12 @@ struct record {
 		struct rec_comm comm;
 		struct rec_task task;
 		struct rec_lost lost;
+		struct rec_throttle throttle;
+		struct rec_switch sw;
+		struct rec_namespaces ns;
+		struct rec_aux aux;
+		struct rec_auxtrace auxtrace;
+		uint64_t feature_id;	/* HEADER_FEATURE */
 	};
 	const void *payload;	/* the raw record after its 8-byte header */
 };

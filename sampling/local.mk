@@ -1,5 +1,8 @@
 noinst_LIBRARIES += sampling/libsampling.a
 sampling_libsampling_a_SOURCES = sampling/layer.c
+# The perf.data reader.
+sampling_libsampling_a_SOURCES += sampling/perf_file.c sampling/perf_file.h sampling/perf_bytes.h \
+	sampling/perf_header.c sampling/perf_header.h sampling/perf_attr.c sampling/perf_sample.c
 sampling_libsampling_a_SOURCES += sampling/machine.c sampling/machine.h
 sampling_libsampling_a_CFLAGS = $(AM_CFLAGS) $(LIBPERF_CFLAGS) $(LIBTRACEEVENT_CFLAGS) $(LIBZSTD_CFLAGS)
 sampling_libsampling_a_SOURCES += sampling/tracefs.c sampling/tracefs.h \

@@ -6,3 +6,4 @@ TESTS += tests/e2e/cli.sh
 dist_check_SCRIPTS += tests/e2e/cli.sh
 include tests/fields.mk
 include tests/writer.mk
+include tests/reader.mk

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lineup info: a recording's header facts (like `perf report --header-only`) and its record
+ * counts (like `perf report --stats`), with the same numbers as perf.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/command.h"
+#include "sampling/perf_file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+enum { OPT_JSON = 1, OPT_INPUT = 'i', OPT_STATS = 2, OPT_HEADER = 3 };
+
+static const struct cli_option info_options[] = {
+	{ OPT_INPUT, 'i', "input", "FILE", "the recording to read (default perf.data; - for stdin)" },
+	{ OPT_JSON, 0, "json", NULL, "print the facts and counts as JSON" },
+	{ OPT_STATS, 0, "stats", NULL, "print only the record counts (perf report --stats)" },
+	{ OPT_HEADER, 0, "header-only", NULL,
+	  "print only the header facts (perf report --header-only)" },
+	CLI_OPTION_END
+};
+
+struct info_opts {
+	const char *input;
+	int json, stats_only, header_only;
+};
+
+static int info_option(void *ctx, int id, const char *arg)
+{
+	struct info_opts *o = ctx;
+
+	switch (id) {
+	case OPT_INPUT:
+		o->input = arg;
+		break;
+	case OPT_JSON:
+		o->json = 1;
+		break;
+	case OPT_STATS:
+		o->stats_only = 1;
+		break;
+	case OPT_HEADER:
+		o->header_only = 1;
+		break;
+	}
+	return 0;
+}
+
+/* Counts as perf keeps them: u32 per record type, per event samples and lost samples. */
+struct info_counts {
+	uint32_t nr_events[REC_USER_MAX + 1];	/* [0] = total */
+	uint32_t *nr_samples, *nr_lost_samples;
+	uint32_t nr_evsels;
+};
+
+static void counts_grow(struct info_counts *c, uint32_t nr)
+{
+	if (nr <= c->nr_evsels)
+		return;
+	c->nr_samples = xrealloc(c->nr_samples, nr * sizeof(uint32_t));
+	c->nr_lost_samples = xrealloc(c->nr_lost_samples, nr * sizeof(uint32_t));
+	for (uint32_t i = c->nr_evsels; i < nr; i++)
+		c->nr_samples[i] = c->nr_lost_samples[i] = 0;
+	c->nr_evsels = nr;
+}
+
+static int count_records(struct perf_file *pf, struct info_counts *c)
+{
+	struct record rec;
+	int rc;
+
+	while ((rc = perf_file__next_record(pf, &rec)) > 0) {
+		const struct perf_header_info *h = perf_file__header(pf);
+
+		c->nr_events[0]++;
+		if (rec.type <= REC_USER_MAX)
+			c->nr_events[rec.type]++;
+		counts_grow(c, h->nr_evsels);
+		if (rec.type == REC_SAMPLE) {
+			c->nr_samples[rec.sample.evsel]++;
+		} else if (rec.type == REC_LOST_SAMPLES && h->nr_evsels) {
+			/* perf's count_lost_samples_event: by the sample id, added as u32 */
+			uint32_t ev = rec.has_sample_id ? rec.sample.evsel : 0;
+
+			c->nr_lost_samples[ev] += (uint32_t)rec.lost.lost;
+		}
+	}
+	return rc;
+}
+
+static void print_stats(const struct perf_header_info *h, const struct info_counts *c)
+{
+	uint32_t total = c->nr_events[0];
+
+	printf("\nAggregated stats:%s\n",
+	       perf_header__has_feat(h, FEAT_AUXTRACE)
+		       ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)"
+		       : "");
+	for (uint32_t i = 0; i < REC_USER_MAX; i++) {
+		const char *name = i ? perf_record__type_name(i) : "TOTAL";
+
+		if (!name || !c->nr_events[i])
+			continue;
+		if (i && total)
+			printf("%16s events: %10d  (%4.1f%%)\n", name, (int)c->nr_events[i],
+			       100.0 * c->nr_events[i] / total);
+		else
+			printf("%16s events: %10d\n", name, (int)c->nr_events[i]);
+	}
+	for (uint32_t i = 0; i < h->nr_evsels && i < c->nr_evsels; i++) {
+		if (!c->nr_samples[i] && !c->nr_lost_samples[i])
+			continue;
+		printf("%s stats:\n", h->evsels[i].name);
+		if (c->nr_samples[i])
+			printf("%16s events: %10d\n", "SAMPLE", (int)c->nr_samples[i]);
+		if (c->nr_lost_samples[i])
+			printf("%16s events: %10d\n", "LOST_SAMPLES", (int)c->nr_lost_samples[i]);
+	}
+}
+
+static const char *const sample_type_names[] = {
+	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD", "STREAM_ID",
+	"RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT", "DATA_SRC", "IDENTIFIER",
+	"TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE",
+	"CODE_PAGE_SIZE", "WEIGHT_STRUCT",
+};
+
+static void bits_to_names(struct strbuf *sb, uint64_t v, const char *const *names, size_t n)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < 64; i++) {
+		if (!(v & (1ULL << i)))
+			continue;
+		if (!first)
+			strbuf__add(sb, "|", 1);
+		first = false;
+		if (i < n)
+			strbuf__addf(sb, "%s", names[i]);
+		else
+			strbuf__addf(sb, "0x%llx", 1ULL << i);
+	}
+}
+
+static void print_cpus_line(const char *what, char *const *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		printf("# %s : %s\n", what, v[i] ? v[i] : "");
+}
+
+static void print_header(const char *path, const struct perf_header_info *h)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	printf("# ========\n");
+	if (h->mtime) {
+		time_t t = (time_t)h->mtime;
+
+		printf("# captured on    : %s", ctime(&t));
+	}
+	printf("# header version : 1\n");
+	printf("# data offset    : %" PRIu64 "\n", h->data_offset);
+	printf("# data size      : %" PRIu64 "\n", h->data_size);
+	printf("# feat offset    : %" PRIu64 "\n", h->feat_offset);
+	if (h->big_endian)
+		printf("# byte order     : big-endian (swapped)\n");
+	if (h->hostname)
+		printf("# hostname : %s\n", h->hostname);
+	if (h->osrelease)
+		printf("# os release : %s\n", h->osrelease);
+	if (h->version)
+		printf("# perf version : %s\n", h->version);
+	if (h->arch)
+		printf("# arch : %s\n", h->arch);
+	if (perf_header__has_feat(h, FEAT_NRCPUS)) {
+		printf("# nrcpus online : %u\n", h->nr_cpus_online);
+		printf("# nrcpus avail : %u\n", h->nr_cpus_avail);
+	}
+	if (h->cpudesc)
+		printf("# cpudesc : %s\n", h->cpudesc);
+	if (h->cpuid)
+		printf("# cpuid : %s\n", h->cpuid);
+	if (perf_header__has_feat(h, FEAT_TOTAL_MEM))
+		printf("# total memory : %" PRIu64 " kB\n", h->total_mem);
+	if (perf_header__has_feat(h, FEAT_CMDLINE)) {
+		printf("# cmdline : ");
+		for (uint32_t i = 0; i < h->nr_cmdline; i++)
+			printf("%s ", h->cmdline[i]);
+		printf("\n");
+	}
+	for (uint32_t i = 0; i < h->nr_evsels; i++) {
+		const struct perf_evsel *ev = &h->evsels[i];
+
+		strbuf__reset(&sb);
+		bits_to_names(&sb, ev->attr.sample_type, sample_type_names,
+			      sizeof(sample_type_names) / sizeof(sample_type_names[0]));
+		printf("# event : name = %s, , id = {", ev->name);
+		for (uint32_t k = 0; k < ev->nr_ids; k++)
+			printf("%s %" PRIu64, k ? "," : "", ev->ids[k]);
+		printf(" }, type = %u, size = %u, config = 0x%" PRIx64 ", sample_type = %s, "
+		       "read_format = 0x%" PRIx64 ", flags = 0x%" PRIx64 "\n",
+		       ev->attr.type, ev->attr.size, ev->attr.config, sb.buf ? sb.buf : "",
+		       ev->attr.read_format, ev->attr.flags);
+	}
+	print_cpus_line("sibling sockets", h->core_siblings, h->nr_core_siblings);
+	print_cpus_line("sibling dies", h->die_siblings, h->nr_die_siblings);
+	print_cpus_line("sibling threads", h->thread_siblings, h->nr_thread_siblings);
+	for (uint32_t i = 0; i < h->nr_numa_nodes; i++)
+		printf("# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64 " kB\n"
+		       "# node%u cpu list : %s\n",
+		       h->numa_nodes[i].node, h->numa_nodes[i].mem_total, h->numa_nodes[i].mem_free,
+		       h->numa_nodes[i].node, h->numa_nodes[i].cpus);
+	if (h->nr_pmu_mappings) {
+		printf("# pmu mappings: ");
+		for (uint32_t i = 0; i < h->nr_pmu_mappings; i++)
+			printf("%s%s = %u", i ? ", " : "", h->pmu_mappings[i].name,
+			       h->pmu_mappings[i].type);
+		printf("\n");
+	}
+	if (perf_header__has_feat(h, FEAT_BRANCH_STACK))
+		printf("# contains samples with branch stack\n");
+	if (perf_header__has_feat(h, FEAT_AUXTRACE))
+		printf("# contains AUX area data (e.g. instruction trace)\n");
+	for (uint32_t i = 0; i < h->nr_groups; i++) {
+		const struct perf_group_desc *g = &h->groups[i];
+
+		/* perf names an unnamed group "{anon_group}" and prints no name for it */
+		printf("# group: %s{",
+		       g->name && strcmp(g->name, "{anon_group}") ? g->name : "");
+		for (uint32_t k = 0; k < g->nr_members && g->leader_idx + k < h->nr_evsels; k++)
+			printf("%s%s", k ? "," : "", h->evsels[g->leader_idx + k].name);
+		printf("}\n");
+	}
+	for (uint32_t i = 0; i < h->nr_caches; i++)
+		printf("# cache L%u %-8s: %4s, %u-byte lines, %u sets, %u ways, cpus %s\n",
+		       h->caches[i].level, h->caches[i].type, h->caches[i].size,
+		       h->caches[i].line_size, h->caches[i].sets, h->caches[i].ways,
+		       h->caches[i].map);
+	if (perf_header__has_feat(h, FEAT_SAMPLE_TIME)) {
+		printf("# time of first sample : %" PRIu64 ".%06" PRIu64 "\n",
+		       h->sample_time_first / 1000000000, h->sample_time_first % 1000000000 / 1000);
+		printf("# time of last sample : %" PRIu64 ".%06" PRIu64 "\n",
+		       h->sample_time_last / 1000000000, h->sample_time_last % 1000000000 / 1000);
+		printf("# sample duration : %10.3f ms\n",
+		       (double)(h->sample_time_last - h->sample_time_first) / 1e6);
+	}
+	if (h->nr_mem_nodes) {
+		printf("# memory nodes (block size 0x%" PRIx64 "):\n", h->mem_block_size);
+		for (uint32_t i = 0; i < h->nr_mem_nodes; i++)
+			printf("#    %3" PRIu64 " [%" PRIu64 "M]\n", h->mem_nodes[i].node,
+			       h->mem_nodes[i].size >> 20);
+	}
+	for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++)
+		printf("# %s cpu list : %s\n", h->hybrid_nodes[i].pmu_name,
+		       h->hybrid_nodes[i].cpus);
+	if (h->cpu_pmu_caps.nr_caps) {
+		printf("# cpu pmu capabilities: ");
+		for (uint32_t k = 0; k < h->cpu_pmu_caps.nr_caps; k++)
+			printf("%s%s", k ? ", " : "", h->cpu_pmu_caps.caps[k]);
+		printf("\n");
+	}
+	for (uint32_t i = 0; i < h->nr_pmu_caps; i++) {
+		printf("# %s pmu capabilities: ", h->pmu_caps[i].pmu_name);
+		for (uint32_t k = 0; k < h->pmu_caps[i].nr_caps; k++)
+			printf("%s%s", k ? ", " : "", h->pmu_caps[i].caps[k]);
+		printf("\n");
+	}
+	if (h->has_compressed)
+		printf("# compressed : %s, level = %u, ratio = %u\n",
+		       h->comp_type == 1 ? "Zstd" : "?", h->comp_level, h->comp_ratio);
+	for (uint32_t i = 0; i < h->nr_build_ids; i++) {
+		printf("# build id : ");
+		for (uint32_t k = 0; k < h->build_ids[i].size; k++)
+			printf("%02x", h->build_ids[i].build_id[k]);
+		printf(" %s\n", h->build_ids[i].filename);
+	}
+	if (h->tracing_data)
+		printf("# tracing data : %" PRIu64 " bytes\n", h->tracing_data_size);
+	printf("# cache line size : %u%s\n", h->cache_line_size ? h->cache_line_size : 64,
+	       h->cache_line_size ? "" : " (not in the recording: default)");
+	(void)path;
+	if (!h->pipe) {
+		printf("# missing features: ");
+		for (unsigned int f = FEAT_TRACING_DATA; f < FEAT_LAST; f++)
+			if (!perf_header__has_feat(h, f))
+				printf("%s ", perf_feature__name(f));
+		printf("\n");
+	}
+	printf("# ========\n#\n");
+	strbuf__release(&sb);
+}
+
+static void json_str(struct strbuf *sb, const char *key, const char *v)
+{
+	strbuf__addf(sb, "\"%s\": ", key);
+	if (!v) {
+		strbuf__add(sb, "null", 4);
+		return;
+	}
+	strbuf__add(sb, "\"", 1);
+	strbuf__add_json(sb, v);
+	strbuf__add(sb, "\"", 1);
+}
+
+static void print_json(const char *path, const struct perf_header_info *h,
+		       const struct info_counts *c, bool with_counts)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf__add(&sb, "{", 1);
+	json_str(&sb, "file", path);
+	strbuf__addf(&sb, ", \"pipe\": %s, \"big_endian\": %s", h->pipe ? "true" : "false",
+		     h->big_endian ? "true" : "false");
+	strbuf__addf(&sb, ", \"data_offset\": %" PRIu64 ", \"data_size\": %" PRIu64
+		     ", \"feat_offset\": %" PRIu64, h->data_offset, h->data_size, h->feat_offset);
+	strbuf__add(&sb, ", ", 2);
+	json_str(&sb, "hostname", h->hostname);
+	strbuf__add(&sb, ", ", 2);
+	json_str(&sb, "os_release", h->osrelease);
+	strbuf__add(&sb, ", ", 2);
+	json_str(&sb, "perf_version", h->version);
+	strbuf__add(&sb, ", ", 2);
+	json_str(&sb, "arch", h->arch);
+	strbuf__add(&sb, ", ", 2);
+	json_str(&sb, "cpudesc", h->cpudesc);
+	strbuf__add(&sb, ", ", 2);
+	json_str(&sb, "cpuid", h->cpuid);
+	strbuf__addf(&sb, ", \"nr_cpus_online\": %u, \"nr_cpus_avail\": %u, \"total_mem_kb\": %"
+		     PRIu64, h->nr_cpus_online, h->nr_cpus_avail, h->total_mem);
+	strbuf__addf(&sb, ", \"cache_line_size\": %u", h->cache_line_size);
+	strbuf__add(&sb, ", \"cmdline\": [", 14);
+	for (uint32_t i = 0; i < h->nr_cmdline; i++) {
+		strbuf__addf(&sb, "%s\"", i ? ", " : "");
+		strbuf__add_json(&sb, h->cmdline[i] ? h->cmdline[i] : "");
+		strbuf__add(&sb, "\"", 1);
+	}
+	strbuf__add(&sb, "], \"features\": [", 16);
+	for (unsigned int f = 1, n = 0; f < FEAT_BITS; f++)
+		if (perf_header__has_feat(h, f)) {
+			const char *name = perf_feature__name(f);
+
+			if (name)
+				strbuf__addf(&sb, "%s\"%s\"", n++ ? ", " : "", name);
+			else
+				strbuf__addf(&sb, "%s\"%u\"", n++ ? ", " : "", f);
+		}
+	strbuf__add(&sb, "], \"events\": [", 14);
+	for (uint32_t i = 0; i < h->nr_evsels; i++) {
+		const struct perf_evsel *ev = &h->evsels[i];
+
+		strbuf__addf(&sb, "%s{", i ? ", " : "");
+		json_str(&sb, "name", ev->name);
+		strbuf__addf(&sb, ", \"type\": %u, \"config\": %" PRIu64 ", \"attr_size\": %u"
+			     ", \"sample_type\": %" PRIu64 ", \"read_format\": %" PRIu64
+			     ", \"flags\": %" PRIu64 ", \"sample_period\": %" PRIu64
+			     ", \"nr_ids\": %u",
+			     ev->attr.type, ev->attr.config, ev->attr.size, ev->attr.sample_type,
+			     ev->attr.read_format, ev->attr.flags, ev->attr.sample_period,
+			     ev->nr_ids);
+		if (with_counts && i < c->nr_evsels)
+			strbuf__addf(&sb, ", \"samples\": %u, \"lost_samples\": %u",
+				     c->nr_samples[i], c->nr_lost_samples[i]);
+		strbuf__add(&sb, "}", 1);
+	}
+	strbuf__add(&sb, "], \"numa_nodes\": [", 18);
+	for (uint32_t i = 0; i < h->nr_numa_nodes; i++) {
+		strbuf__addf(&sb, "%s{\"node\": %u, \"mem_total_kb\": %" PRIu64
+			     ", \"mem_free_kb\": %" PRIu64 ", ",
+			     i ? ", " : "", h->numa_nodes[i].node, h->numa_nodes[i].mem_total,
+			     h->numa_nodes[i].mem_free);
+		json_str(&sb, "cpus", h->numa_nodes[i].cpus);
+		strbuf__add(&sb, "}", 1);
+	}
+	strbuf__add(&sb, "], \"caches\": [", 14);
+	for (uint32_t i = 0; i < h->nr_caches; i++) {
+		strbuf__addf(&sb, "%s{\"level\": %u, \"line_size\": %u, \"sets\": %u, \"ways\": %u, ",
+			     i ? ", " : "", h->caches[i].level, h->caches[i].line_size,
+			     h->caches[i].sets, h->caches[i].ways);
+		json_str(&sb, "type", h->caches[i].type);
+		strbuf__add(&sb, ", ", 2);
+		json_str(&sb, "size", h->caches[i].size);
+		strbuf__add(&sb, ", ", 2);
+		json_str(&sb, "cpus", h->caches[i].map);
+		strbuf__add(&sb, "}", 1);
+	}
+	strbuf__add(&sb, "]", 1);
+	if (perf_header__has_feat(h, FEAT_SAMPLE_TIME))
+		strbuf__addf(&sb, ", \"sample_time\": {\"first\": %" PRIu64 ", \"last\": %" PRIu64 "}",
+			     h->sample_time_first, h->sample_time_last);
+	if (with_counts) {
+		strbuf__addf(&sb, ", \"records\": {\"TOTAL\": %u", c->nr_events[0]);
+		for (uint32_t i = 1; i < REC_USER_MAX; i++)
+			if (c->nr_events[i])
+				strbuf__addf(&sb, ", \"%s\": %u",
+					     perf_record__type_name(i) ?: "UNKNOWN", c->nr_events[i]);
+		strbuf__add(&sb, "}", 1);
+	}
+	strbuf__add(&sb, "}\n", 2);
+	fputs(sb.buf, stdout);
+	strbuf__release(&sb);
+}
+
+static int info_run(const struct command *cmd, int argc, char **argv)
+{
+	struct info_opts o = { .input = "perf.data" };
+	struct info_counts c = { 0 };
+	char err[PERF_FILE_ERRMAX];
+	struct perf_file *pf;
+	int rc, i = cli__parse(cmd, argc, argv, info_option, &o, &rc);
+
+	if (i < 0)
+		return rc;
+	if (i < argc)
+		return cli__usage_error(cmd, "unexpected argument '%s'", argv[i]);
+	if (o.stats_only && o.header_only)
+		return cli__usage_error(cmd, "--stats and --header-only exclude each other");
+	if (perf_file__open(&pf, o.input, err, sizeof(err)) < 0) {
+		cli__error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (!o.header_only || perf_file__header(pf)->pipe) {
+		/* A pipe's header facts arrive as records: read them all either way. */
+		rc = count_records(pf, &c);
+		if (rc < 0) {
+			cli__error("%s", perf_file__errmsg(pf));
+			free(c.nr_samples);
+			free(c.nr_lost_samples);
+			perf_file__close(pf);
+			return EXIT_USAGE;
+		}
+	}
+	counts_grow(&c, perf_file__header(pf)->nr_evsels);
+	if (o.json) {
+		print_json(o.input, perf_file__header(pf), &c, !o.header_only);
+	} else {
+		if (!o.stats_only)
+			print_header(o.input, perf_file__header(pf));
+		if (!o.header_only)
+			print_stats(perf_file__header(pf), &c);
+	}
+	free(c.nr_samples);
+	free(c.nr_lost_samples);
+	perf_file__close(pf);
+	return EXIT_OK;
+}
+
+const struct command cmd_info = {
+	.name = "info",
+	.summary = "show a recording's header facts and record counts",
+	.usage = "[-i FILE] [--json] [--stats|--header-only]",
+	.description = "Read a perf.data (file or pipe mode, either byte order, zstd-compressed "
+		       "records too) and print its header facts, like perf report "
+		       "--header-only, and the number of records of each type and of samples "
+		       "per event, like perf report --stats, with the same numbers.  Bad input "
+		       "gives an error naming the file, the byte offset and what was wrong, and "
+		       "exit status 2.",
+	.options = info_options,
+	.run = info_run,
+};

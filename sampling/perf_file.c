@@ -1,0 +1,1144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The perf.data reader: header, attrs, features, then one record at a time through a read
+ * window, with COMPRESSED records inflated through a second window.
+ *
+ * Ownership: struct perf_file owns its window buffers, its header info and the name; records
+ * handed out point into the windows (see sampling/perf_file.h).
+ */
+#include <config.h>
+
+#include "sampling/perf_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "sampling/perf_bytes.h"
+#include "sampling/perf_header.h"
+#include "util/xalloc.h"
+
+#define PERF_MAGIC2 0x32454c4946524550ULL	/* "PERFILE2" */
+#define PERF_MAGIC1 0x454c494646524550ULL	/* "PERFFILE", perf before 2.6.36 */
+#define PIPE_HEADER_SIZE 16
+#define FILE_HEADER_SIZE 104
+#define FILE_HEADER_SIZE_NOFEAT 72	/* before adds_features existed */
+
+#define WINDOW (4u << 20)		/* read window; a record is at most 64 KiB */
+#define MAX_RECORD 65536
+#define MAX_DECOMP (256u << 20)		/* bound on inflated data held at once */
+#define MAX_TRACING (512u << 20)	/* bound on pipe-mode TRACING_DATA */
+#define MAX_ATTR_SIZE 4096
+
+#define MISC_SWITCH_OUT (1u << 13)
+#define MISC_SWITCH_OUT_PREEMPT (1u << 14)
+#define MISC_COMM_EXEC (1u << 13)
+#define MISC_MMAP_BUILD_ID (1u << 14)
+
+/* sample_id_all fields, in the order they trail a non-sample record. */
+#define SAMPLE_ID_FIELDS (SF_TID | SF_TIME | SF_ID | SF_STREAM_ID | SF_CPU | SF_IDENTIFIER)
+
+struct id_slot {
+	uint64_t id;
+	int32_t idx;	/* -1: empty */
+};
+
+struct perf_file {
+	char *name;
+	int fd;
+	bool close_fd;
+	const uint8_t *mem;
+	size_t mem_size;
+	bool seekable;
+	bool swap;
+	struct perf_header_info h;
+	char err[PERF_FILE_ERRMAX];
+	bool failed;
+
+	/* The read window: buf[head, tail) holds file bytes from offset buf_off + head. */
+	uint8_t *buf;
+	size_t cap, head, tail;
+	uint64_t buf_off;
+	uint64_t src_pos;	/* next file offset to read into the window */
+	uint64_t end;		/* stop at this offset (UINT64_MAX: end of file) */
+
+	/* Inflated COMPRESSED payloads: dbuf[dhead, dtail). */
+	ZSTD_DStream *zstd;
+	uint8_t *dbuf;
+	size_t dcap, dhead, dtail;
+	uint64_t comp_off;
+
+	uint8_t *scratch;	/* an 8-aligned copy of a record, MAX_RECORD bytes */
+
+	struct id_slot *ids;
+	size_t ids_cap, nr_ids;
+	int id_pos, is_pos;	/* where the sample id sits, from the first event */
+};
+
+static int perr(struct perf_file *pf, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int perr(struct perf_file *pf, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(pf->err, sizeof(pf->err), "%s: at byte %" PRIu64 " (0x%" PRIx64 "): ",
+			 pf->name, off, off);
+
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < sizeof(pf->err))
+		vsnprintf(pf->err + n, sizeof(pf->err) - n, fmt, ap);
+	va_end(ap);
+	pf->failed = true;
+	return -EINVAL;
+}
+
+static int perr_errno(struct perf_file *pf, int e, const char *what)
+{
+	snprintf(pf->err, sizeof(pf->err), "%s: %s: %s", pf->name, what, strerror(e));
+	pf->failed = true;
+	return -e;
+}
+
+/* ---- ids ---------------------------------------------------------------------------- */
+
+static size_t id_hash(uint64_t id, size_t mask)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return (size_t)id & mask;
+}
+
+static void id_insert(struct id_slot *t, size_t mask, uint64_t id, int32_t idx)
+{
+	size_t i = id_hash(id, mask);
+
+	while (t[i].idx >= 0) {
+		if (t[i].id == id)
+			return;	/* the first event to claim an id keeps it, as in perf */
+		i = (i + 1) & mask;
+	}
+	t[i].id = id;
+	t[i].idx = idx;
+}
+
+static void id_add(struct perf_file *pf, uint64_t id, int32_t idx)
+{
+	if ((pf->nr_ids + 1) * 2 > pf->ids_cap) {
+		size_t ncap = pf->ids_cap ? pf->ids_cap * 2 : 64;
+		struct id_slot *t = xmalloc(ncap * sizeof(*t));
+
+		for (size_t i = 0; i < ncap; i++)
+			t[i].idx = -1;
+		for (size_t i = 0; i < pf->ids_cap; i++)
+			if (pf->ids[i].idx >= 0)
+				id_insert(t, ncap - 1, pf->ids[i].id, pf->ids[i].idx);
+		free(pf->ids);
+		pf->ids = t;
+		pf->ids_cap = ncap;
+	}
+	id_insert(pf->ids, pf->ids_cap - 1, id, idx);
+	pf->nr_ids++;
+}
+
+int perf_file__evsel_of_id(const struct perf_file *pf, uint64_t id)
+{
+	size_t mask, i;
+
+	if (!pf->ids_cap)
+		return -1;
+	mask = pf->ids_cap - 1;
+	for (i = id_hash(id, mask); pf->ids[i].idx >= 0; i = (i + 1) & mask)
+		if (pf->ids[i].id == id)
+			return pf->ids[i].idx;
+	return -1;
+}
+
+/* perf's id_pos/is_pos, from the first event's sample_type. */
+static void set_id_pos(struct perf_file *pf)
+{
+	uint64_t t;
+
+	if (!pf->h.nr_evsels)
+		return;
+	t = pf->h.evsels[0].attr.sample_type;
+	if (t & SF_IDENTIFIER) {
+		pf->id_pos = 0;
+		pf->is_pos = 1;
+	} else if (!(t & SF_ID)) {
+		pf->id_pos = pf->is_pos = -1;
+	} else {
+		pf->id_pos = !!(t & SF_IP) + !!(t & SF_TID) + !!(t & SF_TIME) + !!(t & SF_ADDR);
+		pf->is_pos = 1 + !!(t & SF_CPU) + !!(t & SF_STREAM_ID);
+	}
+}
+
+static struct perf_evsel *add_evsel(struct perf_file *pf, const struct perf_attr *attr,
+				    const uint8_t *ids, uint64_t nr_ids)
+{
+	struct perf_evsel *ev = perf_header_info__add_evsel(&pf->h, attr);
+
+	ev->ids = xcalloc(nr_ids ? nr_ids : 1, sizeof(uint64_t));
+	ev->nr_ids = (uint32_t)nr_ids;
+	for (uint64_t i = 0; i < nr_ids; i++) {
+		ev->ids[i] = ld64(ids + i * 8, pf->swap);
+		id_add(pf, ev->ids[i], (int32_t)ev->idx);
+	}
+	set_id_pos(pf);
+	return ev;
+}
+
+/* ---- the source --------------------------------------------------------------------- */
+
+/* Read up to @len bytes at the stream position; returns bytes read, 0 at the end, -errno. */
+static ssize_t src_read(struct perf_file *pf, void *dst, size_t len)
+{
+	ssize_t n;
+
+	if (pf->end != UINT64_MAX) {
+		if (pf->src_pos >= pf->end)
+			return 0;
+		if (len > pf->end - pf->src_pos)
+			len = pf->end - pf->src_pos;
+	}
+	if (pf->mem) {
+		if (pf->src_pos >= pf->mem_size)
+			return 0;
+		if (len > pf->mem_size - pf->src_pos)
+			len = pf->mem_size - pf->src_pos;
+		memcpy(dst, pf->mem + pf->src_pos, len);
+		n = (ssize_t)len;
+	} else {
+		do {
+			n = pf->seekable ? pread(pf->fd, dst, len, (off_t)pf->src_pos)
+					 : read(pf->fd, dst, len);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return -errno;
+	}
+	pf->src_pos += (uint64_t)n;
+	return n;
+}
+
+/* Random access for the file-mode header: exactly @len bytes at @off or an error. */
+static int src_pread(struct perf_file *pf, uint64_t off, void *dst, size_t len, const char *what)
+{
+	if (off > pf->h.file_size || len > pf->h.file_size - off)
+		return perr(pf, off, "%s (%zu bytes) runs past the end of the file (%" PRIu64
+			    " bytes)", what, len, pf->h.file_size);
+	if (pf->mem) {
+		memcpy(dst, pf->mem + off, len);
+		return 0;
+	}
+	for (size_t done = 0; done < len;) {
+		ssize_t n = pread(pf->fd, (uint8_t *)dst + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return perr_errno(pf, errno, what);
+		if (n == 0)
+			return perr(pf, off + done, "%s: unexpected end of file", what);
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Make buf[head, head + n) valid.  Returns 1, 0 when the data ends first, or -errno. */
+static int ensure(struct perf_file *pf, size_t n)
+{
+	while (pf->tail - pf->head < n) {
+		ssize_t r;
+
+		if (pf->head + n > pf->cap) {
+			memmove(pf->buf, pf->buf + pf->head, pf->tail - pf->head);
+			pf->buf_off += pf->head;
+			pf->tail -= pf->head;
+			pf->head = 0;
+			if (n > pf->cap) {
+				pf->cap = n;
+				pf->buf = xrealloc(pf->buf, pf->cap);
+			}
+		}
+		r = src_read(pf, pf->buf + pf->tail, pf->cap - pf->tail);
+		if (r < 0)
+			return perr_errno(pf, (int)-r, "read");
+		if (r == 0)
+			return 0;
+		pf->tail += (size_t)r;
+	}
+	return 1;
+}
+
+/* Consume @n bytes of the stream (AUXTRACE data, TRACING_DATA), copying them to @dst if set. */
+static int consume(struct perf_file *pf, uint64_t n, void *dst, uint64_t off)
+{
+	uint8_t *d = dst;
+
+	while (n) {
+		size_t chunk;
+		int rc;
+
+		if (pf->tail == pf->head) {
+			rc = ensure(pf, 1);
+			if (rc < 0)
+				return rc;
+			if (rc == 0)
+				return perr(pf, off, "%" PRIu64 " bytes of trailing data run past the "
+					    "end of the data", n);
+		}
+		chunk = pf->tail - pf->head;
+		if (chunk > n)
+			chunk = (size_t)n;
+		if (d) {
+			memcpy(d, pf->buf + pf->head, chunk);
+			d += chunk;
+		}
+		pf->head += chunk;
+		n -= chunk;
+	}
+	return 0;
+}
+
+/* ---- opening ------------------------------------------------------------------------ */
+
+static int read_file_header(struct perf_file *pf)
+{
+	uint8_t fh[FILE_HEADER_SIZE];
+	struct perf_header_info *h = &pf->h;
+	uint64_t attrs_off, attrs_size, nr_attrs, pos, nfeat, feat_size;
+	bool sw = pf->swap;
+	int rc;
+
+	memset(fh, 0, sizeof(fh));
+	if (h->header_size < FILE_HEADER_SIZE_NOFEAT)
+		return perr(pf, 8, "file header size %" PRIu64 " is too small", h->header_size);
+	rc = src_pread(pf, 0, fh,
+		       h->header_size < FILE_HEADER_SIZE ? FILE_HEADER_SIZE_NOFEAT
+							 : FILE_HEADER_SIZE,
+		       "file header");
+	if (rc)
+		return rc;
+	h->attr_size = ld64(fh + 16, sw);
+	attrs_off = ld64(fh + 24, sw);
+	attrs_size = ld64(fh + 32, sw);
+	h->data_offset = ld64(fh + 40, sw);
+	h->data_size = ld64(fh + 48, sw);
+	if (h->header_size >= FILE_HEADER_SIZE)
+		for (int i = 0; i < 4; i++)
+			h->features[i] = ld64(fh + 72 + 8 * i, sw);
+
+	if (h->attr_size < PERF_ATTR_SIZE_VER0 + 16 || h->attr_size > MAX_ATTR_SIZE + 16)
+		return perr(pf, 16, "attr size %" PRIu64 " out of range (was the recording "
+			    "terminated properly?)", h->attr_size);
+	if (attrs_off > h->file_size || attrs_size > h->file_size - attrs_off)
+		return perr(pf, 24, "attrs section [%" PRIu64 ", +%" PRIu64 ") is outside the "
+			    "file", attrs_off, attrs_size);
+	if (h->data_offset > h->file_size)
+		return perr(pf, 40, "data offset %" PRIu64 " is past the end of the file",
+			    h->data_offset);
+	if (h->data_size > UINT64_MAX - h->data_offset)
+		return perr(pf, 48, "data size %" PRIu64 " overflows", h->data_size);
+
+	/* Attrs, each followed by the section of its ids (perf's read_attr). */
+	nr_attrs = attrs_size / h->attr_size;
+	pos = attrs_off;
+	for (uint64_t i = 0; i < nr_attrs; i++) {
+		uint8_t raw[MAX_ATTR_SIZE + 16];
+		uint64_t ids_off, ids_size;
+		struct perf_attr attr;
+		uint8_t *ids;
+		uint32_t sz;
+
+		rc = src_pread(pf, pos, raw, PERF_ATTR_SIZE_VER0, "attr");
+		if (rc)
+			return rc;
+		sz = ld32(raw + 4, sw);
+		if (sz == 0)
+			sz = PERF_ATTR_SIZE_VER0;
+		if (sz < PERF_ATTR_SIZE_VER0 || sz > MAX_ATTR_SIZE)
+			return perr(pf, pos + 4, "attr %" PRIu64 " has size %u", i, sz);
+		rc = src_pread(pf, pos, raw, sz + 16, "attr");
+		if (rc)
+			return rc;
+		perf_attr__decode(raw, sz, sw, &attr);
+		attr.size = sz;
+		ids_off = ld64(raw + sz, sw);
+		ids_size = ld64(raw + sz + 8, sw);
+		if (ids_off > h->file_size || ids_size > h->file_size - ids_off)
+			return perr(pf, pos + sz, "ids of attr %" PRIu64 " [%" PRIu64 ", +%" PRIu64
+				    ") are outside the file", i, ids_off, ids_size);
+		ids = xmalloc(ids_size ? ids_size : 1);
+		rc = src_pread(pf, ids_off, ids, ids_size, "attr ids");
+		if (!rc)
+			add_evsel(pf, &attr, ids, ids_size / 8);
+		free(ids);
+		if (rc)
+			return rc;
+		pos += sz + 16;
+	}
+
+	/* Feature sections: a table of {offset, size} after the data, one per set bit. */
+	h->feat_offset = h->data_offset + h->data_size;
+	nfeat = 0;
+	for (int i = 0; i < 4; i++)
+		nfeat += (uint64_t)__builtin_popcountll(h->features[i]);
+	if (nfeat && h->data_size) {
+		uint8_t *tab = xmalloc(nfeat * 16);
+		unsigned int k = 0;
+
+		rc = src_pread(pf, h->feat_offset, tab, nfeat * 16, "feature section table");
+		for (unsigned int f = 0; !rc && f < FEAT_BITS; f++) {
+			uint64_t off, size;
+			uint8_t *sec;
+			const char *why;
+			size_t at;
+
+			if (!perf_header__has_feat(h, f))
+				continue;
+			off = ld64(tab + 16 * k, sw);
+			size = ld64(tab + 16 * k + 8, sw);
+			k++;
+			if (off > h->file_size || size > h->file_size - off) {
+				rc = perr(pf, h->feat_offset + 16 * (k - 1),
+					  "feature %s section [%" PRIu64 ", +%" PRIu64
+					  ") is outside the file",
+					  perf_feature__name(f) ?: "?", off, size);
+				break;
+			}
+			if (f >= FEAT_LAST)
+				continue;	/* unknown to us: skipped by size */
+			sec = xmalloc(size ? size : 1);
+			rc = src_pread(pf, off, sec, size, "feature section");
+			if (!rc && perf_feature__parse(h, f, sec, size, sw, false, &why, &at))
+				rc = perr(pf, off + at, "bad %s feature section: %s",
+					  perf_feature__name(f), why);
+			free(sec);
+		}
+		free(tab);
+		if (rc)
+			return rc;
+	} else if (!h->data_size) {
+		memset(h->features, 0, sizeof(h->features));
+	}
+	(void)feat_size;
+
+	pf->src_pos = pf->buf_off = h->data_offset;
+	pf->head = pf->tail = 0;
+	pf->end = h->data_size ? h->data_offset + h->data_size : UINT64_MAX;
+	return 0;
+}
+
+static int open_common(struct perf_file *pf)
+{
+	uint64_t magic;
+	int rc;
+
+	pf->cap = WINDOW;
+	pf->buf = xmalloc(pf->cap);
+	pf->scratch = xmalloc(MAX_RECORD + 8);
+	pf->end = UINT64_MAX;
+	pf->id_pos = pf->is_pos = -1;
+
+	rc = ensure(pf, PIPE_HEADER_SIZE);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return perr(pf, 0, "too short to be a perf.data file (%zu bytes)",
+			    pf->tail - pf->head);
+	magic = ld64(pf->buf, false);
+	if (magic == PERF_MAGIC2) {
+		pf->swap = false;
+	} else if (magic == bswap_64(PERF_MAGIC2)) {
+		pf->swap = true;
+	} else if (magic == PERF_MAGIC1 || magic == bswap_64(PERF_MAGIC1)) {
+		return perr(pf, 0, "perf.data version 1 (PERFFILE magic, perf before 2.6.36) is "
+			    "not supported");
+	} else {
+		return perr(pf, 0, "not a perf.data file (bad magic 0x%016" PRIx64 ")", magic);
+	}
+	pf->h.big_endian = pf->swap;
+	pf->h.header_size = ld64(pf->buf + 8, pf->swap);
+	if (pf->h.header_size == PIPE_HEADER_SIZE) {
+		pf->h.pipe = true;
+		pf->head = PIPE_HEADER_SIZE;
+		return 0;
+	}
+	if (!pf->seekable)
+		return perr(pf, 0, "a file-mode perf.data cannot be read from a pipe (record with "
+			    "'perf record -o -' for pipe mode)");
+	return read_file_header(pf);
+}
+
+static struct perf_file *perf_file__new(const char *name)
+{
+	struct perf_file *pf = xcalloc(1, sizeof(*pf));
+
+	pf->name = xstrdup(name);
+	pf->fd = -1;
+	return pf;
+}
+
+int perf_file__open(struct perf_file **pfp, const char *path, char *err, size_t errsz)
+{
+	struct perf_file *pf;
+	struct stat st;
+	int rc;
+
+	*pfp = NULL;
+	pf = perf_file__new(strcmp(path, "-") ? path : "<stdin>");
+	if (!strcmp(path, "-")) {
+		pf->fd = 0;
+	} else {
+		pf->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (pf->fd < 0) {
+			rc = -errno;
+			snprintf(err, errsz, "%s: %s", path, strerror(errno));
+			perf_file__close(pf);
+			return rc;
+		}
+		pf->close_fd = true;
+	}
+	if (fstat(pf->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		pf->seekable = true;
+		pf->h.file_size = (uint64_t)st.st_size;
+		pf->h.mtime = (int64_t)st.st_mtime;
+	} else if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errsz, "%s: is a directory (perf's directory format is not "
+			 "supported)", path);
+		perf_file__close(pf);
+		return -EISDIR;
+	}
+	rc = open_common(pf);
+	if (rc) {
+		snprintf(err, errsz, "%s", pf->err);
+		perf_file__close(pf);
+		return rc;
+	}
+	*pfp = pf;
+	return 0;
+}
+
+int perf_file__open_mem(struct perf_file **pfp, const void *buf, size_t size, const char *name,
+			char *err, size_t errsz)
+{
+	struct perf_file *pf = perf_file__new(name);
+	int rc;
+
+	*pfp = NULL;
+	pf->mem = buf;
+	pf->mem_size = size;
+	pf->seekable = true;
+	pf->h.file_size = size;
+	rc = open_common(pf);
+	if (rc) {
+		snprintf(err, errsz, "%s", pf->err);
+		perf_file__close(pf);
+		return rc;
+	}
+	*pfp = pf;
+	return 0;
+}
+
+void perf_file__close(struct perf_file *pf)
+{
+	if (!pf)
+		return;
+	if (pf->close_fd)
+		close(pf->fd);
+	if (pf->zstd)
+		ZSTD_freeDStream(pf->zstd);
+	perf_header_info__release(&pf->h);
+	free(pf->dbuf);
+	free(pf->buf);
+	free(pf->scratch);
+	free(pf->ids);
+	free(pf->name);
+	free(pf);
+}
+
+const char *perf_file__errmsg(const struct perf_file *pf)
+{
+	return pf->err[0] ? pf->err : "no error";
+}
+
+const struct perf_header_info *perf_file__header(const struct perf_file *pf)
+{
+	return &pf->h;
+}
+
+/* ---- records ------------------------------------------------------------------------ */
+
+static const char *const record_names[REC_USER_MAX] = {
+	[REC_MMAP] = "MMAP",
+	[REC_LOST] = "LOST",
+	[REC_COMM] = "COMM",
+	[REC_EXIT] = "EXIT",
+	[REC_THROTTLE] = "THROTTLE",
+	[REC_UNTHROTTLE] = "UNTHROTTLE",
+	[REC_FORK] = "FORK",
+	[REC_READ] = "READ",
+	[REC_SAMPLE] = "SAMPLE",
+	[REC_MMAP2] = "MMAP2",
+	[REC_AUX] = "AUX",
+	[REC_ITRACE_START] = "ITRACE_START",
+	[REC_LOST_SAMPLES] = "LOST_SAMPLES",
+	[REC_SWITCH] = "SWITCH",
+	[REC_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[REC_NAMESPACES] = "NAMESPACES",
+	[REC_KSYMBOL] = "KSYMBOL",
+	[REC_BPF_EVENT] = "BPF_EVENT",
+	[REC_CGROUP] = "CGROUP",
+	[REC_TEXT_POKE] = "TEXT_POKE",
+	[REC_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[REC_HEADER_ATTR] = "ATTR",
+	[REC_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+	[REC_HEADER_TRACING_DATA] = "TRACING_DATA",
+	[REC_HEADER_BUILD_ID] = "BUILD_ID",
+	[REC_FINISHED_ROUND] = "FINISHED_ROUND",
+	[REC_ID_INDEX] = "ID_INDEX",
+	[REC_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[REC_AUXTRACE] = "AUXTRACE",
+	[REC_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[REC_THREAD_MAP] = "THREAD_MAP",
+	[REC_CPU_MAP] = "CPU_MAP",
+	[REC_STAT_CONFIG] = "STAT_CONFIG",
+	[REC_STAT] = "STAT",
+	[REC_STAT_ROUND] = "STAT_ROUND",
+	[REC_EVENT_UPDATE] = "EVENT_UPDATE",
+	[REC_TIME_CONV] = "TIME_CONV",
+	[REC_HEADER_FEATURE] = "FEATURE",
+	[REC_COMPRESSED] = "COMPRESSED",
+	[REC_FINISHED_INIT] = "FINISHED_INIT",
+};
+
+const char *perf_record__type_name(uint32_t type)
+{
+	return type < REC_USER_MAX ? record_names[type] : NULL;
+}
+
+/* Which event a sample belongs to (perf's evlist__event2evsel). */
+static int sample_evsel(struct perf_file *pf, const uint8_t *body, size_t len, uint64_t off)
+{
+	uint64_t id;
+	int idx;
+
+	if (!pf->h.nr_evsels)
+		return perr(pf, off, "SAMPLE record before any event attr");
+	if (pf->h.nr_evsels == 1 || pf->id_pos < 0)
+		return 0;
+	if ((size_t)(pf->id_pos + 1) * 8 > len)
+		return perr(pf, off, "SAMPLE record too short for its sample id");
+	id = ld64(body + pf->id_pos * 8, pf->swap);
+	if (!id)
+		return 0;
+	idx = perf_file__evsel_of_id(pf, id);
+	if (idx < 0)
+		return perr(pf, off, "SAMPLE id %" PRIu64 " belongs to no event", id);
+	return idx;
+}
+
+/*
+ * The sample_id_all trailer of a non-sample record: decode it into rec->sample and return its
+ * length, or -EINVAL.
+ */
+static int parse_sample_id(struct perf_file *pf, struct record *rec, uint8_t *body, size_t len)
+{
+	const struct perf_evsel *first = &pf->h.evsels[0], *ev = first;
+	uint64_t t;
+	size_t n;
+	uint8_t *p;
+
+	if (pf->h.nr_evsels > 1 && pf->is_pos > 0) {
+		uint64_t id;
+		int idx;
+
+		if ((size_t)pf->is_pos * 8 > len)
+			return perr(pf, rec->offset, "%s record too short for its sample id",
+				    perf_record__type_name(rec->type) ?: "kernel");
+		id = ld64(body + len - pf->is_pos * 8, pf->swap);
+		if (id) {
+			idx = perf_file__evsel_of_id(pf, id);
+			if (idx < 0)
+				return perr(pf, rec->offset, "%s record's sample id %" PRIu64
+					    " belongs to no event",
+					    perf_record__type_name(rec->type) ?: "kernel", id);
+			ev = &pf->h.evsels[idx];
+		}
+	}
+	t = ev->attr.sample_type & SAMPLE_ID_FIELDS;
+	n = (size_t)__builtin_popcountll(t) * 8;
+	if (n > len)
+		return perr(pf, rec->offset, "%s record too short for its %zu-byte sample id",
+			    perf_record__type_name(rec->type) ?: "kernel", n);
+	p = body + len - n;
+	rec->sample.evsel = ev->idx;
+	rec->sample.present = t;
+	if (t & SF_TID) {
+		rec->sample.pid = ld32(p, pf->swap);
+		rec->sample.tid = ld32(p + 4, pf->swap);
+		p += 8;
+	}
+	if (t & SF_TIME) {
+		rec->sample.time = ld64(p, pf->swap);
+		p += 8;
+	}
+	if (t & SF_ID) {
+		rec->sample.id = ld64(p, pf->swap);
+		p += 8;
+	}
+	if (t & SF_STREAM_ID) {
+		rec->sample.stream_id = ld64(p, pf->swap);
+		p += 8;
+	}
+	if (t & SF_CPU) {
+		rec->sample.cpu = ld32(p, pf->swap);
+		rec->sample.res = ld32(p + 4, pf->swap);
+		p += 8;
+	}
+	if (t & SF_IDENTIFIER)
+		rec->sample.id = ld64(p, pf->swap);
+	rec->has_sample_id = true;
+	return (int)n;
+}
+
+static const char *cstring(const uint8_t *p, size_t len)
+{
+	return memchr(p, 0, len) ? (const char *)p : NULL;
+}
+
+static int too_short(struct perf_file *pf, const struct record *rec, size_t need)
+{
+	return perr(pf, rec->offset, "%s record of %u bytes is too short (needs %zu)",
+		    perf_record__type_name(rec->type) ?: "?", rec->size, need + 8);
+}
+
+static int decode_kernel_record(struct perf_file *pf, struct record *rec, uint8_t *body,
+				size_t len)
+{
+	bool sw = pf->swap;
+	const char *s;
+
+	if (pf->h.nr_evsels && perf_attr__flag(&pf->h.evsels[0].attr, ATTR_SAMPLE_ID_ALL)) {
+		int n = parse_sample_id(pf, rec, body, len);
+
+		if (n < 0)
+			return n;
+		len -= (size_t)n;
+	}
+
+	switch (rec->type) {
+	case REC_MMAP:
+	case REC_MMAP2: {
+		struct rec_mmap *m = &rec->mmap;
+		size_t fixed = rec->type == REC_MMAP ? 32 : 64;
+
+		if (len < fixed)
+			return too_short(pf, rec, fixed);
+		m->pid = ld32(body, sw);
+		m->tid = ld32(body + 4, sw);
+		m->start = ld64(body + 8, sw);
+		m->len = ld64(body + 16, sw);
+		m->pgoff = ld64(body + 24, sw);
+		if (rec->type == REC_MMAP2) {
+			m->is_mmap2 = true;
+			if (rec->misc & MISC_MMAP_BUILD_ID) {
+				m->has_build_id = true;
+				m->build_id_size = body[32] <= 20 ? body[32] : 20;
+				memcpy(m->build_id, body + 36, 20);
+			} else {
+				m->maj = ld32(body + 32, sw);
+				m->min = ld32(body + 36, sw);
+				m->ino = ld64(body + 40, sw);
+				m->ino_generation = ld64(body + 48, sw);
+			}
+			m->prot = ld32(body + 56, sw);
+			m->flags = ld32(body + 60, sw);
+		}
+		m->filename = cstring(body + fixed, len - fixed);
+		if (!m->filename)
+			return perr(pf, rec->offset, "%s file name is not NUL-terminated",
+				    perf_record__type_name(rec->type));
+		break;
+	}
+	case REC_COMM:
+		if (len < 8)
+			return too_short(pf, rec, 8);
+		rec->comm.pid = ld32(body, sw);
+		rec->comm.tid = ld32(body + 4, sw);
+		rec->comm.exec = rec->misc & MISC_COMM_EXEC;
+		s = cstring(body + 8, len - 8);
+		if (!s)
+			return perr(pf, rec->offset, "COMM name is not NUL-terminated");
+		rec->comm.comm = s;
+		break;
+	case REC_FORK:
+	case REC_EXIT:
+		if (len < 24)
+			return too_short(pf, rec, 24);
+		rec->task.pid = ld32(body, sw);
+		rec->task.ppid = ld32(body + 4, sw);
+		rec->task.tid = ld32(body + 8, sw);
+		rec->task.ptid = ld32(body + 12, sw);
+		rec->task.time = ld64(body + 16, sw);
+		break;
+	case REC_LOST:
+		if (len < 16)
+			return too_short(pf, rec, 16);
+		rec->lost.id = ld64(body, sw);
+		rec->lost.lost = ld64(body + 8, sw);
+		break;
+	case REC_LOST_SAMPLES:
+		if (len < 8)
+			return too_short(pf, rec, 8);
+		rec->lost.id = rec->sample.id;
+		rec->lost.lost = ld64(body, sw);
+		break;
+	case REC_THROTTLE:
+	case REC_UNTHROTTLE:
+		if (len < 24)
+			return too_short(pf, rec, 24);
+		rec->throttle.time = ld64(body, sw);
+		rec->throttle.id = ld64(body + 8, sw);
+		rec->throttle.stream_id = ld64(body + 16, sw);
+		break;
+	case REC_SWITCH:
+	case REC_SWITCH_CPU_WIDE:
+		rec->sw.out = rec->misc & MISC_SWITCH_OUT;
+		rec->sw.preempt = rec->misc & MISC_SWITCH_OUT_PREEMPT;
+		if (rec->type == REC_SWITCH_CPU_WIDE) {
+			if (len < 8)
+				return too_short(pf, rec, 8);
+			rec->sw.next_prev_pid = ld32(body, sw);
+			rec->sw.next_prev_tid = ld32(body + 4, sw);
+		}
+		break;
+	case REC_NAMESPACES:
+		if (len < 16)
+			return too_short(pf, rec, 16);
+		rec->ns.pid = ld32(body, sw);
+		rec->ns.tid = ld32(body + 4, sw);
+		rec->ns.nr = ld64(body + 8, sw);
+		if (rec->ns.nr > (len - 16) / 16)
+			return perr(pf, rec->offset, "NAMESPACES count %" PRIu64 " larger than the "
+				    "record", rec->ns.nr);
+		if (sw)
+			swap64_array(body + 16, rec->ns.nr * 2);
+		rec->ns.link_info = (const uint64_t *)(void *)(body + 16);
+		break;
+	case REC_AUX:
+		if (len < 24)
+			return too_short(pf, rec, 24);
+		rec->aux.aux_offset = ld64(body, sw);
+		rec->aux.aux_size = ld64(body + 8, sw);
+		rec->aux.flags = ld64(body + 16, sw);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int apply_event_update(struct perf_file *pf, struct record *rec, const uint8_t *body,
+			      size_t len)
+{
+	uint64_t type, id;
+	int idx;
+	struct perf_evsel *ev;
+
+	if (len < 16)
+		return too_short(pf, rec, 16);
+	type = ld64(body, pf->swap);
+	id = ld64(body + 8, pf->swap);
+	idx = perf_file__evsel_of_id(pf, id);
+	if (idx < 0)
+		return 0;	/* perf ignores updates for unknown ids too */
+	ev = &pf->h.evsels[idx];
+	body += 16;
+	len -= 16;
+	switch (type) {
+	case 0: /* UNIT */
+		free(ev->unit);
+		ev->unit = xstrndup((const char *)body, len);
+		break;
+	case 1: /* SCALE */
+		if (len >= 8) {
+			uint64_t v = ld64(body, pf->swap);
+
+			memcpy(&ev->scale, &v, sizeof(v));
+		}
+		break;
+	case 2: /* NAME: perf's report applies it (not --stats, see cli/cmd_info.c) */
+		free(ev->name);
+		ev->name = xstrndup((const char *)body, len);
+		break;
+	default: /* CPUS: a cpu map, not needed yet */
+		break;
+	}
+	return 0;
+}
+
+static int decode_user_record(struct perf_file *pf, struct record *rec, uint8_t *body,
+			      size_t len)
+{
+	const char *why;
+	size_t at;
+
+	switch (rec->type) {
+	case REC_HEADER_ATTR: {
+		struct perf_attr attr;
+		uint32_t sz;
+
+		if (len < PERF_ATTR_SIZE_VER0)
+			return too_short(pf, rec, PERF_ATTR_SIZE_VER0);
+		sz = ld32(body + 4, pf->swap);
+		if (sz == 0)
+			sz = PERF_ATTR_SIZE_VER0;
+		if (sz < PERF_ATTR_SIZE_VER0 || sz > len)
+			return perr(pf, rec->offset, "HEADER_ATTR attr size %u out of range", sz);
+		perf_attr__decode(body, sz, pf->swap, &attr);
+		attr.size = sz;
+		add_evsel(pf, &attr, body + sz, (len - sz) / 8);
+		break;
+	}
+	case REC_HEADER_FEATURE: {
+		uint64_t feat;
+
+		if (len < 8)
+			return too_short(pf, rec, 8);
+		feat = ld64(body, pf->swap);
+		rec->feature_id = feat;
+		if (feat < FEAT_LAST &&
+		    perf_feature__parse(&pf->h, (unsigned int)feat, body + 8, len - 8, pf->swap,
+					true, &why, &at))
+			return perr(pf, rec->offset + 16 + at, "bad %s feature record: %s",
+				    perf_feature__name((unsigned int)feat), why);
+		break;
+	}
+	case REC_EVENT_UPDATE:
+		return apply_event_update(pf, rec, body, len);
+	case REC_ID_INDEX: {
+		/* {id, idx (mmap index), cpu, tid} per id: placement, not event membership. */
+		uint64_t nr;
+
+		if (len < 8)
+			return too_short(pf, rec, 8);
+		nr = ld64(body, pf->swap);
+		if (nr > (len - 8) / 32)
+			return perr(pf, rec->offset, "ID_INDEX count %" PRIu64 " larger than the "
+				    "record", nr);
+		break;
+	}
+	case REC_AUXTRACE:
+		if (len < 40)
+			return too_short(pf, rec, 40);
+		rec->auxtrace.size = ld64(body, pf->swap);
+		rec->auxtrace.offset = ld64(body + 8, pf->swap);
+		rec->auxtrace.reference = ld64(body + 16, pf->swap);
+		rec->auxtrace.idx = ld32(body + 24, pf->swap);
+		rec->auxtrace.tid = ld32(body + 28, pf->swap);
+		rec->auxtrace.cpu = ld32(body + 32, pf->swap);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Inflate a COMPRESSED record's payload onto the end of dbuf. */
+static int inflate(struct perf_file *pf, const uint8_t *src, size_t len, uint64_t off)
+{
+	ZSTD_inBuffer in = { src, len, 0 };
+
+	if (!pf->zstd) {
+		pf->zstd = ZSTD_createDStream();
+		if (!pf->zstd)
+			return perr(pf, off, "cannot create a zstd stream");
+		ZSTD_initDStream(pf->zstd);
+	}
+	if (pf->dhead) {
+		memmove(pf->dbuf, pf->dbuf + pf->dhead, pf->dtail - pf->dhead);
+		pf->dtail -= pf->dhead;
+		pf->dhead = 0;
+	}
+	for (;;) {
+		ZSTD_outBuffer out;
+		size_t ret, before_in = in.pos;
+
+		if (pf->dcap - pf->dtail < 65536) {
+			if (pf->dcap >= MAX_DECOMP)
+				return perr(pf, off, "COMPRESSED data inflates past %u MiB",
+					    MAX_DECOMP >> 20);
+			pf->dcap = pf->dcap ? pf->dcap * 2 : 1u << 20;
+			pf->dbuf = xrealloc(pf->dbuf, pf->dcap);
+		}
+		out.dst = pf->dbuf;
+		out.size = pf->dcap;
+		out.pos = pf->dtail;
+		ret = ZSTD_decompressStream(pf->zstd, &out, &in);
+		if (ZSTD_isError(ret))
+			return perr(pf, off, "COMPRESSED record: zstd: %s", ZSTD_getErrorName(ret));
+		if (out.pos == pf->dtail && in.pos == before_in) {
+			if (in.pos == in.size)
+				break;
+			return perr(pf, off, "COMPRESSED record: zstd makes no progress");
+		}
+		pf->dtail = out.pos;
+		if (in.pos == in.size && out.pos < out.size)
+			break;
+	}
+	return 0;
+}
+
+/* Decode the record of @size bytes at @p (8-aligned, writable) into @rec. */
+static int decode_record(struct perf_file *pf, struct record *rec, uint8_t *p, uint32_t type,
+			 uint16_t misc, uint16_t size, uint64_t off)
+{
+	uint8_t *body = p + 8;
+	size_t len = size - 8u;
+
+	if ((uintptr_t)p & 7) {
+		memcpy(pf->scratch, p, size);
+		p = pf->scratch;
+		body = p + 8;
+	}
+	if (type == REC_SAMPLE) {
+		const char *why;
+		int idx = sample_evsel(pf, body, len, off);
+
+		if (idx < 0)
+			return idx;
+		if (perf_sample__decode(&pf->h.evsels[idx].attr, body, len, pf->swap, &rec->sample,
+					&why))
+			return perr(pf, off, "bad SAMPLE record: %s", why);
+		rec->sample.evsel = (uint32_t)idx;
+		rec->sample.misc = misc;
+		rec->sample.cpumode = misc & CPUMODE_MASK;
+		rec->has_sample_id = false;
+	} else {
+		memset(rec, 0, sizeof(*rec));
+	}
+	rec->type = type;
+	rec->misc = misc;
+	rec->size = size;
+	rec->offset = off;
+	rec->payload = body;
+	if (type == REC_SAMPLE)
+		return 0;
+	if (type < REC_HEADER_ATTR)
+		return decode_kernel_record(pf, rec, body, len);
+	return decode_user_record(pf, rec, body, len);
+}
+
+/* The next record from the inflated data, if a whole one is there: 1, 0, or -EINVAL. */
+static int next_inflated(struct perf_file *pf, struct record *rec)
+{
+	size_t avail = pf->dtail - pf->dhead;
+	uint8_t *p = pf->dbuf + pf->dhead;
+	uint32_t type;
+	uint16_t misc, size;
+	int rc;
+
+	if (avail < 8)
+		return 0;
+	type = ld32(p, pf->swap);
+	misc = ld16(p + 4, pf->swap);
+	size = ld16(p + 6, pf->swap);
+	if (size < 8)
+		return perr(pf, pf->comp_off, "record of size %u inside COMPRESSED data (smaller "
+			    "than its header)", size);
+	if (size > avail)
+		return 0;
+	if (type == REC_COMPRESSED || type == REC_AUXTRACE || type == REC_HEADER_TRACING_DATA)
+		return perr(pf, pf->comp_off, "%s record inside COMPRESSED data",
+			    perf_record__type_name(type));
+	pf->dhead += size;
+	rc = decode_record(pf, rec, p, type, misc, size, pf->comp_off);
+	return rc < 0 ? rc : 1;
+}
+
+int perf_file__next_record(struct perf_file *pf, struct record *rec)
+{
+	uint8_t *p;
+	uint32_t type;
+	uint16_t misc, size;
+	uint64_t off;
+	int rc;
+
+	if (pf->failed)
+		return -EINVAL;
+	rc = next_inflated(pf, rec);
+	if (rc)
+		return rc;
+
+	rc = ensure(pf, 8);
+	if (rc < 0)
+		return rc;
+	if (rc == 0) {
+		if (pf->tail != pf->head)
+			return perr(pf, pf->buf_off + pf->head, "data ends inside a record header "
+				    "(%zu bytes left)", pf->tail - pf->head);
+		if (pf->dtail != pf->dhead)
+			return perr(pf, pf->comp_off, "COMPRESSED data ends inside a record");
+		if (pf->end != UINT64_MAX && pf->src_pos < pf->end)
+			return perr(pf, pf->src_pos, "file ends %" PRIu64 " bytes before the end "
+				    "of its data section", pf->end - pf->src_pos);
+		return 0;
+	}
+	p = pf->buf + pf->head;
+	off = pf->buf_off + pf->head;
+	type = ld32(p, pf->swap);
+	misc = ld16(p + 4, pf->swap);
+	size = ld16(p + 6, pf->swap);
+	if (size < 8)
+		return perr(pf, off, "record of type %u has size %u, smaller than its header "
+			    "(bad event header size)", type, size);
+	rc = ensure(pf, size);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return perr(pf, off, "record of %u bytes runs past the end of the data (%zu bytes "
+			    "left)", size, pf->tail - pf->head);
+	p = pf->buf + pf->head;
+	pf->head += size;
+
+	if (type == REC_COMPRESSED) {
+		pf->comp_off = off;
+		rc = inflate(pf, p + 8, size - 8u, off);
+		if (rc)
+			return rc;
+	} else if (type == REC_AUXTRACE || (type == REC_HEADER_TRACING_DATA && pf->h.pipe)) {
+		/* Data follows the record: keep the record in scratch while reading past it. */
+		memcpy(pf->scratch, p, size);
+		p = pf->scratch;
+	}
+	rc = decode_record(pf, rec, p, type, misc, size, off);
+	if (rc)
+		return rc;
+
+	if (type == REC_AUXTRACE) {
+		rc = consume(pf, rec->auxtrace.size, NULL, off);
+	} else if (type == REC_HEADER_TRACING_DATA && pf->h.pipe) {
+		uint64_t n, padded;
+
+		if (size < 12)
+			return too_short(pf, rec, 4);
+		n = ld32(p + 8, pf->swap);
+		padded = (n + 7) & ~7ULL;
+		if (padded > MAX_TRACING)
+			return perr(pf, off, "TRACING_DATA of %" PRIu64 " bytes is too large", n);
+		free(pf->h.tracing_data);
+		pf->h.tracing_data = xmalloc(padded ? padded : 1);
+		pf->h.tracing_data_size = n;
+		pf->h.features[FEAT_TRACING_DATA / 64] |= 1ULL << FEAT_TRACING_DATA;
+		rc = consume(pf, padded, pf->h.tracing_data, off);
+	}
+	return rc < 0 ? rc : 1;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_SAMPLING_PERF_HEADER_H
+#define LINEUP_SAMPLING_PERF_HEADER_H
+
+/* Header feature sections, parsed into struct perf_header_info (sampling/ internal). */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sampling/perf_file.h"
+
+/*
+ * Parse feature @feat from @size bytes at @data into @h.  @pipe: the section came from a
+ * HEADER_FEATURE record (EVENT_DESC then names nothing, as in perf).  Returns 0, or -EINVAL
+ * with *why saying what was wrong and *at the offset inside @data where it was noticed.
+ */
+int perf_feature__parse(struct perf_header_info *h, unsigned int feat, const void *data,
+			size_t size, bool swap, bool pipe, const char **why, size_t *at);
+
+/* Append an event with @attr; its default name is set from the attr. */
+struct perf_evsel *perf_header_info__add_evsel(struct perf_header_info *h,
+					       const struct perf_attr *attr);
+
+void perf_header_info__release(struct perf_header_info *h);
+
+#endif

@@ -1,0 +1,74 @@
+#!/bin/sh
+# Bad input: the corrupt fixture, and every fixture cut short at many offsets or with bytes
+# flipped, must give exit 0 or 2 (2 with a message naming the file and what was wrong), never
+# a signal and never a hang.
+. "$top_srcdir/tests/lib.sh"
+need timeout
+need dd
+scratch
+
+dir="$SHARED/fixtures/perf-data"
+[ -d "$dir" ] || skip "no fixtures at $dir"
+
+# Run lineup info on $1; exit 0, or 2 with a message; anything else fails the test.
+check() {
+	timeout 20 "$LINEUP" info -i "$1" >/dev/null 2>"$T/err"
+	rc=$?
+	case $rc in
+	0) ;;
+	2)
+		grep -q "lineup: $1: " "$T/err" || fail "$2: exit 2 without naming the file: $(cat "$T/err")"
+		;;
+	124) fail "$2: hangs (killed after 20 s)" ;;
+	*)
+		[ $rc -gt 128 ] && fail "$2: killed by signal $((rc - 128)): $(head -5 "$T/err")"
+		fail "$2: exit $rc: $(head -5 "$T/err")"
+		;;
+	esac
+}
+
+# The corrupt fixture: a zero-size SAMPLE record (perf: "bad event header size").
+bad="$dir/perf.data.piped.corrupted.zero_size_sample-3.2"
+if [ -f "$bad" ]; then
+	expect_rc 2 timeout 20 "$LINEUP" info -i "$bad" 2>"$T/err"
+	grep -q "zero_size_sample-3.2: at byte 49104 (0xbfd0): record of type 9 has size 0" "$T/err" ||
+		fail "corrupt fixture: unclear error: $(cat "$T/err")"
+fi
+
+# Not perf.data at all, empty, a directory, a missing file.
+: >"$T/empty"
+expect_rc 2 "$LINEUP" info -i "$T/empty" 2>/dev/null
+printf 'hello, this is not a perf.data file\n' >"$T/text"
+expect_rc 2 "$LINEUP" info -i "$T/text" 2>"$T/err"
+grep -q "bad magic" "$T/err" || fail "text file: unclear error: $(cat "$T/err")"
+expect_rc 2 "$LINEUP" info -i "$T" 2>/dev/null
+expect_rc 2 "$LINEUP" info -i "$T/does-not-exist" 2>/dev/null
+
+n=0
+for f in "$dir"/*perf.data*; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f")
+	size=$(wc -c <"$f")
+	# Cut at 48 offsets: the header's fields, then spread over the file.
+	for off in 0 4 8 12 16 24 40 56 72 100 104 110 $(awk -v s="$size" 'BEGIN {
+		for (k = 1; k < 36; k++) print int(s * k / 36) + k % 8 }'); do
+		[ "$off" -lt "$size" ] || continue
+		head -c "$off" "$f" >"$T/cut"
+		check "$T/cut" "$b cut at $off"
+		n=$((n + 1))
+	done
+	# Flip one byte at 24 pseudo-random places (fixed seed per file, so failures repeat).
+	for pos in $(awk -v s="$size" -v seed="$size" 'BEGIN {
+		x = seed % 65536; for (k = 0; k < 24; k++) { x = (x * 1103515245 + 12345) % 2147483648;
+		print (k < 6 ? x % 128 : x % s) } }'); do
+		cp "$f" "$T/flip"
+		chmod u+w "$T/flip"
+		byte=$(od -An -tu1 -j "$pos" -N1 "$f" | tr -d ' ')
+		printf "$(printf '\\%03o' $(((byte ^ 0xa5) & 255)))" |
+			dd of="$T/flip" bs=1 seek="$pos" conv=notrunc 2>/dev/null
+		check "$T/flip" "$b with byte $pos flipped"
+		n=$((n + 1))
+	done
+done
+[ $n -gt 500 ] || fail "only $n corrupted inputs tried"
+exit 0

@@ -7,3 +7,4 @@ dist_check_SCRIPTS += tests/e2e/cli.sh
 include tests/fields.mk
 include tests/writer.mk
 include tests/reader.mk
+include tests/symbols.mk

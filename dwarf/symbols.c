@@ -1,0 +1,1339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <config.h>
+
+#include "dwarf/symbols.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/*
+ * libdw lifetime rules kept here: a Dwfl owns its modules, their Elf and Dwarf handles and
+ * every string libdw hands out (file names, DIE names).  Each dso keeps its Dwfl open until
+ * symbols__delete, and every string that goes into a symbols_loc is copied into the arena
+ * first, so nothing returned points into libdw memory.
+ */
+
+struct sym {
+	uint64_t start, end;
+	const char *name;
+	uint8_t type, binding;
+};
+
+/* A symbol as binutils' elf_find_function sees it (table order matters: STT_FILE scoping). */
+struct bfd_sym {
+	uint64_t value, size;
+	const char *name;
+	uint16_t shndx;
+	uint8_t type, bind, vis;
+};
+
+struct bfd_sec {
+	uint64_t addr, size;
+	uint16_t index;
+};
+
+struct loc_ent {
+	struct loc_ent *next;
+	uint64_t addr;
+	struct symbols_loc loc;
+};
+
+struct symbols_dso {
+	char *long_name, *short_name;
+	enum symbols_dso_kind kind;
+	uint8_t bid[20];
+	unsigned int bid_size;
+	struct symbols_dso *hnext;
+
+	bool loaded;
+	char *symsrc_path;	/* the file the symbols came from (perf's symsrc_filename) */
+	char *runtime_path;	/* the file with the program headers */
+	char *error;
+	struct sym *syms;
+	size_t nr_syms;
+	bool adjust_symbols;
+	uint64_t text_offset;	/* .text sh_addr - sh_offset: map_ip space -> objdump address */
+	bool kernel_vmlinux;	/* kernel symbols from a vmlinux (link-time addresses) */
+	uint64_t vmlinux_ref;	/* link-time address of the reference symbol, or 0 */
+
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	bool dwfl_tried;
+	/* addr2line's own view of the file: its symbols in table order and its sections */
+	struct bfd_sym *bsyms;
+	size_t nr_bsyms;
+	struct bfd_sec *bsecs;
+	size_t nr_bsecs;
+	struct cu_range *cus;
+	size_t nr_cus;
+	bool cu_index_built;
+
+	struct loc_ent **cache;
+	size_t cache_size, nr_cache;
+};
+
+/* Strings that must outlive libdw: grown in blocks, freed at symbols__delete. */
+struct arena_blk {
+	struct arena_blk *next;
+	size_t used, size;
+	char data[];
+};
+
+struct symbols {
+	struct symbols_options opts;
+	char *debug_dir;
+	struct symbols_dso **dhash;
+	size_t dhash_size, nr_dsos;
+	struct arena_blk *arena;
+};
+
+#ifndef DW_AT_GNU_discriminator
+#define DW_AT_GNU_discriminator 0x2136
+#endif
+
+static const char SRCLINE_UNKNOWN[] = "??:0";
+
+static void *arena_alloc(struct symbols *s, size_t n)
+{
+	struct arena_blk *b = s->arena;
+
+	n = (n + 7) & ~(size_t)7;
+	if (!b || b->used + n > b->size) {
+		size_t size = n > 65536 ? n : 65536;
+
+		b = xmalloc(sizeof(*b) + size);
+		b->used = 0;
+		b->size = size;
+		b->next = s->arena;
+		s->arena = b;
+	}
+	b->used += n;
+	return b->data + b->used - n;
+}
+
+static const char *arena_strdup(struct symbols *s, const char *str)
+{
+	size_t n = strlen(str) + 1;
+
+	return memcpy(arena_alloc(s, n), str, n);
+}
+
+static uint64_t hash_str(const char *str)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*str)
+		h = (h ^ (unsigned char)*str++) * 1099511628211ULL;
+	return h;
+}
+
+struct symbols *symbols__new(const struct symbols_options *opts)
+{
+	struct symbols *s = xcalloc(1, sizeof(*s));
+	const char *home = getenv("HOME");
+
+	if (opts)
+		s->opts = *opts;
+	if (s->opts.debug_dir)
+		s->debug_dir = xstrdup(s->opts.debug_dir);
+	else if (home)
+		s->debug_dir = xasprintf("%s/.debug", home);
+	s->opts.debug_dir = s->debug_dir;
+	s->dhash_size = 64;
+	s->dhash = xcalloc(s->dhash_size, sizeof(*s->dhash));
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return s;
+	return s;
+}
+
+static void dso__free(struct symbols_dso *d)
+{
+	free(d->long_name);
+	free(d->short_name);
+	free(d->symsrc_path);
+	free(d->runtime_path);
+	free(d->error);
+	free(d->syms);
+	free(d->bsyms);
+	free(d->bsecs);
+	free(d->cus);
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	for (size_t i = 0; i < d->cache_size; i++) {
+		struct loc_ent *e, *n;
+
+		for (e = d->cache[i]; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	}
+	free(d->cache);
+	free(d);
+}
+
+void symbols__delete(struct symbols *s)
+{
+	struct arena_blk *b, *n;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->dhash_size; i++) {
+		struct symbols_dso *d, *dn;
+
+		for (d = s->dhash[i]; d; d = dn) {
+			dn = d->hnext;
+			dso__free(d);
+		}
+	}
+	free(s->dhash);
+	for (b = s->arena; b; b = n) {
+		n = b->next;
+		free(b);
+	}
+	free(s->debug_dir);
+	free(s);
+}
+
+struct symbols_dso *symbols__dso(struct symbols *s, const char *long_name, const char *short_name,
+				 enum symbols_dso_kind kind, const uint8_t *build_id,
+				 unsigned int build_id_size)
+{
+	size_t b = hash_str(long_name) & (s->dhash_size - 1);
+	struct symbols_dso *d;
+
+	if (build_id_size > 20)
+		build_id_size = 20;
+	for (d = s->dhash[b]; d; d = d->hnext)
+		if (!strcmp(d->long_name, long_name) && d->bid_size == build_id_size &&
+		    (!build_id_size || !memcmp(d->bid, build_id, build_id_size)))
+			return d;
+	d = xcalloc(1, sizeof(*d));
+	d->long_name = xstrdup(long_name);
+	d->short_name = xstrdup(short_name ? short_name : long_name);
+	d->kind = kind;
+	d->bid_size = build_id_size;
+	if (build_id_size)
+		memcpy(d->bid, build_id, build_id_size);
+	d->hnext = s->dhash[b];
+	s->dhash[b] = d;
+	s->nr_dsos++;
+	return d;
+}
+
+const char *symbols_dso__path(const struct symbols_dso *dso)
+{
+	return dso->symsrc_path ? dso->symsrc_path : dso->runtime_path;
+}
+
+const char *symbols_dso__error(const struct symbols_dso *dso)
+{
+	return dso->error;
+}
+
+/* ---- symbol tables (perf's dso__load_sym rules) ---- */
+
+struct symtab_builder {
+	struct sym *v;
+	size_t n, cap;
+};
+
+static void symtab__add(struct symbols *s, struct symtab_builder *b, uint64_t start,
+			uint64_t size, const char *name, uint8_t type, uint8_t binding)
+{
+	struct sym *sy;
+
+	b->v = xgrow(b->v, &b->cap, b->n + 1, sizeof(*b->v));
+	sy = &b->v[b->n++];
+	sy->start = start;
+	sy->end = size ? start + size : start;
+	sy->name = arena_strdup(s, name);
+	sy->type = type;
+	sy->binding = binding;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* stable: keep insertion order among equal starts (perf inserts equal keys right) */
+	return x < y ? -1 : x > y;
+}
+
+static int prefix_underscores(const char *n)
+{
+	int c = 0;
+
+	while (n[c] == '_')
+		c++;
+	return c;
+}
+
+/* perf's choose_best_symbol: true when @a is kept over @b. */
+static bool sym_better(const struct sym *a, const struct sym *b)
+{
+	uint64_t la = a->end - a->start, lb = b->end - b->start;
+	size_t na, nb;
+
+	if (lb == 0 && la > 0)
+		return true;
+	if (la == 0 && lb > 0)
+		return false;
+	if ((b->binding == STB_WEAK) != (a->binding == STB_WEAK))
+		return b->binding == STB_WEAK;
+	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
+		return a->binding == STB_GLOBAL;
+	if (prefix_underscores(a->name) != prefix_underscores(b->name))
+		return prefix_underscores(a->name) < prefix_underscores(b->name);
+	na = strlen(a->name);
+	nb = strlen(b->name);
+	if (na != nb)
+		return na > nb;
+	return true;	/* x86's arch__choose_best_symbol keeps the first */
+}
+
+/* Sort, then perf's symbols__fixup_end and symbols__fixup_duplicate, in that order. */
+static void symtab__finish(struct symtab_builder *b, bool is_kallsyms, struct sym **out,
+			   size_t *nr)
+{
+	size_t i, k;
+
+	qsort(b->v, b->n, sizeof(*b->v), sym_cmp);
+	for (i = 1; i < b->n; i++) {
+		struct sym *prev = &b->v[i - 1], *curr = &b->v[i];
+
+		if (prev->end == prev->start) {
+			if (is_kallsyms && (!strchr(prev->name, '[') != !strchr(curr->name, '[')))
+				prev->end = ((prev->end + 4096) + 4095) / 4096 * 4096;
+			else
+				prev->end = curr->start;
+		}
+	}
+	if (b->n && b->v[b->n - 1].end == b->v[b->n - 1].start)
+		b->v[b->n - 1].end = (b->v[b->n - 1].start + 4095) / 4096 * 4096 + 4096;
+	/* duplicates: keep the best of each run of equal starts */
+	for (i = 0, k = 0; i < b->n; i++) {
+		if (k && b->v[k - 1].start == b->v[i].start) {
+			if (!sym_better(&b->v[k - 1], &b->v[i]))
+				b->v[k - 1] = b->v[i];
+			continue;
+		}
+		b->v[k++] = b->v[i];
+	}
+	*out = b->v;
+	*nr = k;
+}
+
+static const struct sym *symtab__find(const struct sym *v, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* perf: start <= ip < end, or ip == start == end; nested symbols: the closest start */
+	for (size_t i = lo; i > 0 && lo - i < 8; i--) {
+		const struct sym *c = &v[i - 1];
+
+		if (addr < c->end || (addr == c->start && c->start == c->end))
+			return c;
+	}
+	return NULL;
+}
+
+static bool elf_section_name_has(Elf *elf, size_t shstrndx, const GElf_Shdr *sh, const char *what)
+{
+	const char *n = elf_strptr(elf, shstrndx, sh->sh_name);
+
+	return n && strstr(n, what);
+}
+
+/* perf's elf_read_program_header: the PT_LOAD containing @vaddr. */
+static int load_phdr_for(Elf *elf, uint64_t vaddr, GElf_Phdr *ph)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t sz;
+
+		if (!gelf_getphdr(elf, i, ph) || ph->p_type != PT_LOAD)
+			continue;
+		sz = ph->p_memsz > ph->p_filesz ? ph->p_memsz : ph->p_filesz;
+		if (sz && vaddr >= ph->p_vaddr && vaddr < ph->p_vaddr + sz)
+			return 0;
+	}
+	return -1;
+}
+
+static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Word type, GElf_Shdr *out)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, out))
+			continue;
+		n = elf_strptr(elf, shstrndx, out->sh_name);
+		if (n && !strcmp(n, name) && (!type || out->sh_type == type))
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * Load one symbol table (symtab or dynsym) of @syms into @b.  @runtime supplies program and
+ * section headers for NOBITS sections of a debug file, as perf's runtime_ss does.
+ */
+static int load_elf_syms(struct symbols *s, Elf *syms, Elf *runtime,
+			 GElf_Word type, bool kernel, struct symtab_builder *b)
+{
+	GElf_Shdr symshdr, sh;
+	Elf_Scn *symscn = NULL, *scn;
+	Elf_Data *data;
+	size_t shstrndx, rt_shstrndx, nr;
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(syms, &eh) || elf_getshdrstrndx(syms, &shstrndx) ||
+	    elf_getshdrstrndx(runtime, &rt_shstrndx))
+		return -1;
+	while ((symscn = elf_nextscn(syms, symscn)))
+		if (gelf_getshdr(symscn, &symshdr) && symshdr.sh_type == type)
+			break;
+	if (!symscn)
+		return 0;
+	data = elf_getdata(symscn, NULL);
+	if (!data || !symshdr.sh_entsize)
+		return -1;
+	nr = symshdr.sh_size / symshdr.sh_entsize;
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int stt;
+		bool is_func, is_obj, is_label;
+		Elf *secelf = syms;
+		size_t secstr = shstrndx;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		stt = GELF_ST_TYPE(sym.st_info);
+		is_func = (stt == STT_FUNC || stt == STT_GNU_IFUNC) && sym.st_name &&
+			  sym.st_shndx != SHN_UNDEF;
+		is_obj = stt == STT_OBJECT && sym.st_name && sym.st_shndx != SHN_UNDEF;
+		is_label = stt == STT_NOTYPE && sym.st_name && sym.st_shndx != SHN_UNDEF &&
+			   sym.st_shndx != SHN_ABS &&
+			   GELF_ST_VISIBILITY(sym.st_other) != STV_HIDDEN &&
+			   GELF_ST_VISIBILITY(sym.st_other) != STV_INTERNAL;
+		if (!is_func && !is_obj && !is_label)
+			continue;
+		if (sym.st_shndx == SHN_ABS || sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		scn = elf_getscn(syms, sym.st_shndx);
+		if (!scn || !gelf_getshdr(scn, &sh))
+			continue;
+		if (!(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (sh.sh_type == SHT_NOBITS && runtime != syms) {
+			scn = elf_getscn(runtime, sym.st_shndx);
+			if (!scn || !gelf_getshdr(scn, &sh))
+				continue;
+			secelf = runtime;
+			secstr = rt_shstrndx;
+		}
+		if (is_label && !elf_section_name_has(secelf, secstr, &sh, "text") &&
+		    !elf_section_name_has(secelf, secstr, &sh, "data"))
+			continue;
+		name = elf_strptr(syms, symshdr.sh_link, sym.st_name);
+		if (!name)
+			continue;
+		if (!kernel) {
+			GElf_Phdr ph;
+
+			if (load_phdr_for(runtime, sym.st_value, &ph))
+				sym.st_value -= sh.sh_addr - sh.sh_offset;
+			else
+				sym.st_value -= ph.p_vaddr - ph.p_offset;
+		}
+		symtab__add(s, b, sym.st_value, sym.st_size, name, (uint8_t)stt,
+			    (uint8_t)GELF_ST_BIND(sym.st_info));
+	}
+	return 0;
+}
+
+struct elf_file {
+	int fd;
+	Elf *elf;
+	char *path;
+	bool has_symtab, has_dynsym;
+};
+
+static void elf_file__close(struct elf_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->path);
+	f->elf = NULL;
+	f->fd = -1;
+	f->path = NULL;
+}
+
+static bool is_regular(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+/* Open @path as ELF; reject it when the build-id differs from the recorded one (perf's rule). */
+static int elf_file__open(struct elf_file *f, const char *path, const struct symbols_dso *d)
+{
+	GElf_Shdr sh;
+
+	f->fd = -1;
+	f->elf = NULL;
+	f->path = NULL;
+	if (!is_regular(path))
+		return -ENOENT;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+		elf_file__close(f);
+		return -EINVAL;
+	}
+	if (d->bid_size) {
+		const void *bid;
+		ssize_t n = dwelf_elf_gnu_build_id(f->elf, &bid);
+		unsigned int k = d->bid_size;
+
+		/* the header's build-ids are zero-padded to 20 bytes */
+		while (k > 0 && d->bid[k - 1] == 0 && (ssize_t)k > n)
+			k--;
+		if (n <= 0 || (size_t)n != k || memcmp(bid, d->bid, k)) {
+			elf_file__close(f);
+			return -ESTALE;
+		}
+	}
+	f->path = xstrdup(path);
+	f->has_symtab = find_section(f->elf, ".symtab", SHT_SYMTAB, &sh) != NULL;
+	f->has_dynsym = find_section(f->elf, ".dynsym", SHT_DYNSYM, &sh) != NULL;
+	return 0;
+}
+
+static void bid_hex(const struct symbols_dso *d, char *out)
+{
+	for (unsigned int i = 0; i < d->bid_size; i++)
+		sprintf(out + 2 * i, "%02x", d->bid[i]);
+	out[2 * d->bid_size] = 0;
+}
+
+/* perf's candidate order (binary_type_symtab), each under --symfs. */
+static size_t candidates(struct symbols *s, const struct symbols_dso *d, char **out, size_t max)
+{
+	const char *symfs = s->opts.symfs ? s->opts.symfs : "";
+	char hex[41];
+	size_t n = 0;
+
+	bid_hex(d, hex);
+	/* .gnu_debuglink next to the binary */
+	{
+		char *bin = xasprintf("%s%s", symfs, d->long_name);
+		int fd = open(bin, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+			GElf_Word crc;
+			const char *link = e ? dwelf_elf_gnu_debuglink(e, &crc) : NULL;
+
+			if (link && n < max) {
+				char *dir = xstrdup(bin), *slash = strrchr(dir, '/');
+
+				if (slash)
+					*slash = 0;
+				out[n++] = xasprintf("%s/%s", dir, link);
+				free(dir);
+			}
+			if (e)
+				elf_end(e);
+			close(fd);
+		}
+		free(bin);
+	}
+	if (d->bid_size && s->debug_dir && n + 2 <= max) {
+		out[n++] = xasprintf("%s/.build-id/%.2s/%s", s->debug_dir, hex, hex + 2);
+		out[n++] = xasprintf("%s/.build-id/%.2s/%s/debug", s->debug_dir, hex, hex + 2);
+	}
+	if (n + 2 <= max && d->long_name[0] == '/') {
+		out[n++] = xasprintf("%s/usr/lib/debug%s.debug", symfs, d->long_name);
+		out[n++] = xasprintf("%s/usr/lib/debug%s", symfs, d->long_name);
+	}
+	if (d->bid_size && n < max)
+		out[n++] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex, hex + 2);
+	if (n < max && d->long_name[0] == '/')
+		out[n++] = xasprintf("%s%s", symfs, d->long_name);
+	return n;
+}
+
+static void dso__load_user(struct symbols *s, struct symbols_dso *d)
+{
+	char *cand[8];
+	size_t nc = candidates(s, d, cand, 8);
+	struct elf_file syms = { .fd = -1 }, runtime = { .fd = -1 };
+	struct symtab_builder b = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	GElf_Shdr tsh;
+
+	for (size_t i = 0; i < nc; i++) {
+		struct elf_file f;
+		int rc = elf_file__open(&f, cand[i], d);
+
+		if (rc) {
+			if (rc == -ESTALE)
+				strbuf__addf(&why, "%s%s: build-id differs", why.len ? "; " : "",
+					     cand[i]);
+			continue;
+		}
+		if (!syms.elf && f.has_symtab) {
+			syms = f;
+			if (!runtime.elf && f.has_dynsym) {
+				runtime = syms;
+				runtime.path = xstrdup(f.path);
+				runtime.fd = -1;	/* shared with syms: closed once */
+			}
+		} else if (!runtime.elf && f.has_dynsym) {
+			runtime = f;
+		} else {
+			elf_file__close(&f);
+		}
+		if (syms.elf && runtime.elf)
+			break;
+	}
+	for (size_t i = 0; i < nc; i++)
+		free(cand[i]);
+
+	if (!syms.elf && runtime.elf) {
+		/* only a dynsym: perf uses it for both roles; symsrc_filename stays unset */
+		d->runtime_path = xstrdup(runtime.path);
+	} else if (syms.elf) {
+		d->symsrc_path = xstrdup(syms.path);
+		d->runtime_path = xstrdup(runtime.elf ? runtime.path : syms.path);
+	}
+	if (!syms.elf && !runtime.elf) {
+		d->error = why.len ? xstrdup(why.buf)
+				   : xasprintf("%s: no object with symbols found (tried the path, "
+					       "debuglink, build-id cache, /usr/lib/debug)",
+					       d->long_name);
+		strbuf__release(&why);
+		return;
+	}
+	strbuf__release(&why);
+	{
+		Elf *se = syms.elf ? syms.elf : runtime.elf;
+		Elf *re = runtime.elf ? runtime.elf : syms.elf;
+
+		if (find_section(re, ".text", 0, &tsh))
+			d->text_offset = tsh.sh_addr - tsh.sh_offset;
+		d->adjust_symbols = true;
+		if (syms.elf)
+			load_elf_syms(s, se, re, SHT_SYMTAB, false, &b);
+		/* perf also reads the symbol file's own dynsym */
+		load_elf_syms(s, se, re, SHT_DYNSYM, false, &b);
+	}
+	if (runtime.elf == syms.elf)
+		runtime.elf = NULL;
+	if (runtime.fd == -1 && runtime.elf == NULL)
+		free(runtime.path), runtime.path = NULL;
+	elf_file__close(&syms);
+	elf_file__close(&runtime);
+	symtab__finish(&b, false, &d->syms, &d->nr_syms);
+}
+
+/* kallsyms: "ADDR TYPE NAME [MODULE]"; perf keeps T/W/D/B (any case). */
+static void dso__load_kallsyms(struct symbols *s, struct symbols_dso *d, const char *path,
+			       const char *module)
+{
+	FILE *f = fopen(path, "re");
+	struct symtab_builder b = { 0 };
+	char line[1024];
+	size_t modlen = module ? strlen(module) : 0;
+
+	if (!f) {
+		d->error = xasprintf("%s: %s", path, strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type, name[512], mod[256] = "";
+		int n = sscanf(line, "%llx %c %511s %255s", &addr, &type, name, mod);
+		char t;
+
+		if (n < 3)
+			continue;
+		t = (char)toupper((unsigned char)type);
+		if (t != 'T' && t != 'W' && t != 'D' && t != 'B')
+			continue;
+		if (module) {
+			/* "[modname]" */
+			if (strncmp(mod, module, modlen))
+				continue;
+		} else if (n == 4 && mod[0] == '[') {
+			continue;
+		}
+		symtab__add(s, &b, addr, 0, name, t == 'D' || t == 'B' ? STT_OBJECT : STT_FUNC,
+			    isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL);
+	}
+	fclose(f);
+	if (!b.n && !d->error)
+		d->error = xasprintf("%s: no symbols%s (kptr_restrict?)", path,
+				     module ? " for this module" : "");
+	d->symsrc_path = NULL;
+	d->runtime_path = xstrdup(path);
+	symtab__finish(&b, true, &d->syms, &d->nr_syms);
+}
+
+static void dso__load_vmlinux(struct symbols *s, struct symbols_dso *d, const char *path)
+{
+	struct elf_file f;
+	struct symtab_builder b = { 0 };
+	int rc = elf_file__open(&f, path, d);
+
+	if (rc) {
+		d->error = xasprintf("%s: %s", path, rc == -ESTALE ? "build-id differs from the "
+				     "recording's" : strerror(-rc));
+		return;
+	}
+	if (!f.has_symtab) {
+		d->error = xasprintf("%s: no .symtab", path);
+		elf_file__close(&f);
+		return;
+	}
+	load_elf_syms(s, f.elf, f.elf, SHT_SYMTAB, true, &b);
+	d->symsrc_path = xstrdup(path);
+	d->runtime_path = xstrdup(path);
+	d->kernel_vmlinux = true;
+	elf_file__close(&f);
+	symtab__finish(&b, false, &d->syms, &d->nr_syms);
+}
+
+static void dso__load(struct symbols *s, struct symbols_dso *d)
+{
+	if (d->loaded)
+		return;
+	d->loaded = true;
+	switch (d->kind) {
+	case SYMBOLS_DSO_KERNEL: {
+		const char *ks = s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms";
+
+		if (s->opts.vmlinux) {
+			dso__load_vmlinux(s, d, s->opts.vmlinux);
+			return;
+		}
+		if (d->bid_size && s->debug_dir) {
+			char hex[41], *p;
+
+			bid_hex(d, hex);
+			p = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", s->debug_dir, hex);
+			if (is_regular(p)) {
+				dso__load_kallsyms(s, d, p, NULL);
+				free(p);
+				return;
+			}
+			free(p);
+		}
+		if (*ks)
+			dso__load_kallsyms(s, d, ks, NULL);
+		else
+			d->error = xstrdup("[kernel.kallsyms]: no vmlinux and no kallsyms given");
+		return;
+	}
+	case SYMBOLS_DSO_MODULE: {
+		const char *ks = s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms";
+
+		/* module symbols from kallsyms, at runtime addresses (see symbols__lookup) */
+		if (*ks)
+			dso__load_kallsyms(s, d, ks, d->short_name);
+		return;
+	}
+	case SYMBOLS_DSO_ANON:
+	case SYMBOLS_DSO_JIT:
+		d->error = xasprintf("%s: anonymous memory, no object", d->long_name);
+		return;
+	case SYMBOLS_DSO_VDSO:
+	case SYMBOLS_DSO_USER:
+		dso__load_user(s, d);
+		return;
+	}
+}
+
+int symbols__find_sym(struct symbols *s, struct symbols_dso *d, uint64_t addr, const char **name,
+		      uint64_t *start, bool *is_object)
+{
+	const struct sym *sy;
+
+	dso__load(s, d);
+	sy = symtab__find(d->syms, d->nr_syms, addr);
+	if (!sy)
+		return 1;
+	*name = sy->name;
+	*start = sy->start;
+	*is_object = sy->type == STT_OBJECT;
+	return 0;
+}
+
+/* ---- source lines (libdwfl) ---- */
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/*
+ * What addr2line (binutils) reads besides DWARF: the allocated sections (an address outside
+ * all of them is "??") and the symbol table in file order (.symtab, or .dynsym when .symtab
+ * has no symbols), for its elf_find_function fallback.
+ */
+static void load_bfd_view(struct symbols *s, struct symbols_dso *d, const char *path)
+{
+	struct elf_file f = { .fd = -1 };
+	const struct symbols_dso nobid = { 0 };
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t cap = 0;
+
+	if (elf_file__open(&f, path, &nobid))
+		return;
+	while ((scn = elf_nextscn(f.elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		d->bsecs = xgrow(d->bsecs, &cap, d->nr_bsecs + 1, sizeof(*d->bsecs));
+		d->bsecs[d->nr_bsecs].addr = sh.sh_addr;
+		d->bsecs[d->nr_bsecs].size = sh.sh_size;
+		d->bsecs[d->nr_bsecs].index = (uint16_t)elf_ndxscn(scn);
+		d->nr_bsecs++;
+	}
+	cap = 0;
+	for (int pass = 0; pass < 2 && !d->nr_bsyms; pass++) {
+		GElf_Word want = pass ? SHT_DYNSYM : SHT_SYMTAB;
+		Elf_Data *data;
+		size_t nr;
+
+		scn = NULL;
+		while ((scn = elf_nextscn(f.elf, scn)))
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == want)
+				break;
+		if (!scn || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		nr = sh.sh_size / sh.sh_entsize;
+		for (size_t i = 1; i < nr; i++) {
+			GElf_Sym sym;
+			const char *name;
+			struct bfd_sym *b;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			name = elf_strptr(f.elf, sh.sh_link, sym.st_name);
+			d->bsyms = xgrow(d->bsyms, &cap, d->nr_bsyms + 1, sizeof(*d->bsyms));
+			b = &d->bsyms[d->nr_bsyms++];
+			b->value = sym.st_value;
+			b->size = sym.st_size;
+			b->name = arena_strdup(s, name ? name : "");
+			b->shndx = sym.st_shndx;
+			b->type = (uint8_t)GELF_ST_TYPE(sym.st_info);
+			b->bind = (uint8_t)GELF_ST_BIND(sym.st_info);
+			b->vis = (uint8_t)GELF_ST_VISIBILITY(sym.st_other);
+		}
+	}
+	elf_file__close(&f);
+}
+
+/* The allocated section addr2line finds @addr in (the first one), or NULL. */
+static const struct bfd_sec *bfd_section_of(const struct symbols_dso *d, uint64_t addr)
+{
+	for (size_t i = 0; i < d->nr_bsecs; i++)
+		if (addr >= d->bsecs[i].addr && addr < d->bsecs[i].addr + d->bsecs[i].size)
+			return &d->bsecs[i];
+	return NULL;
+}
+
+/*
+ * binutils' elf_find_function: the closest function-like symbol at or below @addr in
+ * @sec (no size check), and the STT_FILE before it when that file can be trusted (a local
+ * symbol, or no global seen after a second file symbol).  Returns false when there is none.
+ */
+static bool bfd_find_function(const struct symbols_dso *d, const struct bfd_sec *sec,
+			      uint64_t addr, const char **func, const char **file)
+{
+	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL_SEEN } state = NOTHING_SEEN;
+	const char *cur_file = NULL;
+	uint64_t low = 0, best_size = 0;
+	bool found = false;
+
+	for (size_t i = 0; i < d->nr_bsyms; i++) {
+		const struct bfd_sym *b = &d->bsyms[i];
+		uint64_t size;
+
+		if (b->type == STT_FILE) {
+			cur_file = b->name;
+			if (state == SYMBOL_SEEN)
+				state = FILE_AFTER_SYMBOL_SEEN;
+			continue;
+		}
+		if (state == NOTHING_SEEN)
+			state = SYMBOL_SEEN;
+		/* _bfd_elf_maybe_function_sym */
+		if (b->type == STT_SECTION || b->type == STT_OBJECT || b->type == STT_TLS ||
+		    b->shndx != sec->index)
+			continue;
+		if (b->size == 0 && b->bind == STB_LOCAL && b->type == STT_NOTYPE &&
+		    b->vis == STV_HIDDEN)
+			continue;
+		size = b->size ? b->size : 1;
+		if (b->value <= addr && (b->value > low || (b->value == low && size > best_size))) {
+			*func = b->name;
+			*file = (cur_file && (b->bind == STB_LOCAL ||
+					      state != FILE_AFTER_SYMBOL_SEEN)) ? cur_file : NULL;
+			low = b->value;
+			best_size = size;
+			found = true;
+		}
+	}
+	return found;
+}
+
+static void dso__open_dwfl(struct symbols *s, struct symbols_dso *d)
+{
+	const char *path;
+
+	if (d->dwfl_tried)
+		return;
+	d->dwfl_tried = true;
+	/*
+	 * perf's dso__name(): the file the symbols came from, else the recorded name as is
+	 * (perf does not put --symfs in front of that one); never for "[...]" and JIT maps.
+	 */
+	path = d->symsrc_path ? d->symsrc_path : d->long_name;
+	if (path[0] == '[' || !strncmp(path, "/tmp/perf-", 10))
+		return;
+	if (d->kind == SYMBOLS_DSO_KERNEL && !d->kernel_vmlinux)
+		return;
+	d->dwfl = dwfl_begin(&offline_callbacks);
+	if (!d->dwfl)
+		return;
+	d->mod = dwfl_report_offline(d->dwfl, "", path, -1);
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	load_bfd_view(s, d, path);
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n;
+
+	/* binutils prints the linkage name when there is one (C++), else the name */
+	n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	return n;
+}
+
+/*
+ * The CU containing @a (a module address): libdw 0.188 finds none without .debug_aranges
+ * (clang emits none), so the CUs' own ranges are indexed once, as binutils does.
+ */
+struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Off off;
+};
+
+static int cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void build_cu_index(struct symbols_dso *d)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+	size_t cap = 0;
+
+	d->cu_index_built = true;
+	while ((cu = dwfl_module_nextcu(d->mod, cu, &bias))) {
+		ptrdiff_t off = 0;
+		Dwarf_Addr base, lo, hi;
+
+		while ((off = dwarf_ranges(cu, off, &base, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			d->cus = xgrow(d->cus, &cap, d->nr_cus + 1, sizeof(*d->cus));
+			d->cus[d->nr_cus].lo = lo;
+			d->cus[d->nr_cus].hi = hi;
+			d->cus[d->nr_cus].off = dwarf_dieoffset(cu);
+			d->nr_cus++;
+		}
+	}
+	qsort(d->cus, d->nr_cus, sizeof(*d->cus), cu_range_cmp);
+}
+
+static bool find_cu(struct symbols_dso *d, Dwarf_Addr a, Dwarf_Die *out)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	size_t lo = 0, hi;
+
+	if (!d->cu_index_built)
+		build_cu_index(d);
+	dw = dwfl_module_getdwarf(d->mod, &bias);
+	if (!dw)
+		return false;
+	hi = d->nr_cus;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->cus[mid].lo <= a - bias)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of different CUs do not nest; scan back a little for overlapping ones */
+	for (size_t i = lo; i > 0 && lo - i < 16; i--) {
+		const struct cu_range *r = &d->cus[i - 1];
+
+		if (a - bias >= r->lo && a - bias < r->hi)
+			return dwarf_offdie(dw, r->off, out) != NULL;
+	}
+	return false;
+}
+
+/*
+ * Whether line row @dl was emitted before any DW_LNS_set_file of its sequence (its file is
+ * the register's initial 1).  For now: gcc starts every sequence that way and clang always
+ * sets the file, so the producer decides.
+ */
+static bool implicit_file_row(struct symbols_dso *d, Dwarf_Die *cudie, Dwarf_Line *dl)
+{
+	Dwarf_Attribute at;
+	const char *producer = dwarf_formstring(dwarf_attr(cudie, DW_AT_producer, &at));
+
+	(void)d;
+	(void)dl;
+	return producer && !strncmp(producer, "GNU ", 4);
+}
+
+/*
+ * `addr2line -f -i` for @addr (an address in the object's own terms): level 0 is the line
+ * table's row and the innermost function; each further level is the call site of the level
+ * below.  Without a line row, binutils' symbol-table fallback (one level, line 0).  Fills
+ * frames in the arena; returns how many (0: addr2line says "??").
+ */
+static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64_t addr,
+				struct symbols_frame **out)
+{
+	Dwarf_Addr bias = 0, a;
+	Dwarf_Line *dl = NULL;
+	Dwarf_Die cudie, *scopes = NULL;
+	const char *file = NULL;
+	int lineno = 0, nscopes = 0;
+	struct symbols_frame *fr;
+	unsigned int n = 0, cap, disc = 0;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	const struct bfd_sec *sec = bfd_section_of(d, addr);
+	bool have_cu;
+
+	if (!d->mod || !sec)
+		return 0;
+	if (dwfl_module_getelf(d->mod, &bias) == NULL)
+		return 0;
+	a = addr + bias;
+	have_cu = find_cu(d, a, &cudie);
+	if (have_cu) {
+		dwfl_module_getdwarf(d->mod, &bias);
+		dl = dwarf_getsrc_die(&cudie, a - bias);
+	}
+	if (dl) {
+		file = dwarf_linesrc(dl, NULL, NULL);
+		dwarf_lineno(dl, &lineno);
+	}
+	if (!file) {
+		/* no DWARF line: addr2line falls back to the symbol table (line "?") */
+		const char *fn = NULL, *ff = NULL;
+
+		if (!bfd_find_function(d, sec, addr, &fn, &ff))
+			return 0;
+		fr = arena_alloc(s, sizeof(*fr));
+		fr->function = arena_strdup(s, fn);
+		fr->file = arena_strdup(s, ff ? ff : "??");
+		fr->line = 0;
+		fr->discriminator = 0;
+		*out = fr;
+		return 1;
+	}
+	{
+		Dwarf_Half version = 0;
+		Dwarf_Files *lf;
+		size_t idx;
+
+		/*
+		 * binutils 2.40's addr2line (perf's) gives the rows that use the line program's
+		 * initial file register (1) the name of DWARF 5's file 0, the CU's primary file:
+		 * an inline function from a header is reported in the .c file.  Follow it.
+		 */
+		if (dwarf_cu_info(cudie.cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) == 0 &&
+		    version >= 5 && dwarf_line_file(dl, &lf, &idx) == 0 && idx == 1 &&
+		    implicit_file_row(d, &cudie, dl)) {
+			const char *f0 = dwarf_filesrc(lf, 0, NULL, NULL);
+
+			if (f0)
+				file = f0;
+		}
+		dwarf_linediscriminator(dl, &disc);
+		nscopes = dwarf_getscopes(&cudie, a - bias, &scopes);
+		if (nscopes < 0)
+			nscopes = 0;
+	}
+	/*
+	 * dwarf_getscopes follows an inline instance into its abstract definition; the call
+	 * chain is the physical nesting of the innermost function instance instead
+	 * (dwarf_getscopes_die), as eu-addr2line -i walks it.
+	 */
+	for (int i = 0; i < nscopes; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Die inner = scopes[i];
+
+			free(scopes);
+			scopes = NULL;
+			nscopes = dwarf_getscopes_die(&inner, &scopes);
+			if (nscopes < 0)
+				nscopes = 0;
+			break;
+		}
+		if (i == nscopes - 1) {
+			free(scopes);
+			scopes = NULL;
+			nscopes = 0;
+		}
+	}
+	cap = (unsigned int)nscopes + 1;
+	fr = arena_alloc(s, cap * sizeof(*fr));
+	fr[0].file = arena_strdup(s, file);
+	fr[0].line = (unsigned int)lineno;
+	fr[0].function = NULL;
+	fr[0].discriminator = disc;
+	n = 1;
+	dwarf_getsrcfiles(&cudie, &files, &nfiles);
+	for (int i = 0; i < nscopes; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		Dwarf_Attribute at;
+		Dwarf_Word cf = 0, cl = 0, cd = 0;
+		const char *fn, *cfile = NULL;
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+			continue;
+		/*
+		 * binutils 2.40 does not resolve DW_FORM_rnglistx (clang's DWARF 5 ranges) for
+		 * functions: such an inline instance does not exist for addr2line, and so for perf.
+		 */
+		if (tag == DW_TAG_inlined_subroutine && dwarf_attr(&scopes[i], DW_AT_ranges, &at) &&
+		    dwarf_whatform(&at) == DW_FORM_rnglistx)
+			continue;
+		fn = die_name(&scopes[i]);
+		fr[n - 1].function = arena_strdup(s, fn ? fn : "??");
+		if (tag == DW_TAG_subprogram)
+			break;
+		/* an inlined call: the next level is the caller, at the call site */
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &at), &cf) == 0 && files)
+			cfile = dwarf_filesrc(files, cf, NULL, NULL);
+		dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &at), &cl);
+		dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_GNU_discriminator, &at), &cd);
+		fr[n].file = arena_strdup(s, cfile ? cfile : "??");
+		fr[n].line = (unsigned int)cl;
+		fr[n].function = NULL;
+		fr[n].discriminator = (unsigned int)cd;
+		n++;
+	}
+	free(scopes);
+	if (!fr[0].function) {
+		/* a line but no function DIE (assembly): addr2line names the ELF symbol */
+		const char *fn = NULL, *ff = NULL;
+
+		if (bfd_find_function(d, sec, addr, &fn, &ff))
+			fr[0].function = arena_strdup(s, fn);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (!fr[i].function)
+			fr[i].function = "??";
+	*out = fr;
+	return n;
+}
+
+static uint64_t objdump_addr(const struct symbols_dso *d, const struct symbols_map *map,
+			     uint64_t addr)
+{
+	if (d->kind == SYMBOLS_DSO_KERNEL) {
+		/* identity map: ip; a vmlinux is at link-time addresses: take the KASLR shift off */
+		if (d->kernel_vmlinux && map->ref_reloc && d->vmlinux_ref)
+			return addr - (map->ref_reloc - d->vmlinux_ref);
+		return addr;
+	}
+	if (d->kind == SYMBOLS_DSO_MODULE)
+		return addr;
+	if (!d->adjust_symbols)
+		return addr;
+	return addr + d->text_offset;
+}
+
+static void vmlinux_ref(struct symbols_dso *d, const struct symbols_map *map)
+{
+	if (!d->kernel_vmlinux || d->vmlinux_ref || !map->ref_reloc_name || !map->ref_reloc_name[0])
+		return;
+	for (size_t i = 0; i < d->nr_syms; i++)
+		if (!strcmp(d->syms[i].name, map->ref_reloc_name)) {
+			d->vmlinux_ref = d->syms[i].start;
+			return;
+		}
+}
+
+int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbols_map *map,
+		    uint64_t addr, struct symbols_loc *loc)
+{
+	struct loc_ent *e;
+	size_t bkt;
+	const struct sym *sy;
+	uint64_t symaddr = addr, rel = 0;
+	struct symbols_frame *frames = NULL;
+	char *txt;
+
+	memset(loc, 0, sizeof(*loc));
+	if (!map || !d) {
+		loc->srcline = SRCLINE_UNKNOWN;
+		loc->objdump_addr = addr;
+		return 0;
+	}
+	if (!d->cache_size) {
+		d->cache_size = 256;
+		d->cache = xcalloc(d->cache_size, sizeof(*d->cache));
+	}
+	bkt = (addr * 0x9e3779b97f4a7c15ULL) >> 40 & (d->cache_size - 1);
+	for (e = d->cache[bkt]; e; e = e->next)
+		if (e->addr == addr) {
+			*loc = e->loc;
+			return 0;
+		}
+
+	dso__load(s, d);
+	vmlinux_ref(d, map);
+	if (d->kind == SYMBOLS_DSO_KERNEL && d->kernel_vmlinux && map->ref_reloc && d->vmlinux_ref)
+		rel = map->ref_reloc - d->vmlinux_ref;
+	if (d->kind == SYMBOLS_DSO_MODULE)
+		rel = map->identity ? 0 : map->start - map->pgoff;	/* kallsyms: runtime address */
+	symaddr = addr + rel;
+	sy = symtab__find(d->syms, d->nr_syms, symaddr);
+	if (sy) {
+		loc->sym = sy->name;
+		loc->sym_start = sy->start - rel;
+		loc->sym_is_object = sy->type == STT_OBJECT;
+	}
+	loc->objdump_addr = objdump_addr(d, map, addr);
+	dso__open_dwfl(s, d);
+	loc->nr_frames = dwfl_frames(s, d, loc->objdump_addr, &frames);
+	loc->frames = frames;
+	if (loc->nr_frames) {
+		const char *f = frames[0].file;
+
+		if (!s->opts.full_srcline) {
+			const char *b = strrchr(f, '/');
+
+			f = b ? b + 1 : f;
+		}
+		/* addr2line's "FILE:?" is read by perf as line 0 */
+		txt = xasprintf("%s:%u", f, frames[0].line);
+	} else if (sy) {
+		txt = xasprintf("%s+%" PRIu64, sy->name, addr - loc->sym_start);
+	} else {
+		txt = xasprintf("%s[%" PRIx64 "]", d->short_name, loc->objdump_addr);
+	}
+	loc->srcline = arena_strdup(s, txt);
+	free(txt);
+
+	if (d->nr_cache * 2 >= d->cache_size) {
+		size_t nsize = d->cache_size * 2;
+		struct loc_ent **nv = xcalloc(nsize, sizeof(*nv));
+
+		for (size_t i = 0; i < d->cache_size; i++)
+			while ((e = d->cache[i])) {
+				size_t nb = (e->addr * 0x9e3779b97f4a7c15ULL) >> 40 & (nsize - 1);
+
+				d->cache[i] = e->next;
+				e->next = nv[nb];
+				nv[nb] = e;
+			}
+		free(d->cache);
+		d->cache = nv;
+		d->cache_size = nsize;
+		bkt = (addr * 0x9e3779b97f4a7c15ULL) >> 40 & (d->cache_size - 1);
+	}
+	e = xmalloc(sizeof(*e));
+	e->addr = addr;
+	e->loc = *loc;
+	e->next = d->cache[bkt];
+	d->cache[bkt] = e;
+	d->nr_cache++;
+	return 0;
+}
+
+int symbols__format_sym(char *buf, size_t size, char level, const struct symbols_loc *loc,
+			uint64_t addr)
+{
+	if (loc && loc->sym) {
+		if (loc->sym_is_object)
+			return snprintf(buf, size, "[%c] %s+0x%" PRIx64, level, loc->sym,
+					addr - loc->sym_start);
+		return snprintf(buf, size, "[%c] %s", level, loc->sym);
+	}
+	return snprintf(buf, size, "[%c] %#.*" PRIx64, level, 16, addr);
+}
+
+int symbols__lookup_objdump(struct symbols *s, struct symbols_dso *d, uint64_t objdump_addr,
+			    struct symbols_loc *loc)
+{
+	struct symbols_map map = { 0 };
+
+	dso__load(s, d);
+	if (d->kind == SYMBOLS_DSO_USER || d->kind == SYMBOLS_DSO_VDSO)
+		return symbols__lookup(s, d, &map, objdump_addr - (d->adjust_symbols ?
+								  d->text_offset : 0), loc);
+	map.identity = true;
+	return symbols__lookup(s, d, &map, objdump_addr, loc);
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_DWARF_SYMBOLS_H
+#define LINEUP_DWARF_SYMBOLS_H
+
+/*
+ * Code addresses to names, the way perf (6.1, built without libbfd, as Debian ships it) names
+ * them in its Symbol, Shared Object and Source:Line columns:
+ *
+ *   - symbols come from the object's ELF .symtab (else .dynsym), both read as perf's
+ *     dso__load_sym does: functions, ifuncs and objects with a name and a section, labels in
+ *     text/data sections, no SHN_ABS, only SHF_ALLOC sections; user symbols are moved to file
+ *     offsets (st_value - (p_vaddr - p_offset) of their segment) because a map's map_ip gives
+ *     file offsets; zero-sized symbols are extended to the next one; of several symbols at one
+ *     address the best is kept (sized, non-weak, global, fewer leading underscores, longer name);
+ *   - the file is looked for where perf looks: the .gnu_debuglink file, the build-id cache
+ *     (~/.debug/.build-id/xx/rest[/debug]), /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH,
+ *     /usr/lib/debug/.build-id/xx/rest.debug, then PATH itself, all under --symfs when given;
+ *     a file whose build-id differs from the recorded one is rejected;
+ *   - the kernel ([kernel.kallsyms]) takes its symbols from -k VMLINUX (relocated by the
+ *     recording's reference symbol, KASLR) or else from kallsyms (the build-id cache's copy,
+ *     then /proc/kallsyms); a module's from its .ko when at hand;
+ *   - Source:Line is what `addr2line -i -f` says first (the innermost inlined location), as
+ *     basename:line (the full path with full_srcline), looked up at perf's objdump address
+ *     (map__rip_2objdump); when there is no line: "SYM+OFFSET" (decimal) if a symbol covers the
+ *     address, else "SHORTNAME[HEXADDR]"; "??:0" when the address has no map at all.  Objects
+ *     whose name starts with '[' or /tmp/perf- never get a line.
+ *
+ * Source lines and inline chains come from libdwfl (the object's DWARF, or its separate
+ * debuginfo found by build-id or debuglink).
+ *
+ * Ownership: struct symbols owns every object it opens (each once, cached by name and
+ * build-id) and every string it returns; those stay valid until symbols__delete.  No libdw or
+ * libelf type appears here.  Not thread-safe.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct symbols;
+struct symbols_dso;
+
+/**
+ * struct symbols_options - where to look.
+ * @symfs:	perf's --symfs: a directory prefixed to every path (NULL: none)
+ * @vmlinux:	perf's -k: the kernel image for [kernel.kallsyms] (NULL: kallsyms only)
+ * @kallsyms:	kallsyms file to use for the kernel (NULL: "/proc/kallsyms"; "" disables)
+ * @debug_dir:	the build-id cache (NULL: $HOME/.debug)
+ * @full_srcline: print the source file's full path, not its basename (perf's
+ *		--full-source-path)
+ */
+struct symbols_options {
+	const char *symfs;
+	const char *vmlinux;
+	const char *kallsyms;
+	const char *debug_dir;
+	bool full_srcline;
+};
+
+/* The same values as sampling/machine.h's enum dso_kind, so a caller can pass it through. */
+enum symbols_dso_kind {
+	SYMBOLS_DSO_USER,
+	SYMBOLS_DSO_KERNEL,
+	SYMBOLS_DSO_MODULE,
+	SYMBOLS_DSO_VDSO,
+	SYMBOLS_DSO_ANON,
+	SYMBOLS_DSO_JIT,
+};
+
+/**
+ * struct symbols_map - the map an address was found in (sampling/machine.h's struct map).
+ * @start, @pgoff: the map's start and file offset
+ * @identity:	map_ip is the identity (kernel map, anon memory)
+ * @ref_reloc:	kernel map: runtime address of @ref_reloc_name ("_text"), from the kernel
+ *		MMAP's pgoff, 0 if unknown; relocates a vmlinux's symbols (KASLR)
+ */
+struct symbols_map {
+	uint64_t start, pgoff;
+	bool identity;
+	uint64_t ref_reloc;
+	const char *ref_reloc_name;
+};
+
+/**
+ * struct symbols_frame - one level of an inline chain, innermost first.
+ * @function:	DWARF name of the function (inlined or not) at this level, "??" if unknown
+ * @file:	full path of the source file: for level 0 the line table's, for the others
+ *		the call site of the level below (DW_AT_call_file); "??" if unknown
+ * @line:	the line, 0 if unknown (addr2line prints "FILE:?", which perf reads as line 0)
+ * @discriminator: the line table row's discriminator (level 0), 0 if none
+ */
+struct symbols_frame {
+	const char *function;
+	const char *file;
+	unsigned int line;
+	unsigned int discriminator;
+};
+
+/**
+ * struct symbols_loc - what lineup knows about one address of one object.
+ * @sym:	the ELF symbol covering it, NULL if none
+ * @sym_start:	the symbol's start, in the same space as the address asked (map-relative,
+ *		i.e. perf's al->addr space; absolute for the kernel)
+ * @sym_is_object: the symbol is a data object (STT_OBJECT): perf prints "name+0xOFF"
+ * @srcline:	perf's Source:Line text (see above)
+ * @objdump_addr: the address in the object's own terms (what addr2line was asked)
+ * @nr_frames:	length of @frames: 0 when addr2line would say "??" (no line and no symbol);
+ *		without DWARF for the address but with a symbol, one frame with line 0
+ * @frames:	the inline chain, as `addr2line -f -i` lists it
+ */
+struct symbols_loc {
+	const char *sym;
+	uint64_t sym_start;
+	bool sym_is_object;
+	const char *srcline;
+	uint64_t objdump_addr;
+	unsigned int nr_frames;
+	const struct symbols_frame *frames;
+};
+
+struct symbols *symbols__new(const struct symbols_options *opts);
+void symbols__delete(struct symbols *s);
+
+/*
+ * The object named @long_name (with @build_id when known), opened on first use and cached;
+ * @short_name is what perf prints for it (used in "SHORTNAME[ADDR]").  Never NULL: an object
+ * that cannot be found still answers (without symbols).  Cheap enough per sample, but callers
+ * may keep the pointer (e.g. in sampling's struct dso's priv).
+ */
+struct symbols_dso *symbols__dso(struct symbols *s, const char *long_name, const char *short_name,
+				 enum symbols_dso_kind kind, const uint8_t *build_id,
+				 unsigned int build_id_size);
+
+/*
+ * Resolve @addr, a map-relative address (perf's al->addr: map_ip of the sample's ip) found in
+ * @map, into *loc.  @map NULL means the address had no map: loc gets no symbol and "??:0".
+ * Results are cached per (dso, address).  Returns 0.
+ */
+int symbols__lookup(struct symbols *s, struct symbols_dso *dso, const struct symbols_map *map,
+		    uint64_t addr, struct symbols_loc *loc);
+
+/*
+ * The same for an address in the object's own terms (what objdump and addr2line show: the
+ * link-time virtual address), for tests and tools.
+ */
+int symbols__lookup_objdump(struct symbols *s, struct symbols_dso *dso, uint64_t objdump_addr,
+			    struct symbols_loc *loc);
+
+/* Only the ELF symbol (no DWARF): for callers that need no Source:Line; 0 found, 1 not. */
+int symbols__find_sym(struct symbols *s, struct symbols_dso *dso, uint64_t addr,
+		      const char **name, uint64_t *start, bool *is_object);
+
+/*
+ * perf's Symbol column text: "[L] name" (L the level char: '.' user, 'k' kernel), "[L] name+0xOFF"
+ * for a data object, "[L] 0x%016llx" of @addr when unresolved.  @addr is the same address given
+ * to symbols__lookup.  Writes at most @size bytes, NUL-terminated; returns the length it wanted.
+ */
+int symbols__format_sym(char *buf, size_t size, char level, const struct symbols_loc *loc,
+			uint64_t addr);
+
+/* Where the object was found: the file its symbols came from, NULL if none. */
+const char *symbols_dso__path(const struct symbols_dso *dso);
+/* Why it has no symbols (a message naming what was tried), or NULL when it has some. */
+const char *symbols_dso__error(const struct symbols_dso *dso);
+
+#endif

@@ -1,0 +1,81 @@
+#!/bin/sh
+# Oracle: for every instruction of every function of a test program built with gcc and clang,
+# -O0 and -O2 (with inlining), DWARF 4 and 5, lineup's function, inline chain and source:line
+# equal `addr2line -f -i`'s, line for line (binutils' addr2line is what perf runs for srcline).
+. "$top_srcdir/tests/lib.sh"
+need addr2line
+need objdump
+scratch
+TOOL="$top_builddir/tests/unit/symbolize"
+
+cat > "$T/prog.c" <<'SRC'
+#include <stdio.h>
+#include <stdlib.h>
+#include "prog.h"
+
+struct counters { long hits; long misses; int flags; } stats;
+static int table[64];
+
+static inline int sq(int x) { return x * x + table[x & 63]; }
+static inline int twice(int x) { return sq(x) + sq(x + 1); }
+
+__attribute__((noinline)) int work(int n)
+{
+	int t = 0;
+
+	for (int i = 0; i < n; i++) {
+		t += twice(i);
+		if (t & 1)
+			stats.hits++;
+		else
+			stats.misses += helper_add(t, i);
+	}
+	return t;
+}
+
+static __attribute__((noinline)) void fill(int seed)
+{
+	for (int i = 0; i < 64; i++)
+		table[i] = seed * i;
+}
+
+int main(int argc, char **argv)
+{
+	fill(argc);
+	printf("%d %ld\n", work(atoi(argc > 1 ? argv[1] : "10")), stats.hits);
+	return 0;
+}
+SRC
+cat > "$T/prog.h" <<'SRC'
+static inline long helper_add(long a, long b)
+{
+	if (a > b)
+		return a - b;
+	return b + 2 * a;
+}
+SRC
+
+nchecked=0
+for cc in gcc clang; do
+	command -v $cc >/dev/null 2>&1 || { [ $cc = gcc ] && fail "no gcc"; continue; }
+	for opt in -O0 -O2; do
+		for dw in -gdwarf-4 -gdwarf-5; do
+			bin="$T/prog-$cc$opt$dw"
+			$cc $opt $dw -o "$bin" "$T/prog.c" || fail "$cc $opt $dw failed"
+			# every instruction address inside a function symbol
+			objdump -d --no-show-raw-insn "$bin" |
+				awk '/^[0-9a-f]+ <.*>:$/ { infn = 1; next }
+				     /^$/ { infn = 0 }
+				     infn && /^ *[0-9a-f]+:/ { sub(":", "", $1); print $1 }' > "$T/addrs"
+			[ -s "$T/addrs" ] || fail "no addresses in $bin"
+			addr2line -f -i -e "$bin" < "$T/addrs" > "$T/want"
+			"$TOOL" -e "$bin" < "$T/addrs" > "$T/got" || fail "symbolize failed on $bin"
+			if ! cmp -s "$T/want" "$T/got"; then
+				diff "$T/want" "$T/got" | head -20
+				fail "$cc $opt $dw: lineup differs from addr2line -f -i"
+			fi
+			nchecked=$((nchecked + $(wc -l < "$T/addrs")))
+		done
+	done
+done
+echo "checked $nchecked addresses"

@@ -295,46 +295,47 @@ static int fill_mem_topology(struct perf_writer *w, const char *sysfs)
 	return 0;
 }
 
+/* Every distinct cache of every CPU, in level order as perf writes them. */
 static int fill_caches(struct perf_writer *w, const char *sysfs, unsigned int nr_cpus)
 {
-	char path[4096], type[64], size[64], map[1024];
-	struct seen {
-		uint32_t level;
-		char type[64], map[1024];
-	} *seen = NULL;
+	struct cache {
+		uint64_t level, line, sets, ways;
+		char type[64], size[64], map[1024];
+	} *seen = NULL, c;
+	char path[4096];
 	uint32_t nr_seen = 0;
 	int rc = 0;
 
-	for (unsigned int c = 0; c < nr_cpus && !rc; c++) {
+	for (unsigned int cpu = 0; cpu < nr_cpus && !rc; cpu++) {
 		for (unsigned int i = 0; i < 16 && !rc; i++) {
-			uint64_t level, line = 0, sets = 0, ways = 0;
 			bool dup = false;
-			struct seen *ns;
+			struct cache *ns;
 
 #define CACHE_PATH(f) snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/cache/index%u/%s", \
-			       sysfs, c, i, f)
+			       sysfs, cpu, i, f)
+			memset(&c, 0, sizeof(c));
 			CACHE_PATH("level");
-			if (read_u64(path, 10, &level))
+			if (read_u64(path, 10, &c.level))
 				break;
 			CACHE_PATH("coherency_line_size");
-			read_u64(path, 10, &line);
+			read_u64(path, 10, &c.line);
 			CACHE_PATH("number_of_sets");
-			read_u64(path, 10, &sets);
+			read_u64(path, 10, &c.sets);
 			CACHE_PATH("ways_of_associativity");
-			read_u64(path, 10, &ways);
+			read_u64(path, 10, &c.ways);
 			CACHE_PATH("type");
-			if (read_text(path, type, sizeof(type)))
-				type[0] = 0;
+			if (read_text(path, c.type, sizeof(c.type)))
+				c.type[0] = 0;
 			CACHE_PATH("size");
-			if (read_text(path, size, sizeof(size)))
-				size[0] = 0;
+			if (read_text(path, c.size, sizeof(c.size)))
+				c.size[0] = 0;
 			CACHE_PATH("shared_cpu_list");
-			if (read_text(path, map, sizeof(map)))
-				map[0] = 0;
+			if (read_text(path, c.map, sizeof(c.map)))
+				c.map[0] = 0;
 #undef CACHE_PATH
 			for (uint32_t k = 0; k < nr_seen; k++)
-				if (seen[k].level == level && !strcmp(seen[k].type, type) &&
-				    !strcmp(seen[k].map, map))
+				if (seen[k].level == c.level && !strcmp(seen[k].type, c.type) &&
+				    !strcmp(seen[k].map, c.map))
 					dup = true;
 			if (dup)
 				continue;
@@ -344,13 +345,15 @@ static int fill_caches(struct perf_writer *w, const char *sysfs, unsigned int nr
 				break;
 			}
 			seen = ns;
-			seen[nr_seen].level = level;
-			snprintf(seen[nr_seen].type, sizeof(seen[nr_seen].type), "%s", type);
-			snprintf(seen[nr_seen].map, sizeof(seen[nr_seen].map), "%s", map);
-			nr_seen++;
-			rc = perf_writer__add_cache(w, level, line, sets, ways, type, size, map);
+			seen[nr_seen++] = c;
 		}
 	}
+	for (uint64_t level = 0; level < 8 && !rc; level++)
+		for (uint32_t k = 0; k < nr_seen && !rc; k++)
+			if (seen[k].level == level)
+				rc = perf_writer__add_cache(w, level, seen[k].line, seen[k].sets,
+							   seen[k].ways, seen[k].type, seen[k].size,
+							   seen[k].map);
 	free(seen);
 	return rc;
 }

@@ -7,3 +7,14 @@ tests_tools_mkperf_SOURCES = tests/tools/mkperf.c
 tests_tools_mkperf_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_tools_mkperf_LDADD = sampling/libperfwriter.a $(LIBELF_LIBS)
 EXTRA_DIST += tests/tools/mkperf.md
+
+TESTS += tests/writer/perf_roundtrip.sh
+dist_check_SCRIPTS += tests/writer/perf_roundtrip.sh
+TESTS += tests/writer/c2c_classes.sh
+dist_check_SCRIPTS += tests/writer/c2c_classes.sh
+check_PROGRAMS += tests/unit/perf_writer_test
+tests_unit_perf_writer_test_SOURCES = tests/unit/perf_writer_test.c
+tests_unit_perf_writer_test_LDADD = sampling/libperfwriter.a
+TESTS += tests/unit/perf_writer_test
+TESTS += tests/writer/host_header.sh
+dist_check_SCRIPTS += tests/writer/host_header.sh

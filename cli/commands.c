@@ -7,10 +7,12 @@
 
 /* Each subcommand lives in cli/cmd_NAME.c and defines `const struct command cmd_NAME`. */
 extern const struct command cmd_help;
+extern const struct command cmd_report;
 extern const struct command cmd_info;
 
 const struct command *const lineup_commands[] = {
 	&cmd_help,
+	&cmd_report,
 	&cmd_info,
 	NULL,
 };

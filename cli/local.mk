@@ -7,3 +7,4 @@ lineup_LDADD = tui/libtui.a analyzer/libanalyzer.a dwarf/libdwarf.a sampling/lib
 	$(LIBBPF_LIBS) $(LIBTRACEEVENT_LIBS) $(LIBPERF_LIBS) $(LIBZSTD_LIBS) -lm -lpthread
 lineup_LDADD += sampling/libperfwriter.a
 lineup_SOURCES += cli/cmd_info.c
+lineup_SOURCES += cli/cmd_report.c

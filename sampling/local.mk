@@ -11,3 +11,4 @@ sampling_libsampling_a_SOURCES += sampling/tracefs.c sampling/tracefs.h \
 noinst_LIBRARIES += sampling/libperfwriter.a
 sampling_libperfwriter_a_SOURCES = sampling/perf_writer.c sampling/perf_writer.h \
 	sampling/perf_writer_host.c
+include sampling/simrt/local.mk

@@ -8,3 +8,4 @@ include tests/fields.mk
 include tests/writer.mk
 include tests/reader.mk
 include tests/symbols.mk
+include tests/c2c.mk

@@ -1,0 +1,958 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <config.h>
+
+#include "analyzer/c2c.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/data_src.h"
+#include "util/xalloc.h"
+
+#define CPUMODE_KERNEL_ 1	/* PERF_RECORD_MISC_KERNEL */
+
+struct c2c {
+	struct c2c_config cfg;
+	int *cpu2node;
+	struct c2c_mem_range *mem;
+	uint64_t cl_mask;	/* line_size - 1 */
+
+	struct c2c_stats total;
+	struct c2c_stats shared;
+	uint32_t nr_shared;
+
+	struct c2c_line *lines;
+	size_t nr_lines, cap_lines;
+	struct c2c_entry *entries;
+	size_t nr_entries, cap_entries;
+
+	/* open addressing, values are index + 1, 0 = empty */
+	uint32_t *line_ht;
+	size_t line_ht_cap;
+	uint32_t *entry_ht;
+	size_t entry_ht_cap;
+
+	/* bitmaps of every line and entry, words_cpu / words_node u64 each */
+	uint64_t *bits;
+	size_t nr_bits, cap_bits;
+	uint32_t words_cpu, words_node;
+
+	struct c2c_stats *node_stats;
+	size_t nr_node_stats, cap_node_stats;
+
+	uint32_t *order;	/* lines in display order */
+	uint32_t *entry_order;	/* shown lines' entries, grouped by line */
+	int offset_node_width;
+	bool key_pid, key_tid, key_iaddr, key_dso;
+};
+
+/* ---- statistics (perf's c2c_decode_stats / c2c_add_stats) ---- */
+
+int c2c_stats__decode(struct c2c_stats *st, uint64_t data_src, uint64_t daddr, bool mapped)
+{
+	struct data_src d = data_src__decode(data_src);
+	unsigned int lvl = d.lvl, snoop = d.snoop, snoopx = d.snoopx;
+	/* Skylake reports an unknown remote level through the remote bit; POWER uses it with
+	 * hops for another core of the same node, so only count it without hops. */
+	bool mrem = d.remote && !d.hops;
+
+	st->nr_entries++;
+	if (d.lock & DS_LOCK_LOCKED)
+		st->locks++;
+	if (d.blk & DS_BLK_DATA)
+		st->blk_data++;
+	if (d.blk & DS_BLK_ADDR)
+		st->blk_addr++;
+
+	if (d.op & DS_OP_LOAD) {
+		st->load++;
+		if (!daddr) {
+			st->ld_noadrs++;
+			return -1;
+		}
+		if (lvl & DS_LVL_HIT) {
+			if (lvl & DS_LVL_UNC)
+				st->ld_uncache++;
+			if (lvl & DS_LVL_IO)
+				st->ld_io++;
+			if (lvl & DS_LVL_LFB)
+				st->ld_fbhit++;
+			if (lvl & DS_LVL_L1)
+				st->ld_l1hit++;
+			if (lvl & DS_LVL_L2) {
+				st->ld_l2hit++;
+				if (snoopx & DS_SNOOPX_PEER) {
+					st->lcl_peer++;
+					st->tot_peer++;
+				}
+			}
+			if (lvl & DS_LVL_L3) {
+				if (snoop & DS_SNOOP_HITM) {
+					st->lcl_hitm++;
+					st->tot_hitm++;
+				} else {
+					st->ld_llchit++;
+				}
+				if (snoopx & DS_SNOOPX_PEER) {
+					st->lcl_peer++;
+					st->tot_peer++;
+				}
+			}
+			if (lvl & DS_LVL_LOC_RAM) {
+				st->lcl_dram++;
+				if (snoop & DS_SNOOP_HIT)
+					st->ld_shared++;
+				else
+					st->ld_excl++;
+			}
+			if ((lvl & (DS_LVL_REM_RAM1 | DS_LVL_REM_RAM2)) || mrem) {
+				st->rmt_dram++;
+				if (snoop & DS_SNOOP_HIT)
+					st->ld_shared++;
+				else
+					st->ld_excl++;
+			}
+		}
+		if ((lvl & (DS_LVL_REM_CCE1 | DS_LVL_REM_CCE2)) || mrem) {
+			if (snoop & DS_SNOOP_HIT) {
+				st->rmt_hit++;
+			} else if (snoop & DS_SNOOP_HITM) {
+				st->rmt_hitm++;
+				st->tot_hitm++;
+			} else if (snoopx & DS_SNOOPX_PEER) {
+				st->rmt_hit++;
+				st->rmt_peer++;
+				st->tot_peer++;
+			}
+		}
+		if (lvl & DS_LVL_MISS)
+			st->ld_miss++;
+	} else if (d.op & DS_OP_STORE) {
+		st->store++;
+		if (!daddr) {
+			st->st_noadrs++;
+			return -1;
+		}
+		if (lvl & DS_LVL_HIT) {
+			if (lvl & DS_LVL_UNC)
+				st->st_uncache++;
+			if (lvl & DS_LVL_L1)
+				st->st_l1hit++;
+		}
+		if ((lvl & DS_LVL_MISS) && (lvl & DS_LVL_L1))
+			st->st_l1miss++;
+		if (lvl & DS_LVL_NA)
+			st->st_na++;
+	} else {
+		st->noparse++;
+		return -1;
+	}
+	if (!mapped) {
+		st->nomap++;
+		return -1;
+	}
+	return 0;
+}
+
+void c2c_stats__add(struct c2c_stats *st, const struct c2c_stats *add)
+{
+	uint32_t *a = (uint32_t *)st;
+	const uint32_t *b = (const uint32_t *)add;
+
+	for (size_t i = 0; i < sizeof(*st) / sizeof(uint32_t); i++)
+		a[i] += b[i];
+}
+
+uint64_t c2c_stats__llc_misses(const struct c2c_stats *st)
+{
+	return (uint64_t)st->lcl_dram + st->rmt_dram + st->rmt_hitm + st->rmt_hit;
+}
+
+uint64_t c2c_stats__cache_hits(const struct c2c_stats *st)
+{
+	return (uint64_t)st->ld_fbhit + st->ld_l1hit + st->ld_l2hit + st->ld_llchit + st->lcl_hitm;
+}
+
+uint64_t c2c_stats__stores(const struct c2c_stats *st)
+{
+	return (uint64_t)st->st_l1hit + st->st_l1miss + st->st_na;
+}
+
+uint64_t c2c_stats__total_records(const struct c2c_stats *st)
+{
+	return c2c_stats__llc_misses(st) + c2c_stats__cache_hits(st) + c2c_stats__stores(st);
+}
+
+uint64_t c2c_stats__total_loads(const struct c2c_stats *st)
+{
+	return c2c_stats__llc_misses(st) + c2c_stats__cache_hits(st);
+}
+
+uint32_t c2c_stats__display_metric(const struct c2c_stats *st, enum c2c_display d)
+{
+	switch (d) {
+	case C2C_DISPLAY_LCL:
+		return st->lcl_hitm;
+	case C2C_DISPLAY_RMT:
+		return st->rmt_hitm;
+	case C2C_DISPLAY_TOT:
+		return st->tot_hitm;
+	case C2C_DISPLAY_PEER:
+		return st->tot_peer;
+	}
+	return 0;
+}
+
+double c2c__percent(uint32_t st, uint32_t tot)
+{
+	return tot ? 100. * (double)st / (double)tot : 0;
+}
+
+/* ---- construction ---- */
+
+struct c2c *c2c__new(const struct c2c_config *cfg)
+{
+	struct c2c *c = xcalloc(1, sizeof(*c));
+
+	c->cfg = *cfg;
+	if (!c->cfg.line_size || (c->cfg.line_size & (c->cfg.line_size - 1)))
+		c->cfg.line_size = 64;
+	c->cl_mask = c->cfg.line_size - 1;
+	if (cfg->nr_cpus) {
+		c->cpu2node = xmalloc(cfg->nr_cpus * sizeof(int));
+		for (uint32_t i = 0; i < cfg->nr_cpus; i++)
+			c->cpu2node[i] = cfg->cpu2node ? cfg->cpu2node[i] : -1;
+	}
+	c->cfg.cpu2node = c->cpu2node;
+	if (cfg->nr_mem) {
+		c->mem = xmalloc(cfg->nr_mem * sizeof(*c->mem));
+		memcpy(c->mem, cfg->mem, cfg->nr_mem * sizeof(*c->mem));
+	}
+	c->cfg.mem = c->mem;
+	c->words_cpu = (cfg->nr_cpus + 63) / 64;
+	c->words_node = (cfg->nr_nodes + 63) / 64;
+	for (unsigned int i = 0; i < cfg->nr_keys; i++) {
+		c->key_pid |= cfg->keys[i] == C2C_KEY_PID;
+		c->key_tid |= cfg->keys[i] == C2C_KEY_TID;
+		c->key_iaddr |= cfg->keys[i] == C2C_KEY_IADDR;
+		c->key_dso |= cfg->keys[i] == C2C_KEY_DSO;
+	}
+	c->line_ht_cap = 1024;
+	c->line_ht = xcalloc(c->line_ht_cap, sizeof(uint32_t));
+	c->entry_ht_cap = 4096;
+	c->entry_ht = xcalloc(c->entry_ht_cap, sizeof(uint32_t));
+	c->offset_node_width = 4;
+	return c;
+}
+
+void c2c__delete(struct c2c *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		free(c->entries[i].info.srcline);
+		free(c->entries[i].nodestr);
+	}
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		free(c->lines[i].entries);
+		free(c->lines[i].nodestr);
+	}
+	free(c->cpu2node);
+	free(c->mem);
+	free(c->lines);
+	free(c->entries);
+	free(c->line_ht);
+	free(c->entry_ht);
+	free(c->bits);
+	free(c->node_stats);
+	free(c->order);
+	free(c->entry_order);
+	free(c);
+}
+
+const struct c2c_config *c2c__config(const struct c2c *c)
+{
+	return &c->cfg;
+}
+
+const struct c2c_stats *c2c__total(const struct c2c *c)
+{
+	return &c->total;
+}
+
+const struct c2c_stats *c2c__shared(const struct c2c *c)
+{
+	return &c->shared;
+}
+
+uint32_t c2c__nr_shared(const struct c2c *c)
+{
+	return c->nr_shared;
+}
+
+uint32_t c2c__nr_lines(const struct c2c *c)
+{
+	return c->nr_lines;
+}
+
+struct c2c_line *c2c__line(const struct c2c *c, uint32_t i)
+{
+	return &c->lines[c->order ? c->order[i] : i];
+}
+
+struct c2c_entry *c2c__entry(const struct c2c *c, uint32_t idx)
+{
+	return &c->entries[idx];
+}
+
+int c2c__offset_node_width(const struct c2c *c)
+{
+	return c->offset_node_width;
+}
+
+/* ---- bitmaps ---- */
+
+static uint32_t bits__alloc(struct c2c *c, uint32_t words)
+{
+	uint32_t at = c->nr_bits;
+
+	if (c->nr_bits + words > c->cap_bits)
+		c->bits = xgrow(c->bits, &c->cap_bits, c->nr_bits + words, sizeof(uint64_t));
+	memset(c->bits + at, 0, words * sizeof(uint64_t));
+	c->nr_bits += words;
+	return at;
+}
+
+static inline void bits__set(struct c2c *c, uint32_t set, uint32_t bit)
+{
+	c->bits[set + bit / 64] |= 1ULL << (bit % 64);
+}
+
+bool c2c__cpuset_test(const struct c2c *c, uint32_t set, uint32_t cpu)
+{
+	return cpu < c->cfg.nr_cpus && (c->bits[set + cpu / 64] >> (cpu % 64) & 1);
+}
+
+uint32_t c2c__cpuset_weight(const struct c2c *c, uint32_t set)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < c->words_cpu; i++)
+		n += __builtin_popcountll(c->bits[set + i]);
+	return n;
+}
+
+void c2c__nodestr(const struct c2c *c, uint32_t set, char *buf, size_t size)
+{
+	uint32_t nbits = c->cfg.nr_nodes, cur = 0;
+	size_t len = 0;
+	bool first = true;
+
+	buf[0] = '\0';
+	/* perf's bitmap_scnprintf: ranges of consecutive bits as "a-b", joined by ',' */
+	while (cur < nbits) {
+		uint32_t bot, top;
+
+		while (cur < nbits && !(c->bits[set + cur / 64] >> (cur % 64) & 1))
+			cur++;
+		if (cur >= nbits)
+			break;
+		bot = top = cur;
+		while (top + 1 < nbits && (c->bits[set + (top + 1) / 64] >> ((top + 1) % 64) & 1))
+			top++;
+		if (len < size)
+			len += snprintf(buf + len, size - len, "%s%u", first ? "" : ",", bot);
+		if (bot < top && len < size)
+			len += snprintf(buf + len, size - len, "-%u", top);
+		first = false;
+		cur = top + 1;
+	}
+	if (first)
+		snprintf(buf, size, "N/A");
+}
+
+int c2c__phys_node(const struct c2c *c, uint64_t phys_addr)
+{
+	size_t lo = 0, hi = c->cfg.nr_mem;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (phys_addr < c->mem[mid].start)
+			hi = mid;
+		else if (phys_addr >= c->mem[mid].end)
+			lo = mid + 1;
+		else
+			return c->mem[mid].node;
+	}
+	return -1;
+}
+
+const struct c2c_stats *c2c__node_stats(const struct c2c *c, const struct c2c_entry *e,
+					uint32_t node)
+{
+	static const struct c2c_stats zero;
+
+	if (e->node_stats == UINT32_MAX || node >= c->cfg.nr_nodes)
+		return &zero;
+	return &c->node_stats[e->node_stats + node];
+}
+
+/* ---- hashing ---- */
+
+static inline uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h;
+}
+
+static inline uint64_t fmix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+static inline uint64_t line_hash(const struct c2c_line *l)
+{
+	uint64_t h = mix(l->cl, l->cpumode | (uint64_t)l->mapped << 8 | (uint64_t)l->anon << 9);
+
+	if (l->mapped) {
+		h = mix(h, (uint64_t)l->id.maj << 32 | l->id.min);
+		h = mix(h, l->id.ino);
+	}
+	h = mix(h, (uint32_t)l->pid);
+	return fmix(h);
+}
+
+static inline bool line_eq(const struct c2c_line *a, const struct c2c_line *b)
+{
+	if (a->cl != b->cl || a->cpumode != b->cpumode || a->mapped != b->mapped ||
+	    a->pid != b->pid || a->anon != b->anon)
+		return false;
+	if (!a->mapped)
+		return true;
+	/* perf compares generations only when both have one (synthesized MMAPs have none) */
+	return a->id.maj == b->id.maj && a->id.min == b->id.min && a->id.ino == b->id.ino &&
+	       (!a->id.ino_generation || !b->id.ino_generation ||
+		a->id.ino_generation == b->id.ino_generation);
+}
+
+struct entry_key {
+	uint32_t line, offset;
+	uint64_t iaddr;
+	int32_t pid, tid;
+	const char *dso;
+};
+
+static inline uint64_t entry_hash(const struct entry_key *k)
+{
+	uint64_t h = mix((uint64_t)k->line << 32 | k->offset, k->iaddr);
+
+	h = mix(h, (uint64_t)(uint32_t)k->pid << 32 | (uint32_t)k->tid);
+	h = mix(h, (uint64_t)(uintptr_t)k->dso);
+	return fmix(h);
+}
+
+static inline bool entry_eq(const struct c2c *c, const struct c2c_entry *e,
+			    const struct entry_key *k)
+{
+	return e->line == k->line && e->offset == k->offset &&
+	       (!c->key_iaddr || e->iaddr == k->iaddr) && (!c->key_pid || e->pid == k->pid) &&
+	       (!c->key_tid || e->tid == k->tid) && (!c->key_dso || e->dso == k->dso);
+}
+
+static void line_ht_grow(struct c2c *c)
+{
+	size_t cap = c->line_ht_cap * 2;
+	uint32_t *ht = xcalloc(cap, sizeof(uint32_t));
+
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		size_t at = line_hash(&c->lines[i]) & (cap - 1);
+
+		while (ht[at])
+			at = (at + 1) & (cap - 1);
+		ht[at] = i + 1;
+	}
+	free(c->line_ht);
+	c->line_ht = ht;
+	c->line_ht_cap = cap;
+}
+
+static struct entry_key entry_key_of(const struct c2c *c, const struct c2c_entry *e)
+{
+	struct entry_key k = { e->line, e->offset, 0, 0, 0, NULL };
+
+	if (c->key_iaddr)
+		k.iaddr = e->iaddr;
+	if (c->key_pid)
+		k.pid = e->pid;
+	if (c->key_tid)
+		k.tid = e->tid;
+	if (c->key_dso)
+		k.dso = e->dso;
+	return k;
+}
+
+static void entry_ht_grow(struct c2c *c)
+{
+	size_t cap = c->entry_ht_cap * 2;
+	uint32_t *ht = xcalloc(cap, sizeof(uint32_t));
+
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		struct entry_key k = entry_key_of(c, &c->entries[i]);
+		size_t at = entry_hash(&k) & (cap - 1);
+
+		while (ht[at])
+			at = (at + 1) & (cap - 1);
+		ht[at] = i + 1;
+	}
+	free(c->entry_ht);
+	c->entry_ht = ht;
+	c->entry_ht_cap = cap;
+}
+
+static uint32_t line__findnew(struct c2c *c, const struct c2c_line *key)
+{
+	uint64_t h = line_hash(key);
+	size_t at = h & (c->line_ht_cap - 1);
+	struct c2c_line *l;
+
+	for (;;) {
+		uint32_t v = c->line_ht[at];
+
+		if (!v)
+			break;
+		if (line_eq(&c->lines[v - 1], key))
+			return v - 1;
+		at = (at + 1) & (c->line_ht_cap - 1);
+	}
+	if (c->nr_lines == c->cap_lines)
+		c->lines = xgrow(c->lines, &c->cap_lines, c->nr_lines + 1, sizeof(*c->lines));
+	l = &c->lines[c->nr_lines];
+	*l = *key;
+	l->cpuset = bits__alloc(c, c->words_cpu);
+	l->nodeset = bits__alloc(c, c->words_node);
+	c->line_ht[at] = ++c->nr_lines;
+	if (c->nr_lines * 2 > c->line_ht_cap)
+		line_ht_grow(c);
+	return c->nr_lines - 1;
+}
+
+static uint32_t entry__findnew(struct c2c *c, const struct entry_key *k, bool *created)
+{
+	size_t at = entry_hash(k) & (c->entry_ht_cap - 1);
+	struct c2c_entry *e;
+
+	for (;;) {
+		uint32_t v = c->entry_ht[at];
+
+		if (!v)
+			break;
+		if (entry_eq(c, &c->entries[v - 1], k)) {
+			*created = false;
+			return v - 1;
+		}
+		at = (at + 1) & (c->entry_ht_cap - 1);
+	}
+	if (c->nr_entries == c->cap_entries)
+		c->entries = xgrow(c->entries, &c->cap_entries, c->nr_entries + 1,
+				   sizeof(*c->entries));
+	e = &c->entries[c->nr_entries];
+	memset(e, 0, sizeof(*e));
+	e->line = k->line;
+	e->offset = k->offset;
+	e->cpuset = bits__alloc(c, c->words_cpu);
+	e->nodeset = bits__alloc(c, c->words_node);
+	e->node_stats = UINT32_MAX;
+	if (c->cfg.want_node_stats && c->cfg.nr_nodes) {
+		size_t n = c->cfg.nr_nodes;
+
+		if (c->nr_node_stats + n > c->cap_node_stats)
+			c->node_stats = xgrow(c->node_stats, &c->cap_node_stats,
+					      c->nr_node_stats + n, sizeof(*c->node_stats));
+		memset(c->node_stats + c->nr_node_stats, 0, n * sizeof(*c->node_stats));
+		e->node_stats = c->nr_node_stats;
+		c->nr_node_stats += n;
+	}
+	c->entry_ht[at] = ++c->nr_entries;
+	if (c->nr_entries * 2 > c->entry_ht_cap)
+		entry_ht_grow(c);
+	*created = true;
+	return c->nr_entries - 1;
+}
+
+/* ---- the hot path ---- */
+
+static inline void mean__update(struct c2c_mean *m, uint64_t val)
+{
+	double delta;
+
+	m->n++;
+	delta = (double)val - m->mean;
+	m->mean += delta / m->n;
+}
+
+/* perf's c2c_he__set_cpu and c2c_he__set_node, for a line or an entry. */
+static inline void set_cpu_node(struct c2c *c, uint32_t cpuset, uint32_t nodeset,
+				uint64_t *paddr, uint32_t *paddr_cnt, const struct c2c_sample *s)
+{
+	int node;
+
+	if (s->cpu != UINT32_MAX && s->cpu < c->cfg.nr_cpus)
+		bits__set(c, cpuset, s->cpu);
+	if (!s->phys_addr)
+		return;
+	node = c2c__phys_node(c, s->phys_addr);
+	if (node < 0)
+		return;
+	if ((uint32_t)node < c->cfg.nr_nodes)
+		bits__set(c, nodeset, node);
+	if (*paddr != s->phys_addr) {
+		(*paddr_cnt)++;
+		*paddr = s->phys_addr;
+	}
+}
+
+void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
+{
+	struct c2c_stats st = { 0 };
+	struct c2c_line key = { 0 }, *l;
+	struct entry_key ek;
+	struct c2c_entry *e;
+	uint32_t li, ei;
+	bool created;
+
+	c2c_stats__decode(&st, s->data_src, s->addr, s->data_mapped && s->ip_mapped);
+	c2c_stats__add(&c->total, &st);
+
+	key.cpumode = s->cpumode;
+	key.mapped = s->data_mapped;
+	if (s->data_mapped) {
+		key.id = s->data_id;
+		if (s->cpumode != CPUMODE_KERNEL_ && s->data_anon) {
+			key.anon = true;
+			key.pid = s->pid;
+		}
+	}
+	key.cl = s->data_rel & ~c->cl_mask;
+	key.addr = s->addr;
+	li = line__findnew(c, &key);
+	l = &c->lines[li];
+	c2c_stats__add(&l->stats, &st);
+	set_cpu_node(c, l->cpuset, l->nodeset, &l->paddr, &l->paddr_cnt, s);
+
+	ek.line = li;
+	ek.offset = s->addr & c->cl_mask;
+	ek.iaddr = c->key_iaddr ? s->ip : 0;
+	ek.pid = c->key_pid ? s->pid : 0;
+	ek.tid = c->key_tid ? s->tid : 0;
+	ek.dso = c->key_dso ? s->code_dso : NULL;
+	ei = entry__findnew(c, &ek, &created);
+	e = &c->entries[ei];
+	if (created) {
+		e->iaddr = s->ip;
+		e->pid = s->pid;
+		e->tid = s->tid;
+		e->dso = s->code_dso;
+		e->thread = s->thread;
+		e->code_map = s->code_map;
+		e->ip_rel = s->ip_rel;
+		e->data_rel = s->data_rel;
+		e->level = s->level;
+	} else if (s->code_map != e->code_map) {
+		/* perf refreshes the map of an existing entry (exec), keeping the rest */
+		e->code_map = s->code_map;
+	}
+	c2c_stats__add(&e->stats, &st);
+	if (e->node_stats != UINT32_MAX) {
+		uint32_t cpu = s->cpu == UINT32_MAX ? 0 : s->cpu;
+		int node = cpu < c->cfg.nr_cpus ? c->cpu2node[cpu] : -1;
+
+		if (node >= 0 && (uint32_t)node < c->cfg.nr_nodes)
+			c2c_stats__add(&c->node_stats[e->node_stats + node], &st);
+	}
+	/* perf's compute_stats: the cycles columns, by the sample's costliest class */
+	if (st.rmt_hitm)
+		mean__update(&e->mean_rmt_hitm, s->weight);
+	else if (st.lcl_hitm)
+		mean__update(&e->mean_lcl_hitm, s->weight);
+	else if (st.rmt_peer)
+		mean__update(&e->mean_rmt_peer, s->weight);
+	else if (st.lcl_peer)
+		mean__update(&e->mean_lcl_peer, s->weight);
+	else if (st.load)
+		mean__update(&e->mean_load, s->weight);
+	set_cpu_node(c, e->cpuset, e->nodeset, &e->paddr, &e->paddr_cnt, s);
+}
+
+/* ---- sorting and filtering ---- */
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* The order perf's input tree keeps lines in (sort__dcacheline_cmp, ascending). */
+static int line_key_cmp(const struct c2c_line *a, const struct c2c_line *b)
+{
+	int r;
+
+	if (a->cpumode != b->cpumode)
+		return a->cpumode < b->cpumode ? -1 : 1;
+	if (a->mapped != b->mapped)
+		return a->mapped ? -1 : 1;	/* lines without a map come last */
+	if (a->mapped) {
+		if ((r = cmp_u64(a->id.maj, b->id.maj)) || (r = cmp_u64(a->id.min, b->id.min)) ||
+		    (r = cmp_u64(a->id.ino, b->id.ino)))
+			return r;
+		if (a->id.ino_generation && b->id.ino_generation &&
+		    (r = cmp_u64(a->id.ino_generation, b->id.ino_generation)))
+			return r;
+		if (a->anon && b->anon && a->pid != b->pid)
+			return a->pid < b->pid ? -1 : 1;
+	}
+	return cmp_u64(a->cl, b->cl);
+}
+
+static int line_order_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct c2c *c = arg;
+	const struct c2c_line *a = &c->lines[*(const uint32_t *)pa];
+	const struct c2c_line *b = &c->lines[*(const uint32_t *)pb];
+	uint32_t ma = c2c_stats__display_metric(&a->stats, c->cfg.display);
+	uint32_t mb = c2c_stats__display_metric(&b->stats, c->cfg.display);
+
+	if (c->cfg.display == C2C_DISPLAY_TOT) {
+		ma = a->stats.lcl_hitm + a->stats.rmt_hitm;
+		mb = b->stats.lcl_hitm + b->stats.rmt_hitm;
+	}
+	if (ma != mb)
+		return ma > mb ? -1 : 1;
+	return line_key_cmp(a, b);
+}
+
+/* The order of perf's per-line input tree: offset, then the coalesce keys as given. */
+static int entry_key_cmp(const struct c2c *c, const struct c2c_entry *a, const struct c2c_entry *b)
+{
+	int r;
+
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	for (unsigned int i = 0; i < c->cfg.nr_keys; i++) {
+		switch (c->cfg.keys[i]) {
+		case C2C_KEY_IADDR:
+			if (a->iaddr != b->iaddr)
+				return (int64_t)(a->iaddr - b->iaddr) < 0 ? -1 : 1;
+			break;
+		case C2C_KEY_TID:
+			if (a->tid != b->tid)
+				return a->tid < b->tid ? -1 : 1;
+			break;
+		case C2C_KEY_PID:
+			/* perf's pid_cmp subtracts the other way round */
+			if (a->pid != b->pid)
+				return a->pid > b->pid ? -1 : 1;
+			break;
+		case C2C_KEY_DSO:
+			if (a->dso != b->dso) {
+				if (!a->dso || !b->dso)
+					return a->dso ? -1 : 1;
+				r = strcmp(a->dso, b->dso);
+				if (r)
+					return r;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+static int entry_order_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct c2c *c = arg;
+	const struct c2c_entry *a = &c->entries[*(const uint32_t *)pa];
+	const struct c2c_entry *b = &c->entries[*(const uint32_t *)pb];
+	uint32_t a1, b1, a2 = 0, b2 = 0;
+
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	switch (c->cfg.display) {
+	case C2C_DISPLAY_TOT:
+		a1 = a->stats.lcl_hitm + a->stats.rmt_hitm;
+		b1 = b->stats.lcl_hitm + b->stats.rmt_hitm;
+		break;
+	case C2C_DISPLAY_RMT:
+		a1 = a->stats.rmt_hitm, b1 = b->stats.rmt_hitm;
+		a2 = a->stats.lcl_hitm, b2 = b->stats.lcl_hitm;
+		break;
+	case C2C_DISPLAY_LCL:
+		a1 = a->stats.lcl_hitm, b1 = b->stats.lcl_hitm;
+		a2 = a->stats.rmt_hitm, b2 = b->stats.rmt_hitm;
+		break;
+	default:
+		a1 = a->stats.tot_peer, b1 = b->stats.tot_peer;
+		break;
+	}
+	if (a1 != b1)
+		return a1 > b1 ? -1 : 1;
+	if (a2 != b2)
+		return a2 > b2 ? -1 : 1;
+	return entry_key_cmp(c, a, b);
+}
+
+/* perf's is_valid_hist_entry: an entry is shown when it has stores or the displayed metric. */
+static bool entry_is_valid(const struct c2c *c, const struct c2c_entry *e)
+{
+	if (e->stats.store)
+		return true;
+	return c2c_stats__display_metric(&e->stats, c->cfg.display) != 0;
+}
+
+#define DISPLAY_LINE_LIMIT 0.001
+
+void c2c__finish(struct c2c *c)
+{
+	uint32_t idx = 0, *count, *start;
+	size_t nshown = 0;
+
+	free(c->order);
+	c->order = xmalloc((c->nr_lines + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < c->nr_lines; i++)
+		c->order[i] = i;
+	qsort_r(c->order, c->nr_lines, sizeof(uint32_t), line_order_cmp, c);
+
+	memset(&c->shared, 0, sizeof(c->shared));
+	c->nr_shared = 0;
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		struct c2c_line *l = &c->lines[i];
+
+		if (l->stats.lcl_hitm || l->stats.rmt_hitm || l->stats.lcl_peer ||
+		    l->stats.rmt_peer) {
+			c->nr_shared++;
+			c2c_stats__add(&c->shared, &l->stats);
+		}
+	}
+
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		struct c2c_line *l = &c->lines[c->order[i]];
+		bool show = true;
+
+		if (!c->cfg.show_all) {
+			uint32_t val = c2c_stats__display_metric(&l->stats, c->cfg.display);
+			uint32_t sum = c2c_stats__display_metric(&c->shared, c->cfg.display);
+
+			show = !(sum == 0 || ((double)val / sum) < DISPLAY_LINE_LIMIT);
+		}
+		l->filtered = !show;
+		if (show) {
+			l->idx = idx++;
+			nshown++;
+		}
+	}
+
+	/* Group the shown lines' entries and sort each group. */
+	count = xcalloc(c->nr_lines + 1, sizeof(uint32_t));
+	start = xcalloc(c->nr_lines + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < c->nr_entries; i++)
+		if (!c->lines[c->entries[i].line].filtered)
+			count[c->entries[i].line]++;
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		struct c2c_line *l = &c->lines[i];
+
+		free(l->entries);
+		l->entries = NULL;
+		l->nr_entries = 0;
+		if (!l->filtered && count[i])
+			l->entries = xmalloc(count[i] * sizeof(uint32_t));
+	}
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		struct c2c_line *l = &c->lines[c->entries[i].line];
+
+		if (!l->filtered)
+			l->entries[l->nr_entries++] = i;
+	}
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		struct c2c_line *l = &c->lines[i];
+
+		if (l->filtered)
+			continue;
+		qsort_r(l->entries, l->nr_entries, sizeof(uint32_t), entry_order_cmp, c);
+		for (uint32_t k = 0; k < l->nr_entries; k++) {
+			struct c2c_entry *e = &c->entries[l->entries[k]];
+
+			e->filtered = !entry_is_valid(c, e);
+		}
+	}
+	free(count);
+	free(start);
+	(void)nshown;
+}
+
+static void set_nodestr(struct c2c *c, char **str, uint32_t set)
+{
+	char buf[64];
+	int len;
+
+	if (*str)
+		return;
+	c2c__nodestr(c, set, buf, sizeof(buf));
+	len = strlen(buf);
+	if (len > c->offset_node_width)
+		c->offset_node_width = len;
+	*str = xstrdup(buf);
+}
+
+static void new_width(int *w, int len)
+{
+	if (len > *w)
+		*w = len;
+}
+
+void c2c__resolve(struct c2c *c, const struct c2c_resolver *r, bool want_srcline)
+{
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		struct c2c_line *l = &c->lines[i];
+		int comm_w = 0;
+
+		if (l->filtered)
+			continue;
+		set_nodestr(c, &l->nodestr, l->nodeset);
+		l->w_symbol = l->w_dso = l->w_srcline = l->w_thread = 0;
+		for (uint32_t k = 0; k < l->nr_entries; k++) {
+			struct c2c_entry *e = &c->entries[l->entries[k]];
+			const char *comm = NULL;
+			int len;
+
+			set_nodestr(c, &e->nodestr, e->nodeset);
+			if (r && r->code && !e->info.sym && !e->info.dso && !e->info.srcline)
+				r->code(r->ctx, e->thread, e->code_map, e->iaddr, e->ip_rel,
+					want_srcline, &e->info);
+			/* perf's hists__calc_col_len, per line */
+			if (e->info.sym) {
+				new_width(&l->w_symbol, strlen(e->info.sym) + 4);
+			} else {
+				new_width(&l->w_symbol, 16 + 4 + 2);
+				new_width(&l->w_dso, 16);
+			}
+			if (r && r->comm)
+				comm = r->comm(r->ctx, e->thread);
+			e->info.comm = comm;
+			len = comm ? strlen(comm) : 0;
+			if (len > comm_w) {
+				comm_w = len;
+				l->w_thread = len + 8;
+			}
+			if (e->code_map)
+				new_width(&l->w_dso, e->info.dso ? strlen(e->info.dso) : 9);
+			if (want_srcline && e->info.srcline) {
+				len = strlen(e->info.srcline);
+				new_width(&l->w_srcline, len > 11 ? len : 11);
+			}
+		}
+	}
+}

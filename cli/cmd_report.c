@@ -1,0 +1,1152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lineup report: perf c2c report's tables (Trace Event Information, Global Shared Cache Line
+ * Event Information, Shared Data Cache Line Table, Shared Cache Line Distribution Pareto) with
+ * perf's numbers, as --stdio (perf's layout, byte for byte), --json or --csv, all three driven
+ * by the column tables of analyzer/c2c_columns.h.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzer/c2c.h"
+#include "analyzer/c2c_columns.h"
+#include "analyzer/data_src.h"
+#include "cli/command.h"
+#include "dwarf/symbols.h"
+#include "sampling/event.h"
+#include "sampling/machine.h"
+#include "sampling/perf_file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+enum {
+	OPT_INPUT = 'i',
+	OPT_DISPLAY = 'd',
+	OPT_COALESCE = 'c',
+	OPT_NODE = 'N',
+	OPT_VMLINUX = 'k',
+	OPT_FORCE = 'f',
+	OPT_STDIO = 1000,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_STATS,
+	OPT_SHOW_ALL,
+	OPT_NO_SOURCE,
+	OPT_FULL_SYMBOLS,
+	OPT_DOUBLE_CL,
+	OPT_LINE_SIZE,
+	OPT_SYMFS,
+	OPT_TIME,
+	OPT_PID,
+	OPT_TID,
+	OPT_CPU,
+	OPT_COMM,
+};
+
+static const struct cli_option report_options[] = {
+	{ OPT_INPUT, 'i', "input", "FILE", "the perf.data to read (default: perf.data; - is stdin)" },
+	{ OPT_STDIO, 0, "stdio", NULL, "print perf c2c's text tables (the default)" },
+	{ OPT_JSON, 0, "json", NULL, "print the same numbers as JSON" },
+	{ OPT_CSV, 0, "csv", NULL, "print the two tables as CSV" },
+	{ OPT_STATS, 0, "stats", NULL, "print only the statistics tables" },
+	{ OPT_DISPLAY, 'd', "display", "MODE",
+	  "sort and filter lines on tot, lcl or rmt HITMs, or peer snoops (default tot)" },
+	{ OPT_COALESCE, 'c', "coalesce", "KEYS",
+	  "group a line's samples by offset and these: pid,tid,iaddr,dso (default iaddr)" },
+	{ OPT_NODE, 'N', "node-info", NULL,
+	  "show more node detail in the Pareto (repeat: CPU counts and shares, CPU lists)" },
+	{ OPT_SHOW_ALL, 0, "show-all", NULL, "show every cache line, not only the shared ones" },
+	{ OPT_NO_SOURCE, 0, "no-source", NULL, "leave out the Source:Line column" },
+	{ OPT_FULL_SYMBOLS, 0, "full-symbols", NULL, "do not cut symbols and source lines at 30" },
+	{ OPT_DOUBLE_CL, 0, "double-cl", NULL,
+	  "count pairs of adjacent lines as one (adjacent-line prefetch false sharing)" },
+	{ OPT_LINE_SIZE, 0, "line-size", "BYTES",
+	  "cache-line size (default: the recording's CACHE header, else 64)" },
+	{ OPT_VMLINUX, 'k', "vmlinux", "FILE", "kernel image for kernel symbols" },
+	{ OPT_SYMFS, 0, "symfs", "DIR", "look for objects under DIR" },
+	{ OPT_FORCE, 'f', "force", NULL, "accepted for perf compatibility (no ownership check)" },
+	{ OPT_TIME, 0, "time", "START,END",
+	  "only samples in this time window (seconds, as perf script prints them; either may "
+	  "be empty)" },
+	{ OPT_PID, 0, "pid", "LIST", "only samples of these processes" },
+	{ OPT_TID, 0, "tid", "LIST", "only samples of these threads" },
+	{ OPT_CPU, 0, "cpu", "LIST", "only samples on these CPUs (0-3,8)" },
+	{ OPT_COMM, 0, "comm", "LIST", "only samples of threads with these command names" },
+	CLI_OPTION_END
+};
+
+enum report_format { FMT_STDIO, FMT_JSON, FMT_CSV };
+
+struct id_list {
+	int64_t *v;
+	size_t n, cap;
+};
+
+struct report_opts {
+	const char *input;
+	enum report_format format;
+	bool stats_only, show_all, no_source, full_symbols, double_cl;
+	const char *display;
+	const char *coalesce;
+	int node_info;
+	unsigned long long line_size;
+	const char *vmlinux, *symfs;
+	bool has_time;
+	uint64_t time_start, time_end;
+	struct id_list pids, tids, cpus;
+	char **comms;
+	size_t nr_comms;
+};
+
+static const struct command *the_cmd;
+
+/* "0-3,8" or "12,15" into @l; ranges only when @ranges. */
+static int parse_list(const char *opt, const char *s, struct id_list *l)
+{
+	const char *p = s;
+
+	while (*p) {
+		char *end;
+		long long a = strtoll(p, &end, 10), b;
+
+		if (end == p || a < 0)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoll(p, &end, 10);
+			if (end == p || b < a)
+				goto bad;
+		}
+		for (long long i = a; i <= b && i - a < 1 << 20; i++) {
+			l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
+			l->v[l->n++] = i;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	return 0;
+bad:
+	return cli__usage_error(the_cmd, "%s: '%s' is not a list like 0-3,8", opt, s);
+}
+
+static bool list_has(const struct id_list *l, int64_t v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == v)
+			return true;
+	return false;
+}
+
+/* Seconds as perf prints them ("12345.678901") to ns; empty means unbounded. */
+static int parse_seconds(const char *s, size_t len, uint64_t *out, uint64_t dflt)
+{
+	char buf[64], *end;
+	double v;
+
+	if (!len) {
+		*out = dflt;
+		return 0;
+	}
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	v = strtod(buf, &end);
+	if (*end || v < 0)
+		return -1;
+	*out = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
+static int report_option(void *ctx, int id, const char *arg)
+{
+	struct report_opts *o = ctx;
+
+	switch (id) {
+	case OPT_INPUT:
+		o->input = arg;
+		break;
+	case OPT_STDIO:
+		o->format = FMT_STDIO;
+		break;
+	case OPT_JSON:
+		o->format = FMT_JSON;
+		break;
+	case OPT_CSV:
+		o->format = FMT_CSV;
+		break;
+	case OPT_STATS:
+		o->stats_only = true;
+		break;
+	case OPT_DISPLAY:
+		o->display = arg;
+		break;
+	case OPT_COALESCE:
+		o->coalesce = arg;
+		break;
+	case OPT_NODE:
+		o->node_info++;
+		break;
+	case OPT_SHOW_ALL:
+		o->show_all = true;
+		break;
+	case OPT_NO_SOURCE:
+		o->no_source = true;
+		break;
+	case OPT_FULL_SYMBOLS:
+		o->full_symbols = true;
+		break;
+	case OPT_DOUBLE_CL:
+		o->double_cl = true;
+		break;
+	case OPT_LINE_SIZE:
+		if (cli__parse_u64(the_cmd, "--line-size", arg, &o->line_size))
+			return EXIT_USAGE;
+		if (o->line_size < 8 || o->line_size > 4096 || (o->line_size & (o->line_size - 1)))
+			return cli__usage_error(the_cmd,
+						"--line-size: %s is not a power of two in 8..4096",
+						arg);
+		break;
+	case OPT_VMLINUX:
+		o->vmlinux = arg;
+		break;
+	case OPT_SYMFS:
+		o->symfs = arg;
+		break;
+	case OPT_FORCE:
+		break;
+	case OPT_TIME: {
+		const char *comma = strchr(arg, ',');
+
+		if (!comma || parse_seconds(arg, comma - arg, &o->time_start, 0) ||
+		    parse_seconds(comma + 1, strlen(comma + 1), &o->time_end, UINT64_MAX))
+			return cli__usage_error(the_cmd,
+						"--time: '%s' is not START,END in seconds", arg);
+		o->has_time = true;
+		break;
+	}
+	case OPT_PID:
+		return parse_list("--pid", arg, &o->pids) ? EXIT_USAGE : 0;
+	case OPT_TID:
+		return parse_list("--tid", arg, &o->tids) ? EXIT_USAGE : 0;
+	case OPT_CPU:
+		return parse_list("--cpu", arg, &o->cpus) ? EXIT_USAGE : 0;
+	case OPT_COMM: {
+		char *dup = xstrdup(arg), *save = NULL;
+
+		for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			o->comms = xrealloc(o->comms, (o->nr_comms + 1) * sizeof(char *));
+			o->comms[o->nr_comms++] = xstrdup(t);
+		}
+		free(dup);
+		break;
+	}
+	}
+	return 0;
+}
+
+/* ---- the session: machine, symbols, per-dso ids ---- */
+
+struct report {
+	struct report_opts *o;
+	struct perf_file *pf;
+	const struct perf_header_info *h;
+	struct machine *machine;
+	struct symbols *symbols;
+	struct c2c *c2c;
+	struct c2c_dso_id *dso_ids;	/* by dso index */
+	bool *dso_id_set;
+	size_t nr_dso_ids;
+	struct thread **threads;	/* c2c thread handle -> thread */
+	size_t nr_threads, cap_threads;
+	uint32_t *thread_ht;
+	size_t ht_cap;
+	char *grouping;			/* "offset,iaddr" */
+};
+
+/* The machine never frees a thread, so its pointer is a stable key; c2c wants a u32 handle. */
+static uint32_t thread_handle(struct report *r, struct thread *t)
+{
+	uint64_t h = (uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL;
+	size_t at;
+
+	if (r->nr_threads * 2 >= r->ht_cap) {
+		size_t cap = r->ht_cap ? r->ht_cap * 2 : 256;
+		uint32_t *ht = xcalloc(cap, sizeof(uint32_t));
+
+		for (size_t i = 0; i < r->nr_threads; i++) {
+			uint64_t hh = (uint64_t)(uintptr_t)r->threads[i] * 0x9e3779b97f4a7c15ULL;
+
+			at = (hh >> 32) & (cap - 1);
+			while (ht[at])
+				at = (at + 1) & (cap - 1);
+			ht[at] = i + 1;
+		}
+		free(r->thread_ht);
+		r->thread_ht = ht;
+		r->ht_cap = cap;
+	}
+	at = (h >> 32) & (r->ht_cap - 1);
+	while (r->thread_ht[at]) {
+		if (r->threads[r->thread_ht[at] - 1] == t)
+			return r->thread_ht[at] - 1;
+		at = (at + 1) & (r->ht_cap - 1);
+	}
+	r->threads = xgrow(r->threads, &r->cap_threads, r->nr_threads + 1, sizeof(*r->threads));
+	r->threads[r->nr_threads] = t;
+	r->thread_ht[at] = r->nr_threads + 1;
+	return r->nr_threads++;
+}
+
+static void note_dso_id(struct report *r, const struct record *rec)
+{
+	struct thread *t;
+	struct addr_loc loc;
+	struct dso *dso;
+
+	t = machine__findnew_thread(r->machine, rec->mmap.pid, rec->mmap.tid);
+	if (!machine__find_map(r->machine, t, rec->misc & CPUMODE_MASK, rec->mmap.start, &loc))
+		return;
+	dso = loc.dso;
+	if (!dso)
+		return;
+	if (dso->index >= r->nr_dso_ids) {
+		size_t n = dso->index + 16;
+
+		r->dso_ids = xrealloc(r->dso_ids, n * sizeof(*r->dso_ids));
+		r->dso_id_set = xrealloc(r->dso_id_set, n * sizeof(*r->dso_id_set));
+		memset(r->dso_ids + r->nr_dso_ids, 0, (n - r->nr_dso_ids) * sizeof(*r->dso_ids));
+		memset(r->dso_id_set + r->nr_dso_ids, 0, (n - r->nr_dso_ids) * sizeof(bool));
+		r->nr_dso_ids = n;
+	}
+	/* perf's dso keeps the id it was created with */
+	if (!r->dso_id_set[dso->index]) {
+		r->dso_id_set[dso->index] = true;
+		/*
+		 * perf reads maj, min, ino and ino_generation from MMAP2's union even when the
+		 * record carries a build-id there instead (PERF_RECORD_MISC_MMAP_BUILD_ID): its
+		 * dso id is then made of the build-id's bytes.  MMAP records have none.
+		 */
+		if (rec->mmap.is_mmap2 && rec->payload && rec->size >= 8 + 56) {
+			const unsigned char *p = (const unsigned char *)rec->payload + 32;
+			struct c2c_dso_id *id = &r->dso_ids[dso->index];
+
+			memcpy(&id->maj, p, 4);
+			memcpy(&id->min, p + 4, 4);
+			memcpy(&id->ino, p + 8, 8);
+			memcpy(&id->ino_generation, p + 16, 8);
+		}
+	}
+}
+
+static struct c2c_dso_id dso_id_of(const struct report *r, const struct dso *dso)
+{
+	static const struct c2c_dso_id zero;
+
+	if (dso && dso->index < r->nr_dso_ids)
+		return r->dso_ids[dso->index];
+	return zero;
+}
+
+static bool comm_selected(const struct report *r, const struct thread *t)
+{
+	for (size_t i = 0; i < r->o->nr_comms; i++)
+		if (t->comm && !strcmp(t->comm, r->o->comms[i]))
+			return true;
+	return false;
+}
+
+#define MAP_SHARED_ 0x01
+
+static void report__sample(struct report *r, const struct sample *s)
+{
+	struct c2c_sample cs = { 0 };
+	struct addr_loc al, il, dl;
+	struct map *imap, *dmap;
+
+	if (r->o->has_time &&
+	    (!(s->present & SF_TIME) || s->time < r->o->time_start || s->time > r->o->time_end))
+		return;
+	if (r->o->pids.n && !list_has(&r->o->pids, (int32_t)s->pid))
+		return;
+	if (r->o->tids.n && !list_has(&r->o->tids, (int32_t)s->tid))
+		return;
+	if (r->o->cpus.n && (!(s->present & SF_CPU) || !list_has(&r->o->cpus, s->cpu)))
+		return;
+
+	/* perf's machine__resolve: the thread and the ip's map in the sample's cpumode */
+	machine__resolve(r->machine, s, &al);
+	if (r->o->nr_comms && !comm_selected(r, al.thread))
+		return;
+	/* sample__resolve_mem: the code address in any cpumode, the data address in the
+	 * sample's */
+	imap = machine__find_any_cpumode(r->machine, al.thread, s->ip, &il);
+	dmap = machine__find_map(r->machine, al.thread, s->cpumode, s->addr, &dl);
+
+	cs.ip = s->ip;
+	cs.addr = (s->present & SF_ADDR) ? s->addr : 0;
+	cs.phys_addr = (s->present & SF_PHYS_ADDR) ? s->phys_addr : 0;
+	cs.weight = s->weight;
+	/* perf's default when the event has no DATA_SRC: PERF_MEM_DATA_SRC_NONE */
+	cs.data_src = (s->present & SF_DATA_SRC) ? s->data_src :
+		      DS_MK(OP, DS_OP_NA) | DS_MK(LVL, DS_LVL_NA) | DS_MK(SNOOP, DS_SNOOP_NA) |
+		      DS_MK(LOCK, DS_LOCK_NA) | DS_MK(TLB, DS_TLB_NA);
+	cs.cpu = (s->present & SF_CPU) ? s->cpu : UINT32_MAX;
+	cs.cpumode = s->cpumode;
+	cs.level = al.level;
+	cs.pid = al.thread->pid;
+	cs.tid = al.thread->tid;
+	cs.thread = thread_handle(r, al.thread);
+	/* the hist entry keeps al (the sample-cpumode lookup) for symbol and dso; the "no map"
+	 * test looks at the any-cpumode lookup of the code address */
+	cs.code_map = al.map;
+	cs.code_dso = al.dso ? al.dso->short_name : NULL;
+	cs.ip_rel = al.addr;
+	cs.ip_mapped = imap != NULL;
+	cs.data_mapped = dmap != NULL;
+	cs.data_rel = dl.addr;
+	if (dmap) {
+		cs.data_id = dso_id_of(r, dmap->dso);
+		cs.data_anon = !(dmap->flags & MAP_SHARED_) && !cs.data_id.maj && !cs.data_id.min &&
+			       !cs.data_id.ino && !cs.data_id.ino_generation;
+	}
+	c2c__add_sample(r->c2c, &cs);
+}
+
+/* ---- resolving names for the shown entries ---- */
+
+static const char *resolve_comm(void *ctx, uint32_t h)
+{
+	struct report *r = ctx;
+
+	return h < r->nr_threads ? r->threads[h]->comm : NULL;
+}
+
+static void resolve_code(void *ctx, uint32_t h, const void *code_map, uint64_t ip, uint64_t ip_rel,
+			 bool want_srcline, struct c2c_code_info *out)
+{
+	struct report *r = ctx;
+	const struct map *map = code_map;
+	struct symbols_map sm;
+	struct symbols_loc loc;
+	struct symbols_dso *sd;
+
+	memset(out, 0, sizeof(*out));
+	if (!map || !map->dso) {
+		if (want_srcline)
+			out->srcline = xstrdup("??:0");
+		return;
+	}
+	out->dso = map->dso->short_name;
+	sd = symbols__dso(r->symbols, map->dso->long_name, map->dso->short_name,
+			  (enum symbols_dso_kind)map->dso->kind, map->dso->build_id,
+			  map->dso->build_id_size);
+	sm.start = map->start;
+	sm.pgoff = map->pgoff;
+	sm.identity = map->identity;
+	sm.ref_reloc = map->ref_reloc;
+	sm.ref_reloc_name = map->ref_reloc_name;
+	if (symbols__lookup(r->symbols, sd, &sm, ip_rel, &loc))
+		return;
+	out->sym = loc.sym;
+	out->sym_start = loc.sym_start;
+	out->sym_object = loc.sym_is_object;
+	if (want_srcline && loc.srcline)
+		out->srcline = xstrdup(loc.srcline);
+}
+
+/* ---- the header facts c2c needs ---- */
+
+/* A cpu list ("0-3,8") into @cpu2node. */
+static void cpulist_to_node(const char *s, int node, int *cpu2node, uint32_t nr_cpus)
+{
+	const char *p = s;
+
+	while (p && *p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p)
+			return;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+		}
+		for (long i = a; i <= b; i++)
+			if (i >= 0 && (uint32_t)i < nr_cpus && cpu2node[i] == -1)
+				cpu2node[i] = node;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+}
+
+/* perf's mem2node__init: memory blocks of each node, adjacent blocks merged. */
+static struct c2c_mem_range *mem_ranges(const struct perf_header_info *h, size_t *nr)
+{
+	struct c2c_mem_range *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t bsize = h->mem_block_size;
+
+	*nr = 0;
+	if (!bsize)
+		return NULL;
+	for (uint32_t i = 0; i < h->nr_mem_nodes; i++) {
+		const struct perf_mem_node *mn = &h->mem_nodes[i];
+
+		for (uint64_t bit = 0; bit < mn->nr_bits; bit++) {
+			uint64_t start = bit * bsize;
+
+			if (!(mn->bitmap[bit / 64] >> (bit % 64) & 1))
+				continue;
+			if (n && v[n - 1].end == start && v[n - 1].node == mn->node) {
+				v[n - 1].end += bsize;
+				continue;
+			}
+			v = xgrow(v, &cap, n + 1, sizeof(*v));
+			v[n++] = (struct c2c_mem_range){ start, start + bsize, mn->node };
+		}
+	}
+	/* lookups bisect: sort by start (perf's rb-tree) */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j].start < v[j - 1].start; j--) {
+			struct c2c_mem_range t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	*nr = n;
+	return v;
+}
+
+static int parse_coalesce(const char *s, struct c2c_config *cfg)
+{
+	char *dup = xstrdup(s), *save = NULL;
+	int ret = 0;
+
+	cfg->nr_keys = 0;
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		enum c2c_key k;
+
+		if (!strcmp(t, "pid"))
+			k = C2C_KEY_PID;
+		else if (!strcmp(t, "tid"))
+			k = C2C_KEY_TID;
+		else if (!strcmp(t, "iaddr"))
+			k = C2C_KEY_IADDR;
+		else if (!strcmp(t, "dso"))
+			k = C2C_KEY_DSO;
+		else if (!strcmp(t, "offset"))
+			continue;
+		else {
+			ret = cli__usage_error(the_cmd, "-c: unknown coalesce key '%s' (pid, tid, "
+						  "iaddr, dso)", t);
+			break;
+		}
+		if (cfg->nr_keys < C2C_MAX_KEYS)
+			cfg->keys[cfg->nr_keys++] = k;
+	}
+	free(dup);
+	return ret;
+}
+
+/* ---- output: stdio (perf's layout) ---- */
+
+static void print_stats(FILE *out, const struct c2c_stats *st)
+{
+	int llc_misses = c2c_stats__llc_misses(st);
+
+	fprintf(out, "=================================================\n");
+	fprintf(out, "            Trace Event Information              \n");
+	fprintf(out, "=================================================\n");
+	fprintf(out, "  Total records                     : %10d\n", (int)st->nr_entries);
+	fprintf(out, "  Locked Load/Store Operations      : %10d\n", (int)st->locks);
+	fprintf(out, "  Load Operations                   : %10d\n", (int)st->load);
+	fprintf(out, "  Loads - uncacheable               : %10d\n", (int)st->ld_uncache);
+	fprintf(out, "  Loads - IO                        : %10d\n", (int)st->ld_io);
+	fprintf(out, "  Loads - Miss                      : %10d\n", (int)st->ld_miss);
+	fprintf(out, "  Loads - no mapping                : %10d\n", (int)st->ld_noadrs);
+	fprintf(out, "  Load Fill Buffer Hit              : %10d\n", (int)st->ld_fbhit);
+	fprintf(out, "  Load L1D hit                      : %10d\n", (int)st->ld_l1hit);
+	fprintf(out, "  Load L2D hit                      : %10d\n", (int)st->ld_l2hit);
+	fprintf(out, "  Load LLC hit                      : %10d\n",
+		(int)(st->ld_llchit + st->lcl_hitm));
+	fprintf(out, "  Load Local HITM                   : %10d\n", (int)st->lcl_hitm);
+	fprintf(out, "  Load Remote HITM                  : %10d\n", (int)st->rmt_hitm);
+	fprintf(out, "  Load Remote HIT                   : %10d\n", (int)st->rmt_hit);
+	fprintf(out, "  Load Local DRAM                   : %10d\n", (int)st->lcl_dram);
+	fprintf(out, "  Load Remote DRAM                  : %10d\n", (int)st->rmt_dram);
+	fprintf(out, "  Load MESI State Exclusive         : %10d\n", (int)st->ld_excl);
+	fprintf(out, "  Load MESI State Shared            : %10d\n", (int)st->ld_shared);
+	fprintf(out, "  Load LLC Misses                   : %10d\n", llc_misses);
+	fprintf(out, "  Load access blocked by data       : %10d\n", (int)st->blk_data);
+	fprintf(out, "  Load access blocked by address    : %10d\n", (int)st->blk_addr);
+	fprintf(out, "  Load HIT Local Peer               : %10d\n", (int)st->lcl_peer);
+	fprintf(out, "  Load HIT Remote Peer              : %10d\n", (int)st->rmt_peer);
+	fprintf(out, "  LLC Misses to Local DRAM          : %10.1f%%\n",
+		((double)st->lcl_dram / (double)llc_misses) * 100.);
+	fprintf(out, "  LLC Misses to Remote DRAM         : %10.1f%%\n",
+		((double)st->rmt_dram / (double)llc_misses) * 100.);
+	fprintf(out, "  LLC Misses to Remote cache (HIT)  : %10.1f%%\n",
+		((double)st->rmt_hit / (double)llc_misses) * 100.);
+	fprintf(out, "  LLC Misses to Remote cache (HITM) : %10.1f%%\n",
+		((double)st->rmt_hitm / (double)llc_misses) * 100.);
+	fprintf(out, "  Store Operations                  : %10d\n", (int)st->store);
+	fprintf(out, "  Store - uncacheable               : %10d\n", (int)st->st_uncache);
+	fprintf(out, "  Store - no mapping                : %10d\n", (int)st->st_noadrs);
+	fprintf(out, "  Store L1D Hit                     : %10d\n", (int)st->st_l1hit);
+	fprintf(out, "  Store L1D Miss                    : %10d\n", (int)st->st_l1miss);
+	fprintf(out, "  Store No available memory level   : %10d\n", (int)st->st_na);
+	fprintf(out, "  No Page Map Rejects               : %10d\n", (int)st->nomap);
+	fprintf(out, "  Unable to parse data source       : %10d\n", (int)st->noparse);
+}
+
+static void print_shared(FILE *out, const struct c2c_stats *st, uint32_t nr_shared)
+{
+	int hitm_cnt = st->lcl_hitm + st->rmt_hitm;
+
+	fprintf(out, "=================================================\n");
+	fprintf(out, "    Global Shared Cache Line Event Information   \n");
+	fprintf(out, "=================================================\n");
+	fprintf(out, "  Total Shared Cache Lines          : %10d\n", (int)nr_shared);
+	fprintf(out, "  Load HITs on shared lines         : %10d\n", (int)st->load);
+	fprintf(out, "  Fill Buffer Hits on shared lines  : %10d\n", (int)st->ld_fbhit);
+	fprintf(out, "  L1D hits on shared lines          : %10d\n", (int)st->ld_l1hit);
+	fprintf(out, "  L2D hits on shared lines          : %10d\n", (int)st->ld_l2hit);
+	fprintf(out, "  LLC hits on shared lines          : %10d\n",
+		(int)(st->ld_llchit + st->lcl_hitm));
+	fprintf(out, "  Load hits on peer cache or nodes  : %10d\n",
+		(int)(st->lcl_peer + st->rmt_peer));
+	fprintf(out, "  Locked Access on shared lines     : %10d\n", (int)st->locks);
+	fprintf(out, "  Blocked Access on shared lines    : %10d\n",
+		(int)(st->blk_data + st->blk_addr));
+	fprintf(out, "  Store HITs on shared lines        : %10d\n", (int)st->store);
+	fprintf(out, "  Store L1D hits on shared lines    : %10d\n", (int)st->st_l1hit);
+	fprintf(out, "  Store No available memory level   : %10d\n", (int)st->st_na);
+	fprintf(out, "  Total Merged records              : %10d\n", (int)(hitm_cnt + st->store));
+}
+
+/* perf's fprintf_line: one header line with spans. */
+static void print_header_line(FILE *out, const struct c2c_view *v, const struct c2c_table *t,
+			      const struct c2c_line *l, int line)
+{
+	char buf[256] = "";
+	int span = 0;
+	bool first = true;
+
+	for (int i = 0; i < t->nr; i++) {
+		const struct c2c_column *col = t->cols[i];
+
+		if (!first && !span)
+			fputs("  ", out);
+		first = false;
+		if (span) {
+			span--;
+		} else {
+			span = line == 0 ? col->span : 0;
+			snprintf(buf, sizeof(buf), "%*s", c2c_column__width(v, col, l),
+				 c2c_column__header(v, col, line));
+		}
+		if (!span)
+			fputs(buf, out);
+	}
+}
+
+static void print_headers(FILE *out, const struct c2c_view *v, const struct c2c_table *t,
+			  const struct c2c_line *l)
+{
+	fputs("# ", out);
+	print_header_line(out, v, t, l, 0);
+	fputs("\n# ", out);
+	print_header_line(out, v, t, l, 1);
+	fputs("\n# ", out);
+	for (int i = 0; i < t->nr; i++) {
+		int w = c2c_column__width(v, t->cols[i], l);
+
+		if (i)
+			fputs("  ", out);
+		for (int k = 0; k < w; k++)
+			fputc('.', out);
+	}
+	fputs("\n#\n", out);
+}
+
+/* perf's __hist_entry__snprintf with hist_entry__snprintf_alignment. */
+static void format_row(struct strbuf *sb, const struct c2c_view *v, const struct c2c_table *t,
+		       const struct c2c_line *l, const struct c2c_entry *e, bool pad_last)
+{
+	char cell[1024];
+
+	strbuf__reset(sb);
+	for (int i = 0; i < t->nr; i++) {
+		const struct c2c_column *col = t->cols[i];
+		int w = c2c_column__width(v, col, l);
+		int n = col->cell(v, l, e, w, cell, sizeof(cell));
+
+		strbuf__add(sb, "  ", 2);
+		strbuf__add(sb, cell, n);
+		if ((pad_last || i + 1 < t->nr) && n < w)
+			strbuf__addf(sb, "%-*s", w - n, " ");
+	}
+}
+
+/*
+ * perf sizes a row's buffer by the sum of the widths, plus room for colour escapes (8 columns'
+ * worth of COLOR_MAXLEN + reset, whether or not colour is on): longer rows are cut.
+ */
+static size_t row_limit(const struct c2c_view *v, const struct c2c_table *t,
+			const struct c2c_line *l)
+{
+	size_t w = 0;
+
+	for (int i = 0; i < t->nr; i++)
+		w += c2c_column__width(v, t->cols[i], l) + (i ? 2 : 0);
+	return w + 3 + (24 + 4) * 8;
+}
+
+static void print_stdio(FILE *out, struct report *r, const struct c2c_view *v)
+{
+	const struct c2c *c = r->c2c;
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t n = c2c__nr_lines(c);
+	bool once = false;
+
+	print_stats(out, c2c__total(c));
+	fputc('\n', out);
+	print_shared(out, c2c__shared(c), c2c__nr_shared(c));
+	fputc('\n', out);
+	fprintf(out, "=================================================\n");
+	fprintf(out, "                 c2c details                     \n");
+	fprintf(out, "=================================================\n");
+	for (uint32_t i = 0; i < r->h->nr_evsels; i++)
+		fprintf(out, "%-36s: %s\n", i ? "" : "  Events", r->h->evsels[i].name);
+	fprintf(out, "  Cachelines sort on                : %s\n",
+		c2c_display__name(c2c__config(c)->display));
+	fprintf(out, "  Cacheline data grouping           : %s\n", r->grouping);
+	if (r->o->stats_only)
+		goto out;
+
+	fputc('\n', out);
+	fprintf(out, "=================================================\n");
+	fprintf(out, "           Shared Data Cache Line Table          \n");
+	fprintf(out, "=================================================\n");
+	fprintf(out, "#\n");
+	print_headers(out, v, &v->lines, NULL);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct c2c_line *l = c2c__line(c, i);
+		size_t lim = row_limit(v, &v->lines, NULL);
+
+		if (l->filtered)
+			continue;
+		format_row(&sb, v, &v->lines, l, NULL, false);
+		if (sb.len > lim)
+			sb.buf[lim] = '\0';
+		fprintf(out, "%s\n", sb.buf);
+	}
+
+	fputc('\n', out);
+	fprintf(out, "=================================================\n");
+	fprintf(out, "      Shared Cache Line Distribution Pareto      \n");
+	fprintf(out, "=================================================\n");
+	fprintf(out, "#\n");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct c2c_line *l = c2c__line(c, i);
+		size_t lim;
+
+		if (l->filtered)
+			continue;
+		if (!once) {
+			print_headers(out, v, &v->entries, l);
+			once = true;
+		} else {
+			fputc('\n', out);
+		}
+		fputs("  ----------------------------------------------------------------------\n",
+		      out);
+		format_row(&sb, v, &v->cl_row, l, NULL, true);
+		if (sb.len > 999)
+			sb.buf[999] = '\0';
+		fprintf(out, "%s\n", sb.buf);
+		fputs("  ----------------------------------------------------------------------\n",
+		      out);
+		lim = row_limit(v, &v->entries, l);
+		for (uint32_t k = 0; k < l->nr_entries; k++) {
+			const struct c2c_entry *e = c2c__entry(c, l->entries[k]);
+
+			if (e->filtered)
+				continue;
+			format_row(&sb, v, &v->entries, l, e, false);
+			if (sb.len > lim)
+				sb.buf[lim] = '\0';
+			fprintf(out, "%s\n", sb.buf);
+		}
+	}
+out:
+	strbuf__release(&sb);
+}
+
+/* ---- output: JSON and CSV, from the same column tables ---- */
+
+/* A cell's plain value: formatted at width 0, trimmed. */
+static const char *plain(const struct c2c_view *v, const struct c2c_column *col,
+			 const struct c2c_line *l, const struct c2c_entry *e, char *buf, size_t size)
+{
+	char *p = buf, *end;
+	int n = col->cell(v, l, e, 0, buf, size);
+
+	buf[n < (int)size ? n : (int)size - 1] = '\0';
+	while (*p == ' ')
+		p++;
+	end = p + strlen(p);
+	while (end > p && end[-1] == ' ')
+		*--end = '\0';
+	if (col->kind == C2C_COL_PERCENT && end > p && end[-1] == '%')
+		end[-1] = '\0';
+	return p;
+}
+
+static void json_value(FILE *out, const struct c2c_column *col, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	switch (col->kind) {
+	case C2C_COL_INT:
+	case C2C_COL_PERCENT:
+	case C2C_COL_MEAN:
+		if (*s && strcmp(s, "-nan") && strcmp(s, "nan") && strcmp(s, "inf")) {
+			fputs(s, out);
+			break;
+		}
+		/* fall through */
+	default:
+		strbuf__add_json(&sb, s);
+		fprintf(out, "\"%s\"", sb.buf ? sb.buf : "");
+		break;
+	}
+	strbuf__release(&sb);
+}
+
+static void json_row(FILE *out, const struct c2c_view *v, const struct c2c_table *t,
+		     const struct c2c_line *l, const struct c2c_entry *e)
+{
+	char buf[1024];
+
+	for (int i = 0; i < t->nr; i++) {
+		const struct c2c_column *col = t->cols[i];
+
+		if (!strcmp(col->name, "cl_num_empty"))
+			continue;
+		fprintf(out, "%s\"%s\": ", i ? ", " : "", col->name);
+		json_value(out, col, plain(v, col, l, e, buf, sizeof(buf)));
+	}
+}
+
+#define STAT_FIELDS(X)                                                                            \
+	X(nr_entries) X(locks) X(store) X(st_uncache) X(st_noadrs) X(st_l1hit) X(st_l1miss)      \
+	X(st_na) X(load) X(ld_excl) X(ld_shared) X(ld_uncache) X(ld_io) X(ld_miss) X(ld_noadrs)  \
+	X(ld_fbhit) X(ld_l1hit) X(ld_l2hit) X(ld_llchit) X(lcl_hitm) X(rmt_hitm) X(tot_hitm)     \
+	X(lcl_peer) X(rmt_peer) X(tot_peer) X(rmt_hit) X(lcl_dram) X(rmt_dram) X(blk_data)       \
+	X(blk_addr) X(nomap) X(noparse)
+
+static void json_stats(FILE *out, const struct c2c_stats *st)
+{
+	bool first = true;
+
+#define X(f)                                                                                      \
+	fprintf(out, "%s\"%s\": %u", first ? "" : ", ", #f, st->f);                               \
+	first = false;
+	STAT_FIELDS(X)
+#undef X
+	fprintf(out, ", \"llc_misses\": %" PRIu64, c2c_stats__llc_misses(st));
+}
+
+static void print_json(FILE *out, struct report *r, const struct c2c_view *v)
+{
+	const struct c2c *c = r->c2c;
+	struct strbuf sb = STRBUF_INIT;
+	bool first = true;
+
+	fputs("{\n  \"trace_event_information\": {", out);
+	json_stats(out, c2c__total(c));
+	fprintf(out, "},\n  \"shared_cache_lines\": %u,\n  \"shared_line_stats\": {",
+		c2c__nr_shared(c));
+	json_stats(out, c2c__shared(c));
+	fputs("},\n  \"events\": [", out);
+	for (uint32_t i = 0; i < r->h->nr_evsels; i++) {
+		strbuf__reset(&sb);
+		strbuf__add_json(&sb, r->h->evsels[i].name);
+		fprintf(out, "%s\"%s\"", i ? ", " : "", sb.buf ? sb.buf : "");
+	}
+	fprintf(out, "],\n  \"sort_on\": \"%s\",\n  \"grouping\": \"%s\",\n  \"line_size\": %u",
+		c2c_display__name(c2c__config(c)->display), r->grouping,
+		c2c__config(c)->line_size);
+	if (!r->o->stats_only) {
+		fputs(",\n  \"lines\": [", out);
+		for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
+			const struct c2c_line *l = c2c__line(c, i);
+			bool efirst = true;
+
+			if (l->filtered)
+				continue;
+			fprintf(out, "%s\n    {", first ? "" : ",");
+			first = false;
+			json_row(out, v, &v->lines, l, NULL);
+			fputs(", \"entries\": [", out);
+			for (uint32_t k = 0; k < l->nr_entries; k++) {
+				const struct c2c_entry *e = c2c__entry(c, l->entries[k]);
+
+				if (e->filtered)
+					continue;
+				fprintf(out, "%s\n      {", efirst ? "" : ",");
+				efirst = false;
+				json_row(out, v, &v->entries, l, e);
+				fputc('}', out);
+			}
+			fputs("]}", out);
+		}
+		fputs("\n  ]", out);
+	}
+	fputs("\n}\n", out);
+	strbuf__release(&sb);
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+}
+
+static void csv_table(FILE *out, struct report *r, const struct c2c_view *v,
+		      const struct c2c_table *t, bool entries)
+{
+	const struct c2c *c = r->c2c;
+	char buf[1024];
+	bool first = true;
+
+	if (entries) {
+		fputs("cl_idx", out);
+		first = false;
+	}
+	for (int i = 0; i < t->nr; i++) {
+		if (!strcmp(t->cols[i]->name, "cl_num_empty"))
+			continue;
+		fprintf(out, "%s%s", first ? "" : ",", t->cols[i]->name);
+		first = false;
+	}
+	fputc('\n', out);
+	for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
+		const struct c2c_line *l = c2c__line(c, i);
+
+		if (l->filtered)
+			continue;
+		for (uint32_t k = 0; k < (entries ? l->nr_entries : 1); k++) {
+			const struct c2c_entry *e = entries ? c2c__entry(c, l->entries[k]) : NULL;
+
+			if (e && e->filtered)
+				continue;
+			first = true;
+			if (entries) {
+				fprintf(out, "%u", l->idx);
+				first = false;
+			}
+			for (int j = 0; j < t->nr; j++) {
+				const struct c2c_column *col = t->cols[j];
+
+				if (!strcmp(col->name, "cl_num_empty"))
+					continue;
+				if (!first)
+					fputc(',', out);
+				first = false;
+				csv_field(out, plain(v, col, l, e, buf, sizeof(buf)));
+			}
+			fputc('\n', out);
+		}
+	}
+}
+
+static void print_csv(FILE *out, struct report *r, const struct c2c_view *v)
+{
+	csv_table(out, r, v, &v->lines, false);
+	if (r->o->stats_only)
+		return;
+	fputc('\n', out);
+	csv_table(out, r, v, &v->entries, true);
+}
+
+/* ---- the command ---- */
+
+static int report_run(const struct command *cmd, int argc, char **argv)
+{
+	struct report_opts o = { .input = "perf.data", .format = FMT_STDIO };
+	struct report r = { .o = &o };
+	struct c2c_config cfg = { 0 };
+	struct symbols_options so = { 0 };
+	struct c2c_mem_range *mem = NULL;
+	int *cpu2node = NULL;
+	char err[PERF_FILE_ERRMAX];
+	struct record rec;
+	struct c2c_view view;
+	int rc, ret = EXIT_USAGE;
+	int i;
+
+	the_cmd = cmd;
+	i = cli__parse(cmd, argc, argv, report_option, &o, &rc);
+	if (i < 0) {
+		ret = rc;
+		goto out_opts;
+	}
+	if (i < argc) {
+		ret = cli__usage_error(cmd, "unexpected argument '%s'", argv[i]);
+		goto out_opts;
+	}
+
+	cfg.display = C2C_DISPLAY_TOT;
+	if (o.display) {
+		if (!strcmp(o.display, "tot"))
+			cfg.display = C2C_DISPLAY_TOT;
+		else if (!strcmp(o.display, "lcl"))
+			cfg.display = C2C_DISPLAY_LCL;
+		else if (!strcmp(o.display, "rmt"))
+			cfg.display = C2C_DISPLAY_RMT;
+		else if (!strcmp(o.display, "peer"))
+			cfg.display = C2C_DISPLAY_PEER;
+		else {
+			ret = cli__usage_error(cmd, "-d: unknown display '%s' (tot, lcl, rmt, peer)",
+					       o.display);
+			goto out_opts;
+		}
+	}
+	if (parse_coalesce(o.coalesce ? o.coalesce : "iaddr", &cfg))
+		goto out_opts;
+	r.grouping = xasprintf("offset,%s", o.coalesce ? o.coalesce : "iaddr");
+
+	if (perf_file__open(&r.pf, o.input, err, sizeof(err)) < 0) {
+		cli__error("%s", err);
+		goto out_opts;
+	}
+	r.h = perf_file__header(r.pf);
+	/* perf picks peer on arm64, where there are no HITMs */
+	if (!o.display && r.h->arch && !strcmp(r.h->arch, "arm64"))
+		cfg.display = C2C_DISPLAY_PEER;
+
+	cfg.line_size = o.line_size ? o.line_size :
+			r.h->cache_line_size ? r.h->cache_line_size : 64;
+	if (cfg.line_size & (cfg.line_size - 1))
+		cfg.line_size = 64;
+	if (o.double_cl)
+		cfg.line_size *= 2;
+	cfg.show_all = o.show_all;
+	cfg.node_info = o.node_info > 2 ? 2 : o.node_info;
+	cfg.want_node_stats = cfg.node_info == 1;
+	cfg.nr_cpus = r.h->nr_cpus_avail;
+	cfg.nr_nodes = r.h->nr_numa_nodes;
+	if (cfg.nr_cpus) {
+		cpu2node = xmalloc(cfg.nr_cpus * sizeof(int));
+		for (uint32_t k = 0; k < cfg.nr_cpus; k++)
+			cpu2node[k] = -1;
+		for (uint32_t k = 0; k < r.h->nr_numa_nodes; k++)
+			cpulist_to_node(r.h->numa_nodes[k].cpus, k, cpu2node, cfg.nr_cpus);
+	}
+	cfg.cpu2node = cpu2node;
+	mem = mem_ranges(r.h, &cfg.nr_mem);
+	cfg.mem = mem;
+	r.c2c = c2c__new(&cfg);
+	r.machine = machine__new();
+	for (uint32_t k = 0; k < r.h->nr_build_ids; k++) {
+		const struct perf_build_id *b = &r.h->build_ids[k];
+
+		machine__set_build_id(r.machine, b->filename, (b->misc & CPUMODE_MASK) == 1,
+				      b->build_id, b->size);
+	}
+	so.symfs = o.symfs;
+	so.vmlinux = o.vmlinux;
+	r.symbols = symbols__new(&so);
+
+	while ((rc = perf_file__next_record(r.pf, &rec)) > 0) {
+		if (rec.type == REC_SAMPLE) {
+			report__sample(&r, &rec.sample);
+			continue;
+		}
+		machine__process_record(r.machine, &rec);
+		if (rec.type == REC_MMAP2 || rec.type == REC_MMAP)
+			note_dso_id(&r, &rec);
+	}
+	if (rc < 0) {
+		cli__error("%s", perf_file__errmsg(r.pf));
+		goto out;
+	}
+
+	c2c__finish(r.c2c);
+	c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
+	if (!o.stats_only) {
+		struct c2c_resolver res = { &r, resolve_comm, resolve_code };
+
+		c2c__resolve(r.c2c, &res, view.show_src);
+		/* the Data address header spans the Node column, whose width resolve found */
+		c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
+	}
+	switch (o.format) {
+	case FMT_STDIO:
+		print_stdio(stdout, &r, &view);
+		break;
+	case FMT_JSON:
+		print_json(stdout, &r, &view);
+		break;
+	case FMT_CSV:
+		print_csv(stdout, &r, &view);
+		break;
+	}
+	ret = EXIT_OK;
+out:
+	symbols__delete(r.symbols);
+	machine__delete(r.machine);
+	c2c__delete(r.c2c);
+	perf_file__close(r.pf);
+	free(r.threads);
+	free(r.thread_ht);
+	free(r.dso_ids);
+	free(r.dso_id_set);
+	free(mem);
+	free(cpu2node);
+out_opts:
+	free(r.grouping);
+	free(o.pids.v);
+	free(o.tids.v);
+	free(o.cpus.v);
+	for (size_t k = 0; k < o.nr_comms; k++)
+		free(o.comms[k]);
+	free(o.comms);
+	return ret;
+}
+
+const struct command cmd_report = {
+	.name = "report",
+	.summary = "perf c2c's cache-line tables, with perf's numbers (stdio, JSON, CSV)",
+	.usage = "[-i FILE] [--stdio|--json|--csv] [-d MODE] [-c KEYS] [-N] [options]",
+	.description = "Read a perf.data recorded with memory samples (perf c2c record, perf mem "
+		       "record, lineup record) and print perf c2c report's tables: Trace Event "
+		       "Information, Global Shared Cache Line Event Information, the Shared Data "
+		       "Cache Line Table and the Shared Cache Line Distribution Pareto.  --stdio "
+		       "prints perf c2c report --stdio's layout with the same numbers; --json and "
+		       "--csv print the same columns for scripts.",
+	.options = report_options,
+	.run = report_run,
+};

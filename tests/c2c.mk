@@ -1,0 +1,7 @@
+# lineup report / analyzer c2c: unit tests on hand-built samples, and the perf c2c oracle.
+check_PROGRAMS += tests/unit/c2c_test
+tests_unit_c2c_test_SOURCES = tests/unit/c2c_test.c
+tests_unit_c2c_test_LDADD = analyzer/libanalyzer.a util/libutil.a -lm
+TESTS += tests/unit/c2c_test
+TESTS += tests/c2c/oracle.sh
+dist_check_SCRIPTS += tests/c2c/oracle.sh

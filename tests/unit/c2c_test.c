@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * analyzer/c2c on hand-built samples: perf's c2c_decode_stats class by class, line and entry
+ * grouping, perf's ordering and its 0.1% display threshold, the cycles means, Node strings.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/c2c.h"
+#include "analyzer/c2c_columns.h"
+#include "analyzer/data_src.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                               \
+	do {                                                                                      \
+		if (!(cond)) {                                                                    \
+			fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond);          \
+			failures++;                                                               \
+		}                                                                                 \
+	} while (0)
+
+#define LD(lvl, snoop) (DS_MK(OP, DS_OP_LOAD) | DS_MK(LVL, DS_LVL_HIT | (lvl)) | DS_MK(SNOOP, snoop))
+#define ST(lvl) (DS_MK(OP, DS_OP_STORE) | DS_MK(LVL, lvl))
+
+static struct c2c_stats decode(uint64_t ds)
+{
+	struct c2c_stats st = { 0 };
+
+	c2c_stats__decode(&st, ds, 0x1000, true);
+	return st;
+}
+
+static void test_decode(void)
+{
+	struct c2c_stats st;
+
+	st = decode(LD(DS_LVL_L1, DS_SNOOP_NONE));
+	CHECK(st.load == 1 && st.ld_l1hit == 1 && st.nr_entries == 1);
+	st = decode(LD(DS_LVL_LFB, DS_SNOOP_NONE));
+	CHECK(st.ld_fbhit == 1);
+	st = decode(LD(DS_LVL_L2, DS_SNOOP_NONE) | DS_MK(SNOOPX, DS_SNOOPX_PEER));
+	CHECK(st.ld_l2hit == 1 && st.lcl_peer == 1 && st.tot_peer == 1);
+	st = decode(LD(DS_LVL_L3, DS_SNOOP_NONE));
+	CHECK(st.ld_llchit == 1 && st.lcl_hitm == 0);
+	st = decode(LD(DS_LVL_L3, DS_SNOOP_HITM));
+	CHECK(st.lcl_hitm == 1 && st.tot_hitm == 1 && st.ld_llchit == 0);
+	st = decode(LD(DS_LVL_REM_CCE1, DS_SNOOP_HITM));
+	CHECK(st.rmt_hitm == 1 && st.tot_hitm == 1);
+	st = decode(LD(DS_LVL_REM_CCE2, DS_SNOOP_HIT));
+	CHECK(st.rmt_hit == 1);
+	st = decode(LD(DS_LVL_REM_CCE1, DS_SNOOP_NA) | DS_MK(SNOOPX, DS_SNOOPX_PEER));
+	CHECK(st.rmt_hit == 1 && st.rmt_peer == 1 && st.tot_peer == 1);
+	st = decode(LD(DS_LVL_LOC_RAM, DS_SNOOP_HIT));
+	CHECK(st.lcl_dram == 1 && st.ld_shared == 1);
+	st = decode(LD(DS_LVL_LOC_RAM, DS_SNOOP_MISS));
+	CHECK(st.lcl_dram == 1 && st.ld_excl == 1);
+	st = decode(LD(DS_LVL_REM_RAM1, DS_SNOOP_MISS));
+	CHECK(st.rmt_dram == 1 && st.ld_excl == 1);
+	/* Skylake's remote bit without hops: remote DRAM and remote cache at once */
+	st = decode(LD(0, DS_SNOOP_HITM) | DS_MK(REMOTE, 1));
+	CHECK(st.rmt_dram == 1 && st.rmt_hitm == 1);
+	st = decode(LD(0, DS_SNOOP_HITM) | DS_MK(REMOTE, 1) | DS_MK(HOPS, DS_HOPS_2));
+	CHECK(st.rmt_dram == 0 && st.rmt_hitm == 0);
+	st = decode(LD(DS_LVL_UNC, DS_SNOOP_NONE));
+	CHECK(st.ld_uncache == 1);
+	st = decode(LD(DS_LVL_IO, DS_SNOOP_NONE));
+	CHECK(st.ld_io == 1);
+	st = decode(DS_MK(OP, DS_OP_LOAD) | DS_MK(LVL, DS_LVL_MISS | DS_LVL_L3));
+	CHECK(st.ld_miss == 1 && st.ld_llchit == 0);
+	st = decode(LD(DS_LVL_L1, 0) | DS_MK(LOCK, DS_LOCK_LOCKED) | DS_MK(BLK, DS_BLK_DATA));
+	CHECK(st.locks == 1 && st.blk_data == 1);
+	st = decode(ST(DS_LVL_HIT | DS_LVL_L1));
+	CHECK(st.store == 1 && st.st_l1hit == 1);
+	st = decode(ST(DS_LVL_MISS | DS_LVL_L1));
+	CHECK(st.st_l1miss == 1);
+	st = decode(ST(DS_LVL_NA));
+	CHECK(st.st_na == 1);
+	st = decode(ST(DS_LVL_HIT | DS_LVL_UNC));
+	CHECK(st.st_uncache == 1);
+	st = decode(DS_MK(OP, DS_OP_NA));
+	CHECK(st.noparse == 1 && st.load == 0);
+
+	memset(&st, 0, sizeof(st));
+	CHECK(c2c_stats__decode(&st, LD(DS_LVL_L1, 0), 0, true) == -1 && st.ld_noadrs == 1);
+	memset(&st, 0, sizeof(st));
+	CHECK(c2c_stats__decode(&st, ST(DS_LVL_HIT | DS_LVL_L1), 0x10, false) == -1 &&
+	      st.nomap == 1 && st.st_l1hit == 1);
+}
+
+static struct c2c_sample mk(uint64_t addr, uint64_t ip, uint64_t ds, int cpu, int tid)
+{
+	struct c2c_sample s = { 0 };
+
+	s.addr = addr;
+	s.data_rel = addr;
+	s.ip = ip;
+	s.ip_rel = ip;
+	s.data_src = ds;
+	s.cpu = cpu;
+	s.pid = 100;
+	s.tid = tid;
+	s.level = '.';
+	s.cpumode = 2;
+	s.ip_mapped = s.data_mapped = s.data_anon = true;
+	s.code_map = (void *)1;
+	s.weight = 100;
+	return s;
+}
+
+static void test_lines(void)
+{
+	int cpu2node[4] = { 0, 0, 1, 1 };
+	struct c2c_mem_range mem[2] = { { 0, 1 << 30, 0 }, { 1 << 30, 2ULL << 30, 1 } };
+	struct c2c_config cfg = {
+		.display = C2C_DISPLAY_TOT, .line_size = 64, .keys = { C2C_KEY_IADDR },
+		.nr_keys = 1, .nr_cpus = 4, .nr_nodes = 2, .cpu2node = cpu2node, .mem = mem,
+		.nr_mem = 2,
+	};
+	struct c2c *c = c2c__new(&cfg);
+	struct c2c_sample s;
+	const struct c2c_line *l;
+	const struct c2c_entry *e;
+	char buf[32];
+	uint64_t hitm = LD(DS_LVL_L3, DS_SNOOP_HITM), rhitm = LD(DS_LVL_REM_CCE1, DS_SNOOP_HITM);
+
+	/* line A (0x1000): 3 HITMs; line B (0x2040): 1 HITM + stores; line C: L1 hits only */
+	for (int i = 0; i < 2; i++) {
+		s = mk(0x1008, 0x400100, hitm, 0, 1);
+		s.weight = 100 + i;
+		s.phys_addr = 0x100;
+		c2c__add_sample(c, &s);
+	}
+	s = mk(0x1010, 0x400200, rhitm, 2, 2);
+	s.phys_addr = (1 << 30) + 0x40;
+	c2c__add_sample(c, &s);
+	s = mk(0x2048, 0x400300, hitm, 1, 1);
+	c2c__add_sample(c, &s);
+	s = mk(0x2040, 0x400400, ST(DS_LVL_HIT | DS_LVL_L1), 3, 2);
+	c2c__add_sample(c, &s);
+	s = mk(0x3000, 0x400500, LD(DS_LVL_L1, DS_SNOOP_NONE), 0, 1);
+	c2c__add_sample(c, &s);
+	c2c__finish(c);
+
+	CHECK(c2c__nr_lines(c) == 3);
+	CHECK(c2c__nr_shared(c) == 2);
+	CHECK(c2c__total(c)->nr_entries == 6 && c2c__total(c)->tot_hitm == 4);
+	CHECK(c2c__shared(c)->store == 1 && c2c__shared(c)->ld_l1hit == 0);
+	l = c2c__line(c, 0);
+	CHECK(l->addr == 0x1008 && l->stats.tot_hitm == 3 && !l->filtered && l->idx == 0);
+	CHECK(l->nr_entries == 2);
+	e = c2c__entry(c, l->entries[0]);
+	CHECK(e->offset == 8 && e->stats.lcl_hitm == 2);
+	CHECK(e->mean_lcl_hitm.n == 2 && e->mean_lcl_hitm.mean == 100.5);
+	CHECK(c2c__cpuset_weight(c, e->cpuset) == 1);
+	c2c__nodestr(c, l->nodeset, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "0-1"));
+	CHECK(l->paddr_cnt == 2);
+	l = c2c__line(c, 1);
+	CHECK(l->addr == 0x2048 && l->idx == 1 && l->nr_entries == 2);
+	/* the store-only entry at offset 0 comes first (offsets ascend) */
+	CHECK(c2c__entry(c, l->entries[0])->offset == 0);
+	c2c__nodestr(c, l->nodeset, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "N/A"));
+	l = c2c__line(c, 2);
+	CHECK(l->filtered);
+	c2c__delete(c);
+
+	/* --show-all shows the L1-only line too */
+	cfg.show_all = true;
+	c = c2c__new(&cfg);
+	s = mk(0x3000, 0x400500, LD(DS_LVL_L1, DS_SNOOP_NONE), 0, 1);
+	c2c__add_sample(c, &s);
+	c2c__finish(c);
+	CHECK(c2c__nr_lines(c) == 1 && !c2c__line(c, 0)->filtered);
+	/* the entry has neither stores nor HITMs: perf hides it even with --show-all */
+	CHECK(c2c__entry(c, c2c__line(c, 0)->entries[0])->filtered);
+	c2c__delete(c);
+}
+
+static void test_threshold(void)
+{
+	struct c2c_config cfg = { .display = C2C_DISPLAY_TOT, .line_size = 64,
+				  .keys = { C2C_KEY_IADDR }, .nr_keys = 1 };
+	struct c2c *c = c2c__new(&cfg);
+	struct c2c_sample s;
+	uint64_t hitm = LD(DS_LVL_L3, DS_SNOOP_HITM);
+
+	/* 1 HITM of 1001 is below 0.1%: that line is hidden, but still shared */
+	for (int i = 0; i < 1000; i++) {
+		s = mk(0x1000, 0x400100, hitm, 0, 1);
+		c2c__add_sample(c, &s);
+	}
+	s = mk(0x9000, 0x400100, hitm, 0, 1);
+	c2c__add_sample(c, &s);
+	c2c__finish(c);
+	CHECK(c2c__nr_shared(c) == 2);
+	CHECK(!c2c__line(c, 0)->filtered && c2c__line(c, 1)->filtered);
+	c2c__delete(c);
+}
+
+static void test_columns(void)
+{
+	struct c2c_config cfg = { .display = C2C_DISPLAY_TOT, .line_size = 64,
+				  .keys = { C2C_KEY_IADDR }, .nr_keys = 1, .nr_cpus = 1,
+				  .nr_nodes = 1, .cpu2node = (int[]){ 0 } };
+	struct c2c *c = c2c__new(&cfg);
+	struct c2c_view v;
+	struct c2c_sample s = mk(0x1008, 0x400100, LD(DS_LVL_L3, DS_SNOOP_HITM), 0, 1);
+	char buf[64];
+
+	c2c__add_sample(c, &s);
+	c2c__finish(c);
+	c2c__resolve(c, NULL, false);
+	c2c_view__init(&v, c, true, false, false);
+	CHECK(!strcmp(v.cl_hdr0, "----------- Cacheline ----------"));
+	CHECK(!strcmp(v.off_hdr0, "--------- Data address ---------"));
+	CHECK(!strcmp(v.lines.cols[4]->name, "percent_costly_snoop"));
+	v.lines.cols[4]->cell(&v, c2c__line(c, 0), NULL, 7, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "100.00%"));
+	CHECK(!strcmp(c2c_column__header(&v, v.lines.cols[4], 0), "Tot"));
+	c2c__delete(c);
+}
+
+int main(void)
+{
+	test_decode();
+	test_lines();
+	test_threshold();
+	test_columns();
+	if (failures)
+		fprintf(stderr, "%d failure(s)\n", failures);
+	return failures ? 1 : 0;
+}

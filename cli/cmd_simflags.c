@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lineup sim-flags: the compiler and linker flags that build a program for the software
+ * collector: ThreadSanitizer instrumentation at compile time, lineup's runtime instead of
+ * libtsan at link time.
+ */
+#include <config.h>
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/command.h"
+
+#ifndef LINEUP_LIBDIR
+#define LINEUP_LIBDIR "/usr/local/lib"
+#endif
+
+#define SIM_LIB "liblineup-sim.a"
+
+enum {
+	OPT_CFLAGS = 1000,
+	OPT_LIBS,
+	OPT_CC,
+};
+
+static const struct cli_option simflags_options[] = {
+	{ OPT_CFLAGS, 0, "cflags", NULL, "print the compile flags (use them with -c)" },
+	{ OPT_LIBS, 0, "libs", NULL,
+	  "print the link flags (link without -fsanitize=thread, or libtsan comes in too)" },
+	{ OPT_CC, 0, "cc", "gcc|clang",
+	  "the compiler (default: from $CC, else gcc); they spell the options differently" },
+	CLI_OPTION_END
+};
+
+struct simflags_opts {
+	const struct command *cmd;
+	bool cflags, libs;
+	const char *cc;
+};
+
+static int simflags_option(void *ctx, int id, const char *arg)
+{
+	struct simflags_opts *o = ctx;
+
+	switch (id) {
+	case OPT_CFLAGS:
+		o->cflags = true;
+		break;
+	case OPT_LIBS:
+		o->libs = true;
+		break;
+	case OPT_CC:
+		o->cc = arg;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The runtime: $LINEUP_SIM_LIB, else beside this binary in a build tree
+ * (BUILDDIR/sampling/simrt/), else the installed one.  Returns false when none exists.
+ */
+static bool find_runtime(char *out, size_t size)
+{
+	const char *env = getenv("LINEUP_SIM_LIB");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(out, size, "%s", env);
+		return access(out, R_OK) == 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		snprintf(out, size, "%s/sampling/simrt/" SIM_LIB, dirname(exe));
+		if (!access(out, R_OK))
+			return true;
+	}
+	snprintf(out, size, "%s/" SIM_LIB, LINEUP_LIBDIR);
+	return access(out, R_OK) == 0;
+}
+
+static int simflags_run(const struct command *cmd, int argc, char **argv)
+{
+	struct simflags_opts o = { .cmd = cmd };
+	char lib[PATH_MAX + 32];
+	bool clang;
+	int rc, i = cli__parse(cmd, argc, argv, simflags_option, &o, &rc);
+
+	if (i < 0)
+		return rc;
+	if (i < argc)
+		return cli__usage_error(cmd, "unexpected argument '%s'", argv[i]);
+	if (!o.cc) {
+		const char *env = getenv("CC");
+
+		o.cc = env && *env ? env : "gcc";
+	}
+	/*
+	 * "clang", "clang-19", "/usr/bin/clang"; gcc otherwise.  gcc's -Wtsan warns that TSan
+	 * does not model fences: this runtime performs them, so the warning is noise here.
+	 * clang drops the read of a read-modify-write (x++) unless told not to, and that read
+	 * is the load that finds the line Modified elsewhere: the HITM.
+	 */
+	{
+		const char *base = strrchr(o.cc, '/');
+
+		base = base ? base + 1 : o.cc;
+		clang = !strncmp(base, "clang", 5);
+		if (!clang && strncmp(base, "gcc", 3) && strncmp(base, "cc", 2) &&
+		    !strstr(base, "-gcc"))
+			return cli__usage_error(cmd, "--cc: '%s' is neither gcc nor clang", o.cc);
+	}
+	if (!o.cflags && !o.libs)
+		o.cflags = o.libs = true;
+	if (o.libs && !find_runtime(lib, sizeof(lib))) {
+		cli__error("sim-flags: the collector's runtime %s is not built or installed "
+			   "(looked beside this lineup and in %s)", SIM_LIB, LINEUP_LIBDIR);
+		return EXIT_NOTHING;
+	}
+	if (o.cflags)
+		printf("-fsanitize=thread %s -g -fno-omit-frame-pointer",
+		       clang ? "-fno-sanitize-thread-func-entry-exit "
+			       "-mllvm -tsan-instrument-read-before-write"
+			     : "--param=tsan-instrument-func-entry-exit=0 -Wno-tsan");
+	if (o.cflags && o.libs)
+		putchar(' ');
+	if (o.libs)
+		printf("-Wl,--whole-archive %s -Wl,--no-whole-archive -lpthread -latomic", lib);
+	putchar('\n');
+	return EXIT_OK;
+}
+
+const struct command cmd_sim_flags = {
+	.name = "sim-flags",
+	.summary = "compiler and linker flags for the software collector (record --sim)",
+	.usage = "[--cflags] [--libs] [--cc gcc|clang]",
+	.description =
+		"Print the flags that build a program for `lineup record --sim`: compile with "
+		"-fsanitize=thread (ThreadSanitizer's instrumentation, function entry/exit hooks "
+		"off) and link with lineup's runtime instead of libtsan.  Compile and link in "
+		"separate steps:\n"
+		"  cc $(lineup sim-flags --cflags) -c prog.c && cc prog.o $(lineup sim-flags --libs)\n"
+		"The runtime models each cache line's coherence state per thread and writes a "
+		"perf.data that perf c2c and lineup report read.",
+	.options = simflags_options,
+	.run = simflags_run,
+};

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_CLI_SIM_RECORD_H
+#define LINEUP_CLI_SIM_RECORD_H
+
+/*
+ * `lineup record --sim`: run a program built with `lineup sim-flags` so that its runtime
+ * (sampling/simrt) writes @output, with the sampling period @period (0: the runtime's
+ * default).  argv[0] is the program.  Returns an exit code (cli/command.h).
+ */
+int sim_record__run(const char *output, unsigned long long period, int argc, char **argv);
+
+#endif

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The ThreadSanitizer instrumentation ABI as gcc 12 and clang 14..19 emit it with
+ * -fsanitize=thread (LLVM's tsan_interface.h and tsan_interface_atomic.h, gcc's
+ * sanitizer.def): plain, unaligned, volatile and _pc accesses, ranges, vptr, memory
+ * intrinsics, function entry/exit (no-ops: build with them off), and every atomic operation,
+ * which the runtime performs itself with the memory order given.
+ *
+ * Each hook hands the runtime its return address: the sample's IP is derived from it there.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sampling/simrt/simrt.h"
+
+/* tsan_interface_atomic.h: the order values match gcc's __ATOMIC_* ones. */
+typedef enum {
+	mo_relaxed,
+	mo_consume,
+	mo_acquire,
+	mo_release,
+	mo_acq_rel,
+	mo_seq_cst,
+} morder;
+
+typedef char a8;
+typedef short a16;
+typedef int a32;
+typedef long a64;
+typedef __int128 a128;
+
+#define API __attribute__((visibility("default"), noinline))
+#define RET ((uint64_t)(uintptr_t)__builtin_return_address(0))
+
+API void __tsan_init(void)
+{
+	simrt__init();
+}
+
+API void __tsan_func_entry(void *pc)
+{
+	(void)pc;
+}
+
+API void __tsan_func_exit(void)
+{
+}
+
+API void __tsan_ignore_thread_begin(void)
+{
+	simrt__enter();
+}
+
+API void __tsan_ignore_thread_end(void)
+{
+	simrt__leave();
+}
+
+#define ACCESS(name, size, op)                                                                   \
+	API void __tsan_##name(void *addr)                                                       \
+	{                                                                                        \
+		simrt__access((uintptr_t)addr, size, op, RET);                                   \
+	}                                                                                        \
+	API void __tsan_##name##_pc(void *addr, void *pc)                                        \
+	{                                                                                        \
+		simrt__access((uintptr_t)addr, size, op, (uintptr_t)pc + 1);                    \
+	}
+
+#define ACCESS_ALL(n)                                                                            \
+	ACCESS(read##n, n, COH_LOAD)                                                             \
+	ACCESS(write##n, n, COH_STORE)                                                           \
+	ACCESS(unaligned_read##n, n, COH_LOAD)                                                   \
+	ACCESS(unaligned_write##n, n, COH_STORE)                                                 \
+	ACCESS(volatile_read##n, n, COH_LOAD)                                                    \
+	ACCESS(volatile_write##n, n, COH_STORE)                                                  \
+	ACCESS(unaligned_volatile_read##n, n, COH_LOAD)                                          \
+	ACCESS(unaligned_volatile_write##n, n, COH_STORE)
+
+ACCESS_ALL(1)
+ACCESS_ALL(2)
+ACCESS_ALL(4)
+ACCESS_ALL(8)
+ACCESS_ALL(16)
+
+API void __tsan_read_range(void *addr, unsigned long size)
+{
+	simrt__range((uintptr_t)addr, size, COH_LOAD, RET);
+}
+
+API void __tsan_write_range(void *addr, unsigned long size)
+{
+	simrt__range((uintptr_t)addr, size, COH_STORE, RET);
+}
+
+API void __tsan_read_range_pc(void *addr, unsigned long size, void *pc)
+{
+	simrt__range((uintptr_t)addr, size, COH_LOAD, (uintptr_t)pc + 1);
+}
+
+API void __tsan_write_range_pc(void *addr, unsigned long size, void *pc)
+{
+	simrt__range((uintptr_t)addr, size, COH_STORE, (uintptr_t)pc + 1);
+}
+
+API void __tsan_vptr_read(void **vptr_p)
+{
+	simrt__access((uintptr_t)vptr_p, sizeof(void *), COH_LOAD, RET);
+}
+
+API void __tsan_vptr_update(void **vptr_p, void *new_val)
+{
+	/* The vtable pointer is rewritten with the same value at each constructor level. */
+	if (*vptr_p != new_val)
+		simrt__access((uintptr_t)vptr_p, sizeof(void *), COH_STORE, RET);
+}
+
+API void *__tsan_memcpy(void *dst, const void *src, unsigned long size)
+{
+	simrt__range((uintptr_t)src, size, COH_LOAD, RET);
+	simrt__range((uintptr_t)dst, size, COH_STORE, RET);
+	return memcpy(dst, src, size);
+}
+
+API void *__tsan_memmove(void *dst, const void *src, unsigned long size)
+{
+	simrt__range((uintptr_t)src, size, COH_LOAD, RET);
+	simrt__range((uintptr_t)dst, size, COH_STORE, RET);
+	return memmove(dst, src, size);
+}
+
+API void *__tsan_memset(void *dst, int c, unsigned long size)
+{
+	simrt__range((uintptr_t)dst, size, COH_STORE, RET);
+	return memset(dst, c, size);
+}
+
+/*
+ * Atomics.  The builtins want constant orders, so each operation dispatches on the order;
+ * an order the operation cannot take (acquire on a store) is strengthened to seq_cst, as
+ * the compilers do for a non-constant order.
+ */
+#define LOAD_ORD(expr_r, expr_a, expr_s)                                                         \
+	switch (mo) {                                                                            \
+	case mo_relaxed:                                                                         \
+		expr_r;                                                                          \
+		break;                                                                           \
+	case mo_consume:                                                                         \
+	case mo_acquire:                                                                         \
+		expr_a;                                                                          \
+		break;                                                                           \
+	default:                                                                                 \
+		expr_s;                                                                          \
+		break;                                                                           \
+	}
+
+#define RMW_ORD(OPN, ...)                                                                        \
+	switch (mo) {                                                                            \
+	case mo_relaxed:                                                                         \
+		old = OPN(__VA_ARGS__, __ATOMIC_RELAXED);                                        \
+		break;                                                                           \
+	case mo_consume:                                                                         \
+	case mo_acquire:                                                                         \
+		old = OPN(__VA_ARGS__, __ATOMIC_ACQUIRE);                                        \
+		break;                                                                           \
+	case mo_release:                                                                         \
+		old = OPN(__VA_ARGS__, __ATOMIC_RELEASE);                                        \
+		break;                                                                           \
+	case mo_acq_rel:                                                                         \
+		old = OPN(__VA_ARGS__, __ATOMIC_ACQ_REL);                                        \
+		break;                                                                           \
+	default:                                                                                 \
+		old = OPN(__VA_ARGS__, __ATOMIC_SEQ_CST);                                        \
+		break;                                                                           \
+	}
+
+#define ATOMIC_RMW(T, n, name, builtin, changed)                                                 \
+	API T __tsan_atomic##n##_##name(volatile T *a, T v, morder mo)                           \
+	{                                                                                        \
+		uint64_t ret = RET;                                                              \
+		T old;                                                                           \
+		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                            \
+		RMW_ORD(builtin, a, v)                                                           \
+		simrt__rmw_done((uintptr_t)a, changed, ret);                                     \
+		return old;                                                                      \
+	}
+
+#define NAND_NEW(T, old, v) ((T) ~((old) & (v)))
+
+#define ATOMIC_ALL(T, n)                                                                         \
+	API T __tsan_atomic##n##_load(const volatile T *a, morder mo)                            \
+	{                                                                                        \
+		T v;                                                                             \
+		simrt__access((uintptr_t)a, sizeof(T), COH_LOAD, RET);                           \
+		LOAD_ORD(v = __atomic_load_n(a, __ATOMIC_RELAXED),                               \
+			 v = __atomic_load_n(a, __ATOMIC_ACQUIRE),                               \
+			 v = __atomic_load_n(a, __ATOMIC_SEQ_CST))                               \
+		return v;                                                                        \
+	}                                                                                        \
+	API void __tsan_atomic##n##_store(volatile T *a, T v, morder mo)                         \
+	{                                                                                        \
+		simrt__access((uintptr_t)a, sizeof(T), COH_STORE, RET);                          \
+		switch (mo) {                                                                    \
+		case mo_relaxed:                                                                 \
+			__atomic_store_n(a, v, __ATOMIC_RELAXED);                                \
+			break;                                                                   \
+		case mo_release:                                                                 \
+			__atomic_store_n(a, v, __ATOMIC_RELEASE);                                \
+			break;                                                                   \
+		default:                                                                         \
+			__atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                \
+			break;                                                                   \
+		}                                                                                \
+	}                                                                                        \
+	ATOMIC_RMW(T, n, exchange, __atomic_exchange_n, old != v)                                \
+	ATOMIC_RMW(T, n, fetch_add, __atomic_fetch_add, v != 0)                                  \
+	ATOMIC_RMW(T, n, fetch_sub, __atomic_fetch_sub, v != 0)                                  \
+	ATOMIC_RMW(T, n, fetch_and, __atomic_fetch_and, (T)(old & v) != old)                     \
+	ATOMIC_RMW(T, n, fetch_or, __atomic_fetch_or, (T)(old | v) != old)                       \
+	ATOMIC_RMW(T, n, fetch_xor, __atomic_fetch_xor, v != 0)                                  \
+	ATOMIC_RMW(T, n, fetch_nand, __atomic_fetch_nand, NAND_NEW(T, old, v) != old)               \
+	API int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, morder mo,  \
+							  morder fmo)                             \
+	{                                                                                        \
+		uint64_t ret = RET;                                                              \
+		T expect = *c;                                                                   \
+		bool ok;                                                                         \
+		(void)fmo;                                                                       \
+		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                            \
+		ok = __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST,               \
+						 __ATOMIC_SEQ_CST);                              \
+		simrt__rmw_done((uintptr_t)a, ok && expect != v, ret);                           \
+		return ok;                                                                       \
+	}                                                                                        \
+	API int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, morder mo,    \
+							morder fmo)                               \
+	{                                                                                        \
+		uint64_t ret = RET;                                                              \
+		T expect = *c;                                                                   \
+		bool ok;                                                                         \
+		(void)fmo;                                                                       \
+		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                            \
+		ok = __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST,                \
+						 __ATOMIC_SEQ_CST);                              \
+		simrt__rmw_done((uintptr_t)a, ok && expect != v, ret);                           \
+		return ok;                                                                       \
+	}                                                                                        \
+	API T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, morder mo,        \
+						      morder fmo)                                 \
+	{                                                                                        \
+		uint64_t ret = RET;                                                              \
+		T expect = c;                                                                    \
+		bool ok;                                                                         \
+		(void)fmo;                                                                       \
+		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                            \
+		ok = __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST,              \
+						 __ATOMIC_SEQ_CST);                              \
+		simrt__rmw_done((uintptr_t)a, ok && expect != v, ret);                           \
+		return c;                                                                        \
+	}
+
+ATOMIC_ALL(a8, 8)
+ATOMIC_ALL(a16, 16)
+ATOMIC_ALL(a32, 32)
+ATOMIC_ALL(a64, 64)
+ATOMIC_ALL(a128, 128)
+
+API void __tsan_atomic_thread_fence(morder mo)
+{
+	if (mo != mo_relaxed)
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+API void __tsan_atomic_signal_fence(morder mo)
+{
+	if (mo != mo_relaxed)
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}

@@ -1,0 +1,15 @@
+# The software collector: coherence model, runtime, workloads (role: sim).
+check_PROGRAMS += tests/unit/coherence_test
+tests_unit_coherence_test_SOURCES = tests/unit/coherence_test.c
+tests_unit_coherence_test_LDADD = analyzer/libanalyzer.a
+TESTS += tests/unit/coherence_test
+
+SIM_TESTS = tests/sim/flags.sh tests/sim/false_sharing.sh
+TESTS += $(SIM_TESTS)
+dist_check_SCRIPTS += $(SIM_TESTS)
+EXTRA_DIST += tests/sim/sim-lib.sh tests/workloads/workload.h tests/workloads/counters.h \
+	tests/workloads/fs_adjacent.c tests/workloads/fs_padded.c tests/workloads/struct_file.c \
+	tests/workloads/percpu_stats.c tests/workloads/atomic_counter.c \
+	tests/workloads/histogram.c tests/workloads/flag_word.c tests/workloads/abi.c
+# The tests build workloads with the runtime.
+$(SIM_TESTS:.sh=.log): sampling/simrt/liblineup-sim.a lineup

@@ -1,0 +1,52 @@
+#!/bin/sh
+# lineup sim-flags, and the instrumentation ABI as gcc and clang emit it: every __tsan_ symbol a
+# test program needs is defined by the runtime, the program links without libtsan, and every
+# atomic operation (performed by the runtime) gives the right result, single- and
+# multi-threaded; the per-IP redundant RMW counts land at the right source line.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/sim/sim-lib.sh"
+scratch
+need perf
+
+# The flags themselves.
+out=$("$LINEUP" sim-flags --cc gcc --cflags) || fail "sim-flags --cflags"
+[ "$out" = "-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -Wno-tsan -g -fno-omit-frame-pointer" ] ||
+	fail "gcc cflags: $out"
+out=$("$LINEUP" sim-flags --cc /usr/bin/clang-19 --cflags) || fail "sim-flags --cc clang"
+[ "$out" = "-fsanitize=thread -fno-sanitize-thread-func-entry-exit -mllvm -tsan-instrument-read-before-write -g -fno-omit-frame-pointer" ] ||
+	fail "clang cflags: $out"
+out=$("$LINEUP" sim-flags --libs) || fail "sim-flags --libs"
+case "$out" in
+"-Wl,--whole-archive /"*"/liblineup-sim.a -Wl,--no-whole-archive -lpthread -latomic") ;;
+*) fail "libs: $out" ;;
+esac
+lib=${out#-Wl,--whole-archive }
+lib=${lib%% *}
+[ -r "$lib" ] || fail "sim-flags names a runtime that is not there: $lib"
+expect_rc 2 "$LINEUP" sim-flags --cc tcc 2>/dev/null
+expect_rc 2 "$LINEUP" sim-flags extra 2>/dev/null
+LINEUP_SIM_LIB=/nonexistent expect_rc 1 "$LINEUP" sim-flags --libs 2>/dev/null
+
+for cc in gcc clang; do
+	command -v $cc >/dev/null || continue
+	sim_build abi $cc -Wno-atomic-alignment 2>"$T/cc.err" || { cat "$T/cc.err"; fail "$cc build"; }
+	# Every hook the compiler emitted is defined by the runtime, and libtsan is not linked.
+	nm -u "$T/abi-$cc.o" | awk '$2 ~ /^__tsan_/ { print $2 }' | sort >"$T/needed"
+	[ "$(wc -l <"$T/needed")" -ge 20 ] || fail "$cc emitted few __tsan_ calls: $(cat "$T/needed")"
+	nm --defined-only "$lib" | awk '$2 == "T" { print $3 }' | sort -u >"$T/defined"
+	missing=$(comm -23 "$T/needed" "$T/defined")
+	[ -z "$missing" ] || fail "$cc needs hooks the runtime lacks: $missing"
+	! ldd "$T/abi-$cc" | grep -q tsan || fail "$cc linked libtsan"
+	# Right results, one thread and four.
+	for n in 1 4; do
+		out=$(LINEUP_SIM_OUTPUT="$T/abi.data" "$T/abi-$cc" 20000 $n 2>&1) ||
+			fail "abi-$cc $n threads: $out"
+		echo "$out" | grep -qx ok || fail "abi-$cc with $n threads: $out"
+	done
+	# The fetch_or that always finds its bit set: 4 threads x 20000, all redundant, at its line.
+	want=$(src_line abi.c "atomic_fetch_or(&bits, 1);")
+	"$PERF" script -i "$T/abi.data" -F event,period,ip,srcline 2>/dev/null |
+		awk '/redundant-rmw/ { p = $1; getline; gsub(/ /, ""); print p, $0 }' >"$T/rmw"
+	grep -qx "80000 $want" "$T/rmw" || fail "$cc: no 80000 redundant RMWs at $want: $(cat "$T/rmw")"
+done
+exit 0

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Two counters, each incremented by its own thread, PAD bytes apart (0: adjacent). */
+#include "workload.h"
+
+#ifndef PAD
+#define PAD 0
+#endif
+
+struct counters {
+	volatile long a;
+#if PAD
+	char pad[PAD - sizeof(long)];
+#endif
+	volatile long b;
+} __attribute__((aligned(128)));
+
+struct counters counters;
+
+static void setup(void)
+{
+}
+
+static void body(long t)
+{
+	volatile long *c = t & 1 ? &counters.b : &counters.a;
+
+	for (long i = 0; i < iterations; i++)
+		(*c)++;
+}
+
+static void report(void)
+{
+	fprintf(stderr, "a=%ld b=%ld\n", counters.a, counters.b);
+}

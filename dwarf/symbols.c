@@ -315,7 +315,8 @@ static void symtab__finish(struct symtab_builder *b, bool is_kallsyms, struct sy
 {
 	size_t i, k;
 
-	qsort(b->v, b->n, sizeof(*b->v), sym_cmp);
+	if (b->n)
+		qsort(b->v, b->n, sizeof(*b->v), sym_cmp);
 	for (i = 1; i < b->n; i++) {
 		struct sym *prev = &b->v[i - 1], *curr = &b->v[i];
 
@@ -604,6 +605,60 @@ static size_t candidates(struct symbols *s, const struct symbols_dso *d, char **
 	return n;
 }
 
+/*
+ * perf's dso__synthesize_plt_symbols: one "NAME@plt" per .rela.plt (or .rel.plt) entry,
+ * sized and spaced by .plt's sh_entsize after a header of that size, at file offsets.
+ */
+static void synthesize_plt(struct symbols *s, Elf *elf, struct symtab_builder *b)
+{
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Scn *rscn, *dscn;
+	Elf_Data *rel, *syms;
+	uint64_t off, entsize;
+	size_t nr;
+
+	rscn = find_section(elf, ".rela.plt", 0, &rsh);
+	if (!rscn)
+		rscn = find_section(elf, ".rel.plt", 0, &rsh);
+	dscn = find_section(elf, ".dynsym", SHT_DYNSYM, &dsh);
+	if (!rscn || !dscn || rsh.sh_link != elf_ndxscn(dscn) || !rsh.sh_entsize ||
+	    !find_section(elf, ".plt", 0, &psh))
+		return;
+	rel = elf_getdata(rscn, NULL);
+	syms = elf_getdata(dscn, NULL);
+	if (!rel || !syms)
+		return;
+	entsize = psh.sh_entsize;
+	off = psh.sh_offset + entsize;
+	nr = rsh.sh_size / rsh.sh_entsize;
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Sym sym;
+		const char *name;
+		char buf[1024];
+		size_t symidx;
+
+		if (rsh.sh_type == SHT_RELA) {
+			GElf_Rela r;
+
+			if (!gelf_getrela(rel, (int)i, &r))
+				break;
+			symidx = GELF_R_SYM(r.r_info);
+		} else {
+			GElf_Rel r;
+
+			if (!gelf_getrel(rel, (int)i, &r))
+				break;
+			symidx = GELF_R_SYM(r.r_info);
+		}
+		if (!gelf_getsym(syms, (int)symidx, &sym))
+			continue;
+		name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
+		symtab__add(s, b, off, entsize, buf, STT_FUNC, STB_GLOBAL);
+		off += entsize;
+	}
+}
+
 static void dso__load_user(struct symbols *s, struct symbols_dso *d)
 {
 	char *cand[8];
@@ -669,13 +724,23 @@ static void dso__load_user(struct symbols *s, struct symbols_dso *d)
 		/* perf also reads the symbol file's own dynsym */
 		load_elf_syms(s, se, re, SHT_DYNSYM, false, &b);
 	}
+	symtab__finish(&b, false, &d->syms, &d->nr_syms);
+	/* after the fixups, as perf's dso__load does: "name@plt" for each PLT slot */
+	if (d->nr_syms) {
+		b.n = d->nr_syms;
+		synthesize_plt(s, runtime.elf ? runtime.elf : syms.elf, &b);
+		if (b.n != d->nr_syms) {
+			qsort(b.v, b.n, sizeof(*b.v), sym_cmp);
+			d->syms = b.v;
+			d->nr_syms = b.n;
+		}
+	}
 	if (runtime.elf == syms.elf)
 		runtime.elf = NULL;
 	if (runtime.fd == -1 && runtime.elf == NULL)
 		free(runtime.path), runtime.path = NULL;
 	elf_file__close(&syms);
 	elf_file__close(&runtime);
-	symtab__finish(&b, false, &d->syms, &d->nr_syms);
 }
 
 /* kallsyms: "ADDR TYPE NAME [MODULE]"; perf keeps T/W/D/B (any case). */
@@ -1001,7 +1066,8 @@ static void build_cu_index(struct symbols_dso *d)
 			d->nr_cus++;
 		}
 	}
-	qsort(d->cus, d->nr_cus, sizeof(*d->cus), cu_range_cmp);
+	if (d->nr_cus)
+		qsort(d->cus, d->nr_cus, sizeof(*d->cus), cu_range_cmp);
 }
 
 static bool find_cu(struct symbols_dso *d, Dwarf_Addr a, Dwarf_Die *out)
@@ -1035,18 +1101,43 @@ static bool find_cu(struct symbols_dso *d, Dwarf_Addr a, Dwarf_Die *out)
 }
 
 /*
- * Whether line row @dl was emitted before any DW_LNS_set_file of its sequence (its file is
- * the register's initial 1).  For now: gcc starts every sequence that way and clang always
- * sets the file, so the producer decides.
+ * Whether line row @dl was emitted before any DW_LNS_set_file of its sequence, i.e. with the
+ * file register's initial value.  libdw hands out rows sorted by address, and a sequence's
+ * rows are in address order, so: no row of another file earlier in the same sequence.
  */
-static bool implicit_file_row(struct symbols_dso *d, Dwarf_Die *cudie, Dwarf_Line *dl)
+static bool implicit_file_row(Dwarf_Die *cudie, Dwarf_Line *dl)
 {
-	Dwarf_Attribute at;
-	const char *producer = dwarf_formstring(dwarf_attr(cudie, DW_AT_producer, &at));
+	Dwarf_Lines *lines;
+	size_t n, lo = 0, hi, i;
+	Dwarf_Addr a, la;
 
-	(void)d;
-	(void)dl;
-	return producer && !strncmp(producer, "GNU ", 4);
+	if (dwarf_getsrclines(cudie, &lines, &n) || dwarf_lineaddr(dl, &a))
+		return false;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &la) == 0 && la < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < n && dwarf_onesrcline(lines, i) != dl; i++)
+		;
+	if (i == n)
+		return false;
+	while (i-- > 0) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Files *f;
+		size_t idx;
+		bool end = false;
+
+		if (dwarf_lineendsequence(l, &end) == 0 && end)
+			return true;
+		if (dwarf_line_file(l, &f, &idx) == 0 && idx != 1)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -1104,13 +1195,13 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 		size_t idx;
 
 		/*
-		 * binutils 2.40's addr2line (perf's) gives the rows that use the line program's
-		 * initial file register (1) the name of DWARF 5's file 0, the CU's primary file:
-		 * an inline function from a header is reported in the .c file.  Follow it.
+		 * binutils 2.40's addr2line (perf's) starts each sequence of a DWARF 5 line
+		 * program with file 0 (the CU's primary file) instead of the register's initial
+		 * 1, so rows before the first DW_LNS_set_file are named after the .c file.
 		 */
 		if (dwarf_cu_info(cudie.cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) == 0 &&
 		    version >= 5 && dwarf_line_file(dl, &lf, &idx) == 0 && idx == 1 &&
-		    implicit_file_row(d, &cudie, dl)) {
+		    implicit_file_row(&cudie, dl)) {
 			const char *f0 = dwarf_filesrc(lf, 0, NULL, NULL);
 
 			if (f0)

@@ -517,6 +517,25 @@ static void module_short_name(const char *path, char *out, size_t size)
 	out[n + 2] = 0;
 }
 
+/*
+ * The kernel's dso: a kernel entry of the BUILD_ID header that is not a module names it
+ * (a vmlinux path shows as "[kernel.vmlinux]", as perf shows it), else "[kernel.kallsyms]".
+ */
+static struct dso *kernel_dso(struct machine *m)
+{
+	for (size_t i = 0; i < m->nr_bids; i++) {
+		const char *n = m->bids[i].name;
+		size_t len = strlen(n);
+
+		if (!m->bids[i].kernel || (len > 3 && strstr(n, ".ko")) ||
+		    (n[0] == '[' && strcmp(n, KERNEL_MMAP_NAME)))
+			continue;
+		return dso__findnew(m, n, strstr(n, "vmlinux") ? "[kernel.vmlinux]" :
+				    KERNEL_MMAP_NAME, DSO_KIND_KERNEL);
+	}
+	return dso__findnew(m, KERNEL_MMAP_NAME, KERNEL_MMAP_NAME, DSO_KIND_KERNEL);
+}
+
 static void kernel_mmap(struct machine *m, const struct rec_mmap *mm, bool has_bid)
 {
 	const char *name = mm->filename;
@@ -536,18 +555,26 @@ static void kernel_mmap(struct machine *m, const struct rec_mmap *mm, bool has_b
 			dso__set_build_id(map->dso, mm->build_id, mm->build_id_size);
 		maps__insert(m->kmaps, map);
 	} else if (is_kernel) {
-		struct map *km = m->kernel_map;
-		size_t i;
+		/* perf's __machine__create_kernel_maps: a fresh identity map for each such MMAP */
+		struct map *km = map__alloc(m);
 
-		for (i = 0; i < m->kmaps->n; i++)
-			if (m->kmaps->v[i] == km) {
-				maps__remove_at(m->kmaps, i);
-				break;
-			}
+		if (m->kernel_map) {
+			for (size_t i = 0; i < m->kmaps->n; i++)
+				if (m->kmaps->v[i] == m->kernel_map) {
+					maps__remove_at(m->kmaps, i);
+					break;
+				}
+		}
+		if (!m->kernel_dso)
+			m->kernel_dso = kernel_dso(m);
+		km->dso = m->kernel_dso;
+		km->identity = true;
+		km->prot = PROT_EXEC_BIT;
 		km->start = mm->start;
 		km->end = mm->start + mm->len;
 		if (km->start == 0 && km->end == 0)
 			km->end = ~0ULL;
+		m->kernel_map = km;
 		maps__insert(m->kmaps, km);
 		if (has_bid)
 			dso__set_build_id(km->dso, mm->build_id, mm->build_id_size);
@@ -759,14 +786,6 @@ struct machine *machine__new(void)
 
 	m->kmaps = maps__new(m);
 	m->kmaps->overlaps = true;
-	m->kernel_dso = dso__findnew(m, KERNEL_MMAP_NAME, KERNEL_MMAP_NAME, DSO_KIND_KERNEL);
-	m->kernel_map = map__alloc(m);
-	m->kernel_map->dso = m->kernel_dso;
-	m->kernel_map->start = 0;
-	m->kernel_map->end = ~0ULL;
-	m->kernel_map->identity = true;
-	m->kernel_map->prot = PROT_EXEC_BIT;
-	maps__insert(m->kmaps, m->kernel_map);
 	return m;
 }
 

@@ -20,8 +20,9 @@
  *     "/anon_hugepage*", MAP_HUGETLB, "[stack*", "/SYSV*", "[heap]" and for the kernel map;
  *     an executable anon mapping is named "/tmp/perf-PID.map" (JIT symbol map) as perf does;
  *     "[vdso]" maps have pgoff 0;
- *   - a MMAP/MMAP2 with cpumode kernel named "[kernel.kallsyms]..." sets the kernel map's range
- *     (its pgoff is the address of the reference symbol, e.g. _text, kept as ref_reloc), any
+ *   - a MMAP/MMAP2 with cpumode kernel named "[kernel.kallsyms]..." creates the kernel map
+ *     (identity, its range from the record; pgoff is the address of the reference symbol,
+ *     e.g. _text, kept as ref_reloc); there is none before such a record, as in perf; any
  *     other such record naming a path or "[name]" adds a module map ("[modname]");
  *   - cpumode kernel looks in the kernel maps (level 'k'), user in the thread's maps (level
  *     '.'); guest and hypervisor modes get level 'H' and no map (perf's defaults: host only).
@@ -171,7 +172,10 @@ static inline uint64_t map__unmap_ip(const struct map *map, uint64_t rip)
 	return map->identity ? rip : rip + map->start - map->pgoff;
 }
 
-/* The kernel's map (always present: [0, ~0) until a kernel MMAP gives its range). */
+/*
+ * The kernel's map, NULL until a kernel MMAP record (perf reading a file creates it only
+ * then: kernel samples before it, or in a file without one, have no map, "[unknown]").
+ */
 struct map *machine__kernel_map(struct machine *m);
 
 unsigned int machine__nr_dsos(const struct machine *m);

@@ -4,3 +4,11 @@ tests_unit_symbolize_SOURCES = tests/unit/symbolize.c
 tests_unit_symbolize_LDADD = dwarf/libdwarf.a util/libutil.a $(LIBDW_LIBS) $(LIBELF_LIBS)
 TESTS += tests/symbols/addr2line.sh
 dist_check_SCRIPTS += tests/symbols/addr2line.sh
+# resolve: perf.data samples through the machine model and the symbolizer, printed as
+# `perf script -F ip,sym,dso,srcline` prints them (tests/symbols/machine.sh diffs the two).
+check_PROGRAMS += tests/tools/resolve
+tests_tools_resolve_SOURCES = tests/tools/resolve.c
+tests_tools_resolve_LDADD = dwarf/libdwarf.a sampling/libsampling.a util/libutil.a \
+	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBZSTD_LIBS)
+TESTS += tests/symbols/machine.sh
+dist_check_SCRIPTS += tests/symbols/machine.sh

@@ -1,0 +1,126 @@
+#!/bin/sh
+# Oracle: the machine model (threads, fork, exec, mmap overlaps, anon maps, the kernel map) and
+# the symbolizer resolve every sample of a perf.data exactly as perf does: lineup's
+# tests/tools/resolve output equals `perf script -F ip,sym,dso,srcline` on the same file,
+# written by mkperf with binaries that have full debug info, only symbols, or neither.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PERF:-}" ] || skip "perf is not installed"
+need gcc
+need objcopy
+scratch
+MKPERF="$top_builddir/tests/tools/mkperf"
+RESOLVE="$top_builddir/tests/tools/resolve"
+export HOME="$T/home"	# no build-id cache of the tester's leaks in, for perf or lineup
+mkdir -p "$HOME"
+
+cat > "$T/prog.c" <<'SRC'
+#include <stdlib.h>
+struct counters { long hits, misses; } stats;
+static int table[64];
+static inline int sq(int x) { return x * x + table[x & 63]; }
+static inline int twice(int x) { return sq(x) + sq(x + 1); }
+__attribute__((noinline)) int work(int n)
+{
+	int t = 0;
+	for (int i = 0; i < n; i++) {
+		t += twice(i);
+		if (t & 1)
+			stats.hits++;
+	}
+	return t;
+}
+__attribute__((noinline)) void fill(int seed)
+{
+	for (int i = 0; i < 64; i++)
+		table[i] = seed * i;
+}
+int main(int argc, char **argv) { fill(argc); return work(atoi(argv[1])); }
+SRC
+cat > "$T/other.c" <<'SRC'
+__attribute__((noinline)) int other_fn(int x) { return x * 7 + 1; }
+int main(int argc, char **argv) { return other_fn(argc); }
+SRC
+gcc -O2 -g -o "$T/prog" "$T/prog.c" || fail "gcc prog"
+gcc -O0 -g -o "$T/other" "$T/other.c" || fail "gcc other"
+cp "$T/prog" "$T/prog-nodebug" && objcopy --strip-debug "$T/prog-nodebug"
+cp "$T/prog" "$T/prog-stripped" && objcopy --strip-all "$T/prog-stripped"
+LIBC=$(ldd "$T/prog" | awk '/libc.so/ { print $3 }')
+
+# Samples at every function of prog at a few offsets, in each of its three builds.
+addrs=
+for f in $(nm "$T/prog" | awk '$2 ~ /^[tT]$/ { print $3 }'); do
+	for off in 0 1 5 0x10 0x21; do addrs="$addrs $f+$off"; done
+done
+ksyms=$(awk '$2 ~ /^[tT]$/ && $3 !~ /\[/ { print $3 }' /proc/kallsyms 2>/dev/null | sed -n '100p;2000p;5000p')
+
+{
+	echo "cpus 2"
+	echo "event load"
+	echo "comm 100 100 prog"
+	echo "mmap 100 auto $T/prog"
+	echo "mmap 100 0x7f0000100000 $T/prog-nodebug"
+	echo "mmap 100 0x7f0000200000 $T/prog-stripped"
+	[ -n "$LIBC" ] && echo "mmap 100 0x7ffff7d80000 $LIBC"
+	echo "anon 100 0x7f1000000000 0x21000"
+	for a in $addrs; do echo "sample load tid=100 cpu=0 ip=$a addr=0x7f1000000008 src=L1"; done
+	for base in 0x7f0000100000 0x7f0000200000; do
+		for off in 0x1000 0x1010 0x1066 0x1100 0x1234; do
+			echo "sample load tid=100 cpu=0 ip=$(printf '0x%x' $((base + off))) addr=0x7f1000000008 src=L1"
+		done
+	done
+	[ -n "$LIBC" ] && for f in strlen memcpy malloc free; do
+		echo "sample load tid=100 cpu=0 ip=$f addr=0x7f1000000008 src=L1"
+	done
+	# no map at all; anon data memory (identity map)
+	echo "sample load tid=100 cpu=0 ip=0x12345 addr=0x7f1000000008 src=L1"
+	echo "sample load tid=100 cpu=0 ip=0x7f1000000010 addr=0x7f1000000008 src=L1"
+	# a thread shares its process's maps; a forked process gets a copy
+	echo "fork 100 100 101 100"
+	echo "sample load tid=101 cpu=1 ip=work+4 addr=0x7f1000000008 src=L1"
+	echo "fork 200 100 200 100"
+	# (mkperf names symbols only in the pid that mapped them: the address by hand, PIE base)
+	fill=$(nm "$T/prog" | awk '$3 == "fill" { print $1 }')
+	echo "sample load pid=200 tid=200 cpu=1 ip=$(printf '0x%x' $((0x555555554000 + 0x$fill + 2))) addr=0x7f1000000008 src=L1"
+	# exec: the new image's maps replace the old ones where they overlap
+	echo "comm 200 200 other exec=1"
+	echo "mmap 200 auto $T/other"
+	echo "sample load pid=200 tid=200 cpu=1 ip=other_fn+3 addr=0x7f1000000008 src=L1"
+	echo "sample load pid=200 tid=200 cpu=1 ip=0x7f0000101066 addr=0x7f1000000008 src=L1"
+	# the parent is unchanged by its child's exec
+	echo "sample load tid=100 cpu=0 ip=work+4 addr=0x7f1000000008 src=L1"
+	# an mmap over part of an older one splits it
+	echo "mmap 100 0x7f0000101000 $T/other"
+	echo "sample load tid=100 cpu=0 ip=0x7f0000100010 addr=0x7f1000000008 src=L1"
+	echo "sample load tid=100 cpu=0 ip=0x7f0000101130 addr=0x7f1000000008 src=L1"
+	for k in $ksyms; do
+		echo "sample load tid=100 cpu=0 kernel=1 ip=0x$(awk -v s=$k '$3 == s { print $1; exit }' /proc/kallsyms) addr=0x7f1000000008 src=L1"
+	done
+} > "$T/scenario"
+# (mkperf is the writer role's tool; its leaks are not what this test checks)
+ASAN_OPTIONS=detect_leaks=0 "$MKPERF" -o "$T/perf.data" "$T/scenario" || fail "mkperf failed"
+
+"$PERF" script -i "$T/perf.data" -F ip,sym,dso,srcline 2>/dev/null |
+	grep -v '^$' > "$T/want" || fail "perf script failed"
+"$RESOLVE" "$T/perf.data" > "$T/got" || fail "resolve failed"
+if ! cmp -s "$T/want" "$T/got"; then
+	diff "$T/want" "$T/got" | head -30
+	fail "lineup resolves samples differently from perf script"
+fi
+[ "$(grep -c ' work (' "$T/got")" -ge 5 ] || fail "too few resolved samples: $(cat "$T/got")"
+echo "$(grep -c '^ ' "$T/got") samples resolved like perf"
+
+# A real recording of this machine (software clock event: no PMU needed): the kernel map from
+# the kernel MMAP and kallsyms, ld.so, libc with its separate debug info, the test program.
+if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/real.data" -- \
+	sh -c "'$T/prog' 20000000; ls / >/dev/null" >/dev/null 2>"$T/rec.err"; then
+	"$PERF" script -i "$T/real.data" -F ip,sym,dso,srcline 2>/dev/null |
+		grep -v '^$' > "$T/want" || fail "perf script failed on a real recording"
+	"$RESOLVE" "$T/real.data" > "$T/got" || fail "resolve failed on a real recording"
+	if ! cmp -s "$T/want" "$T/got"; then
+		diff "$T/want" "$T/got" | head -30
+		fail "real recording: lineup resolves samples differently from perf script"
+	fi
+	echo "real recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
+else
+	echo "perf record not possible here ($(head -1 "$T/rec.err")): real-recording part skipped"
+fi

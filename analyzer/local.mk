@@ -6,3 +6,4 @@ analyzer_libanalyzer_a_SOURCES += analyzer/flat_layout.c analyzer/flat_layout.h 
 	analyzer/fields.c analyzer/fields.h
 analyzer_libanalyzer_a_SOURCES += analyzer/data_src.c analyzer/data_src.h analyzer/c2c.c \
 	analyzer/c2c.h analyzer/c2c_columns.c analyzer/c2c_columns.h
+analyzer_libanalyzer_a_SOURCES += analyzer/coherence.c analyzer/coherence.h

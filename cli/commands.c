@@ -9,10 +9,12 @@
 extern const struct command cmd_help;
 extern const struct command cmd_report;
 extern const struct command cmd_info;
+extern const struct command cmd_sim_flags;
 
 const struct command *const lineup_commands[] = {
 	&cmd_help,
 	&cmd_report,
 	&cmd_info,
+	&cmd_sim_flags,
 	NULL,
 };

@@ -8,3 +8,5 @@ lineup_LDADD = tui/libtui.a analyzer/libanalyzer.a dwarf/libdwarf.a sampling/lib
 lineup_LDADD += sampling/libperfwriter.a
 lineup_SOURCES += cli/cmd_info.c
 lineup_SOURCES += cli/cmd_report.c
+lineup_SOURCES += cli/cmd_simflags.c cli/sim_record.c cli/sim_record.h
+lineup_CPPFLAGS = $(AM_CPPFLAGS) -DLINEUP_LIBDIR='"$(libdir)"'

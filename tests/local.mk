@@ -9,3 +9,4 @@ include tests/writer.mk
 include tests/reader.mk
 include tests/symbols.mk
 include tests/c2c.mk
+include tests/sim.mk

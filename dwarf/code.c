@@ -14,6 +14,8 @@
 
 #include <bpf/bpf.h>
 #include <capstone/capstone.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <linux/bpf.h>
 
 #include "util/xalloc.h"
@@ -560,6 +562,10 @@ void code__classify_bytes(const uint8_t *code, size_t len, uint64_t addr, uint64
 					  "the instruction has no memory operand";
 			break;
 		}
+		/* A lock prefix is only valid on read-modify-write instructions (capstone marks
+		 * some, like cmpxchg, read-only). */
+		if (lock)
+			rd = wr = true;
 		if (rd && wr)
 			out->kind = lock ? ACCESS_LOCKED_RMW : ACCESS_RMW;
 		else if (wr)
@@ -646,4 +652,111 @@ done:
 	c->key = ip;
 	c->kernel = kernel;
 	c->info = *out;
+}
+
+/* The struct/union a variable DIE's type names, through typedefs and qualifiers. */
+static void var_type_name(Dwarf_Die *var, char *out, size_t outlen)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die type;
+
+	out[0] = 0;
+	if (!dwarf_attr_integrate(var, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type))
+		return;
+	for (int depth = 0; depth < 16; depth++) {
+		int tag = dwarf_tag(&type);
+		const char *name = dwarf_diename(&type);
+
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+		    tag == DW_TAG_class_type) {
+			if (name)
+				snprintf(out, outlen, "%s %s",
+					 tag == DW_TAG_union_type ? "union" : "struct", name);
+			return;
+		}
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_atomic_type)
+			return;
+		if (!dwarf_attr_integrate(&type, DW_AT_type, &attr) ||
+		    !dwarf_formref_die(&attr, &type))
+			return;
+	}
+}
+
+int code__find_global(const char *path, const char *name, struct global_var *out, char *err,
+		      size_t errlen)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd, found = 0;
+
+	memset(out, 0, sizeof(*out));
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || !gelf_getehdr(elf, &eh)) {
+		snprintf(err, errlen, "%s: not an ELF file", path);
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -EINVAL;
+	}
+	out->pie = eh.e_type == ET_DYN;
+	while (!found && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *n;
+
+			if (!gelf_getsym(data, i, &s) || GELF_ST_TYPE(s.st_info) != STT_OBJECT)
+				continue;
+			n = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (n && !strcmp(n, name)) {
+				out->vaddr = s.st_value;
+				out->size = s.st_size;
+				found = 1;
+				break;
+			}
+		}
+	}
+	elf_end(elf);
+	if (found) {
+		Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+
+		while (dw && !out->type[0] &&
+		       dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			Dwarf_Die cu, child;
+
+			if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+				do {
+					const char *n = dwarf_diename(&child);
+
+					if (dwarf_tag(&child) == DW_TAG_variable && n &&
+					    !strcmp(n, name)) {
+						var_type_name(&child, out->type, sizeof(out->type));
+						if (out->type[0])
+							break;
+					}
+				} while (dwarf_siblingof(&child, &child) == 0);
+			}
+			off = next;
+		}
+		if (dw)
+			dwarf_end(dw);
+	}
+	close(fd);
+	return found ? 0 : 1;
 }

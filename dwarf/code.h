@@ -85,4 +85,21 @@ const char *code_reader__function(struct code_reader *r, uint64_t ip, bool kerne
 void code__classify_bytes(const uint8_t *code, size_t len, uint64_t addr, uint64_t ip,
 			  struct access_info *out);
 
+/**
+ * struct global_var - a global variable of an ELF file.
+ * @vaddr, @size: from the symbol table (link-time address: add the load bias for a PIE)
+ * @pie:	the file is ET_DYN (its addresses move with the load base)
+ * @type:	its struct/union type as "struct NAME" (typedefs and qualifiers stripped) from
+ *		the DWARF, or "" when there is no debug info or it is not a struct/union
+ */
+struct global_var {
+	uint64_t vaddr, size;
+	bool pie;
+	char type[128];
+};
+
+/* Find global @name in the ELF file @path: 0 found, 1 not found, -errno (message in @err). */
+int code__find_global(const char *path, const char *name, struct global_var *out, char *err,
+		      size_t errlen);
+
 #endif

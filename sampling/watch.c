@@ -59,6 +59,9 @@ struct watcher {
 	size_t nr_ids, ids_cap;
 
 	uint64_t lost, throttled;
+	pid_t self;
+	struct watch_alloc *pending;	/* one drain's allocation records, to sort by time */
+	size_t nr_pending, pending_cap;
 };
 
 static int silent(enum libperf_print_level level, const char *fmt, va_list ap)
@@ -77,6 +80,7 @@ int watcher__new(struct watcher **out, const struct watch_opts *opts, char *err,
 
 	libperf_init(silent);
 	w->opts = *opts;
+	w->self = getpid();
 	if (!w->opts.mmap_pages)
 		w->opts.mmap_pages = 256;
 	w->cpus = perf_cpu_map__new(NULL);
@@ -128,6 +132,7 @@ void watcher__delete(struct watcher *w)
 		perf_thread_map__put(w->threads);
 	free(w->points);
 	free(w->ids);
+	free(w->pending);
 	free(w);
 }
 
@@ -203,7 +208,10 @@ int watcher__follow_allocs(struct watcher *w, char *err, size_t errlen)
 			.sample_type = TP_SAMPLE_TYPE,
 			.read_format = PERF_FORMAT_ID,
 			.disabled = 1,
-			.wakeup_events = 1,
+			/* Task names as they change (exec, prctl), in the same buffers. */
+			.comm = i == 0,
+			.comm_exec = i == 0,
+			.sample_id_all = 1,
 		};
 
 		ev[i] = perf_evsel__new(&attr);
@@ -280,7 +288,6 @@ int watcher__set_points(struct watcher *w, const struct watch_point *pts, unsign
 			.sample_type = BP_SAMPLE_TYPE,
 			.read_format = PERF_FORMAT_ID,
 			.disabled = 1,
-			.wakeup_events = 1,
 			.inherit = w->opts.pid > 0,
 			.exclude_kernel = w->opts.pid > 0 && w->opts.exclude_kernel,
 			.exclude_hv = 1,
@@ -412,6 +419,8 @@ static int decode_alloc(struct watcher *w, const struct perf_event_header *h,
 		return -1;
 	memset(a->cache, 0, sizeof(a->cache));
 	a->is_free = ev.id == w->free_id;
+	a->is_comm = false;
+	a->comm[0] = 0;
 	a->pid = (uint32_t)pidtid;
 	a->tid = pidtid >> 32;
 	a->cpu = (uint32_t)cpu;
@@ -425,9 +434,40 @@ static int decode_alloc(struct watcher *w, const struct perf_event_header *h,
 	return 0;
 }
 
+/* A COMM record: pid, tid, the name padded to 8 bytes, then the sample_id_all trailer, which
+ * for TP_SAMPLE_TYPE is pid/tid, time, cpu/res, identifier (32 bytes). */
+static int comm_record(const struct perf_event_header *h, struct watch_alloc *a)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1), *end = (const unsigned char *)h + h->size;
+	uint32_t pid, tid;
+	const char *comm = (const char *)p + 8;
+	size_t clen;
+
+	/* pid, tid, comm[] padded to 8, then the 32-byte trailer */
+	if (h->size < sizeof(*h) + 8 + 8 + 32)
+		return -1;
+	memcpy(&pid, p, 4);
+	memcpy(&tid, p + 4, 4);
+	clen = strnlen(comm, end - 32 - (const unsigned char *)comm);
+	memset(a, 0, sizeof(*a));
+	a->is_comm = true;
+	a->pid = pid;
+	a->tid = tid;
+	memcpy(a->comm, comm, clen < sizeof(a->comm) - 1 ? clen : sizeof(a->comm) - 1);
+	memcpy(&a->time, end - 32 + 8, 8);
+	memcpy(&a->cpu, end - 32 + 16, 4);
+	return 0;
+}
+
+static int alloc_time_cmp(const void *x, const void *y)
+{
+	const struct watch_alloc *a = x, *b = y;
+
+	return a->time < b->time ? -1 : a->time > b->time;
+}
+
 static int drain_list(struct watcher *w, struct perf_evlist *list,
-		      int (*on_hit)(const struct watch_hit *hit, void *arg),
-		      int (*on_alloc)(const struct watch_alloc *a, void *arg), void *arg)
+		      int (*on_hit)(const struct watch_hit *hit, void *arg), void *arg)
 {
 	struct perf_mmap *map;
 	int ret = 0;
@@ -444,6 +484,14 @@ static int drain_list(struct watcher *w, struct perf_evlist *list,
 				w->lost += event->lost.lost;
 			} else if (h->type == PERF_RECORD_THROTTLE) {
 				w->throttled++;
+			} else if (h->type == PERF_RECORD_COMM && list == w->tp_list) {
+				struct watch_alloc a;
+
+				if (!comm_record(h, &a)) {
+					w->pending = xgrow(w->pending, &w->pending_cap,
+							   w->nr_pending + 1, sizeof(a));
+					w->pending[w->nr_pending++] = a;
+				}
 			} else if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*h) + 8) {
 				uint64_t id;
 				const struct id_ent *ent;
@@ -469,11 +517,15 @@ static int drain_list(struct watcher *w, struct perf_evlist *list,
 							     PERF_RECORD_MISC_KERNEL;
 						ret = on_hit(&hit, arg);
 					}
-				} else if (ent && ent->point < 0 && on_alloc) {
+				} else if (ent && ent->point < 0) {
 					struct watch_alloc a;
 
-					if (!decode_alloc(w, h, &a))
-						ret = on_alloc(&a, arg);
+					/* Our own allocations (reading /proc) are not of interest. */
+					if (!decode_alloc(w, h, &a) && a.pid != (uint32_t)w->self) {
+						w->pending = xgrow(w->pending, &w->pending_cap,
+								   w->nr_pending + 1, sizeof(a));
+						w->pending[w->nr_pending++] = a;
+					}
 				}
 			}
 			perf_mmap__consume(map);
@@ -489,12 +541,22 @@ int watcher__drain(struct watcher *w, int (*on_hit)(const struct watch_hit *hit,
 		   int (*on_alloc)(const struct watch_alloc *a, void *arg), void *arg)
 {
 	int ret = 0;
+	size_t i;
 
-	/* Allocations first: a free must be seen before hits that come after it are trusted. */
-	if (w->tp_list)
-		ret = drain_list(w, w->tp_list, NULL, on_alloc, arg);
+	/* Allocations first, in time order across CPUs: a free must be seen before the hits
+	 * that come after it are trusted. */
+	if (w->tp_list && !w->nr_pending)
+		drain_list(w, w->tp_list, NULL, arg);
+	if (w->nr_pending > 1)
+		qsort(w->pending, w->nr_pending, sizeof(*w->pending), alloc_time_cmp);
+	for (i = 0; !ret && i < w->nr_pending; i++)
+		if (on_alloc)
+			ret = on_alloc(&w->pending[i], arg);
+	/* What was not handed out stays for the next drain. */
+	memmove(w->pending, w->pending + i, (w->nr_pending - i) * sizeof(*w->pending));
+	w->nr_pending -= i;
 	if (!ret && w->bp_list)
-		ret = drain_list(w, w->bp_list, on_hit, NULL, arg);
+		ret = drain_list(w, w->bp_list, on_hit, arg);
 	return ret;
 }
 

@@ -63,12 +63,18 @@ struct watch_hit {
 };
 
 /**
- * struct watch_alloc - a kmem_cache_alloc or kmem_cache_free record.
+ * struct watch_alloc - a kmem_cache_alloc or kmem_cache_free record, or a task's new name.
  * @cache:	the cache name (NUL-terminated copy)
  * @bytes_req, @bytes_alloc: only for allocations
+ * @is_comm:	a PERF_RECORD_COMM (exec or prctl(PR_SET_NAME)): @comm is the task's name
+ *		from @time on; only @pid, @tid and @time are set besides
+ *
+ * Each drain hands these out in time order across CPUs, so a task's name is known as it was
+ * when it allocated (reading /proc later would see a newer one).
  */
 struct watch_alloc {
-	bool is_free;
+	bool is_free, is_comm;
+	char comm[16];
 	uint64_t ptr, call_site, time;
 	uint32_t pid, tid, cpu;
 	uint64_t bytes_req, bytes_alloc;

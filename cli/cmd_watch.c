@@ -1,0 +1,1326 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lineup watch: hardware breakpoints on chosen members of one real object (a kernel slab
+ * object followed from kmem:kmem_cache_alloc, a global, or an address), every hit classified
+ * load/store/RMW from the instruction that made it, replayed through the coherence model,
+ * written as a standard perf.data and summarized per member.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyzer/watch_replay.h"
+#include "cli/command.h"
+#include "dwarf/code.h"
+#include "dwarf/layout.h"
+#include "sampling/perf_writer.h"
+#include "sampling/tracefs.h"
+#include "sampling/watch.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+enum {
+	OPT_OUTPUT = 'o',
+	OPT_OBJECT = 1000,
+	OPT_SYMBOL,
+	OPT_ALLOC,
+	OPT_COMM,
+	OPT_PID,
+	OPT_NTH,
+	OPT_TYPE,
+	OPT_FIELDS,
+	OPT_ALL_FIELDS,
+	OPT_ROTATE,
+	OPT_DURATION,
+	OPT_BINARY,
+	OPT_QUIET,
+};
+
+static const struct cli_option watch_options[] = {
+	{ OPT_OUTPUT, 'o', "output", "FILE", "write the hits to this perf.data (default watch.data)" },
+	{ OPT_OBJECT, 0, "object", "'struct T'@ADDR", "watch the object of type T at ADDR" },
+	{ OPT_SYMBOL, 0, "symbol", "NAME",
+	  "watch a global: of the workload's binary (DWARF gives its type), else of the kernel "
+	  "(/proc/kallsyms, with --type)" },
+	{ OPT_ALLOC, 0, "alloc", "CACHE",
+	  "watch the next object allocated from this kernel slab cache (kmem:kmem_cache_alloc)" },
+	{ OPT_COMM, 0, "comm", "NAME", "with --alloc: only allocations by a task of this name" },
+	{ OPT_PID, 0, "pid", "PID", "with --alloc: only allocations by this process" },
+	{ OPT_NTH, 0, "nth", "N", "with --alloc: the N-th matching allocation (default 1)" },
+	{ OPT_TYPE, 0, "type", "'struct T'",
+	  "the object's type (--alloc knows common caches: filp, vm_area_struct, dentry ...)" },
+	{ OPT_FIELDS, 0, "fields", "F1,F2,...", "members to watch (one breakpoint each)" },
+	{ OPT_ALL_FIELDS, 0, "all-fields", NULL, "watch every member (needs --rotate beyond the "
+	  "machine's breakpoint slots)" },
+	{ OPT_ROTATE, 0, "rotate", "SECONDS",
+	  "move the breakpoints through the members in groups, this long each" },
+	{ OPT_DURATION, 0, "duration", "SECONDS", "stop after this long (default: when the "
+	  "workload exits, the object is freed, or on Ctrl-C)" },
+	{ OPT_BINARY, 0, "binary", "FILE", "the user program holding --symbol (default: the "
+	  "workload's executable)" },
+	{ OPT_QUIET, 'q', "quiet", NULL, "print only the summary line" },
+	CLI_OPTION_END
+};
+
+/* Cache name -> the struct its objects are, for the common caches. */
+static const struct {
+	const char *cache, *type;
+} cache_types[] = {
+	{ "filp", "file" },		{ "vm_area_struct", "vm_area_struct" },
+	{ "dentry", "dentry" },		{ "inode_cache", "inode" },
+	{ "task_struct", "task_struct" }, { "mm_struct", "mm_struct" },
+	{ "files_cache", "files_struct" }, { "signal_cache", "signal_struct" },
+	{ "sighand_cache", "sighand_struct" }, { "cred_jar", "cred" },
+	{ "pid", "pid" },		{ "anon_vma", "anon_vma" },
+	{ "buffer_head", "buffer_head" }, { "skbuff_head_cache", "sk_buff" },
+	{ "sock_inode_cache", "socket_alloc" }, { "mnt_cache", "mount" },
+	{ "bdev_cache", "bdev_inode" },	{ "names_cache", NULL },
+};
+
+struct watch_cfg {
+	const char *output;
+	const char *object, *symbol, *alloc, *comm, *type, *fields, *binary;
+	long long pid, nth;
+	bool all_fields, quiet;
+	double rotate, duration;
+};
+
+/* One member we watch (or could): its place in the object and its statistics. */
+struct member {
+	char *name;
+	uint64_t offset, size;
+	uint64_t woff;		/* watched word: offset and length */
+	uint32_t wlen;
+	uint64_t watched_ns;	/* time its breakpoint was installed */
+	struct wr_field st;
+};
+
+struct site {
+	uint64_t ip;
+	bool kernel;
+	int member;
+	struct access_info info;
+	uint64_t count;
+};
+
+struct watch_run {
+	struct watch_cfg cfg;
+	const struct command *cmd;
+	bool kernel, pie;
+	uint64_t obj;		/* object address, 0 until known */
+	struct rec_mmap *maps;	/* the user workload's file mappings at attach time */
+	size_t nr_maps;
+	uint64_t obj_size;
+	char type_name[128];
+	struct member *members;
+	size_t nr_members;
+	int *order;		/* members to watch, in rotation order */
+	size_t nr_order;
+	int slots;
+	size_t group, nr_groups, group_size;
+	uint64_t group_since;	/* CLOCK_MONOTONIC ns when the current group went in */
+	struct watcher *w;
+	pid_t child;
+	int child_status;
+	bool child_exited;
+	/* allocation following */
+	long long nth_seen;
+	uint64_t alloc_time, free_time;
+	uint32_t alloc_tid, free_tid;
+	uint64_t alloc_site, free_site;
+	char alloc_comm[32], free_comm[32];
+	bool freed;
+	/* hits */
+	struct watch_hit *hits;
+	int *hit_member;
+	size_t nr_hits, hits_cap;
+	uint64_t first_hit, last_hit;
+	uint64_t dropped_after_free;
+	uint64_t start_ns, end_ns;
+	/* threads seen: tid -> comm */
+	struct {
+		uint32_t pid, tid;
+		char comm[16];
+	} *threads;
+	size_t nr_threads, threads_cap;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int watch_option(void *ctx, int id, const char *arg)
+{
+	struct watch_run *r = ctx;
+	struct watch_cfg *c = &r->cfg;
+	char *end;
+
+	switch (id) {
+	case OPT_OUTPUT: c->output = arg; break;
+	case OPT_OBJECT: c->object = arg; break;
+	case OPT_SYMBOL: c->symbol = arg; break;
+	case OPT_ALLOC: c->alloc = arg; break;
+	case OPT_COMM: c->comm = arg; break;
+	case OPT_TYPE: c->type = arg; break;
+	case OPT_FIELDS: c->fields = arg; break;
+	case OPT_BINARY: c->binary = arg; break;
+	case OPT_ALL_FIELDS: c->all_fields = true; break;
+	case OPT_QUIET: c->quiet = true; break;
+	case OPT_PID:
+	case OPT_NTH: {
+		long long v = strtoll(arg, &end, 0);
+
+		if (*end || v <= 0)
+			return cli__usage_error(r->cmd, "--%s wants a positive number, not '%s'",
+						id == OPT_PID ? "pid" : "nth", arg);
+		*(id == OPT_PID ? &c->pid : &c->nth) = v;
+		break;
+	}
+	case OPT_ROTATE:
+	case OPT_DURATION: {
+		double v = strtod(arg, &end);
+
+		if (*end || !(v > 0) || v > 1e6)
+			return cli__usage_error(r->cmd, "--%s wants seconds > 0, not '%s'",
+						id == OPT_ROTATE ? "rotate" : "duration", arg);
+		*(id == OPT_ROTATE ? &c->rotate : &c->duration) = v;
+		break;
+	}
+	}
+	return 0;
+}
+
+/* "struct file" / "file" -> "file". */
+static const char *bare_type(const char *t)
+{
+	while (*t == ' ')
+		t++;
+	if (!strncmp(t, "struct ", 7))
+		t += 7;
+	else if (!strncmp(t, "union ", 6))
+		t += 6;
+	while (*t == ' ')
+		t++;
+	return t;
+}
+
+/* The name an anonymous member goes by: its named members joined with '|'. */
+static void anon_name(const struct layout_member *m, struct strbuf *sb)
+{
+	if (!m->type)
+		return;
+	for (uint32_t i = 0; i < m->type->nr_members; i++) {
+		const struct layout_member *c = &m->type->members[i];
+
+		if (c->name)
+			strbuf__addf(sb, "%s%s", sb->len ? "|" : "", c->name);
+		else
+			anon_name(c, sb);
+	}
+}
+
+/* Find member @name (searching anonymous members), its absolute offset in *off. */
+static const struct layout_member *find_member(const struct layout_type *t, const char *name,
+					       uint64_t base, uint64_t *off)
+{
+	for (uint32_t i = 0; i < t->nr_members; i++) {
+		const struct layout_member *m = &t->members[i];
+
+		if (m->name && !strcmp(m->name, name)) {
+			*off = base + m->offset;
+			return m;
+		}
+		if (!m->name && m->type) {
+			const struct layout_member *in = find_member(m->type, name, base + m->offset,
+								     off);
+			if (in)
+				return in;
+		}
+	}
+	return NULL;
+}
+
+/* A member path "a.b.c" (named nested structs need LAYOUT_EXPAND). */
+static const struct layout_member *find_path(const struct layout_type *t, const char *path,
+					     uint64_t *off)
+{
+	char *copy = xstrdup(path), *save = NULL;
+	const struct layout_member *m = NULL;
+	uint64_t base = 0;
+
+	for (char *part = strtok_r(copy, ".", &save); part; part = strtok_r(NULL, ".", &save)) {
+		if (!t) {
+			m = NULL;
+			break;
+		}
+		m = find_member(t, part, base, &base);
+		if (!m)
+			break;
+		t = m->type;
+	}
+	free(copy);
+	*off = base;
+	return m;
+}
+
+static void add_member(struct watch_run *r, const char *name, uint64_t off, uint64_t size)
+{
+	struct member *m;
+
+	r->members = xrealloc(r->members, (r->nr_members + 1) * sizeof(*r->members));
+	m = &r->members[r->nr_members++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(name);
+	m->offset = off;
+	m->size = size ? size : 1;
+}
+
+/* Load the type and build the member list; prints errors.  Returns an exit code or 0. */
+static int load_members(struct watch_run *r, const char *type, const char *elf)
+{
+	struct layout_source *src;
+	const struct layout_type *t;
+	char err[1024];
+	int rc;
+
+	rc = layout_source__open(&src, r->kernel ? NULL : elf, r->kernel ? LAYOUT_BTF | LAYOUT_EXPAND :
+				 LAYOUT_EXPAND, err, sizeof(err));
+	if (rc < 0) {
+		cli__error("cannot read the layout of struct %s: %s", bare_type(type), err);
+		return EXIT_USAGE;
+	}
+	rc = layout_source__find(src, bare_type(type), &t, err, sizeof(err));
+	if (rc) {
+		const char *near[3];
+		int n = layout_source__closest(src, bare_type(type), near, 3);
+
+		cli__error("no struct %s in %s%s%s%s%s%s", bare_type(type),
+			   r->kernel ? "the running kernel's BTF (/sys/kernel/btf/vmlinux)" : elf,
+			   n ? " (did you mean " : "", n ? near[0] : "", n > 1 ? ", " : "",
+			   n > 1 ? near[1] : "", n ? "?)" : "");
+		layout_source__delete(src);
+		return EXIT_USAGE;
+	}
+	snprintf(r->type_name, sizeof(r->type_name), "%s %s",
+		 t->kind == LAYOUT_UNION ? "union" : "struct", bare_type(type));
+	r->obj_size = t->size;
+	/* Every top-level member (anonymous unions as one, named by their alternatives). */
+	for (uint32_t i = 0; i < t->nr_members; i++) {
+		const struct layout_member *m = &t->members[i];
+		struct strbuf sb = STRBUF_INIT;
+
+		if (m->name)
+			strbuf__addf(&sb, "%s", m->name);
+		else
+			anon_name(m, &sb);
+		add_member(r, sb.buf ? sb.buf : "(anonymous)", m->offset, m->size);
+		strbuf__release(&sb);
+	}
+	if (r->cfg.fields) {
+		/* Only the named ones, in the order given. */
+		char *copy = xstrdup(r->cfg.fields), *save = NULL;
+		size_t all = r->nr_members;
+
+		for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+			uint64_t off;
+			const struct layout_member *m = find_path(t, f, &off);
+
+			if (!m) {
+				cli__error("%s has no member '%s' (members: see 'lineup layout "
+					   "%s%s')", r->type_name, f, r->kernel ? "--btf " : "",
+					   bare_type(type));
+				free(copy);
+				layout_source__delete(src);
+				return EXIT_USAGE;
+			}
+			add_member(r, f, off, m->size);
+			r->order = xrealloc(r->order, (r->nr_order + 1) * sizeof(int));
+			r->order[r->nr_order++] = r->nr_members - 1;
+		}
+		free(copy);
+		/* Keep the full list first (for "not watched"), the chosen ones after it. */
+		(void)all;
+	} else {
+		for (size_t i = 0; i < r->nr_members; i++) {
+			r->order = xrealloc(r->order, (r->nr_order + 1) * sizeof(int));
+			r->order[r->nr_order++] = i;
+		}
+	}
+	layout_source__delete(src);
+	return 0;
+}
+
+/* The watched word of each chosen member, once the object address is known. */
+static void place_words(struct watch_run *r)
+{
+	for (size_t k = 0; k < r->nr_order; k++) {
+		struct member *m = &r->members[r->order[k]];
+		uint64_t a = r->obj + m->offset;
+		uint32_t len = 8;
+
+		while (len > 1 && (len > m->size || a % len))
+			len /= 2;
+		m->woff = m->offset;
+		m->wlen = len;
+		m->st.addr = a;
+		m->st.wlen = len;
+	}
+}
+
+static int install_group(struct watch_run *r)
+{
+	struct watch_point pts[16];
+	size_t first = r->group * r->group_size, n = 0;
+	char err[512];
+	int rc;
+
+	for (size_t k = first; k < r->nr_order && n < r->group_size; k++, n++) {
+		struct member *m = &r->members[r->order[k]];
+
+		pts[n].addr = r->obj + m->woff;
+		pts[n].len = m->wlen;
+		pts[n].type = WATCH_RW;
+		pts[n].tag = r->order[k];
+	}
+	rc = watcher__set_points(r->w, pts, n, err, sizeof(err));
+	if (rc < 0) {
+		cli__error("%s", err);
+		return rc == -ENOSPC ? EXIT_USAGE : EXIT_USAGE;
+	}
+	r->group_since = now_ns();
+	return 0;
+}
+
+/* Account the time the current group was installed, then move on. */
+static void close_group(struct watch_run *r)
+{
+	uint64_t t = now_ns(), first = r->group * r->group_size;
+
+	if (!r->group_since)
+		return;
+	for (size_t k = first; k < r->nr_order && k < first + r->group_size; k++)
+		r->members[r->order[k]].watched_ns += t - r->group_since;
+	r->group_since = 0;
+}
+
+static void note_thread(struct watch_run *r, uint32_t pid, uint32_t tid)
+{
+	char path[64];
+	FILE *fp;
+
+	for (size_t i = 0; i < r->nr_threads; i++)
+		if (r->threads[i].tid == tid)
+			return;
+	r->threads = xgrow(r->threads, &r->threads_cap, r->nr_threads + 1, sizeof(*r->threads));
+	r->threads[r->nr_threads].pid = pid;
+	r->threads[r->nr_threads].tid = tid;
+	snprintf(r->threads[r->nr_threads].comm, 16, tid ? ":%u" : "swapper", tid);
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, tid);
+	fp = fopen(path, "r");
+	if (fp) {
+		if (fgets(r->threads[r->nr_threads].comm, 16, fp))
+			r->threads[r->nr_threads].comm[strcspn(r->threads[r->nr_threads].comm,
+							       "\n")] = 0;
+		fclose(fp);
+	}
+	r->nr_threads++;
+}
+
+static int on_hit(const struct watch_hit *hit, void *arg)
+{
+	struct watch_run *r = arg;
+	unsigned int n;
+	const struct watch_point *pts = watcher__points(r->w, &n);
+
+	if (hit->point < 0 || (unsigned int)hit->point >= n)
+		return 0;
+	if (r->nr_hits >= 200000000ULL)
+		return 0;
+	r->hits = xgrow(r->hits, &r->hits_cap, r->nr_hits + 1, sizeof(*r->hits));
+	r->hit_member = xrealloc(r->hit_member, r->hits_cap * sizeof(int));
+	r->hits[r->nr_hits] = *hit;
+	r->hit_member[r->nr_hits] = pts[hit->point].tag;
+	r->nr_hits++;
+	note_thread(r, hit->pid, hit->tid);
+	return 0;
+}
+
+/* The task's name as of now in the record stream: from COMM records seen, else /proc. */
+static const char *task_comm(struct watch_run *r, uint32_t pid, uint32_t tid)
+{
+	note_thread(r, pid, tid);
+	for (size_t i = 0; i < r->nr_threads; i++)
+		if (r->threads[i].tid == tid)
+			return r->threads[i].comm;
+	return "";
+}
+
+static void set_comm(struct watch_run *r, uint32_t pid, uint32_t tid, const char *comm)
+{
+	for (size_t i = 0; i < r->nr_threads; i++)
+		if (r->threads[i].tid == tid) {
+			r->threads[i].pid = pid;
+			snprintf(r->threads[i].comm, sizeof(r->threads[i].comm), "%s", comm);
+			return;
+		}
+	r->threads = xgrow(r->threads, &r->threads_cap, r->nr_threads + 1, sizeof(*r->threads));
+	r->threads[r->nr_threads].pid = pid;
+	r->threads[r->nr_threads].tid = tid;
+	snprintf(r->threads[r->nr_threads].comm, sizeof(r->threads[0].comm), "%s", comm);
+	r->nr_threads++;
+}
+
+/* Return 1: object found (install), 2: object freed (stop). */
+static int on_alloc(const struct watch_alloc *a, void *arg)
+{
+	struct watch_run *r = arg;
+	const char *comm;
+
+	if (a->is_comm) {
+		set_comm(r, a->pid, a->tid, a->comm);
+		return 0;
+	}
+	if (r->obj && a->is_free && a->ptr == r->obj && a->time >= r->alloc_time) {
+		r->freed = true;
+		r->free_time = a->time;
+		r->free_tid = a->tid;
+		r->free_site = a->call_site;
+		snprintf(r->free_comm, sizeof(r->free_comm), "%s", task_comm(r, a->pid, a->tid));
+		return 2;
+	}
+	if (r->obj || a->is_free || !r->cfg.alloc || strcmp(a->cache, r->cfg.alloc))
+		return 0;
+	if (r->cfg.pid && a->pid != (uint32_t)r->cfg.pid)
+		return 0;
+	if (!r->cfg.pid && !r->cfg.comm && r->child > 0 && a->pid != (uint32_t)r->child)
+		return 0;
+	comm = task_comm(r, a->pid, a->tid);
+	if (r->cfg.comm && strcmp(comm, r->cfg.comm))
+		return 0;
+	if (++r->nth_seen < (r->cfg.nth ? r->cfg.nth : 1))
+		return 0;
+	r->obj = a->ptr;
+	r->alloc_time = a->time;
+	r->alloc_tid = a->tid;
+	r->alloc_site = a->call_site;
+	snprintf(r->alloc_comm, sizeof(r->alloc_comm), "%s", comm);
+	return 1;
+}
+
+/* Start CMD: held on a pipe until we say go (kernel targets), or stopped by ptrace right after
+ * its exec (user targets: the load address is known only then). */
+static pid_t start_workload(char **argv, bool trace, int *go_fd)
+{
+	int p[2] = { -1, -1 };
+	pid_t pid;
+
+	if (!trace && pipe(p) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (trace) {
+			ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		} else {
+			char c;
+
+			close(p[1]);
+			if (read(p[0], &c, 1) != 1)
+				_exit(127);
+			close(p[0]);
+		}
+		signal(SIGINT, SIG_DFL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "lineup watch: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (!trace) {
+		close(p[0]);
+		*go_fd = p[1];
+	}
+	return pid;
+}
+
+static void reap_child(struct watch_run *r, bool wait_it)
+{
+	int st;
+
+	if (r->child <= 0 || r->child_exited)
+		return;
+	if (waitpid(r->child, &st, wait_it ? 0 : WNOHANG) == r->child) {
+		r->child_exited = true;
+		r->child_status = st;
+	}
+}
+
+/* The executable a command name resolves to (PATH search like execvp). */
+static char *resolve_cmd(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(name, '/'))
+		return realpath(name, NULL);
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, name);
+		if (access(buf, X_OK) == 0)
+			return realpath(buf, NULL);
+		path += n + (path[n] == ':');
+	}
+	return NULL;
+}
+
+/* Load base of @exe in process @pid: start minus offset of its first mapping. */
+static int load_base(pid_t pid, const char *exe, uint64_t *base)
+{
+	char path[64], line[4096];
+	FILE *fp;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), fp)) {
+		unsigned long long start, end, off;
+		char file[4096];
+
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &start, &end, &off, file) == 4 &&
+		    !strcmp(file, exe) && off == 0) {
+			*base = start;
+			found = 1;
+		}
+	}
+	fclose(fp);
+	return found ? 0 : -ENOENT;
+}
+
+/* The workload's executable mappings, for the perf.data MMAP2 records (perf symbolizes with
+ * them); read at attach time, when the process is stopped right after its exec. */
+static void save_maps(struct watch_run *r)
+{
+	char path[64], line[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", r->child);
+	fp = fopen(path, "r");
+	while (fp && fgets(line, sizeof(line), fp)) {
+		unsigned long long start, end, off, ino;
+		unsigned int maj, min;
+		char perms[8], file[4096];
+		struct rec_mmap *m;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095s", &start, &end, perms, &off,
+			   &maj, &min, &ino, file) != 8 || file[0] != '/' || perms[2] != 'x')
+			continue;
+		r->maps = xrealloc(r->maps, (r->nr_maps + 1) * sizeof(*r->maps));
+		m = &r->maps[r->nr_maps++];
+		memset(m, 0, sizeof(*m));
+		m->pid = m->tid = r->child;
+		m->start = start;
+		m->len = end - start;
+		m->pgoff = off;
+		m->is_mmap2 = true;
+		m->maj = maj;
+		m->min = min;
+		m->ino = ino;
+		m->prot = 5;		/* PROT_READ | PROT_EXEC */
+		m->flags = 2;		/* MAP_PRIVATE */
+		m->filename = xstrdup(file);
+	}
+	if (fp)
+		fclose(fp);
+}
+
+static bool slab_cache_exists(const char *name)
+{
+	char path[PATH_MAX], line[512];
+	FILE *fp;
+	bool found = false;
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s", name);
+	if (!strchr(name, '/') && access(path, F_OK) == 0)
+		return true;
+	fp = fopen("/proc/slabinfo", "r");
+	if (!fp)
+		return true;	/* cannot tell: let the tracepoint decide */
+	while (!found && fgets(line, sizeof(line), fp)) {
+		size_t n = strcspn(line, " ");
+
+		found = n == strlen(name) && !strncmp(line, name, n);
+	}
+	fclose(fp);
+	return found;
+}
+
+static int write_perf_data(struct watch_run *r, struct wr_hit *wh, struct code_reader *code,
+			   int argc, char **argv)
+{
+	struct perf_writer *pw = perf_writer__new();
+	int *evsel_of = xcalloc(r->nr_members, sizeof(int));
+	int rc = 0;
+
+	for (size_t k = 0; k < r->nr_order; k++) {
+		struct member *m = &r->members[r->order[k]];
+		char name[128];
+		struct perf_writer_event ev = {
+			.name = name,
+			.type = PW_TYPE_BREAKPOINT,
+			.sample_period = 1,
+			.sample_type = watcher__sample_type() | SF_DATA_SRC,
+			.exclude_hv = true,
+			.sample_id_all = true,
+			.config1 = r->obj + m->woff,	/* bp_addr */
+			.config2 = m->wlen,		/* bp_len */
+		};
+
+		snprintf(name, sizeof(name), "mem:%#" PRIx64 "/%u:rw", r->obj + m->woff, m->wlen);
+		evsel_of[r->order[k]] = perf_writer__add_event(pw, &ev);
+	}
+	if (perf_writer__open(pw, r->cfg.output) < 0)
+		goto fail;
+	perf_writer__fill_host(pw, NULL);
+	perf_writer__set_cmdline(pw, argc, (const char *const *)argv);
+	if (r->kernel) {
+		/* The kernel map as perf record writes it, so perf resolves IPs via kallsyms. */
+		FILE *fp = fopen("/proc/kallsyms", "r");
+		char line[256];
+		unsigned long long text = 0;
+
+		while (fp && fgets(line, sizeof(line), fp))
+			if (strstr(line, " _text\n") || strstr(line, " _stext\n")) {
+				sscanf(line, "%llx", &text);
+				break;
+			}
+		if (fp)
+			fclose(fp);
+		if (text) {
+			struct rec_mmap mm = { .pid = (uint32_t)-1, .tid = 0, .start = text,
+					       .len = ~0ULL - text, .pgoff = text,
+					       .filename = "[kernel.kallsyms]_text" };
+
+			perf_writer__mmap(pw, CPUMODE_KERNEL, &mm, NULL);
+		}
+	} else {
+		for (size_t i = 0; i < r->nr_maps; i++)
+			perf_writer__mmap(pw, CPUMODE_USER, &r->maps[i], NULL);
+	}
+	for (size_t i = 0; i < r->nr_threads; i++) {
+		struct rec_comm c = { .pid = r->threads[i].pid, .tid = r->threads[i].tid,
+				      .comm = r->threads[i].comm };
+
+		perf_writer__comm(pw, &c, NULL);
+	}
+	for (size_t i = 0; i < r->nr_hits; i++) {
+		const struct wr_hit *h = &wh[i];
+		struct sample s = { 0 };
+
+		s.evsel = evsel_of[h->field];
+		s.cpumode = h->ip >= 0xffff800000000000ULL ? CPUMODE_KERNEL : CPUMODE_USER;
+		s.ip = h->ip;
+		s.tid = h->tid;
+		s.pid = h->tid;
+		for (size_t t = 0; t < r->nr_threads; t++)
+			if (r->threads[t].tid == h->tid)
+				s.pid = r->threads[t].pid;
+		s.time = h->time;
+		s.addr = r->members[h->field].st.addr;
+		s.cpu = h->cpu;
+		s.period = 1;
+		s.data_src = h->data_src;
+		s.id = perf_writer__event_id(pw, s.evsel);
+		if (perf_writer__sample(pw, &s) < 0)
+			goto fail;
+	}
+	if (perf_writer__close(pw) < 0)
+		goto fail;
+	goto out;
+fail:
+	cli__error("%s", perf_writer__strerror(pw));
+	rc = -EIO;
+out:
+	free(evsel_of);
+	perf_writer__delete(pw);
+	(void)code;
+	return rc;
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+
+	if (x->member != y->member)
+		return x->member - y->member;
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+static void print_report(struct watch_run *r, struct site *sites, size_t nr_sites,
+			 unsigned int nr_cpus, const char *method)
+{
+	double secs = (r->end_ns - r->start_ns) / 1e9;
+	size_t watched = 0;
+
+	printf("# lineup watch: %s at %#" PRIx64 " (%" PRIu64 " bytes, %" PRIu64 " cache lines)\n",
+	       r->type_name, r->obj, r->obj_size, (r->obj + r->obj_size - 1) / 64 - r->obj / 64 + 1);
+	if (r->cfg.alloc)
+		printf("# allocated from cache %s by %s/%u\n", r->cfg.alloc, r->alloc_comm,
+		       r->alloc_tid);
+	printf("# %zu hits in %.2f s: %.0f hits/s (the overhead: every hit is a debug trap and a "
+	       "perf sample)\n", r->nr_hits, secs, secs > 0 ? r->nr_hits / secs : 0.0);
+	printf("# access kinds: %s\n", method);
+	if (watcher__lost(r->w))
+		printf("# %" PRIu64 " records lost by the kernel (ring buffer full)\n",
+		       watcher__lost(r->w));
+	if (r->freed)
+		printf("# stopped: the object was freed by %s/%u; %" PRIu64 " hits after the free "
+		       "dropped\n", r->free_comm, r->free_tid, r->dropped_after_free);
+	printf("# counts only what was watched: one word per member; accesses to other bytes of "
+	       "the same lines are invisible, so transfers are a lower bound\n");
+	printf("#\n# %-24s %6s %4s %5s %6s %9s %8s %8s %8s %8s %8s %9s %5s\n", "member", "offset",
+	       "line", "bytes", "cover", "hits", "load", "store", "rmw", "lock-rmw", "unknown",
+	       "transfers", "cpus");
+	for (size_t k = 0; k < r->nr_order; k++) {
+		struct member *m = &r->members[r->order[k]];
+		double cover = secs > 0 ? m->watched_ns / 1e9 / secs * 100 : 0;
+		char bytes[32];
+
+		snprintf(bytes, sizeof(bytes), "%u/%" PRIu64, m->wlen, m->size);
+		printf("  %-24s %6" PRIu64 " %4" PRIu64 " %5s %5.0f%% %9" PRIu64 " %8" PRIu64
+		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %9" PRIu64 " %2u/%-2u\n",
+		       m->name, m->offset, (r->obj + m->offset) / 64 - r->obj / 64, bytes, cover,
+		       m->st.hits, m->st.kinds[WR_LOAD], m->st.kinds[WR_STORE], m->st.kinds[WR_RMW],
+		       m->st.kinds[WR_LOCKED_RMW], m->st.kinds[WR_UNKNOWN], m->st.transfers,
+		       m->st.writer_cpus, m->st.reader_cpus);
+		if (m->watched_ns)
+			watched++;
+	}
+	if (r->cfg.quiet)
+		return;
+	printf("#\n# cpus: writers/readers; per CPU and code site below\n");
+	for (size_t k = 0; k < r->nr_order; k++) {
+		int mi = r->order[k];
+		struct member *m = &r->members[mi];
+
+		if (!m->st.hits)
+			continue;
+		printf("\n%s (+%" PRIu64 ", %u of %" PRIu64 " bytes watched):\n", m->name, m->offset,
+		       m->wlen, m->size);
+		for (unsigned int c = 0; c < nr_cpus; c++) {
+			const uint64_t *kc = &m->st.cpu_kinds[c * WR_NR_KINDS];
+			uint64_t tot = 0;
+
+			for (int i = 0; i < WR_NR_KINDS; i++)
+				tot += kc[i];
+			if (!tot)
+				continue;
+			printf("  cpu %-3u %9" PRIu64 " hits:", c, tot);
+			for (int i = 1; i <= WR_NR_KINDS; i++)
+				if (kc[i % WR_NR_KINDS])
+					printf(" %s %" PRIu64, wr_kind__name(i % WR_NR_KINDS),
+					       kc[i % WR_NR_KINDS]);
+			printf("\n");
+		}
+		printf("  transfers %" PRIu64 " (HITM loads %" PRIu64 ", invalidations %" PRIu64
+		       ")\n", m->st.transfers, m->st.hitm, m->st.invalidations);
+		for (size_t s = 0; s < nr_sites; s++) {
+			const struct site *st = &sites[s];
+
+			if (st->member != mi)
+				continue;
+			printf("  %9" PRIu64 "  %-10s %s+%#" PRIx64 "  %s%s%s\n", st->count,
+			       access_kind__name(st->info.kind),
+			       st->info.func ? st->info.func : "?", st->info.func_off,
+			       st->info.text[0] ? st->info.text : "",
+			       st->info.why ? "  # " : "", st->info.why ? st->info.why : "");
+		}
+	}
+	printf("\n# not watched:");
+	if (r->cfg.fields) {
+		size_t shown = 0;
+
+		for (size_t i = 0; i < r->nr_members; i++) {
+			bool chosen = false;
+
+			for (size_t k = 0; k < r->nr_order; k++) {
+				const struct member *c = &r->members[r->order[k]];
+
+				if (c->offset >= r->members[i].offset &&
+				    c->offset < r->members[i].offset + r->members[i].size)
+					chosen = true;
+			}
+			if ((int)i >= r->order[0])
+				break;
+			if (!chosen) {
+				printf("%s %s", shown ? "," : "", r->members[i].name);
+				shown++;
+			}
+		}
+		if (!shown)
+			printf(" no other member");
+	} else if (watched == r->nr_order) {
+		printf(" every member had its breakpoint for part of the run (see cover)");
+	} else {
+		printf(" %zu members never got a breakpoint (run longer or rotate faster)",
+		       r->nr_order - watched);
+	}
+	printf("; of members larger than their watched word only the first %s bytes\n",
+	       "1/2/4/8 aligned");
+}
+
+static int watch_run(const struct command *cmd, int argc, char **argv)
+{
+	struct watch_run run = { .cmd = cmd }, *r = &run;
+	struct watch_opts wo = { 0 };
+	struct code_reader *code = NULL;
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[1024], *exe = NULL;
+	char **cmd_argv;
+	int prc, i = cli__parse(cmd, argc, argv, watch_option, r, &prc), rc = EXIT_OK, go_fd = -1;
+	int ntargets;
+	uint64_t deadline = 0;
+	const char *method;
+	struct wr_hit *wh = NULL;
+	struct site *sites = NULL;
+	size_t nr_sites = 0, sites_cap = 0;
+	unsigned int nr_cpus;
+
+	if (i < 0)
+		return prc;
+	cmd_argv = argv + i;
+	if (!r->cfg.output)
+		r->cfg.output = "watch.data";
+	ntargets = !!r->cfg.object + !!r->cfg.symbol + !!r->cfg.alloc;
+	if (ntargets != 1)
+		return cli__usage_error(cmd, "give exactly one of --object, --symbol, --alloc");
+	if ((r->cfg.comm || r->cfg.pid || r->cfg.nth) && !r->cfg.alloc)
+		return cli__usage_error(cmd, "--comm, --pid and --nth go with --alloc");
+	if (r->cfg.comm && r->cfg.pid)
+		return cli__usage_error(cmd, "give --comm or --pid, not both");
+	if (!!r->cfg.fields + r->cfg.all_fields != 1)
+		return cli__usage_error(cmd, "give --fields F1,F2,... or --all-fields");
+	if (r->cfg.rotate && !r->cfg.all_fields && !r->cfg.fields)
+		return cli__usage_error(cmd, "--rotate goes with --fields or --all-fields");
+	if (!*cmd_argv && !r->cfg.duration && !r->cfg.pid && r->cfg.alloc && !r->cfg.comm)
+		return cli__usage_error(cmd, "--alloc without a command needs --comm or --pid");
+
+	/* Where is the object: kernel or user? */
+	r->kernel = true;
+	if (r->cfg.symbol && *cmd_argv) {
+		r->kernel = false;
+	} else if (r->cfg.object) {
+		const char *at = strrchr(r->cfg.object, '@');
+		char *end;
+		unsigned long long a;
+
+		if (!at)
+			return cli__usage_error(cmd, "--object wants 'struct T'@ADDR, not '%s'",
+						r->cfg.object);
+		a = strtoull(at + 1, &end, 0);
+		if (*end || !a)
+			return cli__usage_error(cmd, "bad address in --object '%s'", r->cfg.object);
+		r->obj = a;
+		r->kernel = a >= 0xffff800000000000ULL;
+		if (!r->kernel && !*cmd_argv)
+			return cli__usage_error(cmd, "a user address needs the command to run");
+		r->cfg.type = xstrndup(r->cfg.object, at - r->cfg.object);
+	}
+	if (r->kernel && geteuid() != 0) {
+		cli__error("watching kernel memory needs root (breakpoints on kernel addresses, "
+			   "kmem tracepoints, kallsyms addresses)");
+		return EXIT_USAGE;
+	}
+	nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (nr_cpus < 1 || nr_cpus > 4096)
+		nr_cpus = 1;
+
+	/* The type. */
+	if (r->cfg.alloc) {
+		if (!slab_cache_exists(r->cfg.alloc)) {
+			cli__error("no slab cache '%s' in this kernel (see /proc/slabinfo)",
+				   r->cfg.alloc);
+			return EXIT_USAGE;
+		}
+		if (!r->cfg.type)
+			for (size_t k = 0; k < sizeof(cache_types) / sizeof(cache_types[0]); k++)
+				if (!strcmp(cache_types[k].cache, r->cfg.alloc))
+					r->cfg.type = cache_types[k].type;
+		if (!r->cfg.type) {
+			cli__error("which struct are the objects of cache '%s'? give --type "
+				   "'struct T'", r->cfg.alloc);
+			return EXIT_USAGE;
+		}
+	}
+	if (r->cfg.symbol && !r->kernel) {
+		struct global_var gv;
+
+		exe = r->cfg.binary ? realpath(r->cfg.binary, NULL) : resolve_cmd(cmd_argv[0]);
+		if (!exe) {
+			cli__error("cannot find the program '%s'", r->cfg.binary ? r->cfg.binary :
+				   cmd_argv[0]);
+			return EXIT_USAGE;
+		}
+		rc = code__find_global(exe, r->cfg.symbol, &gv, err, sizeof(err));
+		if (rc < 0) {
+			cli__error("%s", err);
+			return EXIT_USAGE;
+		}
+		if (rc == 1) {
+			cli__error("%s has no global variable '%s' in its symbol table", exe,
+				   r->cfg.symbol);
+			return EXIT_USAGE;
+		}
+		if (!r->cfg.type && !gv.type[0]) {
+			cli__error("%s: no DWARF type for '%s' (build with -g, or give --type)", exe,
+				   r->cfg.symbol);
+			return EXIT_USAGE;
+		}
+		if (!r->cfg.type)
+			r->cfg.type = xstrdup(gv.type);
+		r->obj = gv.vaddr;	/* + the load base for a PIE, once it is loaded */
+		r->pie = gv.pie;
+		rc = load_members(r, r->cfg.type, exe);
+		if (rc)
+			return rc;
+	} else if (r->cfg.symbol) {
+		FILE *fp = fopen("/proc/kallsyms", "r");
+		char line[512];
+		int ndata = 0;
+
+		if (!r->cfg.type) {
+			cli__error("--symbol for a kernel variable needs --type 'struct T' (kernel BTF "
+				   "has the types of per-CPU variables only)");
+			return EXIT_USAGE;
+		}
+		while (fp && fgets(line, sizeof(line), fp)) {
+			unsigned long long a;
+			char t, name[256];
+
+			if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3)
+				continue;
+			if (strchr("dDbBrR", t))
+				ndata++;
+			if (!strcmp(name, r->cfg.symbol) && strchr("dDbBrR", t))
+				r->obj = a;
+		}
+		if (fp)
+			fclose(fp);
+		if (!r->obj) {
+			cli__error("no data symbol '%s' in /proc/kallsyms (it lists %d data symbols%s)",
+				   r->cfg.symbol, ndata, ndata < 1000 ?
+				   ": this kernel has CONFIG_KALLSYMS_ALL off; use --object with an "
+				   "address" : "");
+			return EXIT_USAGE;
+		}
+		rc = load_members(r, r->cfg.type, NULL);
+		if (rc)
+			return rc;
+	} else {
+		rc = load_members(r, r->cfg.type, NULL);
+		if (rc)
+			return rc;
+	}
+
+	/* Breakpoint slots and groups. */
+	r->slots = watcher__probe_slots(err, sizeof(err));
+	if (r->slots <= 0) {
+		cli__error("%s", err);
+		return EXIT_USAGE;
+	}
+	r->group_size = r->slots;
+	if (r->nr_order > (size_t)r->slots && !r->cfg.rotate) {
+		cli__error("%zu members but this machine has %d breakpoint slots: watch at most %d, "
+			   "or add --rotate SECONDS", r->nr_order, r->slots, r->slots);
+		return EXIT_USAGE;
+	}
+	r->nr_groups = (r->nr_order + r->group_size - 1) / r->group_size;
+
+	/* Code bytes, for classifying each hit. */
+	code_reader__new(&code);
+	method = "instruction decode (capstone) of the program's own code, read from its ELF "
+		 "files; kernel-mode hits unknown (no root)";
+	if (!r->kernel && geteuid() == 0)
+		method = "instruction decode (capstone) of the program's own code, read from its ELF "
+			 "files (kernel-mode hits: of the running kernel's text)";
+	if (r->kernel || geteuid() == 0) {
+		if (code_reader__add_kernel(code, err, sizeof(err)) == 0 && r->kernel)
+			method = strcmp(code_reader__kernel_source(code), "/proc/kcore") ?
+					 "instruction decode (capstone) of the running kernel's text "
+					 "read with bpf_probe_read_kernel" :
+					 "instruction decode (capstone) of /proc/kcore";
+		else if (r->kernel)
+			method = xasprintf("unknown for kernel code (%s)", err);
+	}
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	wo.pid = 0;
+	if (!r->kernel) {
+		uint64_t base = 0;
+		int st;
+
+		r->child = start_workload(cmd_argv, true, NULL);
+		if (r->child < 0 || waitpid(r->child, &st, 0) != r->child || !WIFSTOPPED(st)) {
+			cli__error("cannot start %s", cmd_argv[0]);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (r->pie) {	/* relocate by the load base */
+			if (load_base(r->child, exe, &base) < 0) {
+				cli__error("cannot find where %s is loaded", exe);
+				kill(r->child, SIGKILL);
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			r->obj += base;
+		}
+		code_reader__add_process(code, r->child, err, sizeof(err));
+		save_maps(r);
+		wo.pid = r->child;
+		wo.exclude_kernel = geteuid() != 0;
+	}
+	if (watcher__new(&r->w, &wo, err, sizeof(err)) < 0) {
+		cli__error("%s", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (r->kernel) {
+		int mounted;
+
+		if (!tracefs__dir(&mounted, err, sizeof(err))) {
+			cli__error("%s", err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (watcher__follow_allocs(r->w, err, sizeof(err)) < 0) {
+			cli__error("%s", err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	r->start_ns = now_ns();
+	if (r->obj) {
+		place_words(r);
+		rc = install_group(r);
+		if (rc)
+			goto out;
+	}
+	if (r->kernel && *cmd_argv) {
+		r->child = start_workload(cmd_argv, false, &go_fd);
+		if (r->child < 0) {
+			cli__error("cannot start %s: %s", cmd_argv[0], strerror(errno));
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		{
+			/* Until its exec (a COMM record) the child has our name: /proc, read later,
+			 * would already show the new one. */
+			char self[32] = "lineup";
+			FILE *fp = fopen("/proc/self/comm", "r");
+
+			if (fp) {
+				if (fgets(self, sizeof(self), fp))
+					self[strcspn(self, "\n")] = 0;
+				fclose(fp);
+			}
+			set_comm(r, r->child, r->child, self);
+		}
+		/* Go: the tracepoints (and any breakpoints) are in place. */
+		if (write(go_fd, "g", 1) != 1)
+			cli__error("cannot start %s", cmd_argv[0]);
+		close(go_fd);
+	} else if (!r->kernel) {
+		ptrace(PTRACE_DETACH, r->child, NULL, NULL);
+	}
+	if (r->cfg.duration)
+		deadline = r->start_ns + (uint64_t)(r->cfg.duration * 1e9);
+
+	/* The loop. */
+	const char *why = "signal";
+
+	while (!stop_signal) {
+		int d;
+
+		watcher__poll(r->w, 50);
+		d = watcher__drain(r->w, on_hit, on_alloc, r);
+		if (d == 1) {
+			if (!r->cfg.quiet)
+				fprintf(stderr, "lineup watch: %s at %#" PRIx64 " allocated by %s/%u, "
+					"watching %zu member%s\n", r->type_name, r->obj, r->alloc_comm,
+					r->alloc_tid, r->nr_order, r->nr_order == 1 ? "" : "s");
+			r->start_ns = now_ns();
+			place_words(r);
+			rc = install_group(r);
+			if (rc)
+				goto out;
+			continue;
+		}
+		if (d == 2) {
+			/* Hits before the free still count; the rest are on freed memory. */
+			watcher__drain(r->w, on_hit, NULL, r);
+			why = "the object was freed";
+			break;
+		}
+		reap_child(r, false);
+		if (r->child_exited) {
+			watcher__drain(r->w, on_hit, NULL, r);
+			why = "the workload exited";
+			break;
+		}
+		if (deadline && now_ns() >= deadline) {
+			why = "the duration ended";
+			break;
+		}
+		if (r->obj && r->cfg.rotate && r->nr_groups > 1 &&
+		    now_ns() - r->group_since >= (uint64_t)(r->cfg.rotate * 1e9)) {
+			watcher__drain(r->w, on_hit, NULL, r);
+			close_group(r);
+			r->group = (r->group + 1) % r->nr_groups;
+			rc = install_group(r);
+			if (rc)
+				goto out;
+		}
+	}
+	r->end_ns = now_ns();
+	if (!r->cfg.quiet)
+		fprintf(stderr, "lineup watch: stopped: %s%s%s after %.2f s, %zu hits\n", why,
+			r->freed ? " by " : "", r->freed ? r->free_comm : "",
+			(r->end_ns - r->start_ns) / 1e9, r->nr_hits);
+	close_group(r);
+	watcher__clear_points(r->w);
+	watcher__stop_allocs(r->w);
+	if (stop_signal && !r->cfg.quiet)
+		fprintf(stderr, "lineup watch: stopped by signal %d\n", (int)stop_signal);
+	if (r->freed) {
+		size_t k = 0;
+
+		for (size_t h = 0; h < r->nr_hits; h++) {
+			if (r->hits[h].time > r->free_time) {
+				r->dropped_after_free++;
+				continue;
+			}
+			r->hit_member[k] = r->hit_member[h];
+			r->hits[k++] = r->hits[h];
+		}
+		r->nr_hits = k;
+	}
+	if (!r->obj) {
+		cli__error("no %s object was allocated%s%s%s before %s", r->cfg.alloc ? r->cfg.alloc :
+			   "", r->cfg.comm ? " by " : "", r->cfg.comm ? r->cfg.comm : "",
+			   r->cfg.pid ? " by that process" : "",
+			   r->child_exited ? "the workload exited" : "the watch ended");
+		rc = EXIT_NOTHING;
+		goto out;
+	}
+
+	/* Classify every hit, replay the order, write and print. */
+	wh = xcalloc(r->nr_hits ? r->nr_hits : 1, sizeof(*wh));
+	for (size_t k = 0; k < r->nr_order; k++)
+		r->members[r->order[k]].st.cpu_kinds = xcalloc(nr_cpus * WR_NR_KINDS, 8);
+	for (size_t h = 0; h < r->nr_hits; h++) {
+		const struct watch_hit *hit = &r->hits[h];
+		struct site *s = NULL;
+
+		for (size_t k = 0; k < nr_sites; k++)
+			if (sites[k].ip == hit->ip && sites[k].member == r->hit_member[h]) {
+				s = &sites[k];
+				break;
+			}
+		if (!s) {
+			sites = xgrow(sites, &sites_cap, nr_sites + 1, sizeof(*sites));
+			s = &sites[nr_sites++];
+			memset(s, 0, sizeof(*s));
+			s->ip = hit->ip;
+			s->kernel = hit->kernel;
+			s->member = r->hit_member[h];
+			code_reader__classify(code, hit->ip, hit->kernel, &s->info);
+		}
+		s->count++;
+		wh[h].time = hit->time;
+		wh[h].ip = hit->ip;
+		wh[h].cpu = hit->cpu;
+		wh[h].tid = hit->tid;
+		wh[h].field = r->hit_member[h];
+		wh[h].site = s - sites;
+		wh[h].kind = (enum wr_kind)s->info.kind;
+	}
+	{
+		struct wr_field *fields = xcalloc(r->nr_members, sizeof(*fields));
+
+		for (size_t m = 0; m < r->nr_members; m++)
+			fields[m] = r->members[m].st;
+		wr_report__replay(wh, r->nr_hits, fields, r->nr_members, 6, nr_cpus);
+		for (size_t m = 0; m < r->nr_members; m++)
+			r->members[m].st = fields[m];
+		free(fields);
+	}
+	qsort(sites, nr_sites, sizeof(*sites), site_cmp);
+	if (write_perf_data(r, wh, code, argc, argv) < 0)
+		rc = EXIT_USAGE;
+	print_report(r, sites, nr_sites, nr_cpus, method);
+	printf("# written to %s (perf script -i %s lists the hits)\n", r->cfg.output,
+	       r->cfg.output);
+	if (!rc && !r->nr_hits)
+		rc = EXIT_NOTHING;
+out:
+	if (r->w)
+		watcher__delete(r->w);
+	if (r->child > 0 && !r->child_exited) {
+		if (stop_signal)
+			kill(r->child, SIGTERM);
+		reap_child(r, true);
+	}
+	if (r->child_exited && WIFEXITED(r->child_status) && WEXITSTATUS(r->child_status) == 127 &&
+	    !r->nr_hits && !rc)
+		rc = EXIT_USAGE;
+	code_reader__delete(code);
+	free(wh);
+	free(sites);
+	free(exe);
+	return rc;
+}
+
+const struct command cmd_watch = {
+	.name = "watch",
+	.summary = "hardware breakpoints on members of one real object: who touches what, how",
+	.usage = "[-o FILE] TARGET (--fields F1,F2,... | --all-fields [--rotate S]) [-- CMD]",
+	.description =
+		"Put hardware breakpoints (libperf, PERF_TYPE_BREAKPOINT) on chosen members of "
+		"one object: a kernel slab object followed from kmem:kmem_cache_alloc (--alloc), "
+		"a global (--symbol) or an address (--object). Every hit is classified load, "
+		"store or locked read-modify-write by decoding the instruction that ended at the "
+		"trap address, the exact access order is replayed through the coherence model, "
+		"and the hits are written to a perf.data that perf script and lineup report "
+		"read. Watching stops when the object is freed. Needs root for kernel objects.",
+	.options = watch_options,
+	.run = watch_run,
+};

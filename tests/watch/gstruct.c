@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Workload for `lineup watch --symbol`: a global struct whose members are used in known ways,
+ * built normally (no instrumentation).  With ITER iterations (argument, default 1000):
+ *   hits	plain counter: ITER loads and ITER stores (volatile: load, add, store)
+ *   refs	atomic: 2 x ITER locked read-modify-writes (both threads)
+ *   name	ITER loads (thread B), plus 1 store from main before the threads start
+ *   misses	ITER stores (thread B)
+ * Thread A touches hits and refs; thread B touches refs, name and misses.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct gstats {
+	volatile long hits;
+	long refs;
+	const char *volatile name;
+	volatile long misses;
+	char pad[32];
+};
+
+struct gstats g_stats;
+static long iters = 1000;
+static volatile long sink;
+
+static void *thread_a(void *arg)
+{
+	for (long i = 0; i < iters; i++) {
+		g_stats.hits = g_stats.hits + 1;
+		__atomic_fetch_add(&g_stats.refs, 1, __ATOMIC_SEQ_CST);
+	}
+	return NULL;
+}
+
+static void *thread_b(void *arg)
+{
+	for (long i = 0; i < iters; i++) {
+		__atomic_fetch_add(&g_stats.refs, 1, __ATOMIC_SEQ_CST);
+		sink += g_stats.name[0];
+		g_stats.misses = i;
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t a, b;
+
+	if (argc > 1)
+		iters = atol(argv[1]);
+	g_stats.name = "gstruct";
+	pthread_create(&a, NULL, thread_a, NULL);
+	pthread_create(&b, NULL, thread_b, NULL);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	printf("hits %ld refs %ld misses %ld\n", g_stats.hits, g_stats.refs, g_stats.misses);
+	return 0;
+}

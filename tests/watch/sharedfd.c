@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Workload for `lineup watch`: two threads of one process share one file descriptor and do
+ * pread + lseek on it, the UnixBench-syscall-like pattern of seed 003 (fdget/fput on f_ref,
+ * f_pos_lock for lseek, f_op read by vfs_read).
+ *
+ * Usage: sharedfd [-n COMM] [-d DELAY_MS] [-t SECONDS] [-T THREADS] [-c]
+ *   -n	set the process name (prctl) just before opening the shared file, so that the file's
+ *	struct file is the first allocation of that comm (`lineup watch --alloc filp --comm`)
+ *   -d	wait this long after opening before the threads start (time to set breakpoints)
+ *   -t	run the threads this long (default 1 s)
+ *   -c	close the shared fd and keep running (the object is freed while being watched)
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+static int fd;
+static volatile int stop;
+static long counts[16];
+
+static void *worker(void *arg)
+{
+	long i = (long)arg, n = 0;
+	char buf[64];
+
+	while (!stop) {
+		if (pread(fd, buf, sizeof(buf), 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+			perror("sharedfd");
+			exit(1);
+		}
+		n++;
+	}
+	counts[i] = n;
+	return NULL;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+int main(int argc, char **argv)
+{
+	const char *comm = NULL;
+	long delay = 300, secs_ms = 1000, nthreads = 2;
+	int c, close_early = 0;
+	pthread_t th[16];
+
+	while ((c = getopt(argc, argv, "n:d:t:T:c")) != -1) {
+		switch (c) {
+		case 'n': comm = optarg; break;
+		case 'd': delay = atol(optarg); break;
+		case 't': secs_ms = (long)(atof(optarg) * 1000); break;
+		case 'T': nthreads = atol(optarg); break;
+		case 'c': close_early = 1; break;
+		default:
+			fprintf(stderr, "usage: sharedfd [-n COMM] [-d MS] [-t S] [-T N] [-c]\n");
+			return 2;
+		}
+	}
+	if (nthreads < 1 || nthreads > 16)
+		nthreads = 2;
+	if (comm)
+		prctl(PR_SET_NAME, comm);
+	fd = open("/proc/self/exe", O_RDONLY);
+	if (fd < 0) {
+		perror("open");
+		return 1;
+	}
+	sleep_ms(delay);
+	if (close_early) {
+		close(fd);
+		sleep_ms(secs_ms);
+		return 0;
+	}
+	for (long i = 0; i < nthreads; i++)
+		pthread_create(&th[i], NULL, worker, (void *)i);
+	sleep_ms(secs_ms);
+	stop = 1;
+	for (long i = 0; i < nthreads; i++)
+		pthread_join(th[i], NULL);
+	for (long i = 0; i < nthreads; i++)
+		printf("thread %ld: %ld pread+lseek\n", i, counts[i]);
+	return 0;
+}

@@ -9,12 +9,20 @@
 extern const struct command cmd_help;
 extern const struct command cmd_report;
 extern const struct command cmd_info;
+extern const struct command cmd_layout;
+extern const struct command cmd_fields;
+extern const struct command cmd_record;
 extern const struct command cmd_sim_flags;
+extern const struct command cmd_watch;
 
 const struct command *const lineup_commands[] = {
 	&cmd_help,
 	&cmd_report,
 	&cmd_info,
+	&cmd_layout,
+	&cmd_fields,
+	&cmd_record,
 	&cmd_sim_flags,
+	&cmd_watch,
 	NULL,
 };

@@ -6,7 +6,11 @@ lineup_LDADD = tui/libtui.a analyzer/libanalyzer.a dwarf/libdwarf.a sampling/lib
 	util/libutil.a $(NCURSESW_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(CAPSTONE_LIBS) \
 	$(LIBBPF_LIBS) $(LIBTRACEEVENT_LIBS) $(LIBPERF_LIBS) $(LIBZSTD_LIBS) -lm -lpthread
 lineup_LDADD += sampling/libperfwriter.a
+lineup_SOURCES += cli/cmd_layout.c
 lineup_SOURCES += cli/cmd_info.c
-lineup_SOURCES += cli/cmd_report.c
 lineup_SOURCES += cli/cmd_simflags.c cli/sim_record.c cli/sim_record.h
 lineup_CPPFLAGS = $(AM_CPPFLAGS) -DLINEUP_LIBDIR='"$(libdir)"'
+lineup_SOURCES += cli/cmd_report.c
+lineup_SOURCES += cli/cmd_fields.c
+lineup_SOURCES += cli/cmd_watch.c
+lineup_SOURCES += cli/cmd_record.c

@@ -11,4 +11,7 @@ sampling_libsampling_a_SOURCES += sampling/tracefs.c sampling/tracefs.h \
 noinst_LIBRARIES += sampling/libperfwriter.a
 sampling_libperfwriter_a_SOURCES = sampling/perf_writer.c sampling/perf_writer.h \
 	sampling/perf_writer_host.c
+sampling_libsampling_a_SOURCES += sampling/watch.c sampling/watch.h
 include sampling/simrt/local.mk
+sampling_libsampling_a_SOURCES += sampling/pmu.c sampling/pmu.h
+sampling_libsampling_a_SOURCES += sampling/recorder.c sampling/recorder.h

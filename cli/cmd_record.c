@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lineup record: record memory accesses into a standard perf.data, through libperf with the
+ * machine's memory PMU (Intel mem-loads/mem-stores, AMD IBS op, Arm SPE found in sysfs), or
+ * with any software event (-e page-faults), or with lineup's software collector (--sim,
+ * cli/sim_record.c).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli/command.h"
+#include "cli/sim_record.h"
+#include "sampling/pmu.h"
+#include "sampling/recorder.h"
+
+enum {
+	OPT_OUTPUT = 'o',
+	OPT_EVENT = 'e',
+	OPT_ALL = 'a',
+	OPT_USER = 'u',
+	OPT_KERNEL = 'k',
+	OPT_CPU = 'C',
+	OPT_COUNT = 'c',
+	OPT_FREQ = 'F',
+	OPT_DATA = 'd',
+	OPT_MMAP = 'm',
+	OPT_LDLAT = 256,
+	OPT_LIST,
+	OPT_SIM,
+};
+
+static const struct cli_option record_options[] = {
+	{ OPT_OUTPUT, 'o', "output", "FILE", "write to FILE (default perf.data)" },
+	{ OPT_EVENT, 'e', "event", "EVENT",
+	  "event to record, repeatable: mem (the default: the memory PMU's load and store "
+	  "events), mem-loads, mem-stores, a software event (page-faults, minor-faults, "
+	  "major-faults, cpu-clock, task-clock, context-switches, cpu-migrations) or "
+	  "PMU/TERMS/ as in sysfs" },
+	{ OPT_LDLAT, 0, "ldlat", "N", "load latency threshold in cycles (default 30)" },
+	{ OPT_ALL, 'a', "all-cpus", NULL, "record every CPU (while CMD runs, or until Ctrl-C)" },
+	{ OPT_USER, 'u', "all-user", NULL, "user space only" },
+	{ OPT_KERNEL, 'k', "all-kernel", NULL, "kernel only" },
+	{ OPT_CPU, 'C', "cpu", "LIST", "only these CPUs (\"0-3,6\")" },
+	{ OPT_COUNT, 'c', "count", "N", "sample every N events (with --sim: the collector's "
+	  "sampling period)" },
+	{ OPT_FREQ, 'F', "freq", "HZ", "sample at HZ per second (hardware events, default 4000)" },
+	{ OPT_DATA, 'd', "data", NULL, "sample data addresses (always on; accepted as perf's -d)" },
+	{ OPT_MMAP, 'm', "mmap-pages", "N", "ring buffer pages per CPU, a power of two (default "
+	  "128)" },
+	{ OPT_LIST, 0, "list", NULL, "print the memory events this machine offers and exit" },
+	{ OPT_SIM, 0, "sim", NULL, "use the software collector: CMD must be built with "
+	  "`lineup sim-flags` (no PMU needed)" },
+	CLI_OPTION_END
+};
+
+struct record_cli {
+	const struct command *cmd;
+	const char *output;
+	const char *events[8];
+	unsigned int nr_events;
+	unsigned long long ldlat, count, freq, mmap_pages;
+	bool all, user, kernel, list, sim;
+	const char *cpus;
+};
+
+static int record_option(void *ctx, int id, const char *arg)
+{
+	struct record_cli *o = ctx;
+
+	switch (id) {
+	case OPT_OUTPUT:
+		o->output = arg;
+		break;
+	case OPT_EVENT:
+		if (o->nr_events == 8)
+			return cli__usage_error(o->cmd, "at most 8 events");
+		o->events[o->nr_events++] = arg;
+		break;
+	case OPT_LDLAT:
+		if (cli__parse_u64(o->cmd, "--ldlat", arg, &o->ldlat))
+			return EXIT_USAGE;
+		break;
+	case OPT_ALL:
+		o->all = true;
+		break;
+	case OPT_USER:
+		o->user = true;
+		break;
+	case OPT_KERNEL:
+		o->kernel = true;
+		break;
+	case OPT_CPU:
+		o->cpus = arg;
+		break;
+	case OPT_COUNT:
+		if (cli__parse_u64(o->cmd, "--count", arg, &o->count) || !o->count)
+			return cli__usage_error(o->cmd, "--count: a positive number expected");
+		break;
+	case OPT_FREQ:
+		if (cli__parse_u64(o->cmd, "--freq", arg, &o->freq) || !o->freq ||
+		    o->freq > 1000000)
+			return cli__usage_error(o->cmd, "--freq: 1 to 1000000 expected");
+		break;
+	case OPT_DATA:
+		break;
+	case OPT_MMAP:
+		if (cli__parse_u64(o->cmd, "--mmap-pages", arg, &o->mmap_pages) ||
+		    !o->mmap_pages || (o->mmap_pages & (o->mmap_pages - 1)) ||
+		    o->mmap_pages > 65536)
+			return cli__usage_error(o->cmd, "--mmap-pages: a power of two up to 65536");
+		break;
+	case OPT_LIST:
+		o->list = true;
+		break;
+	case OPT_SIM:
+		o->sim = true;
+		break;
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	uint64_t config;
+} software_events[] = {
+	{ "cpu-clock", 0 },	   { "task-clock", 1 },	    { "page-faults", 2 },
+	{ "faults", 2 },	   { "context-switches", 3 }, { "cs", 3 },
+	{ "cpu-migrations", 4 }, { "migrations", 4 },	    { "minor-faults", 5 },
+	{ "major-faults", 6 },
+};
+
+static void no_pmu_message(const struct pmu_mem *m)
+{
+	cli__error("this machine has no memory-sampling PMU (VMs and most clouds do not expose "
+		   "one).\n  Looked for: %s.\n  Use the software collector instead: build the "
+		   "program with `lineup sim-flags` and run `lineup record --sim -- PROG ARGS`;\n"
+		   "  or record a software event that carries data addresses: "
+		   "`lineup record -e page-faults -- PROG`.", m->looked_for);
+}
+
+/* Find the memory PMU once; 0 found, EXIT_USAGE (message printed) otherwise. */
+static int memory_pmu(struct pmu_mem *m, bool *have, unsigned int ldlat)
+{
+	char err[512];
+	int rc;
+
+	if (*have)
+		return 0;
+	rc = pmu__find_mem_events(NULL, ldlat, m, err, sizeof(err));
+	if (rc < 0) {
+		cli__error("reading the PMUs in sysfs: %s", err);
+		return EXIT_USAGE;
+	}
+	if (rc == 1) {
+		no_pmu_message(m);
+		return EXIT_USAGE;
+	}
+	*have = true;
+	return 0;
+}
+
+static void add_pmu_event(struct recorder_opts *ro, const struct pmu_event *pe)
+{
+	struct recorder_event *e = &ro->events[ro->nr_events++];
+
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", pe->name);
+	e->type = pe->type;
+	e->config = pe->config;
+	e->config1 = pe->config1;
+	e->config2 = pe->config2;
+	e->precise_ip = pe->precise_ip;
+}
+
+/* Turn the -e list into events; EXIT_OK or an exit code (message printed). */
+static int resolve_events(struct record_cli *o, struct recorder_opts *ro)
+{
+	struct pmu_mem m;
+	bool have = false;
+	unsigned int ldlat = o->ldlat ? o->ldlat : 30;
+	int rc;
+
+	if (!o->nr_events)
+		o->events[o->nr_events++] = "mem";
+	for (unsigned int i = 0; i < o->nr_events; i++) {
+		const char *name = o->events[i];
+		const char *slash = strchr(name, '/');
+		bool found = false;
+
+		if (ro->nr_events >= 8)
+			return cli__usage_error(o->cmd, "too many events");
+		if (!strcmp(name, "mem") || !strcmp(name, "mem-loads") ||
+		    !strcmp(name, "mem-stores")) {
+			rc = memory_pmu(&m, &have, ldlat);
+			if (rc)
+				return rc;
+			if (m.kind == PMU_KIND_ARM_SPE) {
+				cli__error("found Arm SPE (%s), but lineup record cannot decode its "
+					   "AUX trace yet: record with `perf c2c record` and give "
+					   "that perf.data to lineup", m.pmu);
+				return EXIT_USAGE;
+			}
+			for (unsigned int k = 0; k < m.nr_events && ro->nr_events < 8; k++) {
+				const struct pmu_event *pe = &m.events[k];
+
+				if ((!strcmp(name, "mem-loads") && !pe->loads) ||
+				    (!strcmp(name, "mem-stores") && !pe->stores))
+					continue;
+				add_pmu_event(ro, pe);
+				found = true;
+			}
+			if (!found) {
+				cli__error("the %s PMU has no %s event", m.pmu, name);
+				return EXIT_USAGE;
+			}
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(software_events) / sizeof(software_events[0]); k++)
+			if (!strcmp(name, software_events[k].name)) {
+				struct recorder_event *e = &ro->events[ro->nr_events++];
+
+				memset(e, 0, sizeof(*e));
+				snprintf(e->name, sizeof(e->name), "%s", name);
+				e->type = 1;	/* PERF_TYPE_SOFTWARE */
+				e->config = software_events[k].config;
+				found = true;
+				break;
+			}
+		if (found)
+			continue;
+		if (slash) {
+			/* PMU/terms/[modifiers]: P = highest precision */
+			char pmu[64], terms[512];
+			const char *end = strchr(slash + 1, '/');
+			struct pmu_event pe = { 0 };
+			char err[512];
+
+			if (!end || (size_t)(slash - name) >= sizeof(pmu) ||
+			    (size_t)(end - slash - 1) >= sizeof(terms))
+				return cli__usage_error(o->cmd, "event '%s': PMU/TERMS/ expected",
+							name);
+			snprintf(pmu, sizeof(pmu), "%.*s", (int)(slash - name), name);
+			snprintf(terms, sizeof(terms), "%.*s", (int)(end - slash - 1), slash + 1);
+			if (pmu__type(pmu__sysfs_root(), pmu, &pe.type)) {
+				cli__error("event '%s': no PMU named %s in %s/bus/event_source/devices",
+					   name, pmu, pmu__sysfs_root());
+				return EXIT_USAGE;
+			}
+			if (terms[0] &&
+			    pmu__encode_terms(pmu__sysfs_root(), pmu, terms, &pe, err, sizeof(err))) {
+				cli__error("event '%s': %s", name, err);
+				return EXIT_USAGE;
+			}
+			snprintf(pe.name, sizeof(pe.name), "%s", name);
+			pe.precise_ip = strchr(end + 1, 'P') ? 3 : (uint8_t)strspn(end + 1, "p");
+			add_pmu_event(ro, &pe);
+			continue;
+		}
+		return cli__usage_error(o->cmd, "unknown event '%s'", name);
+	}
+	for (unsigned int i = 0; i < ro->nr_events; i++) {
+		ro->events[i].period = o->count;
+		ro->events[i].freq = o->freq;
+	}
+	return EXIT_OK;
+}
+
+static int list_events(unsigned int ldlat)
+{
+	struct pmu_mem m;
+	char err[512];
+	int rc = pmu__find_mem_events(NULL, ldlat, &m, err, sizeof(err));
+	static const char *const kinds[] = { "none", "Intel", "AMD IBS", "Arm SPE" };
+
+	if (rc < 0) {
+		cli__error("reading the PMUs in sysfs: %s", err);
+		return EXIT_USAGE;
+	}
+	if (rc == 1) {
+		no_pmu_message(&m);
+		return EXIT_USAGE;
+	}
+	printf("memory PMU: %s (%s)\n", m.pmu, kinds[m.kind]);
+	for (unsigned int i = 0; i < m.nr_events; i++) {
+		const struct pmu_event *e = &m.events[i];
+
+		printf("  %-40s type=%u config=%#llx config1=%#llx config2=%#llx%s%s%s\n", e->name,
+		       e->type, (unsigned long long)e->config, (unsigned long long)e->config1,
+		       (unsigned long long)e->config2, e->loads ? " loads" : "",
+		       e->stores ? " stores" : "", e->aux ? " aux" : "");
+	}
+	return EXIT_OK;
+}
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static int record_run(const struct command *cmd, int argc, char **argv)
+{
+	struct record_cli o = { .cmd = cmd, .output = "perf.data" };
+	struct recorder_opts ro = { 0 };
+	struct recorder_stats st;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	char err[1024];
+	int rc, i = cli__parse(cmd, argc, argv, record_option, &o, &rc);
+
+	if (i < 0)
+		return rc;
+	if (o.list)
+		return list_events(o.ldlat ? o.ldlat : 30);
+	if (o.sim)
+		return sim_record__run(o.output, o.count, argc - i, argv + i);
+	if (o.user && o.kernel)
+		return cli__usage_error(cmd, "-u and -k exclude each other");
+	if (i >= argc && !o.all)
+		return cli__usage_error(cmd, "no command to record (lineup record [OPTIONS] -- CMD "
+					"ARGS), and no -a");
+	rc = resolve_events(&o, &ro);
+	if (rc)
+		return rc;
+	ro.output = o.output;
+	ro.system_wide = o.all;
+	ro.cpu_list = o.cpus;
+	ro.exclude_kernel = o.user;
+	ro.exclude_user = o.kernel;
+	ro.mmap_pages = o.mmap_pages;
+	ro.argv = i < argc ? argv + i : NULL;
+	ro.cmdline_argc = argc;
+	ro.cmdline = (const char *const *)argv;
+	ro.stop = &stop_requested;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = recorder__run(&ro, &st, err, sizeof(err));
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (rc) {
+		cli__error("record: %s", err);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "[ lineup record: wrote %llu samples, %llu records (%llu bytes of data) "
+		"to %s ]\n", (unsigned long long)st.samples, (unsigned long long)st.records,
+		(unsigned long long)st.bytes, o.output);
+	if (st.lost_samples)
+		fprintf(stderr, "[ lineup record: the kernel lost %llu samples in %llu LOST "
+			"records: try more --mmap-pages ]\n",
+			(unsigned long long)st.lost_samples, (unsigned long long)st.lost_records);
+	if (st.workload_run && WIFEXITED(st.workload_status) && WEXITSTATUS(st.workload_status))
+		fprintf(stderr, "[ lineup record: %s exited with status %d ]\n", argv[i],
+			WEXITSTATUS(st.workload_status));
+	return EXIT_OK;
+}
+
+const struct command cmd_record = {
+	.name = "record",
+	.summary = "record memory accesses into perf.data (memory PMU, software event, or --sim)",
+	.usage = "[-o FILE] [-e EVENT]... [--ldlat N] [-a] [-u|-k] [-C LIST] [--sim] [-- CMD ARGS]",
+	.description =
+		"Record the memory accesses of CMD (or of every CPU with -a) into a standard "
+		"perf.data that lineup and perf c2c report read. The default events are the "
+		"machine's memory-sampling events found in sysfs (Intel cpu/mem-loads,ldlat=N/P "
+		"and cpu/mem-stores/P, AMD ibs_op//), sampled with IP, TID, TIME, ADDR, CPU, "
+		"PERIOD, DATA_SRC, WEIGHT and PHYS_ADDR, following CMD's threads; the file gets "
+		"COMM/MMAP2/FORK records and the topology, NUMA, cache and build-id headers. "
+		"Where the machine has no memory PMU (VMs, most clouds), it says so and exits with "
+		"2: use --sim (the software collector) or a software event such as -e page-faults. "
+		"The sysfs root is $LINEUP_SYSFS when set.",
+	.options = record_options,
+	.run = record_run,
+};

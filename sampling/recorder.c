@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The recorder (see recorder.h).  Ownership: everything allocated here is freed before
+ * recorder__run returns; libperf objects live in struct rec and go in rec_cleanup().
+ */
+#include <config.h>
+
+#include "sampling/recorder.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <perf/core.h>
+#include <perf/cpumap.h>
+#include <perf/event.h>
+#include <perf/evlist.h>
+#include <perf/evsel.h>
+#include <perf/mmap.h>
+#include <perf/threadmap.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sampling/event.h"
+#include "sampling/perf_writer.h"
+
+#define MAX_DSOS 2048
+
+struct rec {
+	const struct recorder_opts *o;
+	struct recorder_stats *st;
+	char *err;
+	size_t errlen;
+
+	struct perf_evlist *evlist;
+	struct perf_evsel *evsel[8];
+	struct perf_event_attr attr[8];
+	struct perf_cpu_map *cpus;
+	struct perf_thread_map *threads;
+	bool mmapped;
+	struct perf_writer *w;
+
+	pid_t child;
+	int go_fd, exec_err_fd;
+
+	char *dsos[MAX_DSOS];	/* executable files mapped, for BUILD_ID */
+	unsigned int nr_dsos;
+};
+
+static int rec_error(struct rec *r, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int rec_error(struct rec *r, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->errlen, fmt, ap);
+	va_end(ap);
+	return rc < 0 ? rc : -rc;
+}
+
+static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+/* ---- the workload ------------------------------------------------------------------ */
+
+/*
+ * Fork the workload stopped before exec, as perf does: it waits for a byte on a pipe, so the
+ * events can be opened on its pid first and enabled by its exec (enable_on_exec).
+ */
+static int start_workload(struct rec *r)
+{
+	int go[2], ee[2];
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(ee, O_CLOEXEC))
+		return rec_error(r, errno, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	r->child = fork();
+	if (r->child < 0)
+		return rec_error(r, errno, "fork: %s", strerror(errno));
+	if (!r->child) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(ee[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);	/* the recorder gave up */
+		execvp(r->o->argv[0], r->o->argv);
+		e = errno;
+		if (write(ee[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ee[1]);
+	r->go_fd = go[1];
+	r->exec_err_fd = ee[0];
+	return 0;
+}
+
+static int go_workload(struct rec *r)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(r->go_fd, "g", 1) != 1)
+		return rec_error(r, errno, "cannot start the workload: %s", strerror(errno));
+	close(r->go_fd);
+	r->go_fd = -1;
+	/* The error pipe closes on a successful exec (CLOEXEC) or carries errno. */
+	n = read(r->exec_err_fd, &e, sizeof(e));
+	close(r->exec_err_fd);
+	r->exec_err_fd = -1;
+	if (n == sizeof(e)) {
+		waitpid(r->child, NULL, 0);
+		r->child = 0;
+		return rec_error(r, e, "cannot run %s: %s", r->o->argv[0], strerror(e));
+	}
+	r->st->workload_run = true;
+	return 0;
+}
+
+/* ---- events ------------------------------------------------------------------------ */
+
+static void make_attr(const struct recorder_opts *o, unsigned int i, struct perf_event_attr *a)
+{
+	const struct recorder_event *e = &o->events[i];
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = e->type;
+	a->config = e->config;
+	a->config1 = e->config1;
+	a->config2 = e->config2;
+	a->precise_ip = e->precise_ip;
+	/* What perf c2c/mem sample, with IDENTIFIER so several events can share a ring. */
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_PHYS_ADDR;
+	a->read_format = PERF_FORMAT_ID;
+	if (e->period) {
+		a->sample_period = e->period;
+	} else if (e->type == PERF_TYPE_SOFTWARE) {
+		a->sample_period = 1;
+	} else {
+		a->freq = 1;
+		a->sample_freq = e->freq ? e->freq : 4000;
+	}
+	a->sample_id_all = 1;
+	a->exclude_kernel = o->exclude_kernel;
+	a->exclude_user = o->exclude_user;
+	a->exclude_hv = o->exclude_kernel;
+	a->disabled = 1;
+	if (o->argv && !o->system_wide) {
+		/* follow the workload's threads from its exec on */
+		a->inherit = 1;
+		a->enable_on_exec = 1;
+	}
+	if (i == 0) {
+		/* the side-band records come with the first event */
+		a->mmap = 1;
+		a->mmap2 = 1;
+		a->mmap_data = 1;
+		a->comm = 1;
+		a->comm_exec = 1;
+		a->task = 1;
+	}
+}
+
+static int open_events(struct rec *r)
+{
+	const struct recorder_opts *o = r->o;
+	int rc;
+
+	libperf_init(libperf_quiet);
+	r->cpus = perf_cpu_map__new(o->cpu_list);
+	if (!r->cpus)
+		return rec_error(r, -EINVAL, "bad CPU list '%s'", o->cpu_list ? o->cpu_list : "");
+	if (o->argv && !o->system_wide) {
+		r->threads = perf_thread_map__new_dummy();
+		if (r->threads)
+			perf_thread_map__set_pid(r->threads, 0, r->child);
+	} else {
+		r->threads = perf_thread_map__new_dummy();	/* pid -1: every task */
+	}
+	if (!r->threads)
+		return rec_error(r, -ENOMEM, "out of memory");
+
+	/* Open each event alone first, stepping the precision down as perf does for /P. */
+	for (unsigned int i = 0; i < o->nr_events; i++) {
+		struct perf_evsel *ev;
+
+		make_attr(o, i, &r->attr[i]);
+		for (;;) {
+			ev = perf_evsel__new(&r->attr[i]);
+			if (!ev)
+				return rec_error(r, -ENOMEM, "out of memory");
+			rc = perf_evsel__open(ev, r->cpus, r->threads);
+			if (!rc)
+				break;
+			perf_evsel__delete(ev);
+			if ((rc == -EOPNOTSUPP || rc == -EINVAL) && r->attr[i].precise_ip) {
+				r->attr[i].precise_ip--;
+				continue;
+			}
+			if (rc == -EACCES || rc == -EPERM)
+				return rec_error(r, rc, "cannot open %s: %s (perf_event_paranoid is %d: "
+						 "run as root or lower it)", o->events[i].name,
+						 strerror(-rc), paranoid());
+			if (rc == -ENOENT || rc == -EOPNOTSUPP || rc == -ENODEV)
+				return rec_error(r, rc, "cannot open %s: %s (this machine does not "
+						 "have that event)", o->events[i].name,
+						 strerror(-rc));
+			return rec_error(r, rc, "cannot open %s: %s", o->events[i].name,
+					 strerror(-rc));
+		}
+		perf_evsel__close(ev);
+		perf_evsel__delete(ev);
+	}
+	r->evlist = perf_evlist__new();
+	if (!r->evlist)
+		return rec_error(r, -ENOMEM, "out of memory");
+	for (unsigned int i = 0; i < o->nr_events; i++) {
+		r->evsel[i] = perf_evsel__new(&r->attr[i]);
+		if (!r->evsel[i])
+			return rec_error(r, -ENOMEM, "out of memory");
+		perf_evlist__add(r->evlist, r->evsel[i]);
+	}
+	perf_evlist__set_maps(r->evlist, r->cpus, r->threads);
+	rc = perf_evlist__open(r->evlist);
+	if (rc)
+		return rec_error(r, rc, "cannot open the events together: %s", strerror(-rc));
+	rc = perf_evlist__mmap(r->evlist, o->mmap_pages ? o->mmap_pages : 128);
+	if (rc)
+		return rec_error(r, rc, "cannot map the ring buffers: %s (try fewer --mmap-pages)",
+				 strerror(rc < 0 ? -rc : rc));
+	r->mmapped = true;
+	return 0;
+}
+
+/* Register every event and its ids (one per CPU and thread) with the writer. */
+static int describe_events(struct rec *r)
+{
+	int ncpu = perf_cpu_map__nr(r->cpus), nthr = perf_thread_map__nr(r->threads);
+
+	for (unsigned int i = 0; i < r->o->nr_events; i++) {
+		struct perf_writer_event we = { .name = r->o->events[i].name,
+						.raw_attr = &r->attr[i],
+						.raw_attr_size = sizeof(r->attr[i]) };
+		uint64_t *ids = calloc((size_t)ncpu * nthr, sizeof(*ids));
+		uint32_t n = 0;
+		int idx;
+
+		if (!ids)
+			return rec_error(r, -ENOMEM, "out of memory");
+		for (int c = 0; c < ncpu; c++)
+			for (int t = 0; t < nthr; t++) {
+				struct perf_counts_values v;
+
+				if (!perf_evsel__read(r->evsel[i], c, t, &v))
+					ids[n++] = v.id;
+			}
+		if (!n) {
+			free(ids);
+			return rec_error(r, -EIO, "cannot read the sample ids of %s",
+					 r->o->events[i].name);
+		}
+		we.ids = ids;
+		we.nr_ids = n;
+		idx = perf_writer__add_event(r->w, &we);
+		free(ids);
+		if (idx < 0)
+			return rec_error(r, idx, "%s", perf_writer__strerror(r->w));
+	}
+	return 0;
+}
+
+/* ---- build-ids --------------------------------------------------------------------- */
+
+static void note_dso(struct rec *r, const char *name)
+{
+	if (!name[0] || name[0] == '[' || !strncmp(name, "//", 2) || r->nr_dsos == MAX_DSOS)
+		return;
+	for (unsigned int i = 0; i < r->nr_dsos; i++)
+		if (!strcmp(r->dsos[i], name))
+			return;
+	r->dsos[r->nr_dsos] = strdup(name);
+	if (r->dsos[r->nr_dsos])
+		r->nr_dsos++;
+}
+
+/* The running kernel's build-id, from the raw notes in /sys/kernel/notes. */
+static void kernel_build_id(struct rec *r)
+{
+	uint8_t buf[4096];
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	size_t pos = 0;
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	while (n > 0 && pos + 12 <= (size_t)n) {
+		uint32_t namesz, descsz, type;
+		size_t desc;
+
+		memcpy(&namesz, buf + pos, 4);
+		memcpy(&descsz, buf + pos + 4, 4);
+		memcpy(&type, buf + pos + 8, 4);
+		desc = pos + 12 + ((namesz + 3) & ~3u);
+		if (namesz > 64 || descsz > 256 || desc + descsz > (size_t)n)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(buf + pos + 12, "GNU", 4)) {
+			perf_writer__add_build_id(r->w, -1, CPUMODE_KERNEL, buf + desc,
+						  descsz > 20 ? 20 : descsz, "[kernel.kallsyms]");
+			return;
+		}
+		pos = desc + ((descsz + 3) & ~3u);
+	}
+}
+
+static void add_build_ids(struct rec *r)
+{
+	for (unsigned int i = 0; i < r->nr_dsos; i++) {
+		uint8_t bid[20];
+		int n = perf_writer__read_build_id(r->dsos[i], bid);
+
+		if (n > 0)
+			perf_writer__add_build_id(r->w, -1, CPUMODE_USER, bid, n, r->dsos[i]);
+	}
+	kernel_build_id(r);
+}
+
+/* ---- synthesized records ----------------------------------------------------------- */
+
+static void synth_sid(struct rec *r, struct sample *sid, uint32_t pid, uint32_t tid)
+{
+	memset(sid, 0, sizeof(*sid));
+	sid->id = perf_writer__event_id(r->w, 0);
+	sid->pid = pid;
+	sid->tid = tid;
+	sid->cpu = 0;
+}
+
+/* COMM for each thread and MMAP2 for each mapping of @pid, from /proc. */
+static int synthesize_pid(struct rec *r, pid_t pid)
+{
+	char path[64], line[4096 + 256];
+	struct sample sid;
+	DIR *d;
+	struct dirent *de;
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;	/* gone meanwhile */
+	while ((de = readdir(d)) && !rc) {
+		char cpath[128], comm[64];
+		struct rec_comm c = { 0 };
+		int tid = atoi(de->d_name);
+		FILE *cf;
+
+		if (tid <= 0)
+			continue;
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%d/comm", pid, tid);
+		cf = fopen(cpath, "re");
+		if (!cf)
+			continue;
+		if (!fgets(comm, sizeof(comm), cf))
+			comm[0] = 0;
+		fclose(cf);
+		comm[strcspn(comm, "\n")] = 0;
+		c.pid = pid;
+		c.tid = tid;
+		c.comm = comm;
+		synth_sid(r, &sid, pid, tid);
+		rc = perf_writer__comm(r->w, &c, &sid);
+	}
+	closedir(d);
+	if (rc)
+		return rc;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f) && !rc) {
+		unsigned long long start, end, off, ino;
+		unsigned int maj, min;
+		char perms[8], name[4096] = "";
+		struct rec_mmap m = { 0 };
+		int n;
+
+		n = sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095[^\n]", &start, &end, perms,
+			   &off, &maj, &min, &ino, name);
+		if (n < 7)
+			continue;
+		m.pid = m.tid = pid;
+		m.start = start;
+		m.len = end - start;
+		m.pgoff = off;
+		m.is_mmap2 = true;
+		m.maj = maj;
+		m.min = min;
+		m.ino = ino;
+		m.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+			 (perms[2] == 'x' ? PROT_EXEC : 0);
+		m.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		m.filename = name[0] ? name + strspn(name, " ") : "//anon";
+		synth_sid(r, &sid, pid, pid);
+		rc = perf_writer__mmap(r->w, CPUMODE_USER | ((m.prot & PROT_EXEC) ? 0 : 1u << 13),
+				       &m, &sid);
+		if (m.prot & PROT_EXEC)
+			note_dso(r, m.filename);
+	}
+	fclose(f);
+	return rc;
+}
+
+static int synthesize(struct rec *r)
+{
+	DIR *d;
+	struct dirent *de;
+	int rc = 0;
+
+	if (r->o->argv && !r->o->system_wide)
+		return synthesize_pid(r, r->child);
+	d = opendir("/proc");
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && !rc) {
+		int pid = atoi(de->d_name);
+
+		if (pid > 0)
+			rc = synthesize_pid(r, pid);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* ---- the rings --------------------------------------------------------------------- */
+
+static int handle(struct rec *r, const union perf_event *ev)
+{
+	const uint8_t *p = (const uint8_t *)ev;
+	int rc;
+
+	switch (ev->header.type) {
+	case PERF_RECORD_SAMPLE:
+		r->st->samples++;
+		break;
+	case PERF_RECORD_LOST:
+		r->st->lost_records++;
+		r->st->lost_samples += ev->lost.lost;
+		break;
+	case PERF_RECORD_MMAP2:
+		if (ev->header.size > 72 && (ev->mmap2.prot & PROT_EXEC))
+			note_dso(r, (const char *)p + 72);
+		break;
+	case PERF_RECORD_MMAP:
+		if (ev->header.size > 40 && !(ev->header.misc & PERF_RECORD_MISC_MMAP_DATA))
+			note_dso(r, (const char *)p + 40);
+		break;
+	default:
+		break;
+	}
+	r->st->records++;
+	rc = perf_writer__raw_record(r->w, ev);
+	if (rc)
+		return rec_error(r, rc, "%s", perf_writer__strerror(r->w));
+	return 0;
+}
+
+/* Read every ring once; a FINISHED_ROUND after a pass that found something. */
+static int drain(struct rec *r)
+{
+	struct perf_mmap *map;
+	bool any = false;
+	int rc = 0;
+
+	for (map = perf_evlist__next_mmap(r->evlist, NULL, false); map && !rc;
+	     map = perf_evlist__next_mmap(r->evlist, map, false)) {
+		union perf_event *ev;
+
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while (!rc && (ev = perf_mmap__read_event(map))) {
+			rc = handle(r, ev);
+			perf_mmap__consume(map);
+			any = true;
+		}
+		perf_mmap__read_done(map);
+	}
+	if (!rc && any) {
+		rc = perf_writer__finished_round(r->w);
+		if (rc)
+			rec_error(r, rc, "%s", perf_writer__strerror(r->w));
+	}
+	return rc;
+}
+
+static void rec_cleanup(struct rec *r)
+{
+	if (r->go_fd >= 0)
+		close(r->go_fd);	/* the child sees EOF and exits */
+	if (r->exec_err_fd >= 0)
+		close(r->exec_err_fd);
+	if (r->child > 0) {
+		kill(r->child, SIGKILL);
+		waitpid(r->child, NULL, 0);
+	}
+	if (r->evlist) {
+		if (r->mmapped)
+			perf_evlist__munmap(r->evlist);
+		perf_evlist__close(r->evlist);
+		perf_evlist__delete(r->evlist);	/* deletes the evsels too */
+	}
+	perf_cpu_map__put(r->cpus);
+	perf_thread_map__put(r->threads);
+	perf_writer__delete(r->w);
+	for (unsigned int i = 0; i < r->nr_dsos; i++)
+		free(r->dsos[i]);
+}
+
+int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char *err,
+		  size_t errlen)
+{
+	struct rec r = { .o = o, .st = st, .err = err, .errlen = errlen, .go_fd = -1,
+			 .exec_err_fd = -1 };
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	if (!o->nr_events || o->nr_events > 8)
+		return rec_error(&r, -EINVAL, "%u events: 1 to 8 expected", o->nr_events);
+	if (!o->argv && !o->system_wide)
+		return rec_error(&r, -EINVAL, "nothing to record: give a command or -a");
+	if (o->argv) {
+		rc = start_workload(&r);
+		if (rc)
+			goto out;
+	}
+	rc = open_events(&r);
+	if (rc)
+		goto out;
+	r.w = perf_writer__new();
+	if (!r.w) {
+		rc = rec_error(&r, -ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = describe_events(&r);
+	if (rc)
+		goto out;
+	rc = perf_writer__open(r.w, o->output);
+	if (rc) {
+		rec_error(&r, rc, "%s", perf_writer__strerror(r.w));
+		goto out;
+	}
+	rc = synthesize(&r);
+	if (rc) {
+		rec_error(&r, rc, "%s", perf_writer__strerror(r.w));
+		goto out;
+	}
+	if (o->system_wide)
+		perf_evlist__enable(r.evlist);
+	if (o->argv) {
+		rc = go_workload(&r);	/* per-task events: enabled by its exec */
+		if (rc)
+			goto out;
+	}
+
+	for (;;) {
+		bool done = o->stop && *o->stop;
+
+		rc = drain(&r);
+		if (rc)
+			goto out;
+		if (o->argv) {
+			int status;
+			pid_t p = waitpid(r.child, &status, WNOHANG);
+
+			if (p == r.child) {
+				st->workload_status = status;
+				r.child = 0;
+				done = true;
+			}
+		}
+		if (done)
+			break;
+		perf_evlist__poll(r.evlist, 100);
+	}
+	perf_evlist__disable(r.evlist);
+	rc = drain(&r);
+	if (rc)
+		goto out;
+
+	perf_writer__fill_host(r.w, NULL);
+	if (o->cmdline)
+		perf_writer__set_cmdline(r.w, o->cmdline_argc, o->cmdline);
+	add_build_ids(&r);
+	rc = perf_writer__close(r.w);
+	if (rc) {
+		rec_error(&r, rc, "%s", perf_writer__strerror(r.w));
+		goto out;
+	}
+	st->bytes = perf_writer__data_size(r.w);
+out:
+	rec_cleanup(&r);
+	return rc;
+}

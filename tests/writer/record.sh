@@ -1,0 +1,141 @@
+#!/bin/sh
+# lineup record: the memory-event choice against fake sysfs trees (Intel, hybrid, AMD, Arm, a VM
+# without a memory PMU), and the whole libperf path (open, ring, read, write perf.data) on this
+# machine with a software event that carries data addresses: perf reads the file, and the
+# sample count and the addresses agree with lineup's own reading and with the workload's truth.
+. "$top_srcdir/tests/lib.sh"
+need "${PERF:-perf}"
+PERF=${PERF:-perf}
+scratch
+
+# ---- event choice from sysfs --------------------------------------------------------
+mk() {	# mk TREE RELPATH TEXT
+	mkdir -p "$(dirname "$T/$1/bus/event_source/devices/$2")"
+	echo "$3" > "$T/$1/bus/event_source/devices/$2"
+}
+intel() {	# intel TREE PMU TYPE
+	mk "$1" "$2/type" "$3"
+	mk "$1" "$2/events/mem-loads" "event=0xcd,umask=0x1,ldlat=3"
+	mk "$1" "$2/events/mem-stores" "event=0xd0,umask=0x82"
+	mk "$1" "$2/format/event" "config:0-7"
+	mk "$1" "$2/format/umask" "config:8-15"
+	mk "$1" "$2/format/ldlat" "config1:0-15"
+}
+intel intel cpu 4
+LINEUP_SYSFS=$T/intel "$LINEUP" record --list > "$T/got" 2>&1 || fail "record --list on Intel"
+cat > "$T/expected" <<'EOF'
+memory PMU: cpu (Intel)
+  cpu/mem-loads,ldlat=30/P                 type=4 config=0x1cd config1=0x1e config2=0 loads
+  cpu/mem-stores/P                         type=4 config=0x82d0 config1=0 config2=0 stores
+EOF
+diff -u "$T/expected" "$T/got" || fail "Intel events"
+
+intel hybrid cpu_atom 10
+intel hybrid cpu_core 8
+LINEUP_SYSFS=$T/hybrid "$LINEUP" record --list > "$T/got" 2>&1 || fail "record --list on a hybrid"
+grep -q '^  cpu_core/mem-loads,ldlat=30/P  *type=8 config=0x1cd' "$T/got" || {
+	cat "$T/got" >&2
+	fail "hybrid: the big cores' PMU"
+}
+
+mk amd cpu/type 4
+mk amd ibs_op/type 11
+LINEUP_SYSFS=$T/amd "$LINEUP" record --list > "$T/got" 2>&1 || fail "record --list on AMD"
+cat > "$T/expected" <<'EOF'
+memory PMU: ibs_op (AMD IBS)
+  ibs_op//                                 type=11 config=0 config1=0 config2=0 loads stores
+EOF
+diff -u "$T/expected" "$T/got" || fail "AMD events"
+
+mk arm arm_spe_0/type 9
+mk arm arm_spe_0/format/ts_enable config:0
+mk arm arm_spe_0/format/pa_enable config:1
+mk arm arm_spe_0/format/load_filter config:33
+mk arm arm_spe_0/format/store_filter config:34
+mk arm arm_spe_0/format/min_latency config2:0-11
+LINEUP_SYSFS=$T/arm "$LINEUP" record --list --ldlat 64 > "$T/got" 2>&1 || fail "record --list on Arm"
+cat > "$T/expected" <<'EOF'
+memory PMU: arm_spe_0 (Arm SPE)
+  arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,min_latency=64/ type=9 config=0x600000003 config1=0 config2=0x40 loads stores aux
+EOF
+diff -u "$T/expected" "$T/got" || fail "Arm SPE events"
+LINEUP_SYSFS=$T/arm expect_rc 2 "$LINEUP" record -- true 2> "$T/err"
+grep -q "Arm SPE (arm_spe_0)" "$T/err" || fail "Arm: no plain message: $(cat "$T/err")"
+
+# A VM: no memory PMU.  Plain message, what was looked for, the way out, exit 2.
+mk vm cpu/type 4
+mk vm software/type 1
+LINEUP_SYSFS=$T/vm expect_rc 2 "$LINEUP" record -o "$T/none.data" -- true 2> "$T/err"
+for want in "no memory-sampling PMU" "$T/vm/bus/event_source/devices/{cpu,cpu_core}/events/mem-loads" \
+	"ibs_op (AMD IBS)" "arm_spe_\* (Arm SPE)" "lineup record --sim -- PROG ARGS"; do
+	grep -q "$want" "$T/err" || fail "no-PMU message lacks '$want': $(cat "$T/err")"
+done
+[ ! -e "$T/none.data" ] || fail "a file was written although nothing could be recorded"
+
+# Bad usage.
+expect_rc 2 "$LINEUP" record -e no-such-event -- true 2> /dev/null
+expect_rc 2 "$LINEUP" record -u -k -e page-faults -- true 2> /dev/null
+expect_rc 2 "$LINEUP" record -e page-faults 2> /dev/null
+expect_rc 2 "$LINEUP" record -e page-faults -o "$T/x.data" -- "$T/no-such-program" 2> "$T/err"
+grep -q "cannot run $T/no-such-program" "$T/err" || fail "exec failure not reported"
+
+# ---- the libperf path, for real -----------------------------------------------------
+cat > "$T/pf.c" <<'EOF'
+#include <stdio.h>
+#include <sys/mman.h>
+/* Touch 64 fresh pages, each at a different offset: 64 page faults at known addresses. */
+int main(void)
+{
+	char *p = mmap(NULL, 64 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return 1;
+	for (int i = 0; i < 64; i++)
+		p[i * 4096 + 8 * i] = 1;
+	printf("%p\n", (void *)p);
+	return 0;
+}
+EOF
+${CC:-cc} -O1 -o "$T/pf" "$T/pf.c" || fail "cannot build the workload"
+# -u: user-space faults only, which perf_event_paranoid 2 allows without root too.
+"$LINEUP" record -u -e page-faults -o "$T/pf.data" -- "$T/pf" > "$T/base" 2> "$T/err" ||
+	fail "lineup record: $(cat "$T/err")"
+base=$(cat "$T/base")
+ours=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$T/err")
+"$PERF" script -i "$T/pf.data" -F addr > "$T/addrs" 2> "$T/perr" || fail "perf script: $(cat "$T/perr")"
+theirs=$(wc -l < "$T/addrs")
+[ "$ours" -gt 64 ] || fail "only $ours samples recorded"
+[ "$ours" -eq "$theirs" ] || fail "lineup wrote $ours samples, perf script reads $theirs"
+# lineup's own reader counts the same
+"$LINEUP" info -i "$T/pf.data" --stats > "$T/info" 2>&1 || fail "lineup info: $(cat "$T/info")"
+grep -q "SAMPLE events: *$ours\$" "$T/info" || { cat "$T/info" >&2; fail "lineup info count"; }
+"$PERF" report -i "$T/pf.data" --stats 2>/dev/null | grep -q "SAMPLE events: *$ours\$" ||
+	fail "perf report --stats count"
+# every page the workload touched, at the exact byte
+i=0
+while [ $i -lt 64 ]; do
+	a=$(printf '%x' $((base + i * 4096 + 8 * i)))
+	grep -q "^ *$a\$" "$T/addrs" || fail "fault at $a (page $i) missing from perf script"
+	i=$((i + 1))
+done
+# the samples resolve to the workload's thread, its COMM came from the kernel at exec
+"$PERF" script -i "$T/pf.data" -F comm 2>/dev/null | sort -u > "$T/comms"
+grep -q '^ *pf *$' "$T/comms" || fail "no sample of comm pf: $(cat "$T/comms")"
+# header: the command line, the build-id of the workload
+"$PERF" report -i "$T/pf.data" --header-only 2>/dev/null |
+	grep -q "^# cmdline : .*record -u -e page-faults -o $T/pf.data -- $T/pf" ||
+	fail "CMDLINE header"
+bid=$(readelf -n "$T/pf" | awk '/Build ID/ { print $3 }')
+if [ -n "$bid" ]; then
+	"$PERF" buildid-list -i "$T/pf.data" 2>/dev/null | grep -qx "$bid $T/pf" ||
+		fail "build-id of the workload missing"
+fi
+
+# system-wide while a command runs
+"$LINEUP" record -a -u -e page-faults -o "$T/pfa.data" -- "$T/pf" > "$T/base" 2> "$T/err" ||
+	fail "lineup record -a: $(cat "$T/err")"
+base=$(cat "$T/base")
+"$PERF" script -i "$T/pfa.data" -F addr > "$T/addrs" 2>/dev/null || fail "perf script -a"
+a=$(printf '%x' $((base + 63 * 4096 + 8 * 63)))
+grep -q "^ *$a\$" "$T/addrs" || fail "-a: the workload's last fault is missing"
+exit 0

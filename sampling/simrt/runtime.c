@@ -538,7 +538,11 @@ void simrt__init(void)
 	pthread_atfork(NULL, NULL, at_fork_child);
 	for (unsigned i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
 		struct sigaction sa = { .sa_handler = on_fatal, .sa_flags = SA_RESETHAND | SA_NODEFER };
+		struct sigaction old;
 
+		/* A signal the program was started with ignored (nohup, `cmd &`) stays ignored. */
+		if (sigaction(fatal[i], NULL, &old) || old.sa_handler == SIG_IGN)
+			continue;
 		sigemptyset(&sa.sa_mask);
 		sigaction(fatal[i], &sa, NULL);
 	}

@@ -22,7 +22,10 @@ for off in 0x0 0x8; do
 done
 # The counters are a global: the line is the variable's.
 sym=$(nm "$T/fs_adjacent-gcc" | awk '$3 == "counters" { print $1 }')
-[ -n "$sym" ] || fail "(a): no symbol counters"
+case $addr in *$(printf '%x' $((0x$sym)) | tail -c 3)) ;;
+*) fail "(a): the hot line $addr is not the global counters ($sym)" ;;
+esac
+same_as_perf "$T/a.data"
 
 # (b): the same counters 128 bytes apart, run 10 times longer (so the threads surely overlap):
 # only the hand-over to the main thread at the end (it prints the counters) can find a line
@@ -33,6 +36,7 @@ c2c_lines "$T/b.data" >"$T/b.lines"
 awk '$3 > 4 { bad = 1 } END { exit bad }' "$T/b.lines" ||
 	fail "(b): a padded line has HITMs: $(cat "$T/b.lines")"
 [ "$(c2c_stat "$T/b.data" "Load Local HITM")" -le 4 ] || fail "(b): HITMs without sharing"
+same_as_perf "$T/b.data"
 
 # (d): per-thread stats packed 24 bytes apart on the heap: the line holding slots 0 and 1 is
 # contended by two threads (cpu cnt 2 on its offsets).
@@ -55,4 +59,5 @@ c2c_pareto "$T/f.data" >"$T/f.pareto"
 upd=$(src_line histogram.c "hist[(image[p] * BINS / 256) * nthreads + t]++;")
 awk -v s="$upd" '$1 == 0 && $6 == s && $2 != "0.00%"' "$T/f.pareto" | grep -q . ||
 	fail "(f): no HITM on the bins: $(cat "$T/f.pareto")"
+same_as_perf "$T/f.data"
 exit 0

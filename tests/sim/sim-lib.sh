@@ -86,3 +86,13 @@ sim_record_contended() {
 	done
 	fail "$* never showed $min HITMs in 5 runs"
 }
+
+# same_as_perf FILE: lineup report --stdio prints what perf c2c report --stdio prints: the
+# same lines, offsets, code addresses and counts.
+same_as_perf() {
+	"$LINEUP" report --stdio -i "$1" >"$T/lineup.txt" 2>"$T/lineup.err" ||
+		{ cat "$T/lineup.err"; fail "lineup report -i $1"; }
+	"$PERF" c2c report --stdio -i "$1" >"$T/perf.txt" 2>/dev/null
+	diff "$T/perf.txt" "$T/lineup.txt" >"$T/diff" ||
+		{ head -40 "$T/diff"; fail "lineup report differs from perf c2c report on $1"; }
+}

@@ -152,6 +152,8 @@ struct alloc_entry {
 	uint64_t alloc_time, free_time;	/* free_time UINT64_MAX while live */
 	const char *type;		/* NULL when unknown (malloc), borrowed */
 	const char *origin;		/* "kmem_cache filp", "malloc at main.c:42", borrowed */
+	uint64_t site;			/* the allocating call's IP, 0 when unknown */
+	uint32_t pid;			/* the allocating process, for naming @site */
 };
 
 struct alloc_index {

@@ -142,6 +142,33 @@ static void stats__add(struct field_stats *st, const struct fields_access *a)
 	}
 }
 
+static void stats__merge(struct field_stats *dst, const struct field_stats *src)
+{
+	dst->loads += src->loads;
+	dst->stores += src->stores;
+	dst->locked += src->locked;
+	dst->lcl_hitm += src->lcl_hitm;
+	dst->rmt_hitm += src->rmt_hitm;
+	dst->weight_sum += src->weight_sum;
+	dst->weighted += src->weighted;
+	if (src->first_time && (!dst->first_time || src->first_time < dst->first_time))
+		dst->first_time = src->first_time;
+	if (src->last_time > dst->last_time)
+		dst->last_time = src->last_time;
+	id_set__merge(&dst->cpus_read, &src->cpus_read);
+	id_set__merge(&dst->cpus_write, &src->cpus_write);
+	id_set__merge(&dst->tids_read, &src->tids_read);
+	id_set__merge(&dst->tids_write, &src->tids_write);
+	for (size_t i = 0; i < src->nr_ips; i++) {
+		struct field_ip *d = stats__ip(dst, src->ips[i].ip);
+
+		d->loads += src->ips[i].loads;
+		d->stores += src->ips[i].stores;
+		d->locked += src->ips[i].locked;
+		d->hitm += src->ips[i].hitm;
+	}
+}
+
 static void stats__release(struct field_stats *st)
 {
 	id_set__release(&st->cpus_read);
@@ -505,6 +532,41 @@ static int slot_cmp(const void *a, const void *b)
 	return x->base < y->base ? -1 : x->base > y->base;
 }
 
+/*
+ * Unattributed bytes that an attributed slot of the line covers are that member's (another
+ * sample at the same address was attributed): fold them in, so verdicts see one member.
+ */
+static void line__merge_unattributed(struct field_line *l)
+{
+	for (size_t i = 0; i < l->nr_slots;) {
+		struct line_slot *u = &l->slots[i], *into = NULL;
+		uint64_t addr = l->addr + u->offset;
+
+		if (u->layout) {
+			i++;
+			continue;
+		}
+		for (size_t k = 0; k < l->nr_slots && !into; k++) {
+			struct line_slot *s = &l->slots[k];
+			const struct flat_member *m;
+
+			if (!s->layout || s->member < 0)
+				continue;
+			m = &s->layout->members[s->member];
+			if (addr >= s->base + m->offset && addr - s->base - m->offset < m->size)
+				into = s;
+		}
+		if (!into) {
+			i++;
+			continue;
+		}
+		stats__merge(&into->st, &u->st);
+		stats__release(&u->st);
+		memmove(u, u + 1, (l->nr_slots - i - 1) * sizeof(*u));
+		l->nr_slots--;
+	}
+}
+
 void fields__finish(struct fields *f)
 {
 	struct fields_priv *p = priv(f);
@@ -512,6 +574,7 @@ void fields__finish(struct fields *f)
 	for (size_t i = 0; i < f->nr_lines; i++) {
 		struct field_line *l = &f->lines[i];
 
+		line__merge_unattributed(l);
 		if (l->nr_slots > 1)
 			qsort(l->slots, l->nr_slots, sizeof(*l->slots), slot_cmp);
 		for (size_t k = 0; k < l->nr_slots; k++)
@@ -601,15 +664,15 @@ static const char *plural(uint64_t n)
 
 static void slot_line(const struct line_slot *s, struct strbuf *out)
 {
-	add_str(out, "    ");
+	strbuf__add(out, "    ", 4);
 	line_slot__name(s, out);
-	strbuf__addf(out, ": %" PRIu64 " store%s", s->st.stores, plural(s->st.stores));
+	strbuf__addf(out, ": %" PRIu64 " store%s by %u CPU%s, %" PRIu64 " load%s by %u CPU%s",
+		     s->st.stores, plural(s->st.stores), s->st.cpus_write.nr,
+		     plural(s->st.cpus_write.nr), s->st.loads, plural(s->st.loads),
+		     s->st.cpus_read.nr, plural(s->st.cpus_read.nr));
 	if (s->st.locked)
 		strbuf__addf(out, " (%" PRIu64 " locked)", s->st.locked);
-	strbuf__addf(out, " by %u CPU%s, %" PRIu64 " load%s by %u CPU%s, %" PRIu64 " HITM\n",
-		     s->st.cpus_write.nr, plural(s->st.cpus_write.nr), s->st.loads,
-		     plural(s->st.loads), s->st.cpus_read.nr, plural(s->st.cpus_read.nr),
-		     field_stats__hitm(&s->st));
+	strbuf__addf(out, ", %" PRIu64 " HITM\n", field_stats__hitm(&s->st));
 }
 
 /* The written slots of @group (or all written slots for -1), or with !@written the read ones. */

@@ -139,6 +139,7 @@ int main(void)
 	/* 0x5000: CPU 0 alone: quiet. 0x6008: unattributed, stores from 2 CPUs. */
 	add(f, &pair, 0x5000, 0, 0, 0x70, 1, 0, 0, 2 * sec);
 	add(f, &pair, 0x5000, 1, 0, 0x71, 0, 0, 0, 2 * sec);
+	add(f, NULL, 0x1008, 0, 3, 0x90, 0, 0, 1, 1 * sec);	/* unattributed, inside pair.b */
 	add(f, NULL, 0x6008, 0, 0, 0x80, 1, 0, 0, 2 * sec);
 	add(f, NULL, 0x600c, 0, 1, 0x81, 1, 0, 0, 2 * sec);
 	fields__finish(f);
@@ -147,10 +148,11 @@ int main(void)
 	CHECK(f->lines[0].addr == 0x1000);	/* most HITMs first */
 	l = line_at(f, 0x1000);
 	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->written == 2 && l->writer_cpus == 2);
+	CHECK(l && l->nr_slots == 2 && l->slots[1].st.loads == 11);	/* the stray load merged */
 	CHECK(l && l->true_shared == -1 && l->victims == 0);
 	explain(f, l, &sb);
-	CHECK(strstr(sb.buf, "line 0x1000: false sharing (20 HITM, 20 stores by 2 CPUs)"));
-	CHECK(strstr(sb.buf, "struct pair.a @0x1000: 10 stores by 1 CPU, 10 loads by 1 CPU"));
+	CHECK(strstr(sb.buf, "line 0x1000: false sharing (21 HITM, 20 stores by 2 CPUs)"));
+	CHECK(strstr(sb.buf, "struct pair.a @0x1000: 10 stores by 1 CPU, 10 loads by 1 CPU, 10 HITM"));
 	CHECK(strstr(sb.buf, "a line of its own: {a}, {b}"));
 
 	l = line_at(f, 0x2000);
@@ -203,10 +205,10 @@ int main(void)
 		}
 	}
 	CHECK(f->structs[0].layout == &pair);	/* most HITMs */
-	CHECK(f->attr_all.samples == 40 + 10 + 24 + 10 + 4);
-	CHECK(f->attr_all.unresolved_samples[ATTR_NO_DEBUGINFO] == 2);
-	CHECK(f->attr_hitm.samples == 20 + 2 + 9 + 1);
-	CHECK(attr_stats__resolved_share(&f->attr_hitm) == 1.0);
+	CHECK(f->attr_all.samples == 40 + 10 + 24 + 10 + 5);
+	CHECK(f->attr_all.unresolved_samples[ATTR_NO_DEBUGINFO] == 3);
+	CHECK(f->attr_hitm.samples == 20 + 2 + 9 + 1 + 1);
+	CHECK(f->attr_hitm.unresolved_samples[ATTR_NO_DEBUGINFO] == 1);
 
 	strbuf__release(&sb);
 	fields__delete(f);

@@ -1,0 +1,768 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <config.h>
+
+#include "dwarf/vartype.h"
+
+#include <capstone/capstone.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dwarf/debuginfo.h"
+#include "util/xalloc.h"
+
+struct sym_entry {
+	uint64_t hash;
+	const char *name;	/* points into the ELF's string table (lives with the Elf) */
+	uint64_t dwfl_addr;	/* the symbol's address as libdwfl lays the object out */
+	uint64_t value;		/* st_value in the file */
+	uint64_t size;
+	uint32_t shndx;
+	int type;
+};
+
+/* Cached answer: key = hash(sym) ^ off * prime ^ kind. */
+struct cached {
+	uint64_t key;
+	int rc;
+	struct vartype_answer a;
+};
+
+struct vt_file {
+	char *path;
+	int rc;			/* VT_OK when open */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	int fd;
+	Elf *elf;		/* the file itself, for code bytes and raw symbol values */
+	bool rel;		/* ET_REL (a .ko) */
+	struct sym_entry *syms;	/* sorted by hash */
+	size_t nr_syms;
+	struct cached *cache;
+	size_t nr_cache, cap_cache;
+};
+
+struct vartype {
+	struct vt_file **files;
+	size_t nr_files, cap_files;
+	char **strings;
+	size_t nr_strings, cap_strings;
+	csh cs;
+	bool cs_open;
+};
+
+static const char *keep(struct vartype *vt, char *s)
+{
+	vt->strings = xgrow(vt->strings, &vt->cap_strings, vt->nr_strings + 1,
+			    sizeof(*vt->strings));
+	vt->strings[vt->nr_strings++] = s;
+	return s;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+struct vartype *vartype__new(void)
+{
+	struct vartype *vt = xcalloc(1, sizeof(*vt));
+
+	vt->cs_open = cs_open(CS_ARCH_X86, CS_MODE_64, &vt->cs) == CS_ERR_OK;
+	if (vt->cs_open)
+		cs_option(vt->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	return vt;
+}
+
+void vartype__delete(struct vartype *vt)
+{
+	if (!vt)
+		return;
+	for (size_t i = 0; i < vt->nr_files; i++) {
+		struct vt_file *f = vt->files[i];
+
+		if (f->dwfl)
+			dwfl_end(f->dwfl);
+		if (f->elf)
+			elf_end(f->elf);
+		if (f->fd >= 0)
+			close(f->fd);
+		free(f->syms);
+		free(f->cache);
+		free(f->path);
+		free(f);
+	}
+	free(vt->files);
+	for (size_t i = 0; i < vt->nr_strings; i++)
+		free(vt->strings[i]);
+	free(vt->strings);
+	if (vt->cs_open)
+		cs_close(&vt->cs);
+	free(vt);
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym_entry *x = a, *y = b;
+
+	return x->hash < y->hash ? -1 : x->hash > y->hash;
+}
+
+static void load_symbols(struct vt_file *f)
+{
+	int n = dwfl_module_getsymtab(f->mod);
+	size_t cap = 0;
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf;
+		Dwarf_Addr bias;
+		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, &shndx, &elf,
+							   &bias);
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (!name || !*name || shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
+			continue;
+		if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE &&
+		    type != STT_TLS)
+			continue;
+		f->syms = xgrow(f->syms, &cap, f->nr_syms + 1, sizeof(*f->syms));
+		f->syms[f->nr_syms++] = (struct sym_entry){ hash_str(name), name, addr, sym.st_value,
+							    sym.st_size, shndx, type };
+	}
+	if (f->nr_syms)
+		qsort(f->syms, f->nr_syms, sizeof(*f->syms), sym_cmp);
+}
+
+static const struct sym_entry *find_sym(const struct vt_file *f, const char *name)
+{
+	uint64_t h = hash_str(name);
+	size_t lo = 0, hi = f->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].hash < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < f->nr_syms && f->syms[lo].hash == h; lo++)
+		if (!strcmp(f->syms[lo].name, name))
+			return &f->syms[lo];
+	return NULL;
+}
+
+static struct vt_file *get_file(struct vartype *vt, const char *path)
+{
+	struct vt_file *f;
+	char err[512];
+	Dwarf_Addr bias;
+	GElf_Ehdr eh;
+
+	for (size_t i = 0; i < vt->nr_files; i++)
+		if (!strcmp(vt->files[i]->path, path))
+			return vt->files[i];
+	f = xcalloc(1, sizeof(*f));
+	f->path = xstrdup(path);
+	f->fd = -1;
+	vt->files = xgrow(vt->files, &vt->cap_files, vt->nr_files + 1, sizeof(*vt->files));
+	vt->files[vt->nr_files++] = f;
+
+	elf_version(EV_CURRENT);
+	f->fd = open(path, O_RDONLY);
+	if (f->fd < 0 || !(f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) ||
+	    !gelf_getehdr(f->elf, &eh)) {
+		f->rc = VT_NO_FILE;
+		return f;
+	}
+	f->rel = eh.e_type == ET_REL;
+	switch (debuginfo__open(path, &f->dwfl, &f->mod, &f->dw, err, sizeof(err))) {
+	case 0:
+		break;
+	case -ENODATA:
+		f->rc = VT_NO_DEBUGINFO;
+		return f;
+	default:
+		f->rc = VT_NO_FILE;
+		return f;
+	}
+	(void)bias;
+	load_symbols(f);
+	return f;
+}
+
+static struct cached *cache_find(struct vt_file *f, uint64_t key)
+{
+	for (size_t i = 0; i < f->nr_cache; i++)
+		if (f->cache[i].key == key)
+			return &f->cache[i];
+	return NULL;
+}
+
+static int cache_put(struct vt_file *f, uint64_t key, int rc, const struct vartype_answer *a)
+{
+	/* A bounded linear cache: samples repeat a few hot IPs and variables. */
+	if (f->nr_cache < 4096) {
+		f->cache = xgrow(f->cache, &f->cap_cache, f->nr_cache + 1, sizeof(*f->cache));
+		f->cache[f->nr_cache].key = key;
+		f->cache[f->nr_cache].rc = rc;
+		if (a)
+			f->cache[f->nr_cache].a = *a;
+		f->nr_cache++;
+	}
+	return rc;
+}
+
+/* --- types --- */
+
+static Dwarf_Die *type_of(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute at;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &at))
+		return NULL;
+	return dwarf_formref_die(&at, out);
+}
+
+/* Skip typedefs, const, volatile, restrict, atomic. */
+static Dwarf_Die *strip(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Die cur = *die;
+
+	for (int i = 0; i < 16; i++) {
+		int tag = dwarf_tag(&cur);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_atomic_type) {
+			*out = cur;
+			return out;
+		}
+		if (!type_of(&cur, &cur))
+			return NULL;
+	}
+	return NULL;
+}
+
+static uint64_t die_size(Dwarf_Die *die)
+{
+	Dwarf_Word sz;
+
+	return dwarf_aggregate_size(die, &sz) == 0 ? sz : 0;
+}
+
+/* "struct NAME" / "union NAME" for a named struct/union DIE, else NULL. */
+static char *struct_name(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+	const char *name = dwarf_diename(die);
+
+	if (!name || dwarf_hasattr(die, DW_AT_declaration))
+		return NULL;
+	if (tag == DW_TAG_structure_type)
+		return xasprintf("struct %s", name);
+	if (tag == DW_TAG_union_type)
+		return xasprintf("union %s", name);
+	if (tag == DW_TAG_class_type)
+		return xasprintf("class %s", name);
+	return NULL;
+}
+
+/* A base or pointer type's C name, roughly, for scalar globals. */
+static char *scalar_name(Dwarf_Die *die)
+{
+	Dwarf_Die t;
+	const char *name = dwarf_diename(die);
+
+	if (name)
+		return xstrdup(name);
+	if (dwarf_tag(die) == DW_TAG_pointer_type)
+		return type_of(die, &t) && dwarf_diename(&t) ?
+			       xasprintf("%s *", dwarf_diename(&t)) : xstrdup("void *");
+	return xstrdup("?");
+}
+
+/* --- globals --- */
+
+/* The DW_TAG_variable named @name whose location is @addr (DWARF space), in any CU. */
+static bool find_variable(struct vt_file *f, const char *name, Dwarf_Addr addr, Dwarf_Die *out)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+
+	while ((cu = dwfl_module_nextcu(f->mod, cu, &bias))) {
+		Dwarf_Die child;
+
+		if (dwarf_child(cu, &child) != 0)
+			continue;
+		do {
+			Dwarf_Attribute at;
+			Dwarf_Op *expr;
+			size_t len;
+			const char *n;
+
+			if (dwarf_tag(&child) != DW_TAG_variable)
+				continue;
+			n = dwarf_diename(&child);
+			if (!n || strcmp(n, name))
+				continue;
+			if (!dwarf_attr(&child, DW_AT_location, &at) ||
+			    dwarf_getlocation(&at, &expr, &len) != 0 || len < 1 ||
+			    expr[0].atom != DW_OP_addr)
+				continue;
+			if (expr[0].number + bias != addr && len == 1)
+				continue;
+			*out = child;
+			return true;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	return false;
+}
+
+int vartype__global(struct vartype *vt, const char *path, const char *sym, uint64_t off,
+		    struct vartype_answer *out)
+{
+	struct vt_file *f = get_file(vt, path);
+	const struct sym_entry *se;
+	uint64_t key;
+	struct cached *c;
+	Dwarf_Die var, t, elem;
+	struct vartype_answer a = { 0 };
+	char *tn;
+
+	if (f->rc)
+		return f->rc;
+	key = hash_str(sym) ^ (off * 0x9e3779b97f4a7c15ULL) ^ 1;
+	c = cache_find(f, key);
+	if (c) {
+		*out = c->a;
+		return c->rc;
+	}
+	se = find_sym(f, sym);
+	if (!se)
+		return cache_put(f, key, VT_NO_SYMBOL, NULL);
+	if (!find_variable(f, sym, se->dwfl_addr, &var) || !type_of(&var, &t) || !strip(&t, &t))
+		return cache_put(f, key, VT_NO_VARIABLE, NULL);
+	a.var = keep(vt, xstrdup(sym));
+	a.offset = (int64_t)off;
+	a.size = die_size(&t);
+	if (dwarf_tag(&t) == DW_TAG_array_type && type_of(&t, &elem) && strip(&elem, &elem)) {
+		uint64_t es = die_size(&elem);
+
+		tn = struct_name(&elem);
+		if (tn && es) {
+			/* An array of structs: each element is an instance. */
+			a.type = keep(vt, tn);
+			a.offset = (int64_t)(off % es);
+			a.size = es;
+			a.origin = keep(vt, xasprintf("var %s[%" PRIu64 "]", sym, off / es));
+		} else {
+			free(tn);
+			tn = scalar_name(&elem);
+			a.type = keep(vt, xasprintf("%s[%" PRIu64 "]", tn, es ? a.size / es : 0));
+			free(tn);
+			a.scalar = true;
+			a.elem_size = es;
+			a.origin = keep(vt, xasprintf("var %s", sym));
+		}
+	} else {
+		tn = struct_name(&t);
+		if (tn) {
+			a.type = keep(vt, tn);
+		} else {
+			a.type = keep(vt, scalar_name(&t));
+			a.scalar = true;
+		}
+		a.origin = keep(vt, xasprintf("var %s", sym));
+	}
+	*out = a;
+	return cache_put(f, key, VT_OK, &a);
+}
+
+/* --- operands --- */
+
+/* DWARF x86-64 register number of a capstone register (any width), -1 if none. */
+static int dwarf_reg(x86_reg r)
+{
+	switch (r) {
+	case X86_REG_RAX: case X86_REG_EAX: return 0;
+	case X86_REG_RDX: case X86_REG_EDX: return 1;
+	case X86_REG_RCX: case X86_REG_ECX: return 2;
+	case X86_REG_RBX: case X86_REG_EBX: return 3;
+	case X86_REG_RSI: case X86_REG_ESI: return 4;
+	case X86_REG_RDI: case X86_REG_EDI: return 5;
+	case X86_REG_RBP: case X86_REG_EBP: return 6;
+	case X86_REG_RSP: case X86_REG_ESP: return 7;
+	case X86_REG_R8: case X86_REG_R8D: return 8;
+	case X86_REG_R9: case X86_REG_R9D: return 9;
+	case X86_REG_R10: case X86_REG_R10D: return 10;
+	case X86_REG_R11: case X86_REG_R11D: return 11;
+	case X86_REG_R12: case X86_REG_R12D: return 12;
+	case X86_REG_R13: case X86_REG_R13D: return 13;
+	case X86_REG_R14: case X86_REG_R14D: return 14;
+	case X86_REG_R15: case X86_REG_R15D: return 15;
+	default: return -1;
+	}
+}
+
+static const char *const reg_names[16] = { "rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp",
+					   "rsp", "r8", "r9", "r10", "r11", "r12", "r13",
+					   "r14", "r15" };
+
+/* The code bytes at a symbol + offset, from the file itself. */
+static const uint8_t *code_at(struct vt_file *f, const struct sym_entry *se, uint64_t off,
+			      size_t *len)
+{
+	Elf_Scn *scn = elf_getscn(f->elf, se->shndx);
+	GElf_Shdr sh;
+	Elf_Data *d;
+	uint64_t at;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+		return NULL;
+	d = elf_getdata(scn, NULL);
+	at = (f->rel ? se->value : se->value - sh.sh_addr) + off;
+	if (!d || !d->d_buf || at >= d->d_size)
+		return NULL;
+	*len = d->d_size - at;
+	return (const uint8_t *)d->d_buf + at;
+}
+
+struct candidate {
+	char *type;
+	const char *var;
+	int64_t offset;
+	uint64_t size;
+};
+
+/*
+ * Does @die (a variable or parameter) live in register @reg at @pc, as the pointer itself
+ * (DW_OP_regN: *k = 0) or as the register plus a constant (DW_OP_bregN k; DW_OP_stack_value)?
+ */
+static bool lives_in(Dwarf_Die *die, Dwarf_Addr pc, int reg, int64_t *k)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *expr[8];
+	size_t len[8];
+	int n;
+
+	if (!dwarf_attr_integrate(die, DW_AT_location, &at))
+		return false;
+	n = dwarf_getlocation_addr(&at, pc, expr, len, 8);
+	for (int i = 0; i < n; i++) {
+		if (len[i] == 1 && expr[i][0].atom == DW_OP_reg0 + reg) {
+			*k = 0;
+			return true;
+		}
+		if (len[i] == 1 && expr[i][0].atom == DW_OP_regx && expr[i][0].number == (unsigned)reg) {
+			*k = 0;
+			return true;
+		}
+		if (len[i] == 2 && expr[i][0].atom == DW_OP_breg0 + reg &&
+		    expr[i][1].atom == DW_OP_stack_value) {
+			*k = (int64_t)expr[i][0].number;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void consider(Dwarf_Die *die, Dwarf_Addr pc, int reg, int64_t disp, struct candidate *best,
+		     bool *any_in_reg)
+{
+	Dwarf_Die t, p;
+	int64_t k;
+	char *name;
+	uint64_t size;
+	int64_t offset;
+
+	if (!lives_in(die, pc, reg, &k))
+		return;
+	*any_in_reg = true;
+	if (!type_of(die, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type ||
+	    !type_of(&t, &p) || !strip(&p, &p))
+		return;
+	name = struct_name(&p);
+	size = die_size(&p);
+	offset = disp - k;	/* the access is at reg + disp = (reg + k) + (disp - k) */
+	if (getenv("LINEUP_VT_DEBUG"))
+		fprintf(stderr, "vt: %s k=%lld disp=%lld name=%s size=%llu\n", dwarf_diename(die),
+			(long long)k, (long long)disp, name ? name : "-", (unsigned long long)size);
+	if (!name || offset < 0 || (uint64_t)offset >= size) {
+		free(name);
+		return;
+	}
+	/* The largest struct that holds the offset: the caller's object, not a helper's member. */
+	if (best->type && best->size >= size) {
+		free(name);
+		return;
+	}
+	free(best->type);
+	best->type = name;
+	best->var = dwarf_diename(die);
+	best->offset = offset;
+	best->size = size;
+}
+
+/*
+ * Every variable and parameter in scope at @pc, from the CU down through the function, its
+ * lexical blocks and inlined calls (dwarf_getscopes leaves out the callers of an inlined
+ * instance, where the interesting pointer usually lives).
+ */
+static void scan_pc(Dwarf_Die *parent, Dwarf_Addr pc, int depth,
+		    void (*fn)(Dwarf_Die *die, void *arg), void *arg)
+{
+	Dwarf_Die child;
+
+	if (depth > 32 || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (depth && (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter))
+			fn(&child, arg);
+		else if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+			  tag == DW_TAG_inlined_subroutine) && dwarf_haspc(&child, pc) > 0)
+			scan_pc(&child, pc, depth + 1, fn, arg);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+struct operand_scan {
+	Dwarf_Addr pc;
+	int reg;
+	int64_t disp;
+	struct candidate *best;
+	bool any;
+};
+
+static void operand_var(Dwarf_Die *die, void *arg)
+{
+	struct operand_scan *os = arg;
+
+	consider(die, os->pc, os->reg, os->disp, os->best, &os->any);
+}
+
+int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint64_t off,
+		     struct vartype_answer *out)
+{
+	struct vt_file *f = get_file(vt, path);
+	const struct sym_entry *se;
+	const uint8_t *code;
+	size_t len = 0, n;
+	uint64_t key;
+	struct cached *c;
+	cs_insn *insn = NULL;
+	const cs_x86_op *mem = NULL;
+	struct candidate best = { 0 };
+	bool any = false;
+	Dwarf_Die *cu;
+	Dwarf_Addr bias, pc;
+	int reg, rc;
+	struct vartype_answer a = { 0 };
+	struct operand_scan os = { 0 };
+
+	if (f->rc)
+		return f->rc;
+	key = hash_str(sym) ^ (off * 0x9e3779b97f4a7c15ULL) ^ 2;
+	c = cache_find(f, key);
+	if (c) {
+		*out = c->a;
+		return c->rc;
+	}
+	se = find_sym(f, sym);
+	if (!se)
+		return cache_put(f, key, VT_NO_SYMBOL, NULL);
+	code = code_at(f, se, off, &len);
+	if (!code || !vt->cs_open)
+		return cache_put(f, key, VT_UNDECODABLE, NULL);
+	n = cs_disasm(vt->cs, code, len < 16 ? len : 16, se->dwfl_addr + off, 1, &insn);
+	if (n < 1)
+		return cache_put(f, key, VT_UNDECODABLE, NULL);
+	for (int i = 0; i < insn->detail->x86.op_count; i++)
+		if (insn->detail->x86.operands[i].type == X86_OP_MEM)
+			mem = &insn->detail->x86.operands[i];
+	if (!mem || mem->mem.base == X86_REG_RIP || (reg = dwarf_reg(mem->mem.base)) < 0 ||
+	    reg == 7) {
+		cs_free(insn, n);
+		return cache_put(f, key, VT_UNDECODABLE, NULL);
+	}
+
+	cu = dwfl_module_addrdie(f->mod, se->dwfl_addr + off, &bias);
+	pc = se->dwfl_addr + off - bias;
+	os = (struct operand_scan){ pc, reg, mem->mem.disp, &best, false };
+	if (cu)
+		scan_pc(cu, pc, 0, operand_var, &os);
+	any = os.any;
+	if (!best.type) {
+		rc = !cu ? VT_NO_DEBUGINFO : any ? VT_NOT_STRUCT : VT_NO_VARIABLE;
+		cs_free(insn, n);
+		return cache_put(f, key, rc, NULL);
+	}
+	a.type = keep(vt, best.type);
+	a.var = keep(vt, xstrdup(best.var ? best.var : "?"));
+	a.offset = best.offset;
+	a.size = best.size;
+	a.origin = keep(vt, xasprintf("%s (%s) in %s: %s %s", reg_names[reg], a.var, sym,
+				      insn->mnemonic, insn->op_str));
+	cs_free(insn, n);
+	*out = a;
+	return cache_put(f, key, VT_OK, &a);
+}
+
+int vartype__section_sym(struct vartype *vt, const char *path, const char *section, uint64_t off,
+			 const char **name, uint64_t *sym_off)
+{
+	struct vt_file *f = get_file(vt, path);
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	uint32_t idx = 0;
+	uint64_t sh_addr = 0;
+	const struct sym_entry *best = NULL;
+
+	if (f->rc)
+		return f->rc;
+	if (elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+		return VT_NO_SYMBOL;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		n = elf_strptr(f->elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, section)) {
+			idx = (uint32_t)elf_ndxscn(scn);
+			sh_addr = f->rel ? 0 : sh.sh_addr;
+			break;
+		}
+	}
+	if (!idx)
+		return VT_NO_SYMBOL;
+	for (size_t i = 0; i < f->nr_syms; i++) {
+		const struct sym_entry *e = &f->syms[i];
+		uint64_t v = e->value - sh_addr;
+
+		if (e->shndx != idx || e->type != STT_FUNC || v > off ||
+		    off - v >= (e->size ? e->size : 1))
+			continue;
+		if (!best || e->value > best->value)
+			best = e;
+	}
+	if (!best)
+		return VT_NO_SYMBOL;
+	*name = best->name;
+	*sym_off = off - (best->value - sh_addr);
+	return 0;
+}
+
+int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint64_t off,
+		     char *buf, size_t size)
+{
+	struct vt_file *f = get_file(vt, path);
+	const struct sym_entry *se;
+	Dwfl_Line *line;
+	const char *file;
+	int lineno = 0;
+
+	if (f->rc)
+		return f->rc;
+	se = find_sym(f, sym);
+	if (!se)
+		return VT_NO_SYMBOL;
+	line = dwfl_module_getsrc(f->mod, se->dwfl_addr + off);
+	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+	if (!file)
+		return VT_NO_DEBUGINFO;
+	snprintf(buf, size, "%s:%d", strrchr(file, '/') ? strrchr(file, '/') + 1 : file, lineno);
+	return 0;
+}
+
+/* --- allocation sites --- */
+
+struct alloc_scan {
+	uint64_t size;
+	struct candidate *best;
+};
+
+static void alloc_var(Dwarf_Die *die, void *arg)
+{
+	struct alloc_scan *as = arg;
+	struct candidate *best = as->best;
+	Dwarf_Die t, p;
+	uint64_t sz;
+	char *name;
+
+	if (!type_of(die, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type ||
+	    !type_of(&t, &p) || !strip(&p, &p))
+		return;
+	sz = die_size(&p);
+	if (!sz || as->size % sz)
+		return;
+	name = struct_name(&p);
+	if (!name)
+		return;
+	/* An exact size beats an array of smaller structs. */
+	if (best->type && (best->size == as->size || sz < best->size)) {
+		free(name);
+		return;
+	}
+	free(best->type);
+	best->type = name;
+	best->var = dwarf_diename(die);
+	best->size = sz;
+}
+
+int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, uint64_t off,
+			uint64_t size, struct vartype_answer *out)
+{
+	struct vt_file *f = get_file(vt, path);
+	const struct sym_entry *se;
+	uint64_t key;
+	struct cached *c;
+	struct candidate best = { 0 };
+	Dwarf_Die *cu;
+	Dwarf_Addr bias, pc;
+	struct vartype_answer a = { 0 };
+	struct alloc_scan as = { size, &best };
+
+	if (f->rc)
+		return f->rc;
+	key = hash_str(sym) ^ (off * 0x9e3779b97f4a7c15ULL) ^ (size << 2) ^ 3;
+	c = cache_find(f, key);
+	if (c) {
+		*out = c->a;
+		return c->rc;
+	}
+	se = find_sym(f, sym);
+	if (!se)
+		return cache_put(f, key, VT_NO_SYMBOL, NULL);
+	cu = dwfl_module_addrdie(f->mod, se->dwfl_addr + off, &bias);
+	if (!cu)
+		return cache_put(f, key, VT_NO_DEBUGINFO, NULL);
+	pc = se->dwfl_addr + off - bias;
+	scan_pc(cu, pc, 0, alloc_var, &as);
+	if (!best.type)
+		return cache_put(f, key, VT_NO_VARIABLE, NULL);
+	a.type = keep(vt, best.type);
+	a.var = keep(vt, xstrdup(best.var ? best.var : "?"));
+	a.size = best.size;
+	a.origin = keep(vt, xasprintf("malloc(%" PRIu64 ") in %s for %s", size, sym, a.var));
+	*out = a;
+	return cache_put(f, key, VT_OK, &a);
+}

@@ -1,0 +1,184 @@
+#!/bin/sh
+# Field attribution on kernel code (issue 5's acceptance): build tests/kmod/lineup_touch.c
+# against Debian's linux-headers, pick in its disassembly the instruction of each function that
+# touches its field (objdump -d: the first memory operand based on a register), write a
+# perf.data of kernel memory samples at those real IPs with data addresses inside instances,
+# and check that `lineup fields`, without any hint, names the right type and member for at
+# least 90% of the HITM-weighted samples, accounts for the rest with a reason, and gives the
+# right verdicts (seed 003's false sharing with read-mostly victims, seed 004's true sharing
+# with the sum side, seed 000's locked set_bit).
+#
+# The test only chooses *where* the samples are (the IP of an instruction, an address inside
+# an instance); the type and member come from lineup's own analysis: capstone decodes the
+# instruction and the DWARF location lists of the .ko say which variable lives in its base
+# register.
+. "$top_srcdir/tests/lib.sh"
+scratch
+
+need objdump
+need python3
+need make
+KVER=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | head -n1)
+[ -n "$KVER" ] || skip "no linux-headers-*-amd64 in /usr/src"
+MKKERN="$top_builddir/tests/fields/mkkern"
+
+mkdir "$T/kmod"
+cp "$top_srcdir/tests/kmod/lineup_touch.c" "$T/kmod/"
+echo 'obj-m := lineup_touch.o' >"$T/kmod/Kbuild"
+make -s -C "$KVER" M="$T/kmod" modules >"$T/kbuild.log" 2>&1 ||
+	{ cat "$T/kbuild.log"; skip "the test module does not build against $KVER"; }
+KO="$T/kmod/lineup_touch.ko"
+[ -f "$KO" ] || fail "no $KO after the build"
+objdump -d --no-show-raw-insn "$KO" >"$T/dis" || fail "objdump failed"
+
+# What each function touches (the truth, written here) and how it is sampled:
+#   FUNCTION TYPE MEMBER OP COUNT CPUS   (OP: L load/HITM, S store, LS locked RMW, I index)
+cat >"$T/plan" <<'EOF'
+lineup_file_get        file  struct_file  f_count           LS 40 0-7
+lineup_file_put        file  struct_file  f_count           LS 20 0-7
+lineup_file_trylock    file  struct_file  f_lock            LS 30 0-7
+lineup_file_unlock     file  struct_file  f_lock            S  10 0-7
+lineup_file_pos_lock   file  struct_file  f_pos_lock.owner  LS 20 0-7
+lineup_file_op         file  struct_file  f_op              L  30 4-7
+lineup_file_inode      file  struct_file  f_inode           L  20 4-7
+lineup_file_dentry     file  struct_file  f_path.dentry     L  20 4-7
+lineup_file_mapping    file  struct_file  f_mapping         L  10 4-7
+lineup_bh_set_uptodate bh    struct_buffer_head b_state     LS 30 0-7
+lineup_bh_next         bh    struct_buffer_head b_this_page L  10 4-7
+lineup_bdev_open       bdev  struct_block_device bd_openers LS 10 0-7
+lineup_bdev_stamp      bdev  struct_block_device bd_stamp   L  10 4-7
+lineup_part_inc_in_flight part struct_lineup_hd_struct in_flight I 30 0-7
+lineup_part_get        part  struct_lineup_hd_struct ref    LS 10 0-7
+lineup_part_in_flight  part  struct_lineup_hd_struct in_flight L 10 0-1
+lineup_mbe_get         mbe   struct_mb_cache_entry e_refcnt LS 10 0-7
+lineup_mbe_value       mbe   struct_mb_cache_entry e_value  L  10 4-7
+EOF
+
+python3 - "$T" <<'EOF' || fail "could not write the scenario"
+import re, sys
+T = sys.argv[1]
+dis = open(T + "/dis").read()
+funcs = {}
+for m in re.finditer(r"^([0-9a-f]+) <([^>]+)>:\n((?:\s+[0-9a-f]+:.*\n)+)", dis, re.M):
+    funcs[m.group(2)] = m.group(3)
+MOD = 0xffffffffc0a00000
+base = {"file": 0xffff888104e3a400, "bh": 0xffff888105000080, "bdev": 0xffff888106000000,
+        "part": 0xffff888107000040, "mbe": 0xffff888108000000}
+# data_src values (mkperf --classes): HITM loads, stores, locked variants
+LCL_HITM, RMT_HITM = 0x010605800842, 0x111605808042
+ST_L1MISS = 0x010205080184
+def locked(v): return (v & ~(3 << 24)) | (2 << 24)
+out = ["kernel 0xffffffff81000000 0x1000000",
+       "module %#x 0x10000 %s/kmod/lineup_touch.ko" % (MOD, T)]
+expect = []
+t = 1000000000
+for line in open(T + "/plan"):
+    fn, inst, typ, member, op, count, cpus = line.split()
+    body = funcs.get(fn)
+    if body is None:
+        sys.exit("no function %s in the disassembly" % fn)
+    ip = disp = None
+    for ins in body.splitlines():
+        m = re.match(r"\s+([0-9a-f]+):\s+(\S+)\s+(.*)", ins)
+        if not m or "__fentry__" in ins or m.group(2).startswith("call"):
+            continue
+        mem = re.search(r"(-?0x[0-9a-f]+)?\(%(r[a-z0-9]+)[,)]", m.group(3))
+        if mem and mem.group(2) not in ("rsp", "rip"):
+            ip = int(m.group(1), 16)
+            disp = int(mem.group(1), 16) if mem.group(1) else 0
+            break
+    if ip is None:
+        sys.exit("no memory operand in %s" % fn)
+    lo, hi = map(int, cpus.split("-"))
+    for i in range(int(count)):
+        cpu = lo + (i + i // 2) % (hi - lo + 1)
+        addr = base[inst] + disp + (4 * (i % 2) if op == "I" else 0)
+        t += 1000
+        rmt = (i % 3 == 0)
+        if op == "L" or (op == "LS" and i % 2):
+            ds = RMT_HITM if rmt else LCL_HITM
+            if op == "LS":
+                ds = locked(ds)
+            out.append("load %#x %#x %d %d %#x %d %d" % (MOD + ip, addr, cpu, 1000 + cpu, ds,
+                                                         300 if rmt else 150, t))
+            expect.append((typ.replace("_", " ", 1), member, 1))
+        else:
+            ds = locked(ST_L1MISS) if op in ("LS", "I") else ST_L1MISS
+            out.append("store %#x %#x %d %d %#x 0 %d" % (MOD + ip, addr, cpu, 1000 + cpu, ds, t))
+            expect.append((typ.replace("_", " ", 1), member, 0))
+# The rest: HITM loads in the kernel proper, which has no symbols here (no -k vmlinux).
+for i in range(8):
+    t += 1000
+    out.append("load 0xffffffff81234567 %#x %d %d %#x 200 %d" % (base["file"] + 0x38, i, 1000 + i,
+                                                                 LCL_HITM, t))
+open(T + "/scenario", "w").write("\n".join(out) + "\n")
+with open(T + "/expect", "w") as f:
+    for typ, member, hitm in expect:
+        f.write("%s\t%s\t%d\n" % (typ, member, hitm))
+EOF
+
+"$MKKERN" "$T/perf.data" <"$T/scenario" || fail "mkkern failed"
+# perf itself reads it: same sample count.
+if [ -n "${PERF:-}" ] && [ -x "$PERF" ]; then
+	n=$("$PERF" script -i "$T/perf.data" -F ip 2>/dev/null | wc -l)
+	[ "$n" -eq "$(grep -c '^load\|^store' "$T/scenario")" ] ||
+		fail "perf script sees $n samples"
+fi
+
+expect_rc 0 "$LINEUP" fields -i "$T/perf.data" --debug-file "$KO" --json >"$T/out.json" \
+	2>"$T/err"
+"$LINEUP" fields -i "$T/perf.data" --debug-file "$KO" >"$T/out.txt" 2>/dev/null ||
+	fail "lineup fields --stdio failed"
+
+python3 - "$T" <<'EOF' || { cat "$T/out.txt"; fail "attribution below the bar"; }
+import json, sys, collections
+T = sys.argv[1]
+d = json.load(open(T + "/out.json"))
+want_hitm = collections.Counter()
+want_all = collections.Counter()
+for line in open(T + "/expect"):
+    typ, member, hitm = line.rstrip("\n").split("\t")
+    want_all[(typ, member)] += 1
+    if hitm == "1":
+        want_hitm[(typ, member)] += 1
+got_hitm = collections.Counter()
+got_all = collections.Counter()
+for s in d["structs"]:
+    for m in s["members"]:
+        got_hitm[(s["type"], m["member"])] += m["lcl_hitm"] + m["rmt_hitm"]
+        got_all[(s["type"], m["member"])] += m["loads"] + m["stores"]
+total_hitm = d["attribution"]["hitm"]["total"]
+right = sum(min(n, got_hitm[k]) for k, n in want_hitm.items())
+right_all = sum(min(n, got_all[k]) for k, n in want_all.items())
+share = right / total_hitm
+print("HITM samples: %d, right type+member: %d (%.1f%%); all samples right: %d of %d"
+      % (total_hitm, right, 100 * share, right_all, d["samples"]))
+for k in sorted(want_all):
+    if got_all[k] != want_all[k]:
+        print("  %s.%s: want %d samples, got %d" % (k[0], k[1], want_all[k], got_all[k]))
+assert share >= 0.90, "only %.1f%% of HITM samples attributed right" % (100 * share)
+# The rest is accounted for, with its reason.
+unres = d["attribution"]["hitm"]["unresolved"]
+assert sum(unres.values()) == total_hitm - right, unres
+assert unres.get("no_symbols") == 8, unres
+# Verdicts: struct file's line is false sharing with f_op, f_inode, f_path.dentry as victims;
+# the partition's counters are true sharing; b_state's line is written by 8 CPUs.
+lines = {}
+for l in d["lines"]:
+    for s in l["slots"]:
+        lines.setdefault((s["type"], s["member"]), l)
+fl = lines[("struct file", "f_count")]
+assert fl["verdict"] == "false sharing", fl["verdict"]
+victims = sorted(s["member"] for s in fl["slots"] if s["victim"])
+assert victims == ["f_inode", "f_op", "f_path.dentry"], victims
+assert "keep the written members" in fl["explanation"], fl["explanation"]
+pl = lines[("struct lineup_hd_struct", "in_flight[0]")]
+assert pl["verdict"] == "true sharing", pl["verdict"]
+assert "per-CPU or sharded counter" in pl["explanation"] and "read 10 times" in pl["explanation"], pl["explanation"]
+bl = lines[("struct buffer_head", "b_state")]
+assert any(s["member"] == "b_state" and s["cpus_write"] == 8 and s["locked"] for s in bl["slots"])
+EOF
+
+grep -q '^struct file (size ' "$T/out.txt" || fail "no struct file table in the text output"
+grep -q 'read-mostly victims' "$T/out.txt" || fail "no read-mostly victims in the text output"
+exit 0

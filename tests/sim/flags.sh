@@ -27,6 +27,12 @@ expect_rc 2 "$LINEUP" sim-flags --cc tcc 2>/dev/null
 expect_rc 2 "$LINEUP" sim-flags extra 2>/dev/null
 LINEUP_SIM_LIB=/nonexistent expect_rc 1 "$LINEUP" sim-flags --libs 2>/dev/null
 
+# lineup record --sim: usage errors, and a program not built for the collector.
+expect_rc 2 "$LINEUP" record --sim -o "$T/x.data" 2>/dev/null
+expect_rc 1 "$LINEUP" record --sim -o "$T/x.data" -- true 2>"$T/err"
+grep -q "sim-flags" "$T/err" || fail "no hint at sim-flags: $(cat "$T/err")"
+expect_rc 2 "$LINEUP" record --sim -o "$T/x.data" -- "$T/no-such-program" 2>/dev/null
+
 for cc in gcc clang; do
 	command -v $cc >/dev/null || continue
 	sim_build abi $cc -Wno-atomic-alignment 2>"$T/cc.err" || { cat "$T/cc.err"; fail "$cc build"; }
@@ -49,4 +55,10 @@ for cc in gcc clang; do
 		awk '/redundant-rmw/ { p = $1; getline; gsub(/ /, ""); print p, $0 }' >"$T/rmw"
 	grep -qx "80000 $want" "$T/rmw" || fail "$cc: no 80000 redundant RMWs at $want: $(cat "$T/rmw")"
 done
+
+# The period reaches the runtime (-c, as perf record spells it): L1-hit samples carry it.
+"$LINEUP" record --sim -c 7 -o "$T/p.data" -- "$T/abi-gcc" 1000 1 >/dev/null 2>&1 ||
+	fail "record --sim -c 7"
+"$PERF" script -i "$T/p.data" -F event,period 2>/dev/null | awk '/mem-stores/ { print $1 }' |
+	sort -u | grep -qx 7 || fail "no store sample with period 7"
 exit 0

@@ -25,16 +25,9 @@ sim_record() {
 	local out=$1
 	shift
 	export LINEUP_SIM_YIELD=${LINEUP_SIM_YIELD:-500}
-	if "$LINEUP" record --help 2>/dev/null | grep -q -e --sim; then
-		LINEUP_SIM_MISS_PERIOD=${LINEUP_SIM_MISS_PERIOD:-5} \
-			"$LINEUP" record --sim -o "$out" -- "$@" >"$T/record.out" 2>"$T/record.err" ||
-			{ cat "$T/record.err" >&2; fail "lineup record --sim $*"; }
-	else
-		# TODO(sim): until cli/cmd_record.c has --sim, run the program as it would.
-		LINEUP_SIM_MISS_PERIOD=${LINEUP_SIM_MISS_PERIOD:-5} LINEUP_SIM_OUTPUT=$out \
-			"$@" >"$T/record.out" 2>"$T/record.err" ||
-			{ cat "$T/record.err" >&2; fail "recording $*"; }
-	fi
+	LINEUP_SIM_MISS_PERIOD=${LINEUP_SIM_MISS_PERIOD:-5} \
+		"$LINEUP" record --sim -o "$out" -- "$@" >"$T/record.out" 2>"$T/record.err" ||
+		{ cat "$T/record.err" >&2; fail "lineup record --sim $*"; }
 	[ -s "$out" ] || fail "lineup record --sim wrote no $out"
 }
 

@@ -17,7 +17,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-enum { OPT_JSON = 1, OPT_INPUT = 'i', OPT_STATS = 2, OPT_HEADER = 3 };
+enum { OPT_JSON = 1, OPT_INPUT = 'i', OPT_STATS = 2, OPT_HEADER = 3, OPT_SAMPLES = 4 };
 
 static const struct cli_option info_options[] = {
 	{ OPT_INPUT, 'i', "input", "FILE", "the recording to read (default perf.data; - for stdin)" },
@@ -25,12 +25,15 @@ static const struct cli_option info_options[] = {
 	{ OPT_STATS, 0, "stats", NULL, "print only the record counts (perf report --stats)" },
 	{ OPT_HEADER, 0, "header-only", NULL,
 	  "print only the header facts (perf report --header-only)" },
+	{ OPT_SAMPLES, 0, "samples", NULL,
+	  "print each sample, one line: event pid tid cpu time ip period addr data_src weight "
+	  "callchain depth" },
 	CLI_OPTION_END
 };
 
 struct info_opts {
 	const char *input;
-	int json, stats_only, header_only;
+	int json, stats_only, header_only, samples;
 };
 
 static int info_option(void *ctx, int id, const char *arg)
@@ -49,6 +52,9 @@ static int info_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_HEADER:
 		o->header_only = 1;
+		break;
+	case OPT_SAMPLES:
+		o->samples = 1;
 		break;
 	}
 	return 0;
@@ -72,7 +78,15 @@ static void counts_grow(struct info_counts *c, uint32_t nr)
 	c->nr_evsels = nr;
 }
 
-static int count_records(struct perf_file *pf, struct info_counts *c)
+static void print_sample(const struct perf_header_info *h, const struct sample *s)
+{
+	printf("%s %u %u %u %" PRIu64 " 0x%" PRIx64 " %" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64
+	       " %" PRIu64 " %" PRIu64 "\n",
+	       s->evsel < h->nr_evsels ? h->evsels[s->evsel].name : "?", s->pid, s->tid, s->cpu,
+	       s->time, s->ip, s->period, s->addr, s->data_src, s->weight, s->callchain_nr);
+}
+
+static int count_records(struct perf_file *pf, struct info_counts *c, bool samples)
 {
 	struct record rec;
 	int rc;
@@ -86,6 +100,8 @@ static int count_records(struct perf_file *pf, struct info_counts *c)
 		counts_grow(c, h->nr_evsels);
 		if (rec.type == REC_SAMPLE) {
 			c->nr_samples[rec.sample.evsel]++;
+			if (samples)
+				print_sample(h, &rec.sample);
 		} else if (rec.type == REC_LOST_SAMPLES && h->nr_evsels) {
 			/* perf's count_lost_samples_event: by the sample id, added as u32 */
 			uint32_t ev = rec.has_sample_id ? rec.sample.evsel : 0;
@@ -428,7 +444,7 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 	}
 	if (!o.header_only || perf_file__header(pf)->pipe) {
 		/* A pipe's header facts arrive as records: read them all either way. */
-		rc = count_records(pf, &c);
+		rc = count_records(pf, &c, o.samples);
 		if (rc < 0) {
 			cli__error("%s", perf_file__errmsg(pf));
 			free(c.nr_samples);
@@ -438,7 +454,9 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 		}
 	}
 	counts_grow(&c, perf_file__header(pf)->nr_evsels);
-	if (o.json) {
+	if (o.samples) {
+		/* just the samples */
+	} else if (o.json) {
 		print_json(o.input, perf_file__header(pf), &c, !o.header_only);
 	} else {
 		if (!o.stats_only)
@@ -455,7 +473,7 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 const struct command cmd_info = {
 	.name = "info",
 	.summary = "show a recording's header facts and record counts",
-	.usage = "[-i FILE] [--json] [--stats|--header-only]",
+	.usage = "[-i FILE] [--json] [--stats|--header-only|--samples]",
 	.description = "Read a perf.data (file or pipe mode, either byte order, zstd-compressed "
 		       "records too) and print its header facts, like perf report "
 		       "--header-only, and the number of records of each type and of samples "

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -32,6 +33,7 @@
 #define FILE_HEADER_SIZE_NOFEAT 72	/* before adds_features existed */
 
 #define WINDOW (4u << 20)		/* read window; a record is at most 64 KiB */
+#define MAP_WINDOW (16u << 20)		/* mmap window over a regular file */
 #define MAX_RECORD 65536
 #define MAX_DECOMP (256u << 20)		/* bound on inflated data held at once */
 #define MAX_TRACING (512u << 20)	/* bound on pipe-mode TRACING_DATA */
@@ -62,7 +64,12 @@ struct perf_file {
 	char err[PERF_FILE_ERRMAX];
 	bool failed;
 
-	/* The read window: buf[head, tail) holds file bytes from offset buf_off + head. */
+	/*
+	 * The read window: buf[head, tail) holds file bytes from offset buf_off + head.  A regular
+	 * file is mapped (private, so big-endian data can be swapped in place) a window at a time;
+	 * a pipe or a memory buffer is copied into a malloc'd buffer.
+	 */
+	bool mapped;
 	uint8_t *buf;
 	size_t cap, head, tail;
 	uint64_t buf_off;
@@ -76,6 +83,9 @@ struct perf_file {
 	uint64_t comp_off;
 
 	uint8_t *scratch;	/* an 8-aligned copy of a record, MAX_RECORD bytes */
+
+	uint64_t last_id;	/* one-entry cache of perf_file__evsel_of_id() */
+	int last_idx;
 
 	struct id_slot *ids;
 	size_t ids_cap, nr_ids;
@@ -146,6 +156,7 @@ static void id_add(struct perf_file *pf, uint64_t id, int32_t idx)
 	}
 	id_insert(pf->ids, pf->ids_cap - 1, id, idx);
 	pf->nr_ids++;
+	pf->last_idx = -1;
 }
 
 int perf_file__evsel_of_id(const struct perf_file *pf, uint64_t id)
@@ -159,6 +170,16 @@ int perf_file__evsel_of_id(const struct perf_file *pf, uint64_t id)
 		if (pf->ids[i].id == id)
 			return pf->ids[i].idx;
 	return -1;
+}
+
+/* Samples come in runs from one ring buffer, hence from one id: cache the last answer. */
+static int evsel_of_id_cached(struct perf_file *pf, uint64_t id)
+{
+	if (pf->last_idx >= 0 && pf->last_id == id)
+		return pf->last_idx;
+	pf->last_id = id;
+	pf->last_idx = perf_file__evsel_of_id(pf, id);
+	return pf->last_idx;
 }
 
 /* perf's id_pos/is_pos, from the first event's sample_type. */
@@ -251,9 +272,51 @@ static int src_pread(struct perf_file *pf, uint64_t off, void *dst, size_t len, 
 	return 0;
 }
 
+/* Map the window that starts at the page holding the stream position and covers @n bytes. */
+static int map_window(struct perf_file *pf, size_t n)
+{
+	uint64_t pos = pf->buf_off + pf->head, start, len, limit = pf->h.file_size;
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (pf->end < limit)
+		limit = pf->end;
+	if (pf->buf)
+		munmap(pf->buf, pf->cap);
+	pf->buf = NULL;
+	pf->cap = pf->head = pf->tail = 0;
+	pf->buf_off = pos;
+	pf->src_pos = pos;
+	if (pos >= limit)
+		return 0;
+	start = pos & ~(uint64_t)(page - 1);
+	len = MAP_WINDOW;
+	if (len < pos - start + n)
+		len = pos - start + n;
+	if (len > limit - start)
+		len = limit - start;
+	/*
+	 * Only a big-endian file is swapped in place; populating a writable private mapping
+	 * would copy every page, so map it writable only then.
+	 */
+	p = mmap(NULL, len, pf->swap ? PROT_READ | PROT_WRITE : PROT_READ,
+		 MAP_PRIVATE | (pf->swap ? 0 : MAP_POPULATE), pf->fd, (off_t)start);
+	if (p == MAP_FAILED)
+		return perr_errno(pf, errno, "mmap");
+	madvise(p, len, MADV_SEQUENTIAL);
+	pf->buf = p;
+	pf->cap = pf->tail = len;
+	pf->buf_off = start;
+	pf->head = pos - start;
+	pf->src_pos = start + len;
+	return pf->tail - pf->head >= n;
+}
+
 /* Make buf[head, head + n) valid.  Returns 1, 0 when the data ends first, or -errno. */
 static int ensure(struct perf_file *pf, size_t n)
 {
+	if (pf->mapped)
+		return pf->tail - pf->head >= n ? 1 : map_window(pf, n);
 	while (pf->tail - pf->head < n) {
 		ssize_t r;
 
@@ -441,8 +504,12 @@ static int open_common(struct perf_file *pf)
 	uint64_t magic;
 	int rc;
 
-	pf->cap = WINDOW;
-	pf->buf = xmalloc(pf->cap);
+	pf->mapped = pf->fd >= 0 && pf->seekable;
+	if (!pf->mapped) {
+		pf->cap = WINDOW;
+		pf->buf = xmalloc(pf->cap);
+	}
+	pf->last_idx = -1;
 	pf->scratch = xmalloc(MAX_RECORD + 8);
 	pf->end = UINT64_MAX;
 	pf->id_pos = pf->is_pos = -1;
@@ -469,6 +536,8 @@ static int open_common(struct perf_file *pf)
 	if (pf->h.header_size == PIPE_HEADER_SIZE) {
 		pf->h.pipe = true;
 		pf->head = PIPE_HEADER_SIZE;
+		if (pf->mapped && pf->swap)
+			pf->tail = pf->head;	/* remap writable: big-endian data is swapped in place */
 		return 0;
 	}
 	if (!pf->seekable)
@@ -557,7 +626,12 @@ void perf_file__close(struct perf_file *pf)
 		ZSTD_freeDStream(pf->zstd);
 	perf_header_info__release(&pf->h);
 	free(pf->dbuf);
-	free(pf->buf);
+	if (pf->mapped) {
+		if (pf->buf)
+			munmap(pf->buf, pf->cap);
+	} else {
+		free(pf->buf);
+	}
 	free(pf->scratch);
 	free(pf->ids);
 	free(pf->name);
@@ -639,7 +713,7 @@ static int sample_evsel(struct perf_file *pf, const uint8_t *body, size_t len, u
 	id = ld64(body + pf->id_pos * 8, pf->swap);
 	if (!id)
 		return 0;
-	idx = perf_file__evsel_of_id(pf, id);
+	idx = evsel_of_id_cached(pf, id);
 	if (idx < 0)
 		return perr(pf, off, "SAMPLE id %" PRIu64 " belongs to no event", id);
 	return idx;
@@ -665,7 +739,7 @@ static int parse_sample_id(struct perf_file *pf, struct record *rec, uint8_t *bo
 				    perf_record__type_name(rec->type) ?: "kernel");
 		id = ld64(body + len - pf->is_pos * 8, pf->swap);
 		if (id) {
-			idx = perf_file__evsel_of_id(pf, id);
+			idx = evsel_of_id_cached(pf, id);
 			if (idx < 0)
 				return perr(pf, rec->offset, "%s record's sample id %" PRIu64
 					    " belongs to no event",
@@ -1041,13 +1115,14 @@ static int decode_record(struct perf_file *pf, struct record *rec, uint8_t *p, u
 static int next_inflated(struct perf_file *pf, struct record *rec)
 {
 	size_t avail = pf->dtail - pf->dhead;
-	uint8_t *p = pf->dbuf + pf->dhead;
+	uint8_t *p;
 	uint32_t type;
 	uint16_t misc, size;
 	int rc;
 
 	if (avail < 8)
 		return 0;
+	p = pf->dbuf + pf->dhead;
 	type = ld32(p, pf->swap);
 	misc = ld16(p + 4, pf->swap);
 	size = ld16(p + 6, pf->swap);

@@ -1,8 +1,17 @@
 # The perf.data reader (sampling/perf_file.*) and `lineup info`.
-TESTS += tests/reader/oracle.sh tests/reader/corrupt.sh
-dist_check_SCRIPTS += tests/reader/oracle.sh tests/reader/corrupt.sh
+TESTS += tests/reader/oracle.sh tests/reader/corrupt.sh tests/reader/record.sh
+dist_check_SCRIPTS += tests/reader/oracle.sh tests/reader/corrupt.sh tests/reader/record.sh
 
 check_PROGRAMS += tests/unit/reader_test
 TESTS += tests/unit/reader_test
 tests_unit_reader_test_SOURCES = tests/unit/reader_test.c
 tests_unit_reader_test_LDADD = sampling/libsampling.a util/libutil.a $(LIBZSTD_LIBS)
+
+# libFuzzer harness of the reader: `make fuzz [FUZZ_SECONDS=60]` (needs clang; not built by
+# default).  CI: tests/fuzz/run.sh (exit 77 when clang is missing).
+EXTRA_DIST += tests/fuzz/reader_fuzz.c tests/fuzz/run.sh
+FUZZ_SECONDS = 60
+fuzz:
+	CLANG='$(CLANG)' SHARED='$(abs_top_srcdir)/../shared' \
+		$(SHELL) $(top_srcdir)/tests/fuzz/run.sh $(FUZZ_SECONDS)
+.PHONY: fuzz

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "sampling/perf_file.h"
@@ -406,17 +407,30 @@ static struct out build_file(bool be, bool pipe)
 	return o;
 }
 
-static void test_file(bool be, bool pipe)
+static void test_file(bool be, bool pipe, bool on_disk)
 {
 	struct out o = build_file(be, pipe);
-	char err[PERF_FILE_ERRMAX];
+	char err[PERF_FILE_ERRMAX], path[] = "/tmp/reader_test.XXXXXX";
 	struct perf_file *pf;
 	const struct perf_header_info *h;
 	struct record r;
 	int n = 0, rc;
 	uint32_t types[8];
 
-	if (perf_file__open_mem(&pf, o.b, o.len, "mem.data", err, sizeof(err))) {
+	if (on_disk) {
+		/* A regular file takes the mmap path rather than the copying one. */
+		int fd = mkstemp(path);
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+		CHECK(f && fwrite(o.b, 1, o.len, f) == o.len);
+		if (f)
+			fclose(f);
+		rc = perf_file__open(&pf, path, err, sizeof(err));
+		unlink(path);
+	} else {
+		rc = perf_file__open_mem(&pf, o.b, o.len, "mem.data", err, sizeof(err));
+	}
+	if (rc) {
 		fprintf(stderr, "FAIL: open (%s, %s): %s\n", be ? "BE" : "LE",
 			pipe ? "pipe" : "file", err);
 		failures++;
@@ -477,6 +491,10 @@ static void test_file(bool be, bool pipe)
 		CHECK_EQ(h->cache_line_size, 64);
 	}
 	perf_file__close(pf);
+	if (on_disk) {
+		free(o.b);
+		return;
+	}
 
 	/* Every truncation is either a clean end or an error naming the file: never a crash. */
 	for (size_t cut = 0; cut < o.len; cut++) {
@@ -519,10 +537,12 @@ int main(void)
 	test_sample_decode(true);
 	test_attr_decode();
 	test_names();
-	test_file(false, false);
-	test_file(true, false);
-	test_file(false, true);
-	test_file(true, true);
+	for (int disk = 0; disk < 2; disk++) {
+		test_file(false, false, disk);
+		test_file(true, false, disk);
+		test_file(false, true, disk);
+		test_file(true, true, disk);
+	}
 	test_zero_size_record();
 	if (failures)
 		fprintf(stderr, "%d failure(s)\n", failures);

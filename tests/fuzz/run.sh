@@ -1,0 +1,35 @@
+#!/bin/sh
+# Build the perf.data reader's libFuzzer harness and run it on its seed corpus.
+#   tests/fuzz/run.sh [SECONDS]      (default 60; CI calls it with no argument)
+# Needs clang with libFuzzer (Debian: clang); exits 77 (skip) without it.  Crashes are kept
+# in tests/fuzz/crashes/ (add each as a regression seed once fixed).
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${1:-60}
+CLANG=${CLANG:-clang}
+command -v "$CLANG" >/dev/null 2>&1 || { echo "SKIP: no clang" >&2; exit 77; }
+work=${FUZZ_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/lineup-fuzz.XXXXXX")}
+mkdir -p "$work/corpus" "$top/tests/fuzz/crashes"
+
+zstd_libs=$(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
+printf '#define _GNU_SOURCE 1\n' >"$work/config.h"
+"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-std=gnu11 -I"$top" -I"$work" \
+	"$top/tests/fuzz/reader_fuzz.c" "$top/sampling/perf_file.c" "$top/sampling/perf_header.c" \
+	"$top/sampling/perf_attr.c" "$top/sampling/perf_sample.c" "$top/util/xalloc.c" \
+	$zstd_libs -o "$work/reader_fuzz"
+
+# Seeds: the small real recordings (each cut to its first 64 KiB too) and the kept crashes.
+fixtures=${SHARED:-$top/../shared}/fixtures/perf-data
+for f in "$fixtures"/*perf.data* "$top"/tests/fuzz/seeds/*; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f")
+	if [ "$(wc -c <"$f")" -le 262144 ]; then
+		cp "$f" "$work/corpus/$b"
+	fi
+	head -c 65536 "$f" >"$work/corpus/$b.head"
+done
+
+cd "$work"
+"$work/reader_fuzz" -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 -timeout=10 \
+	-artifact_prefix="$top/tests/fuzz/crashes/" -print_final_stats=1 "$work/corpus"

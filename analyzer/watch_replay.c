@@ -37,6 +37,7 @@ void wr_report__replay(struct wr_hit *hits, size_t nr_hits, struct wr_field *fie
 {
 	struct line_state lines[64];
 	size_t nr_lines = 0;
+	uint32_t group = UINT32_MAX;	/* no group yet */
 	struct coh_costs costs;
 
 	coherence__default_costs(&costs);
@@ -62,6 +63,10 @@ void wr_report__replay(struct wr_hit *hits, size_t nr_hits, struct wr_field *fie
 
 		h->data_src = DATA_SRC_NA;
 		h->transfer = 0;
+		if (h->group != group) {
+			nr_lines = 0;
+			group = h->group;
+		}
 		if (h->field < 0 || (size_t)h->field >= nr_fields)
 			continue;
 		fl = &fields[h->field];

@@ -33,10 +33,13 @@ const char *wr_kind__name(enum wr_kind k);
  * @data_src:	out: the perf_mem_data_src word the replay implies (PERF_MEM_OP_NA for unknown)
  * @transfer:	out: the access took the line from another CPU's cache (a HITM load or an
  *		RFO/invalidation of another CPU's copy)
+ * @group:	which set of breakpoints was installed (rotation): the model forgets the lines'
+ *		states when the set changes, since the accesses in between were not seen
  */
 struct wr_hit {
 	uint64_t time, ip;
 	uint32_t cpu, tid;
+	uint32_t group;
 	int field, site;
 	enum wr_kind kind;
 	uint64_t data_src;

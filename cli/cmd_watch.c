@@ -831,8 +831,8 @@ static void print_report(struct watch_run *r, struct site *sites, size_t nr_site
 
 		if (!m->st.hits)
 			continue;
-		printf("\n%s (+%" PRIu64 ", %u of %" PRIu64 " bytes watched):\n", m->name, m->offset,
-		       m->wlen, m->size);
+		printf("\n%s (+%" PRIu64 ", %u of %" PRIu64 " bytes watched at %#" PRIx64 "):\n",
+		       m->name, m->offset, m->wlen, m->size, m->st.addr);
 		for (unsigned int c = 0; c < nr_cpus; c++) {
 			const uint64_t *kc = &m->st.cpu_kinds[c * WR_NR_KINDS];
 			uint64_t tot = 0;
@@ -1056,8 +1056,20 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 	}
 	r->group_size = r->slots;
 	if (r->nr_order > (size_t)r->slots && !r->cfg.rotate) {
-		cli__error("%zu members but this machine has %d breakpoint slots: watch at most %d, "
-			   "or add --rotate SECONDS", r->nr_order, r->slots, r->slots);
+#if defined(__x86_64__) || defined(__i386__)
+		const int arch_slots = 4;	/* DR0-DR3 */
+#else
+		const int arch_slots = r->slots;
+#endif
+		if (r->slots < arch_slots)
+			cli__error("%zu members but only %d breakpoint slots are free on this machine "
+				   "(it has %d; %d in use by another tool such as perf or gdb): watch "
+				   "at most %d, or add --rotate SECONDS", r->nr_order, r->slots,
+				   arch_slots, arch_slots - r->slots, r->slots);
+		else
+			cli__error("%zu members but only %d breakpoint slots are free on this machine "
+				   "(it has %d): watch at most %d, or add --rotate SECONDS",
+				   r->nr_order, r->slots, arch_slots, r->slots);
 		return EXIT_USAGE;
 	}
 	r->nr_groups = (r->nr_order + r->group_size - 1) / r->group_size;
@@ -1270,6 +1282,7 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 		wh[h].cpu = hit->cpu;
 		wh[h].tid = hit->tid;
 		wh[h].field = r->hit_member[h];
+		wh[h].group = hit->gen;
 		wh[h].site = s - sites;
 		wh[h].kind = (enum wr_kind)s->info.kind;
 	}

@@ -557,6 +557,34 @@ void code__classify_bytes(const uint8_t *code, size_t len, uint64_t addr, uint64
 		/* xchg with memory is locked without the prefix. */
 		if (insn->id == X86_INS_XCHG && nmem)
 			lock = true;
+		/* capstone 4 marks some compares' memory operand written: they only read it. */
+		switch (insn->id) {
+		case X86_INS_TEST:
+		case X86_INS_CMP:
+		case X86_INS_BT:
+		case X86_INS_PUSH:
+		case X86_INS_PREFETCH:
+		case X86_INS_PREFETCHT0:
+		case X86_INS_PREFETCHT1:
+		case X86_INS_PREFETCHT2:
+		case X86_INS_PREFETCHNTA:
+		case X86_INS_PREFETCHW:
+			wr = false;
+			rd = nmem > 0;
+			break;
+		case X86_INS_XADD:
+		case X86_INS_CMPXCHG:
+		case X86_INS_CMPXCHG8B:
+		case X86_INS_CMPXCHG16B:
+		case X86_INS_BTS:
+		case X86_INS_BTR:
+		case X86_INS_BTC:
+			if (nmem)
+				rd = wr = true;
+			break;
+		default:
+			break;
+		}
 		if (nmem != 1) {
 			out->why = nmem ? "several memory operands (string or stack instruction)" :
 					  "the instruction has no memory operand";

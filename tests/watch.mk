@@ -6,3 +6,11 @@ tests_watch_tpdump_LDADD = sampling/libsampling.a util/libutil.a $(LIBTRACEEVENT
 	$(LIBZSTD_LIBS)
 TESTS += tests/watch/tracepoints.sh
 dist_check_SCRIPTS += tests/watch/tracepoints.sh
+check_PROGRAMS += tests/watch/classify_test
+tests_watch_classify_test_SOURCES = tests/watch/classify_test.c
+tests_watch_classify_test_LDADD = dwarf/libdwarf.a util/libutil.a $(CAPSTONE_LIBS) $(LIBBPF_LIBS) \
+	$(LIBDW_LIBS) $(LIBELF_LIBS)
+TESTS += tests/watch/classify_test
+TESTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh tests/watch/errors.sh
+dist_check_SCRIPTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh \
+	tests/watch/errors.sh tests/watch/lib-watch.sh

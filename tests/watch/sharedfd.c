@@ -4,14 +4,17 @@
  * pread + lseek on it, the UnixBench-syscall-like pattern of seed 003 (fdget/fput on f_ref,
  * f_pos_lock for lseek, f_op read by vfs_read).
  *
- * Usage: sharedfd [-n COMM] [-d DELAY_MS] [-t SECONDS] [-T THREADS] [-c]
+ * Usage: sharedfd [-n COMM] [-d DELAY_MS] [-t SECONDS] [-T THREADS] [-p] [-c]
  *   -n	set the process name (prctl) just before opening the shared file, so that the file's
  *	struct file is the first allocation of that comm (`lineup watch --alloc filp --comm`)
  *   -d	wait this long after opening before the threads start (time to set breakpoints)
  *   -t	run the threads this long (default 1 s)
+ *   -p	pin thread i to CPU i (modulo the CPUs we may run on), so both CPUs write
  *   -c	close the shared fd and keep running (the object is freed while being watched)
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int fd;
+static int fd, pin;
 static volatile int stop;
 static long counts[16];
 
@@ -28,6 +31,21 @@ static void *worker(void *arg)
 {
 	long i = (long)arg, n = 0;
 	char buf[64];
+
+	if (pin) {
+		cpu_set_t all, one;
+		int k = 0, want;
+
+		sched_getaffinity(0, sizeof(all), &all);
+		want = i % CPU_COUNT(&all);
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &all) && k++ == want) {
+				CPU_ZERO(&one);
+				CPU_SET(c, &one);
+				pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+				break;
+			}
+	}
 
 	while (!stop) {
 		if (pread(fd, buf, sizeof(buf), 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
@@ -55,15 +73,16 @@ int main(int argc, char **argv)
 	int c, close_early = 0;
 	pthread_t th[16];
 
-	while ((c = getopt(argc, argv, "n:d:t:T:c")) != -1) {
+	while ((c = getopt(argc, argv, "n:d:t:T:pc")) != -1) {
 		switch (c) {
 		case 'n': comm = optarg; break;
 		case 'd': delay = atol(optarg); break;
 		case 't': secs_ms = (long)(atof(optarg) * 1000); break;
 		case 'T': nthreads = atol(optarg); break;
 		case 'c': close_early = 1; break;
+		case 'p': pin = 1; break;
 		default:
-			fprintf(stderr, "usage: sharedfd [-n COMM] [-d MS] [-t S] [-T N] [-c]\n");
+			fprintf(stderr, "usage: sharedfd [-n COMM] [-d MS] [-t S] [-T N] [-p] [-c]\n");
 			return 2;
 		}
 	}

@@ -1,0 +1,40 @@
+#!/bin/sh
+# lineup watch --symbol on a global struct of a normally built program (gcc -O2 -g, no
+# instrumentation): the load/store/RMW split of each member equals what the source does
+# (tests/watch/gstruct.c's header comment), and perf script lists the same hits.
+. "$top_srcdir/tests/lib.sh"
+scratch
+. "$top_srcdir/tests/watch/lib-watch.sh"
+[ -n "${PERF:-}" ] || skip "perf is not installed"
+watch_lock
+build_workload gstruct
+cd "$T" || exit 99
+"$LINEUP" watch -o "$T/u.data" --symbol g_stats --fields hits,refs,name,misses -- \
+	"$T/gstruct" 1000 >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'cannot open a hardware breakpoint\|perf_event_paranoid' "$T/err"; then
+	skip "no hardware breakpoints for this user: $(cat "$T/err")"
+fi
+[ $rc -eq 0 ] || fail "lineup watch exited $rc: $(cat "$T/err")"
+cat "$T/out"
+grep -q '^# lineup watch: struct gstats at 0x' "$T/out" || fail "no header"
+grep -q "access kinds: instruction decode (capstone) of the program's own code" "$T/out" ||
+	fail "method not stated"
+
+# member    hits load store rmw lock-rmw unknown (main's printf reads hits, refs, misses once)
+expect() {
+	got=$(member_row "$T/out" "$1" | cut -d' ' -f1-6)
+	[ "$got" = "$2" ] || fail "$1: got '$got', want '$2' (hits load store rmw lock-rmw unknown)"
+}
+expect hits   "2001 1001 1000 0 0 0"
+expect refs   "2001 1 0 0 2000 0"
+expect name   "1001 1000 1 0 0 0"
+expect misses "1001 1 1000 0 0 0"
+grep -q 'store      thread_a+' "$T/out" && grep -q 'locked-rmw thread_b+' "$T/out" ||
+	fail "code sites not named"
+
+n=$("$PERF" script -i "$T/u.data" -F ip 2>/dev/null | wc -l)
+[ "$n" -eq 6004 ] || fail "perf script lists $n hits, lineup counted 6004"
+"$PERF" script -i "$T/u.data" -F ip,sym 2>/dev/null | awk '{ print $2 }' | sort | uniq -c >"$T/syms"
+grep -q ' 3000 thread_a$' "$T/syms" && grep -q ' 3000 thread_b$' "$T/syms" ||
+	fail "perf script symbols differ: $(cat "$T/syms")"

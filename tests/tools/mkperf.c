@@ -1140,6 +1140,9 @@ static void run_line(char *line)
 			if (!strcmp(m[i].k, tok[0]))
 				S->strs[m[i].f] = xdup(buf);
 	} else if (!strcmp(tok[0], "cmdline")) {
+		for (int i = 0; i < S->nr_cmdline; i++)
+			free(S->cmdline[i]);
+		free(S->cmdline);
 		S->cmdline = xalloc(n * sizeof(char *));
 		for (int i = 1; i < n; i++)
 			S->cmdline[i - 1] = xdup(tok[i]);
@@ -1194,6 +1197,30 @@ static void run_line(char *line)
 	}
 }
 
+/* Free what the scenario allocated (so LeakSanitizer checks the writer for real). */
+static void scenario_free(void)
+{
+	perf_writer__delete(S->w);
+	S->w = NULL;
+	for (size_t i = 0; i < S->nr_files; i++) {
+		for (size_t k = 0; k < S->files[i].nr_syms; k++)
+			free(S->files[i].syms[k].name);
+		free(S->files[i].syms);
+		free(S->files[i].path);
+	}
+	free(S->files);
+	free(S->maps);
+	for (unsigned int i = 0; i < S->nr_pending; i++)
+		free(S->pending_names[i]);
+	for (unsigned int i = 0; i < S->nr_nodes; i++)
+		free(S->node_cpus[i]);
+	for (int i = 0; i < FEAT_LAST; i++)
+		free(S->strs[i]);
+	for (int i = 0; i < S->nr_cmdline; i++)
+		free(S->cmdline[i]);
+	free(S->cmdline);
+}
+
 static void run_scenario(FILE *in)
 {
 	char line[8192];
@@ -1207,6 +1234,7 @@ static void run_scenario(FILE *in)
 	set_header();
 	if (perf_writer__close(S->w))
 		die("%s", perf_writer__strerror(S->w));
+	scenario_free();
 }
 
 /* ---- generator --------------------------------------------------------------------- */
@@ -1371,6 +1399,7 @@ int main(int argc, char **argv)
 		set_header();
 		if (perf_writer__close(sc.w))
 			die("%s", perf_writer__strerror(sc.w));
+		scenario_free();
 		return 0;
 	}
 	if (in && strcmp(in, "-")) {

@@ -46,6 +46,9 @@ if [ ! -f "$prefix/lib/libperf.a" ] || [ ! -f "$prefix/lib/libapi.a" ]; then
 		{ say "libperf build failed; see .local/libperf-build.log"; exit 1; }
 	cp "$src/$name/tools/lib/api/libapi.a" "$prefix/lib/"
 	rm -f "$prefix"/lib/libperf.so*
+	# Relocatable: the checkout may move (CI clones it elsewhere).
+	sed -i 's|^prefix=.*|prefix=${pcfiledir}/../..|; s|^libdir=.*|libdir=${prefix}/lib|' \
+		"$prefix/lib/pkgconfig/libperf.pc"
 	rm -rf "$src"
 fi
 PKG_CONFIG_PATH=$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}

@@ -591,8 +591,21 @@ static size_t candidates(struct symbols *s, const struct symbols_dso *d, char **
 		free(bin);
 	}
 	if (d->bid_size && s->debug_dir && n + 2 <= max) {
-		out[n++] = xasprintf("%s/.build-id/%.2s/%s", s->debug_dir, hex, hex + 2);
-		out[n++] = xasprintf("%s/.build-id/%.2s/%s/debug", s->debug_dir, hex, hex + 2);
+		/*
+		 * perf's build-id cache: .build-id/xx/rest is the file itself (old style) or a
+		 * link to a directory holding "elf" ("vdso" for the vdso) and "debug"
+		 */
+		char *link = xasprintf("%s/.build-id/%.2s/%s", s->debug_dir, hex, hex + 2);
+		bool vdso = d->kind == SYMBOLS_DSO_VDSO;
+
+		if (is_regular(link)) {
+			out[n++] = xstrdup(link);
+			out[n++] = xstrdup(link);
+		} else {
+			out[n++] = xasprintf("%s/%s", link, vdso ? "vdso" : "elf");
+			out[n++] = xasprintf("%s/%s", link, vdso ? "vdso" : "debug");
+		}
+		free(link);
 	}
 	if (n + 2 <= max && d->long_name[0] == '/') {
 		out[n++] = xasprintf("%s/usr/lib/debug%s.debug", symfs, d->long_name);

@@ -15,3 +15,4 @@ sampling_libsampling_a_SOURCES += sampling/watch.c sampling/watch.h
 include sampling/simrt/local.mk
 sampling_libsampling_a_SOURCES += sampling/pmu.c sampling/pmu.h
 sampling_libsampling_a_SOURCES += sampling/recorder.c sampling/recorder.h
+sampling_libsampling_a_SOURCES += sampling/ordered.c sampling/ordered.h

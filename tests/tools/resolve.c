@@ -9,8 +9,9 @@
  *
  *   resolve [--symfs DIR] [-k VMLINUX] [--kallsyms FILE] [--c2c] FILE
  *
- * --c2c prints perf c2c's Symbol, Shared Object and Source:Line cells instead, tab-separated.
- * Records are taken in file order (the files the tests write are in time order).
+ * --c2c prints the ip and perf c2c's Symbol, Shared Object and Source:Line cells instead,
+ * tab-separated.
+ * Records are delivered in time order, as perf's ordered events deliver them.
  */
 #include <config.h>
 
@@ -22,6 +23,7 @@
 #include "dwarf/symbols.h"
 #include "sampling/event.h"
 #include "sampling/machine.h"
+#include "sampling/ordered.h"
 #include "sampling/perf_file.h"
 
 static struct symbols_dso *dso_handle(struct symbols *syms, struct dso *d)
@@ -31,6 +33,54 @@ static struct symbols_dso *dso_handle(struct symbols *syms, struct dso *d)
 				       (enum symbols_dso_kind)d->kind, d->build_id,
 				       d->build_id_size);
 	return d->priv;
+}
+
+struct ctx {
+	struct machine *m;
+	struct symbols *syms;
+	int c2c;
+};
+
+static int deliver(void *arg, const struct record *rec)
+{
+	struct ctx *cx = arg;
+	struct addr_loc al;
+	struct symbols_loc loc;
+	struct symbols_map sm;
+	char sym[512];
+
+	if (rec->type != REC_SAMPLE) {
+		machine__process_record(cx->m, rec);
+		return 0;
+	}
+	machine__resolve(cx->m, &rec->sample, &al);
+	if (al.map) {
+		sm.start = al.map->start;
+		sm.pgoff = al.map->pgoff;
+		sm.identity = al.map->identity;
+		sm.ref_reloc = al.map->ref_reloc;
+		sm.ref_reloc_name = al.map->ref_reloc_name;
+		symbols__lookup(cx->syms, dso_handle(cx->syms, al.dso), &sm, al.addr, &loc);
+	} else {
+		symbols__lookup(cx->syms, NULL, NULL, al.addr, &loc);
+	}
+	if (cx->c2c) {
+		symbols__format_sym(sym, sizeof(sym), al.level, &loc, al.addr);
+		printf("%#" PRIx64 "\t%s\t%s\t%s\n", rec->sample.ip, sym,
+		       al.dso ? al.dso->short_name : "[unknown]", loc.srcline);
+		return 0;
+	}
+	printf(" %16" PRIx64 " %s (%s)\n", rec->sample.ip, loc.sym ? loc.sym : "[unknown]",
+	       al.dso ? al.dso->long_name : "[unknown]");
+	/*
+	 * perf script asks for the srcline without the symbol (map__fprintf_srcline), so
+	 * where addr2line knows nothing it prints "SHORTNAME[ADDR]", never "SYM+OFF".
+	 */
+	if (al.map && !loc.nr_frames)
+		printf("  %s[%" PRIx64 "]\n", al.dso->short_name, loc.objdump_addr);
+	else if (al.map && strcmp(loc.srcline, "??:0"))
+		printf("  %s\n", loc.srcline);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -74,43 +124,15 @@ int main(int argc, char **argv)
 		machine__set_build_id(m, b->filename, (b->misc & CPUMODE_MASK) == CPUMODE_KERNEL,
 				      b->build_id, b->size);
 	}
-	while ((rc = perf_file__next_record(pf, &rec)) > 0) {
-		struct addr_loc al;
-		struct symbols_loc loc;
-		struct symbols_map sm;
-		char sym[512];
+	{
+		struct ctx cx = { m, syms, c2c };
+		struct ordered *q = ordered__new(deliver, &cx);
 
-		if (rec.type != REC_SAMPLE) {
-			machine__process_record(m, &rec);
-			continue;
-		}
-		machine__resolve(m, &rec.sample, &al);
-		if (al.map) {
-			sm.start = al.map->start;
-			sm.pgoff = al.map->pgoff;
-			sm.identity = al.map->identity;
-			sm.ref_reloc = al.map->ref_reloc;
-			sm.ref_reloc_name = al.map->ref_reloc_name;
-			symbols__lookup(syms, dso_handle(syms, al.dso), &sm, al.addr, &loc);
-		} else {
-			symbols__lookup(syms, NULL, NULL, al.addr, &loc);
-		}
-		if (c2c) {
-			symbols__format_sym(sym, sizeof(sym), al.level, &loc, al.addr);
-			printf("%s\t%s\t%s\n", sym, al.dso ? al.dso->short_name : "[unknown]",
-			       loc.srcline);
-			continue;
-		}
-		printf(" %16" PRIx64 " %s (%s)\n", rec.sample.ip, loc.sym ? loc.sym : "[unknown]",
-		       al.dso ? al.dso->long_name : "[unknown]");
-		/*
-		 * perf script asks for the srcline without the symbol (map__fprintf_srcline), so
-		 * where addr2line knows nothing it prints "SHORTNAME[ADDR]", never "SYM+OFF".
-		 */
-		if (al.map && !loc.nr_frames)
-			printf("  %s[%" PRIx64 "]\n", al.dso->short_name, loc.objdump_addr);
-		else if (al.map && strcmp(loc.srcline, "??:0"))
-			printf("  %s\n", loc.srcline);
+		while ((rc = perf_file__next_record(pf, &rec)) > 0)
+			ordered__push(q, &rec);
+		if (rc == 0)
+			ordered__flush(q);
+		ordered__delete(q);
 	}
 	if (rc < 0)
 		fprintf(stderr, "resolve: %s\n", perf_file__errmsg(pf));

@@ -24,3 +24,5 @@ tests_unit_pmu_test_LDADD = sampling/libsampling.a
 TESTS += tests/unit/pmu_test
 TESTS += tests/writer/record.sh
 dist_check_SCRIPTS += tests/writer/record.sh
+TESTS += tests/writer/tracing_data.sh
+dist_check_SCRIPTS += tests/writer/tracing_data.sh

@@ -1175,10 +1175,14 @@ static void run_line(char *line)
 		sid_for(&sid, S->pid, S->tid, S->time, S->cpu);
 		check(perf_writer__lost(S->w, &l, &sid));
 	} else if (!strcmp(tok[0], "tracing_data")) {
-		/* tracing_data FILE: raw bytes copied into the TRACING_DATA feature */
+		/*
+		 * tracing_data FILE: FILE's bytes become the TRACING_DATA feature; when FILE is a
+		 * perf.data (file mode), its own TRACING_DATA feature is taken.
+		 */
 		FILE *f;
-		char *buf;
+		uint8_t *buf, *part;
 		long sz;
+		size_t psz;
 
 		if (n != 2)
 			die("usage: tracing_data FILE");
@@ -1189,8 +1193,25 @@ static void run_line(char *line)
 		if (fread(buf, 1, sz, f) != (size_t)sz)
 			die("cannot read %s", tok[1]);
 		fclose(f);
+		part = buf;
+		psz = sz;
+		if (sz >= 104 && !memcmp(buf, "PERFILE2", 8)) {
+			uint64_t doff, dsize, bits, sec[2];
+
+			memcpy(&doff, buf + 40, 8);
+			memcpy(&dsize, buf + 48, 8);
+			memcpy(&bits, buf + 72, 8);
+			/* TRACING_DATA is feature bit 1, the lowest one: the first section */
+			if (!(bits & 2) || doff + dsize + 16 > (uint64_t)sz)
+				die("%s has no TRACING_DATA feature", tok[1]);
+			memcpy(sec, buf + doff + dsize, 16);
+			if (sec[0] > (uint64_t)sz || sec[1] > (uint64_t)sz - sec[0])
+				die("%s: TRACING_DATA section out of the file", tok[1]);
+			part = buf + sec[0];
+			psz = sec[1];
+		}
 		open_output();
-		perf_writer__set_tracing_data(S->w, buf, sz);
+		perf_writer__set_tracing_data(S->w, part, psz);
 		free(buf);
 	} else {
 		die("unknown directive '%s'", tok[0]);

@@ -1,3 +1,4 @@
 # Benchmarks are run by hand or by CI's bench step, never by `make check`: these machines are
 # shared and noisy, so speed is reported as ratios measured side by side, not asserted.
 EXTRA_DIST += bench/README.md
+EXTRA_DIST += bench/sim_overhead.sh bench/false_sharing_ab.sh

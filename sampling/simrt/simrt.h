@@ -102,12 +102,31 @@ struct simrt_thread {
 	struct simrt_rmw rmw[SIMRT_RMW_SLOTS];
 };
 
+/*
+ * The line table: one slot per 128-byte pair of lines, holding the states of both 64-byte
+ * halves and of the pair as one 128-byte line, all under the pair's tag.  A slot fills a cache
+ * line of its own, so the table adds no false sharing of its own between threads working on
+ * different lines.
+ */
+#define SIMRT_LOG2_SLOTS 19
+
+struct simrt_pair_slot {
+	_Atomic uint64_t half[2];
+	_Atomic uint64_t pair;
+	uint64_t pad[5];
+};
+
 /* runtime.c */
-extern int simrt__state;		/* 0 not started, 1 recording, 2 stopped */
+extern int simrt__state;
+extern struct simrt_pair_slot *simrt__table;
+extern struct coh_costs simrt__costs;
+extern uint64_t simrt__periods[2];	/* sampling periods: [0] hits, [1] misses */
+extern int64_t simrt__yield_every;
+extern __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
+int64_t simrt__next_period(struct simrt_thread *t, int miss);		/* 0 not started, 1 recording, 2 stopped */
 void simrt__init(void);
 struct simrt_thread *simrt__thread(void);
-void simrt__access(uint64_t addr, uint64_t size, enum coh_op op, uint64_t ret);
-void simrt__range(uint64_t addr, uint64_t size, enum coh_op op, uint64_t ret);
+/* access.h: simrt__access() and simrt__range(), inlined into the hooks. */
 void simrt__rmw_done(uint64_t addr, bool changed, uint64_t ret);
 void simrt__emit(struct simrt_thread *t, enum simrt_event ev, uint64_t ip, uint64_t addr,
 		 uint64_t data_src, uint64_t weight, uint64_t period);

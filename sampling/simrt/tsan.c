@@ -12,7 +12,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "sampling/simrt/access.h"
 #include "sampling/simrt/simrt.h"
+
+/* The model, compiled here so that it inlines into the hot path (access.h). */
+#include "analyzer/coherence.c"
 
 /* tsan_interface_atomic.h: the order values match gcc's __ATOMIC_* ones. */
 typedef enum {

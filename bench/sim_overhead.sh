@@ -1,0 +1,63 @@
+#!/bin/sh
+# The software collector's slowdown, workload by workload, in one run: each workload of
+# tests/workloads built plainly (cc -O2) and for the collector (`lineup sim-flags`), run
+# alternately RUNS times, and the median of the parallel section's wall time (the workloads
+# time it themselves) compared.  The collector's runs write their perf.data with the default
+# sampling periods; "total" is the whole process including that write.
+#
+#   bench/sim_overhead.sh [RUNS] [THREADS]      (from a build directory; defaults 5 and 2)
+#
+# Target: at most 5x (Predator, the best published instrumentation-based detector, reports
+# about 6x on Phoenix and PARSEC).  These workloads are the worst case for any instrumentation:
+# tight loops that do nothing but the contended access.
+set -eu
+
+RUNS=${1:-5}
+THREADS=${2:-2}
+B=${top_builddir:-.}
+LINEUP=${LINEUP:-$B/lineup}
+SRC=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+CC=${CC:-gcc}
+WL=$SRC/tests/workloads
+
+[ -x "$LINEUP" ] || { echo "missing $LINEUP: run from a build directory after make" >&2; exit 2; }
+W=$(mktemp -d "${TMPDIR:-/tmp}/lineup-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+CFLAGS_SIM=$("$LINEUP" sim-flags --cc "$CC" --cflags)
+LIBS_SIM=$("$LINEUP" sim-flags --cc "$CC" --libs)
+
+# name iterations: sized so that the plain build runs for tens of milliseconds at least.
+WORKLOADS="fs_adjacent:20000000 fs_padded:20000000 struct_file:2000000 percpu_stats:20000000
+atomic_counter:10000000 histogram:20000000 flag_word:10000000"
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+printf '%-15s %10s %10s %10s %9s %9s\n' workload iterations plain_s sim_s slowdown total_x
+for w in $WORKLOADS; do
+	name=${w%%:*}
+	n=${w#*:}
+	"$CC" -O2 -g -o "$W/$name-plain" "$WL/$name.c" -lpthread
+	# shellcheck disable=SC2086
+	"$CC" $CFLAGS_SIM -O2 -c -o "$W/$name.o" "$WL/$name.c"
+	# shellcheck disable=SC2086
+	"$CC" -o "$W/$name-sim" "$W/$name.o" $LIBS_SIM
+	: >"$W/plain"
+	: >"$W/sim"
+	: >"$W/plain_total"
+	: >"$W/sim_total"
+	for r in $(seq "$RUNS"); do
+		t0=$(date +%s.%N)
+		"$W/$name-plain" "$n" "$THREADS" 2>/dev/null >>"$W/plain"
+		t1=$(date +%s.%N)
+		LINEUP_SIM_OUTPUT="$W/$name.data" "$W/$name-sim" "$n" "$THREADS" 2>/dev/null >>"$W/sim"
+		t2=$(date +%s.%N)
+		echo "$t1 - $t0" | bc >>"$W/plain_total"
+		echo "$t2 - $t1" | bc >>"$W/sim_total"
+	done
+	p=$(median <"$W/plain")
+	s=$(median <"$W/sim")
+	pt=$(median <"$W/plain_total")
+	st=$(median <"$W/sim_total")
+	printf '%-15s %10s %10.4f %10.4f %8.1fx %8.1fx\n' "$name" "$n" "$p" "$s" \
+		"$(echo "$s / $p" | bc -l)" "$(echo "$st / $pt" | bc -l)"
+done

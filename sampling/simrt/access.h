@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_SAMPLING_SIMRT_ACCESS_H
+#define LINEUP_SAMPLING_SIMRT_ACCESS_H
+
+/*
+ * The collector's hot path, inlined into each instrumentation hook (tsan.c includes this
+ * file once): one access through the line table, and the sampling decision.  The model itself
+ * (analyzer/coherence.c) is compiled into the same unit so that it inlines too.
+ */
+#include <sched.h>
+#include <stdatomic.h>
+
+#include "analyzer/coherence.h"
+#include "sampling/simrt/simrt.h"
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/*
+ * Advance one state word of a slot by one access; returns the state before it.  The update is a
+ * plain store, not a compare-and-swap: two threads changing one line at the same instant
+ * leave one of their two valid states (last writer wins), which simrt__costs the model one
+ * transition now and then but keeps a contended line from costing a locked instruction per
+ * access on top of the program's own traffic (measured: 4x faster on workload (a)).
+ */
+static inline coh_state_t word_step(_Atomic uint64_t *p, struct coh_slot s,
+				    const struct simrt_thread *t, enum coh_op op)
+{
+	coh_state_t old = coherence__lookup(atomic_load_explicit(p, memory_order_relaxed), s);
+
+	if (unlikely(!coherence__silent(old, t->me, op)))
+		atomic_store_explicit(p, coherence__step(old, t->core, op, &simrt__costs, NULL),
+				      memory_order_relaxed);
+	return old;
+}
+
+/* Advance the 64-byte line and the 128-byte pair holding @addr; their states before. */
+static inline void table_step(uint64_t addr, const struct simrt_thread *t, enum coh_op op,
+			      coh_state_t *old64, coh_state_t *old128)
+{
+	struct coh_slot s = coherence__slot(addr, 7, SIMRT_LOG2_SLOTS);
+	struct simrt_pair_slot *slot = &simrt__table[s.index];
+
+	*old64 = word_step(&slot->half[(addr >> 6) & 1], s, t, op);
+	*old128 = word_step(&slot->pair, s, t, op);
+}
+
+/*
+ * Countdowns: one per (load, store) x (hit, miss), so that the rare accesses that matter
+ * (HITMs, invalidating stores) are sampled more densely than L1 hits, as a PMU's load-latency
+ * threshold does; each sample carries its period, so weighting by period stays unbiased.
+ */
+static inline bool countdown(struct simrt_thread *t, int k)
+{
+	if (likely(--t->left[k] > 0))
+		return false;
+	t->left[k] = simrt__next_period(t, k & 1);
+	return true;
+}
+
+static void sample_load(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
+			const struct coh_outcome *o, int miss)
+{
+	simrt__emit(t, SIMRT_EV_LOAD, simrt__ip(ret), addr,
+		    coherence__load_data_src(o->load_src, op == COH_RMW), o->load_cycles,
+		    simrt__periods[miss]);
+}
+
+static void sample_store(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
+			 const struct coh_outcome *o, int miss)
+{
+	simrt__emit(t, SIMRT_EV_STORE, simrt__ip(ret), addr,
+		    coherence__store_data_src(o->store_hit, op == COH_RMW), o->store_cycles,
+		    simrt__periods[miss]);
+}
+
+/* An access only the 128-byte model finds contended: data_src as the 128-byte model sees it,
+ * with the op bits set to PERF_MEM_OP_NA so that perf c2c does not count it as an access. */
+static void sample_pair(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
+			const struct coh_outcome *o)
+{
+	uint64_t ds = op == COH_STORE ? coherence__store_data_src(false, false)
+				      : coherence__load_data_src(o->load_src, op == COH_RMW);
+
+	simrt__emit(t, SIMRT_EV_PAIR_HITM, simrt__ip(ret), addr, (ds & ~0x1fULL) | 1,
+		    op == COH_STORE ? o->store_cycles : o->load_cycles, simrt__periods[1]);
+}
+
+/*
+ * The 128-byte model says an access that hit its 64-byte line is contended: believe it only
+ * when the other half of the pair is held by another core (Modified, for a load), since the
+ * pair's and the halves' words are updated separately and can briefly disagree.
+ */
+static inline bool pair_contended(const struct simrt_thread *t, uint64_t addr, enum coh_op op)
+{
+	struct coh_slot s = coherence__slot(addr, 7, SIMRT_LOG2_SLOTS);
+	coh_state_t other = coherence__lookup(
+		atomic_load_explicit(&simrt__table[s.index].half[((addr >> 6) & 1) ^ 1],
+				     memory_order_relaxed), s);
+
+	if (op == COH_LOAD)
+		return coherence__owner(other) >= 0 && !(other & t->me);
+	return (coherence__sharers(other) & ~t->me) != 0;
+}
+
+static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, uint64_t size,
+								   enum coh_op op, uint64_t ret)
+{
+	struct simrt_thread *t = simrt__cur;
+	coh_state_t s64, s128;
+	struct coh_outcome o;
+
+	if (unlikely(!t)) {
+		t = simrt__thread();
+		if (!t)
+			return;
+	}
+	if (unlikely(simrt__state != 1))
+		return;
+	if (unlikely(simrt__yield_every) && --t->yield_left <= 0) {
+		/* Threads sharing a CPU interleave only at yields: see LINEUP_SIM_YIELD. */
+		/* Jittered, so that the yield does not always fall before the same access of a loop. */
+		t->yield_left = simrt__yield_every / 2 + t->rng % (uint64_t)simrt__yield_every;
+		sched_yield();
+	}
+	table_step(addr, t, op, &s64, &s128);
+	if (unlikely(((addr ^ (addr + size - 1)) >> 6) != 0)) {
+		/* An unaligned access that straddles two lines touches both. */
+		coh_state_t x, x2;
+		uint64_t last = addr + size - 1;
+		struct coh_slot s = coherence__slot(last, 7, SIMRT_LOG2_SLOTS);
+
+		if (((addr ^ last) >> 7) != 0)
+			table_step(last, t, op, &x, &x2);
+		else
+			x = word_step(&simrt__table[s.index].half[1], s, t, op);
+		(void)x;
+	}
+	if (likely(coherence__silent(s64, t->me, op))) {
+		/* A hit that changed nothing: the outcome is known without the model. */
+		if (op != COH_STORE && unlikely(countdown(t, CD_LOAD_HIT))) {
+			coherence__step(s64, t->core, op, &simrt__costs, &o);
+			sample_load(t, op, addr, ret, &o, 0);
+		}
+		if (op != COH_LOAD && unlikely(countdown(t, CD_STORE_HIT))) {
+			coherence__step(s64, t->core, op, &simrt__costs, &o);
+			sample_store(t, op, addr, ret, &o, 0);
+		}
+		if (unlikely(!coherence__silent(s128, t->me, op)) && pair_contended(t, addr, op) &&
+		    countdown(t, CD_PAIR)) {
+			coherence__step(s128, t->core, op, &simrt__costs, &o);
+			sample_pair(t, op, addr, ret, &o);
+		}
+		return;
+	}
+	coherence__step(s64, t->core, op, &simrt__costs, &o);
+	if (op != COH_STORE) {
+		int miss = o.load_src != COH_SRC_L1;
+
+		if (countdown(t, miss ? CD_LOAD_MISS : CD_LOAD_HIT))
+			sample_load(t, op, addr, ret, &o, miss);
+	}
+	if (op != COH_LOAD) {
+		int miss = !o.store_hit;
+
+		if (countdown(t, miss ? CD_STORE_MISS : CD_STORE_HIT))
+			sample_store(t, op, addr, ret, &o, miss);
+	}
+}
+
+static void simrt__range(uint64_t addr, uint64_t size, enum coh_op op, uint64_t ret)
+{
+	uint64_t end = addr + size;
+
+	/* One modeled access per line the range touches. */
+	while (addr < end) {
+		uint64_t next = (addr | 63) + 1;
+		uint64_t n = (next < end ? next : end) - addr;
+
+		simrt__access(addr, n, op, ret);
+		addr = next;
+	}
+}
+
+#endif

@@ -26,8 +26,8 @@ static const struct cli_option info_options[] = {
 	{ OPT_HEADER, 0, "header-only", NULL,
 	  "print only the header facts (perf report --header-only)" },
 	{ OPT_SAMPLES, 0, "samples", NULL,
-	  "print each sample, one line: event pid tid cpu time ip period addr data_src weight "
-	  "callchain depth" },
+	  "print each sample, one line: event index, pid, tid, cpu, time, ip, period, addr, "
+	  "data_src, weight, callchain depth, event name" },
 	CLI_OPTION_END
 };
 
@@ -80,10 +80,10 @@ static void counts_grow(struct info_counts *c, uint32_t nr)
 
 static void print_sample(const struct perf_header_info *h, const struct sample *s)
 {
-	printf("%s %u %u %u %" PRIu64 " 0x%" PRIx64 " %" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64
-	       " %" PRIu64 " %" PRIu64 "\n",
-	       s->evsel < h->nr_evsels ? h->evsels[s->evsel].name : "?", s->pid, s->tid, s->cpu,
-	       s->time, s->ip, s->period, s->addr, s->data_src, s->weight, s->callchain_nr);
+	printf("%u %u %u %u %" PRIu64 " 0x%" PRIx64 " %" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64
+	       " %" PRIu64 " %" PRIu64 " %s\n",
+	       s->evsel, s->pid, s->tid, s->cpu, s->time, s->ip, s->period, s->addr, s->data_src,
+	       s->weight, s->callchain_nr, s->evsel < h->nr_evsels ? h->evsels[s->evsel].name : "?");
 }
 
 static int count_records(struct perf_file *pf, struct info_counts *c, bool samples)

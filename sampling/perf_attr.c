@@ -160,11 +160,18 @@ void perf_attr__default_name(const struct perf_attr *a, char *bf, size_t size)
 	case ATTR_TYPE_RAW:
 		snprintf(bf, size, "raw 0x%" PRIx64, a->config);
 		break;
-	case ATTR_TYPE_HARDWARE:
-		snprintf(bf, size, "%s",
-			 a->config < sizeof(hw_names) / sizeof(hw_names[0]) ? hw_names[a->config]
-									    : "unknown-hardware");
+	case ATTR_TYPE_HARDWARE: {
+		/* Hybrid CPUs put the PMU type in the config's top half (perf's x86 naming). */
+		uint64_t ev = a->config & 0xffffffffULL, pmu = a->config >> 32;
+		const char *hw = ev < sizeof(hw_names) / sizeof(hw_names[0]) ? hw_names[ev]
+									    : "unknown-hardware";
+
+		if (pmu)
+			snprintf(bf, size, "cpu/%s/", hw);
+		else
+			snprintf(bf, size, "%s", hw);
 		break;
+	}
 	case ATTR_TYPE_HW_CACHE:
 		hw_cache_name(a->config, bf, size);
 		break;

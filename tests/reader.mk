@@ -15,3 +15,10 @@ fuzz:
 	CLANG='$(CLANG)' SHARED='$(abs_top_srcdir)/../shared' \
 		$(SHELL) $(top_srcdir)/tests/fuzz/run.sh $(FUZZ_SECONDS)
 .PHONY: fuzz
+
+# perfswap: a little-endian recording rewritten as a big-endian machine writes it.
+check_PROGRAMS += tests/tools/perfswap
+tests_tools_perfswap_SOURCES = tests/tools/perfswap.c
+tests_tools_perfswap_LDADD = sampling/libsampling.a util/libutil.a $(LIBZSTD_LIBS)
+TESTS += tests/reader/swap.sh
+dist_check_SCRIPTS += tests/reader/swap.sh

@@ -281,6 +281,7 @@ static void test_names(void)
 	name_of(ATTR_TYPE_HARDWARE, 0, u, "cycles:u");
 	name_of(ATTR_TYPE_HARDWARE, 0, (3ULL << ATTR_PRECISE_IP) | g, "cycles:pppH");
 	name_of(ATTR_TYPE_HARDWARE, 1, g, "instructions");
+	name_of(ATTR_TYPE_HARDWARE, 0x400000000ULL, g | (3ULL << ATTR_PRECISE_IP), "cpu/cycles/:pppH");
 	name_of(ATTR_TYPE_SOFTWARE, 9, 0, "dummy:HG");
 	name_of(ATTR_TYPE_SOFTWARE, 9, g, "dummy");
 	name_of(ATTR_TYPE_SOFTWARE, 9, 1ULL << ATTR_EXCLUDE_HOST, "dummy:G");

@@ -26,6 +26,10 @@
  *
  * Ownership: the writer copies every string and array it is given; the caller keeps its own.
  *
+ * Concurrency: a writer is not thread-safe (callers serialize), and perf_writer__close
+ * allocates, so it is not async-signal-safe.  perf_writer.c never calls perf_writer_host.c:
+ * a runtime may compile perf_writer.c alone.
+ *
  * Samples: struct sample (sampling/event.h) is encoded with the sample_type of its event
  * (sample->evsel), in kernel order; sample->present is ignored.  The header's misc is
  * (sample->misc & ~CPUMODE_MASK) | sample->cpumode.  WEIGHT_STRUCT takes weight (low 32
@@ -141,7 +145,7 @@ uint64_t perf_writer__event_id(const struct perf_writer *w, int evsel);
 
 /* Create @path (truncating it) and write the provisional header. */
 int perf_writer__open(struct perf_writer *w, const char *path);
-/* Same on an open fd (positioned anywhere; the file is written from offset 0). */
+/* Same on an open regular file (written with pwrite from offset 0, truncated first). */
 int perf_writer__open_fd(struct perf_writer *w, int fd);
 /* Write everything that is buffered, the attrs, the features and the final header; closes
  * the file when perf_writer__open opened it. */

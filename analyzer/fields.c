@@ -296,11 +296,17 @@ static struct line_slot *slot_of(struct field_line *l, const struct attr_result 
 	const struct flat_layout *layout = res->kind != ATTR_NONE ? res->layout : NULL;
 	uint64_t base = layout ? res->base : addr & ~7ULL;
 	int member = layout ? res->member : -1;
+	uint64_t elem = 0;
 	struct line_slot *s;
 
+	/* Each element of an array member is a slot of its own (per-thread counters). */
+	if (layout && member >= 0 && layout->members[member].elem_size)
+		elem = (res->offset - layout->members[member].offset) /
+		       layout->members[member].elem_size;
 	for (size_t i = 0; i < l->nr_slots; i++) {
 		s = &l->slots[i];
-		if (s->layout == layout && s->base == base && s->member == member) {
+		if (s->layout == layout && s->base == base && s->member == member &&
+		    s->elem == elem) {
 			if (addr - l->addr < s->offset)
 				s->offset = (uint32_t)(addr - l->addr);
 			return s;
@@ -312,6 +318,7 @@ static struct line_slot *slot_of(struct field_line *l, const struct attr_result 
 	s->layout = layout;
 	s->base = base;
 	s->member = member;
+	s->elem = elem;
 	s->offset = (uint32_t)(addr - l->addr);
 	if (layout)
 		snprintf(s->path, sizeof(s->path), "%s", res->path);
@@ -365,7 +372,8 @@ void fields__add_rmw(struct fields *f, uint64_t ip, uint64_t total, uint64_t red
 
 bool field_line__contended(const struct field_line *l)
 {
-	return field_stats__hitm(&l->st) > 0 || l->writer_cpus >= 2;
+	/* One HITM is a value handed over once (a final report reading a counter), not a fight. */
+	return field_stats__hitm(&l->st) >= 2 || l->writer_cpus >= 2;
 }
 
 const char *line_verdict__name(enum line_verdict v)
@@ -553,7 +561,11 @@ static void line__merge_unattributed(struct field_line *l)
 			if (!s->layout || s->member < 0)
 				continue;
 			m = &s->layout->members[s->member];
-			if (addr >= s->base + m->offset && addr - s->base - m->offset < m->size)
+			if (m->elem_size ? addr >= s->base + m->offset + s->elem * m->elem_size &&
+						   addr - s->base - m->offset - s->elem * m->elem_size <
+							   m->elem_size :
+					   addr >= s->base + m->offset &&
+						   addr - s->base - m->offset < m->size)
 				into = s;
 		}
 		if (!into) {

@@ -96,13 +96,15 @@ struct field_struct {
  * @layout:	the type, NULL when the bytes were not attributed
  * @base:	the instance (for unattributed bytes: the 8-byte granule's address)
  * @member:	index into @layout->members, -1 for a hole or unattributed bytes
- * @path:	the member path as attribution named it (with the first array index seen)
+ * @elem:	for an array member, the element (each element is a slot of its own)
+ * @path:	the member path as attribution named it ("in_flight[1]")
  * @offset:	the lowest data address seen in the slot minus the line's address
  */
 struct line_slot {
 	const struct flat_layout *layout;
 	uint64_t base;
 	int member;
+	uint64_t elem;
 	char path[160];
 	uint32_t offset;
 	struct field_stats st;
@@ -179,7 +181,7 @@ void fields__add_rmw(struct fields *f, uint64_t ip, uint64_t total, uint64_t red
  */
 void fields__finish(struct fields *f);
 
-/* Contended: HITMs on the line, or stores from at least two CPUs. */
+/* Contended: at least two HITMs on the line, or stores from at least two CPUs. */
 bool field_line__contended(const struct field_line *l);
 
 const char *line_verdict__name(enum line_verdict v);

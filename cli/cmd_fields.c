@@ -657,25 +657,31 @@ static void evidence_operand(struct fields_ctx *c, const struct evidence_query *
 					     0, a.origin };
 }
 
-/* A layout for a scalar global: the variable is its only member. */
-static const char *scalar_layout(struct fields_ctx *c, const struct vartype_answer *a)
+/*
+ * A layout for a scalar variable or heap array: one member named after the variable, with
+ * its element size so each element is told apart ("hist[37]").  @name: "var counters",
+ * "heap hist".
+ */
+static const char *scalar_layout(struct fields_ctx *c, const char *name, const char *var,
+				 const char *ctype, uint64_t size, uint64_t elem_size)
 {
-	char *name = xasprintf("var %s", a->var);
 	struct type_entry *t;
 
 	for (size_t i = 0; i < c->nr_types; i++)
-		if (!strcmp(c->types[i]->name, name)) {
-			free(name);
+		if (!strcmp(c->types[i]->name, name) && c->types[i]->layout.size >= size)
 			return c->types[i]->layout.name;
-		}
 	t = xcalloc(1, sizeof(*t));
-	t->name = name;
+	t->name = xstrdup(name);
 	t->members = xcalloc(1, sizeof(*t->members));
 	t->cap = t->nr = 1;
-	t->members[0] = (struct flat_member){ a->var, a->type, 0, a->size, a->elem_size, 0, 0, 0 };
-	t->layout = (struct flat_layout){ t->name, a->size ? a->size : 1, 1, t->members };
+	t->members[0] = (struct flat_member){ own(c, xstrdup(var)), own(c, xstrdup(ctype)), 0,
+					      size ? size : 1, elem_size, 0, 0, 0 };
+	t->layout = (struct flat_layout){ t->name, size ? size : 1, 1, t->members };
+	/* Newest first, so a larger block of the same name is found before a smaller one. */
 	c->types = xgrow(c->types, &c->cap_types, c->nr_types + 1, sizeof(*c->types));
-	c->types[c->nr_types++] = t;
+	memmove(c->types + 1, c->types, c->nr_types * sizeof(*c->types));
+	c->types[0] = t;
+	c->nr_types++;
 	return t->layout.name;
 }
 
@@ -702,7 +708,14 @@ static void evidence_variable(struct fields_ctx *c, const struct evidence_query 
 		*why = rc == VT_NO_VARIABLE ? ATTR_NO_OBJECT : vt_reason(rc);
 		return;
 	}
-	type = a.scalar ? scalar_layout(c, &a) : a.type;
+	if (a.scalar) {
+		char *n = xasprintf("var %s", a.var);
+
+		type = scalar_layout(c, n, a.var, a.type, a.size, a.elem_size);
+		free(n);
+	} else {
+		type = a.type;
+	}
 	facts[(*nr)++] = (struct attr_fact){ ATTR_VARIABLE, type, eq->addr - (uint64_t)a.offset,
 					     a.size, a.origin };
 }
@@ -733,10 +746,15 @@ static void evidence_alloc(struct fields_ctx *c, const struct mem_sample *ms,
 			return;
 		if (object_sym(c, map->dso, loc.addr, false, &path, &name, &off) == ATTR_OK &&
 		    !vartype__alloc_site(c->vt, path, name, off, ae->size, &a)) {
-			/* An array of structs: the element holding the address is the instance. */
-			f->type = a.type;
-			f->base = ae->base + (ms->addr - ae->base) / a.size * a.size;
-			f->size = a.size;
+			if (a.scalar) {
+				f->type = scalar_layout(c, a.type, a.var, "heap array", ae->size,
+							a.elem_size);
+			} else {
+				/* An array of structs: each element is an instance. */
+				f->type = a.type;
+				f->base = ae->base + (ms->addr - ae->base) / a.size * a.size;
+				f->size = a.size;
+			}
 			f->origin = a.origin;
 		}
 	}

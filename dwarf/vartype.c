@@ -501,9 +501,6 @@ static void consider(Dwarf_Die *die, Dwarf_Addr pc, int reg, int64_t disp, struc
 	name = struct_name(&p);
 	size = die_size(&p);
 	offset = disp - k;	/* the access is at reg + disp = (reg + k) + (disp - k) */
-	if (getenv("LINEUP_VT_DEBUG"))
-		fprintf(stderr, "vt: %s k=%lld disp=%lld name=%s size=%llu\n", dwarf_diename(die),
-			(long long)k, (long long)disp, name ? name : "-", (unsigned long long)size);
 	if (!name || offset < 0 || (uint64_t)offset >= size) {
 		free(name);
 		return;
@@ -525,7 +522,7 @@ static void consider(Dwarf_Die *die, Dwarf_Addr pc, int reg, int64_t disp, struc
  * lexical blocks and inlined calls (dwarf_getscopes leaves out the callers of an inlined
  * instance, where the interesting pointer usually lives).
  */
-static void scan_pc(Dwarf_Die *parent, Dwarf_Addr pc, int depth,
+static void scan_pc(Dwarf_Die *parent, Dwarf_Addr pc, int depth, bool globals,
 		    void (*fn)(Dwarf_Die *die, void *arg), void *arg)
 {
 	Dwarf_Die child;
@@ -535,11 +532,12 @@ static void scan_pc(Dwarf_Die *parent, Dwarf_Addr pc, int depth,
 	do {
 		int tag = dwarf_tag(&child);
 
-		if (depth && (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter))
+		if ((depth || globals) &&
+		    (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter))
 			fn(&child, arg);
 		else if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
 			  tag == DW_TAG_inlined_subroutine) && dwarf_haspc(&child, pc) > 0)
-			scan_pc(&child, pc, depth + 1, fn, arg);
+			scan_pc(&child, pc, depth + 1, globals, fn, arg);
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
@@ -607,7 +605,7 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 	pc = se->dwfl_addr + off - bias;
 	os = (struct operand_scan){ pc, reg, mem->mem.disp, &best, false };
 	if (cu)
-		scan_pc(cu, pc, 0, operand_var, &os);
+		scan_pc(cu, pc, 0, false, operand_var, &os);
 	any = os.any;
 	if (!best.type) {
 		rc = !cu ? VT_NO_DEBUGINFO : any ? VT_NOT_STRUCT : VT_NO_VARIABLE;
@@ -695,37 +693,114 @@ int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint
 
 /* --- allocation sites --- */
 
-struct alloc_scan {
-	uint64_t size;
-	struct candidate *best;
+/* The object symbol covering @addr (libdwfl's address space), or NULL. */
+static const struct sym_entry *find_sym_at(const struct vt_file *f, uint64_t addr)
+{
+	for (size_t i = 0; i < f->nr_syms; i++) {
+		const struct sym_entry *e = &f->syms[i];
+
+		if (e->type == STT_OBJECT && addr >= e->dwfl_addr &&
+		    addr - e->dwfl_addr < (e->size ? e->size : 1))
+			return e;
+	}
+	return NULL;
+}
+
+struct receiver_scan {
+	Dwarf_Addr pc;
+	int reg;
+	bool found;
+	Dwarf_Die die;
 };
 
-static void alloc_var(Dwarf_Die *die, void *arg)
+static void receiver_var(Dwarf_Die *die, void *arg)
 {
-	struct alloc_scan *as = arg;
-	struct candidate *best = as->best;
-	Dwarf_Die t, p;
-	uint64_t sz;
-	char *name;
+	struct receiver_scan *rs = arg;
+	Dwarf_Die t;
+	int64_t k;
 
-	if (!type_of(die, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type ||
-	    !type_of(&t, &p) || !strip(&p, &p))
+	if (rs->found || !lives_in(die, rs->pc, rs->reg, &k) || k ||
+	    !type_of(die, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type)
 		return;
-	sz = die_size(&p);
-	if (!sz || as->size % sz)
-		return;
-	name = struct_name(&p);
-	if (!name)
-		return;
-	/* An exact size beats an array of smaller structs. */
-	if (best->type && (best->size == as->size || sz < best->size)) {
-		free(name);
-		return;
+	rs->found = true;
+	rs->die = *die;
+}
+
+static int reg_of_op(const cs_x86_op *op)
+{
+	int r = op->type == X86_OP_REG ? dwarf_reg(op->reg) : -1;
+
+	return r >= 0 && r < 16 ? r : -1;
+}
+
+/*
+ * The variable that receives what the call at @sym+@off returns: follow the result from rax
+ * through the instructions after the call, to a variable living in that register (location
+ * lists) or a global it is stored to (a RIP-relative store).
+ */
+static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct sym_entry *se,
+			   uint64_t off, Dwarf_Die *cu, Dwarf_Addr bias, Dwarf_Die *out)
+{
+	size_t len = 0, n;
+	const uint8_t *code = code_at(f, se, off, &len);
+	cs_insn *insn = NULL;
+	unsigned int regs = 1u << 0;	/* the registers holding the result: rax */
+	const unsigned int callee_saved = 1u << 3 | 1u << 6 | 0xfu << 12;
+	bool found = false;
+
+	if (!code || !vt->cs_open)
+		return false;
+	n = cs_disasm(vt->cs, code, len < 256 ? len : 256, se->dwfl_addr + off, 24, &insn);
+	if (n < 2 || insn[0].id != X86_INS_CALL) {
+		if (n)
+			cs_free(insn, n);
+		return false;
 	}
-	free(best->type);
-	best->type = name;
-	best->var = dwarf_diename(die);
-	best->size = sz;
+	for (size_t i = 1; i < n && !found && regs; i++) {
+		const cs_x86 *x = &insn[i].detail->x86;
+		int dst, src;
+
+		for (int r = 0; r < 16 && !found; r++) {
+			struct receiver_scan rs = { .pc = insn[i].address - bias, .reg = r };
+
+			if (!(regs & (1u << r)))
+				continue;
+			scan_pc(cu, rs.pc, 0, false, receiver_var, &rs);
+			if (rs.found) {
+				*out = rs.die;
+				found = true;
+			}
+		}
+		if (found)
+			break;
+		if (insn[i].id == X86_INS_CALL) {
+			/* Calls keep callee-saved registers: an instrumented program calls its
+			 * hooks between the allocation and the store of its result. */
+			regs &= callee_saved;
+			continue;
+		}
+		if (insn[i].id == X86_INS_JMP || insn[i].id == X86_INS_RET)
+			break;
+		dst = x->op_count ? reg_of_op(&x->operands[0]) : -1;
+		src = x->op_count > 1 ? reg_of_op(&x->operands[1]) : -1;
+		if (insn[i].id == X86_INS_MOV && x->op_count == 2 && src >= 0 &&
+		    (regs & (1u << src)) && x->operands[0].type == X86_OP_MEM &&
+		    x->operands[0].mem.base == X86_REG_RIP) {
+			uint64_t a = insn[i].address + insn[i].size + x->operands[0].mem.disp;
+			const struct sym_entry *g = find_sym_at(f, a);
+
+			if (g && a == g->dwfl_addr && find_variable(f, g->name, g->dwfl_addr, out))
+				found = true;
+			break;
+		}
+		if (insn[i].id == X86_INS_MOV && x->op_count == 2 && src >= 0 && dst >= 0 &&
+		    (regs & (1u << src)))
+			regs |= 1u << dst;
+		else if (dst >= 0)
+			regs &= ~(1u << dst);	/* overwritten */
+	}
+	cs_free(insn, n);
+	return found;
 }
 
 int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, uint64_t off,
@@ -733,13 +808,12 @@ int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, u
 {
 	struct vt_file *f = get_file(vt, path);
 	const struct sym_entry *se;
-	uint64_t key;
+	uint64_t key, sz;
 	struct cached *c;
-	struct candidate best = { 0 };
-	Dwarf_Die *cu;
-	Dwarf_Addr bias, pc;
+	Dwarf_Die *cu, var, t, p;
+	Dwarf_Addr bias;
 	struct vartype_answer a = { 0 };
-	struct alloc_scan as = { size, &best };
+	char *name;
 
 	if (f->rc)
 		return f->rc;
@@ -755,13 +829,25 @@ int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, u
 	cu = dwfl_module_addrdie(f->mod, se->dwfl_addr + off, &bias);
 	if (!cu)
 		return cache_put(f, key, VT_NO_DEBUGINFO, NULL);
-	pc = se->dwfl_addr + off - bias;
-	scan_pc(cu, pc, 0, alloc_var, &as);
-	if (!best.type)
+	if (!alloc_receiver(vt, f, se, off, cu, bias, &var))
 		return cache_put(f, key, VT_NO_VARIABLE, NULL);
-	a.type = keep(vt, best.type);
-	a.var = keep(vt, xstrdup(best.var ? best.var : "?"));
-	a.size = best.size;
+	if (!type_of(&var, &t) || !strip(&t, &t) || !type_of(&t, &p) || !strip(&p, &p))
+		return cache_put(f, key, VT_NOT_STRUCT, NULL);
+	sz = die_size(&p);
+	a.var = keep(vt, xstrdup(dwarf_diename(&var) ? dwarf_diename(&var) : "?"));
+	name = struct_name(&p);
+	if (name && sz && sz <= size) {
+		a.type = keep(vt, name);
+		a.size = sz;
+	} else {
+		/* A scalar array (unsigned *hist = calloc(n, sizeof(*hist))): named after the
+		 * variable that holds it, each element a slot of its own. */
+		free(name);
+		a.type = keep(vt, xasprintf("heap %s", a.var));
+		a.scalar = true;
+		a.size = size;
+		a.elem_size = sz && sz <= size ? sz : 1;
+	}
 	a.origin = keep(vt, xasprintf("malloc(%" PRIu64 ") in %s for %s", size, sym, a.var));
 	*out = a;
 	return cache_put(f, key, VT_OK, &a);

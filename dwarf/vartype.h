@@ -14,8 +14,11 @@
  *    the displacement, are the answer.  Of several candidates (an inlined helper's
  *    `atomic_long_t *v` and the caller's `struct file *f` in the same register) the one with
  *    the largest struct that holds the offset wins;
- *  - vartype__alloc_site: the struct type of a heap block allocated at a call site: a pointer
- *    variable in scope there whose pointee has the block's size (or divides it: an array).
+ *  - vartype__alloc_site: the type of a heap block allocated at a call site: the result is
+ *    followed from rax through the instructions after the call (register copies, calls that
+ *    keep callee-saved registers, as an instrumented program makes) to the variable it is
+ *    stored to, a global by a RIP-relative store or a local by its location list; that
+ *    pointer's pointee is the type (a struct, or a scalar array named after the variable).
  *
  * Addresses are given as ELF symbol + offset, so the same code serves executables, shared
  * libraries, vmlinux and relocatable .ko files (libdwfl applies a .ko's relocations and gives

@@ -13,3 +13,5 @@ tests_fields_mkkern_LDADD = sampling/libperfwriter.a
 TESTS += tests/fields/kernel.sh
 dist_check_SCRIPTS += tests/fields/kernel.sh
 EXTRA_DIST += tests/kmod/lineup_touch.c
+TESTS += tests/fields/workloads.sh
+dist_check_SCRIPTS += tests/fields/workloads.sh

@@ -131,6 +131,60 @@ if [ -n "$bid" ]; then
 		fail "build-id of the workload missing"
 fi
 
+# the workload's threads are followed (inherit): each thread's faults carry its own tid
+cat > "$T/pt.c" <<'EOF'
+#include <pthread.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+/* Two threads, each touching 16 fresh pages of its own mapping. */
+static char *base[2];
+static long tids[2];
+static void *run(void *arg)
+{
+	long k = (long)arg;
+
+	tids[k] = syscall(SYS_gettid);
+	for (int i = 0; i < 16; i++)
+		base[k][i * 4096 + 16 * i] = 1;
+	return NULL;
+}
+int main(void)
+{
+	pthread_t t[2];
+
+	for (long k = 0; k < 2; k++) {
+		base[k] = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		if (base[k] == MAP_FAILED)
+			return 1;
+	}
+	for (long k = 0; k < 2; k++)
+		pthread_create(&t[k], NULL, run, (void *)k);
+	for (long k = 0; k < 2; k++)
+		pthread_join(t[k], NULL);
+	for (long k = 0; k < 2; k++)
+		printf("%ld %p\n", tids[k], (void *)base[k]);
+	return 0;
+}
+EOF
+${CC:-cc} -O1 -pthread -o "$T/pt" "$T/pt.c" || fail "cannot build the threaded workload"
+"$LINEUP" record -u -e page-faults -o "$T/pt.data" -- "$T/pt" > "$T/pt.out" 2> "$T/err" ||
+	fail "lineup record (threads): $(cat "$T/err")"
+"$PERF" script -i "$T/pt.data" -F tid,addr > "$T/pt.got" 2>/dev/null || fail "perf script (threads)"
+[ "$(wc -l < "$T/pt.out")" -eq 2 ] || fail "the threaded workload did not report its threads"
+while read -r tid b; do
+	i=0
+	while [ $i -lt 16 ]; do
+		a=$(printf '%x' $((b + i * 4096 + 16 * i)))
+		grep -q "^ *$tid  *$a\$" "$T/pt.got" || fail "thread $tid: fault at $a missing"
+		i=$((i + 1))
+	done
+done < "$T/pt.out"
+"$PERF" report -i "$T/pt.data" --stats 2>/dev/null | grep -q "FORK events: *2 " ||
+	fail "expected the kernel's 2 FORK records of the threads"
+
 # system-wide while a command runs
 "$LINEUP" record -a -u -e page-faults -o "$T/pfa.data" -- "$T/pf" > "$T/base" 2> "$T/err" ||
 	fail "lineup record -a: $(cat "$T/err")"

@@ -414,6 +414,43 @@ int perf_writer__add_event(struct perf_writer *w, const struct perf_writer_event
 	return w->nr_ev - 1;
 }
 
+int perf_writer__add_c2c_events(struct perf_writer *w, unsigned int ldlat,
+				uint64_t extra_sample_type, int *load, int *store)
+{
+	char name[64];
+	struct perf_writer_event ev = {
+		.name = name,
+		.type = PW_TYPE_RAW,
+		.config = 0x1cd,	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+		.config1 = ldlat,
+		.sample_type = SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_ADDR | SF_CPU |
+			       SF_PERIOD | SF_DATA_SRC | SF_WEIGHT | SF_PHYS_ADDR | extra_sample_type,
+		.sample_period = 1,
+		.precise_ip = 2,
+		.sample_id_all = true,
+		.mmap = true, .mmap2 = true, .mmap_data = true, .comm = true, .comm_exec = true,
+		.task = true,
+	};
+	int l, st;
+
+	snprintf(name, sizeof(name), "cpu/mem-loads,ldlat=%u/P", ldlat);
+	l = perf_writer__add_event(w, &ev);
+	if (l < 0)
+		return l;
+	ev.name = "cpu/mem-stores/P";
+	ev.config = 0x82d0;	/* MEM_INST_RETIRED.ALL_STORES */
+	ev.config1 = 0;
+	ev.mmap = ev.mmap2 = ev.mmap_data = ev.comm = ev.comm_exec = ev.task = false;
+	st = perf_writer__add_event(w, &ev);
+	if (st < 0)
+		return st;
+	if (load)
+		*load = l;
+	if (store)
+		*store = st;
+	return 0;
+}
+
 int perf_writer__add_id(struct perf_writer *w, int evsel, uint64_t id)
 {
 	struct pw_event *e;

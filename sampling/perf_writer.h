@@ -138,6 +138,17 @@ const char *perf_writer__strerror(const struct perf_writer *w);
  * and all must agree on sample_id_all.
  */
 int perf_writer__add_event(struct perf_writer *w, const struct perf_writer_event *ev);
+/*
+ * Add the two events of an Intel `perf c2c record`, named and encoded as perf does:
+ * "cpu/mem-loads,ldlat=LDLAT/P" (raw 0x1cd, config1 = ldlat, precise 2) and
+ * "cpu/mem-stores/P" (raw 0x82d0), sampling IDENTIFIER|IP|TID|TIME|ADDR|CPU|PERIOD|DATA_SRC|
+ * WEIGHT|PHYS_ADDR plus @extra_sample_type, period 1, sample_id_all, and the side-band flags
+ * (mmap, mmap2, mmap_data, comm, task) on the load event.  perf c2c report itself accepts any
+ * event with DATA_SRC; these names are what perf and people expect to see.  Sets *load and
+ * *store to the evsel indexes; 0 or -errno.
+ */
+int perf_writer__add_c2c_events(struct perf_writer *w, unsigned int ldlat,
+				uint64_t extra_sample_type, int *load, int *store);
 /* Add one more id to event @evsel (another fd of the same event). */
 int perf_writer__add_id(struct perf_writer *w, int evsel, uint64_t id);
 /* The event's first id (what a sample's id/identifier should carry). */

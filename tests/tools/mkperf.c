@@ -207,6 +207,7 @@ struct scenario {
 	size_t nr_maps;
 	struct file *files;
 	size_t nr_files;
+	unsigned int c2c_ldlat;	/* c2c_events: the writer's perf c2c events */
 	/* tid -> pid, from comm and fork records */
 	uint32_t tids[4096][2];
 	unsigned int nr_tids;
@@ -628,7 +629,7 @@ static void open_output(void)
 {
 	if (S->opened)
 		return;
-	if (!S->nr_pending) {
+	if (!S->nr_pending && !S->c2c_ldlat) {
 		char *argv[] = { "event", "load" };
 
 		cmd_event(argv, 2);
@@ -636,7 +637,23 @@ static void open_output(void)
 	S->w = perf_writer__new();
 	if (!S->w)
 		die("out of memory");
-	for (unsigned int i = 0; i < S->nr_pending; i++) {
+	if (S->c2c_ldlat) {
+		/* the writer's own perf c2c events */
+		char name[64];
+		int l, st;
+
+		if (perf_writer__add_c2c_events(S->w, S->c2c_ldlat, 0, &l, &st))
+			die("%s", perf_writer__strerror(S->w));
+		snprintf(name, sizeof(name), "cpu/mem-loads,ldlat=%u/P", S->c2c_ldlat);
+		memset(S->pending, 0, 2 * sizeof(S->pending[0]));
+		S->pending_names[0] = xdup(name);
+		S->pending_names[1] = xdup("cpu/mem-stores/P");
+		S->nr_pending = 2;
+		S->events[0] = (struct event){ S->pending_names[0], l };
+		S->events[1] = (struct event){ S->pending_names[1], st };
+		S->nr_events = 2;
+	}
+	for (unsigned int i = 0; i < S->nr_pending && !S->c2c_ldlat; i++) {
 		int idx;
 
 		S->pending[i].name = S->pending_names[i];
@@ -656,8 +673,11 @@ static int find_event(const char *name)
 	for (unsigned int i = 0; i < S->nr_events; i++)
 		if (!strcmp(S->events[i].name, name))
 			return S->events[i].evsel;
-	if (!strcmp(name, "load") || !strcmp(name, "mem-loads"))
-		return find_event("cpu/mem-loads,ldlat=30/P");
+	if (!strcmp(name, "load") || !strcmp(name, "mem-loads")) {
+		for (unsigned int i = 0; i < S->nr_events; i++)
+			if (!strncmp(S->events[i].name, "cpu/mem-loads,", 14))
+				return S->events[i].evsel;
+	}
 	if (!strcmp(name, "store") || !strcmp(name, "mem-stores"))
 		return find_event("cpu/mem-stores/P");
 	die("no event named '%s' (declare it with `event`)", name);
@@ -1148,7 +1168,15 @@ static void run_line(char *line)
 			S->cmdline[i - 1] = xdup(tok[i]);
 		S->nr_cmdline = n - 1;
 	} else if (!strcmp(tok[0], "event")) {
+		if (S->c2c_ldlat)
+			die("c2c_events declares the events already");
 		cmd_event(tok, n);
+	} else if (!strcmp(tok[0], "c2c_events")) {
+		if (S->nr_pending || S->opened)
+			die("c2c_events must come first, instead of `event` lines");
+		S->c2c_ldlat = n > 1 ? num(tok[1], "ldlat") : 30;
+		if (!S->c2c_ldlat)
+			die("c2c_events: ldlat must be positive");
 	} else if (!strcmp(tok[0], "comm")) {
 		cmd_comm(tok, n);
 	} else if (!strcmp(tok[0], "fork")) {

@@ -107,4 +107,22 @@ cat > "$T/expected" <<EOF
 EOF
 diff -u "$T/expected" "$T/got" || fail "perf c2c cache line table (Node, PA cnt, HITMs)"
 grep -q '\[\.\] reader  prog  prog.c:3' "$T/out" || fail "perf c2c did not resolve reader to prog.c:3"
+
+# The same recording with the writer's perf_writer__add_c2c_events (perf c2c record's events).
+sed 's/^event load$/c2c_events 50/; /^event store$/d' "$T/sc.txt" > "$T/sc2.txt"
+"$MKPERF" -o "$T/sc2.data" "$T/sc2.txt" || fail "mkperf c2c_events"
+"$PERF" evlist -v -i "$T/sc2.data" > "$T/got" 2>&1
+cat > "$T/expected" <<'EOF'
+cpu/mem-loads,ldlat=50/P: type: 4, size: 128, config: 0x1cd, { sample_period, sample_freq }: 1, sample_type: IP|TID|TIME|ADDR|CPU|PERIOD|IDENTIFIER|DATA_SRC|WEIGHT|PHYS_ADDR, mmap: 1, comm: 1, task: 1, precise_ip: 2, mmap_data: 1, sample_id_all: 1, mmap2: 1, comm_exec: 1, { bp_addr, config1 }: 0x32
+cpu/mem-stores/P: type: 4, size: 128, config: 0x82d0, { sample_period, sample_freq }: 1, sample_type: IP|TID|TIME|ADDR|CPU|PERIOD|IDENTIFIER|DATA_SRC|WEIGHT|PHYS_ADDR, precise_ip: 2, sample_id_all: 1
+EOF
+diff -u "$T/expected" "$T/got" || fail "perf_writer__add_c2c_events attrs"
+"$PERF" c2c report -i "$T/sc2.data" --stdio > "$T/out" 2>&1 || fail "perf c2c report (c2c_events)"
+sed -n '/Shared Data Cache Line Table/,/Shared Cache Line Distribution/p' "$T/out" |
+	grep '^ *[0-9]' | awk '{ print $1, $2, $3, $4, $5, $6, $7, $8 }' > "$T/got"
+cat > "$T/expected" <<EOF
+0 0x7f0000000040 1 1 75.00% 3 0 3
+1 $line 0-1 2 25.00% 1 1 0
+EOF
+diff -u "$T/expected" "$T/got" || fail "perf c2c cache line table (c2c_events)"
 exit 0

@@ -1,15 +1,732 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The BTF loader: layouts from /sys/kernel/btf/vmlinux, a raw BTF file, or an ELF's .BTF
+ * section, read with libbpf.  BTF has no alignment attributes, so alignments are inferred from
+ * the offsets, as pahole's BTF loader does; the rendering follows pahole's for the same types.
+ *
+ * Ownership: the struct btf is freed with the source; layouts of layout_source__find live in
+ * the source's arena, those of a for_each callback in a scratch arena reset after each type.
+ */
 #include <config.h>
 
 #include "dwarf/dwarf_types.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/btf.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define MAX_DEPTH 48
+#define DEFAULT_BTF "/sys/kernel/btf/vmlinux"
+
+struct btf_source {
+	struct layout_source base;
+	struct btf *btf;
+	uint32_t nr_types;
+	uint32_t *natural;	/* per type id: natural alignment + 1, 0 = not computed */
+	uint32_t *padding;	/* per type id: tail padding + 1, 0 = not computed */
+	struct arena scratch;	/* for layouts built only for their padding */
+};
+
+struct bbuild {
+	struct btf_source *s;
+	struct arena *arena;
+	unsigned int line_size;
+};
+
+static const struct btf_type *type_at(struct bbuild *b, uint32_t id)
+{
+	if (!id || id >= b->s->nr_types)
+		return NULL;
+	return btf__type_by_id(b->s->btf, id);
+}
+
+static const char *name_of(struct bbuild *b, const struct btf_type *t)
+{
+	const char *n = t && t->name_off ? btf__name_by_offset(b->s->btf, t->name_off) : NULL;
+
+	return n && *n ? n : NULL;
+}
+
+static bool is_modifier(const struct btf_type *t)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Strip typedefs and qualifiers: the id of what is left, 0 for void. */
+static uint32_t strip(struct bbuild *b, uint32_t id)
+{
+	for (int i = 0; i < MAX_DEPTH; i++) {
+		const struct btf_type *t = type_at(b, id);
+
+		if (!t || !is_modifier(t))
+			return t ? id : 0;
+		id = t->type;
+	}
+	return 0;
+}
+
+static bool is_sou(const struct btf_type *t)
+{
+	return t && (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION);
+}
+
+static bool is_enum(const struct btf_type *t)
+{
+	return t && (btf_kind(t) == BTF_KIND_ENUM || btf_kind(t) == BTF_KIND_ENUM64);
+}
+
+/* pahole's tag__size */
+static uint64_t type_size(struct bbuild *b, uint32_t id, int depth)
+{
+	const struct btf_type *t = type_at(b, id);
+
+	if (!t || depth > MAX_DEPTH)
+		return 0;
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		return btf_int_bits(t) / 8;
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return t->size;
+	case BTF_KIND_PTR:
+	case BTF_KIND_FUNC_PROTO:
+		return b->s->base.addr_size;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return t->size == 1 && !btf_vlen(t) ? 0 : t->size;
+	case BTF_KIND_ARRAY: {
+		const struct btf_array *a = btf_array(t);
+
+		return (uint64_t)a->nelems * type_size(b, a->type, depth + 1);
+	}
+	case BTF_KIND_FWD:
+		return 0;
+	default:
+		return type_size(b, t->type, depth + 1);
+	}
+}
+
+static uint32_t natural_align(struct bbuild *b, uint32_t id, int depth)
+{
+	const struct btf_type *t = type_at(b, id);
+	uint32_t a = 1;
+
+	if (!t || depth > MAX_DEPTH)
+		return 1;
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+		a = b->s->base.addr_size;
+		break;
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		a = (uint32_t)type_size(b, id, depth + 1);
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION: {
+		if (b->s->natural[id])
+			return b->s->natural[id] - 1;
+		const struct btf_member *m = btf_members(t);
+
+		a = 0;
+		for (int i = 0; i < btf_vlen(t); i++) {
+			uint32_t st = strip(b, m[i].type);
+			uint32_t ma = st ? natural_align(b, st, depth + 1) : 1;
+
+			if (ma > a)
+				a = ma;
+		}
+		if (!a)
+			a = 1;
+		b->s->natural[id] = a + 1;
+		return a;
+	}
+	case BTF_KIND_ARRAY: {
+		uint32_t st = strip(b, btf_array(t)->type);
+
+		a = st ? natural_align(b, st, depth + 1) : 1;
+		break;
+	}
+	default:
+		break;
+	}
+	return a ? a : 1;
+}
+
+static void tag_name(struct bbuild *b, uint32_t id, struct strbuf *sb, int depth);
+
+static void params(struct bbuild *b, const struct btf_type *fn, struct strbuf *sb, int depth)
+{
+	const struct btf_param *p = btf_params(fn);
+	bool first = true, unspec = false;
+
+	strbuf__add(sb, "(", 1);
+	for (int i = 0; i < btf_vlen(fn); i++) {
+		const struct btf_type *pt;
+		const char *pname = p[i].name_off ? btf__name_by_offset(b->s->btf, p[i].name_off) :
+						    NULL;
+
+		if (!p[i].type) {
+			unspec = true;
+			continue;
+		}
+		if (pname && !*pname)
+			pname = NULL;
+		if (!first)
+			strbuf__add(sb, ", ", 2);
+		first = false;
+		pt = type_at(b, p[i].type);
+		if (pt && btf_kind(pt) == BTF_KIND_PTR) {
+			const struct btf_type *target = type_at(b, pt->type);
+
+			if (target && btf_kind(target) == BTF_KIND_FUNC_PROTO) {
+				tag_name(b, target->type, sb, depth + 1);
+				strbuf__addf(sb, " (*%s)", pname ? pname : "");
+				params(b, target, sb, depth + 1);
+				continue;
+			}
+		}
+		tag_name(b, p[i].type, sb, depth + 1);
+		if (pname)
+			strbuf__addf(sb, " %s", pname);
+	}
+	if (first)
+		strbuf__add(sb, "void)", 5);
+	else if (unspec)
+		strbuf__add(sb, ", ...)", 6);
+	else
+		strbuf__add(sb, ")", 1);
+}
+
+static void ptr_name(struct bbuild *b, const struct btf_type *t, const char *suffix,
+		     struct strbuf *sb, int depth)
+{
+	const struct btf_type *target = type_at(b, t->type), *next;
+	uint32_t id = t->type;
+	const char *const_pointer = "";
+
+	if (!t->type) {
+		strbuf__addf(sb, "void %s", suffix);
+		return;
+	}
+	if (target && btf_kind(target) == BTF_KIND_CONST) {
+		next = type_at(b, target->type);
+		if (next && btf_kind(next) == BTF_KIND_PTR) {
+			const_pointer = "const ";
+			id = target->type;
+		}
+	}
+	tag_name(b, id, sb, depth + 1);
+	strbuf__addf(sb, " %s%s", const_pointer, suffix);
+}
+
+static void tag_name(struct bbuild *b, uint32_t id, struct strbuf *sb, int depth)
+{
+	const struct btf_type *t = type_at(b, id);
+	const char *name;
+
+	if (depth > MAX_DEPTH) {
+		strbuf__add(sb, "<type loop>", 11);
+		return;
+	}
+	if (!t) {
+		strbuf__add(sb, "void", 4);
+		return;
+	}
+	name = name_of(b, t);
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+		strbuf__addf(sb, "%s", name ? name : "nameless base type!");
+		break;
+	case BTF_KIND_PTR:
+		ptr_name(b, t, "*", sb, depth);
+		break;
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: {
+		int k = btf_kind(t);
+
+		strbuf__addf(sb, "%s", k == BTF_KIND_CONST ? "const " :
+				       k == BTF_KIND_VOLATILE ? "volatile " : "");
+		tag_name(b, t->type, sb, depth + 1);
+		strbuf__addf(sb, "%s ", k == BTF_KIND_RESTRICT ? " restrict" : "");
+		break;
+	}
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_ARRAY:
+		tag_name(b, btf_kind(t) == BTF_KIND_ARRAY ? btf_array(t)->type : t->type, sb,
+			 depth + 1);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		tag_name(b, t->type, sb, depth + 1);
+		strbuf__add(sb, " ()", 3);
+		params(b, t, sb, depth + 1);
+		break;
+	case BTF_KIND_STRUCT:
+		strbuf__addf(sb, "struct %s", name ? name : "");
+		break;
+	case BTF_KIND_UNION:
+		strbuf__addf(sb, "union %s", name ? name : "");
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		strbuf__addf(sb, "enum %s", name ? name : "");
+		break;
+	case BTF_KIND_FWD:
+		strbuf__addf(sb, "%s %s", btf_kflag(t) ? "union" : "struct", name ? name : "");
+		break;
+	default:
+		strbuf__addf(sb, "%s", name ? name : "");
+		break;
+	}
+}
+
+static struct layout_type *build_type(struct bbuild *b, uint32_t id, int depth, bool in_union);
+
+static struct layout_type *build_enum(struct bbuild *b, const struct btf_type *t)
+{
+	struct layout_type *lt = arena__zalloc(b->arena, sizeof(*lt));
+	int n = btf_vlen(t);
+
+	lt->kind = LAYOUT_ENUM;
+	lt->size = t->size ? t->size : 4;
+	lt->align = lt->natural_align = (uint32_t)lt->size;
+	lt->signed_enum = false;	/* pahole 1.24 ignores BTF's signedness flag */
+	lt->members = arena__zalloc(b->arena, (n ? n : 1) * sizeof(*lt->members));
+	for (int i = 0; i < n; i++) {
+		struct layout_member *m = &lt->members[i];
+		uint32_t name_off;
+
+		if (btf_kind(t) == BTF_KIND_ENUM64) {
+			const struct btf_enum64 *e = btf_enum64(t) + i;
+
+			name_off = e->name_off;
+			m->offset = btf_enum64_value(e);
+		} else {
+			const struct btf_enum *e = btf_enum(t) + i;
+
+			name_off = e->name_off;
+			m->offset = (uint32_t)e->val;
+		}
+		m->name = arena__strdup(b->arena, btf__name_by_offset(b->s->btf, name_off) ?: "");
+		m->type_name = m->decl_prefix = m->decl_suffix = "";
+		m->nr_elems = 1;
+	}
+	lt->nr_members = n;
+	return lt;
+}
+
+static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t id, bool first,
+			    bool last, bool in_union, int depth)
+{
+	struct strbuf pre = STRBUF_INIT, suffix = STRBUF_INIT, tn = STRBUF_INIT;
+	uint32_t kw_len = 0;	/* pahole prints "struct " before padding the name */
+	bool done = false;
+
+	m->nr_elems = 1;
+	for (int guard = 0; !done && guard < MAX_DEPTH; guard++) {
+		const struct btf_type *t = type_at(b, id);
+
+		if (!t) {
+			tag_name(b, 0, &tn, depth);
+			break;
+		}
+		switch (btf_kind(t)) {
+		case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			continue;
+		case BTF_KIND_CONST:
+			strbuf__add(&pre, "const ", 6);
+			if (t->type) {
+				id = t->type;
+				continue;
+			}
+			tag_name(b, id, &tn, depth);
+			done = true;
+			break;
+		case BTF_KIND_PTR: {
+			uint32_t tid = t->type;
+			const struct btf_type *target;
+
+			while ((target = type_at(b, tid)) && btf_kind(target) == BTF_KIND_TYPE_TAG)
+				tid = target->type;
+			if (target && btf_kind(target) == BTF_KIND_FUNC_PROTO) {
+				tag_name(b, target->type, &tn, depth);
+				m->decl_prefix = "(*";
+				strbuf__add(&suffix, ")", 1);
+				params(b, target, &suffix, depth);
+				done = true;
+				break;
+			}
+			if ((is_sou(target) || is_enum(target)) && !name_of(b, target)) {
+				m->decl_prefix = "* ";
+				m->inline_type = true;
+				m->type = is_enum(target) ? build_enum(b, target) :
+							    build_type(b, tid, depth + 1, in_union);
+				tag_name(b, tid, &tn, depth);
+				done = true;
+				break;
+			}
+			tag_name(b, id, &tn, depth);
+			done = true;
+			break;
+		}
+		case BTF_KIND_FUNC_PROTO:
+			tag_name(b, t->type, &tn, depth);
+			m->decl_prefix = "(";
+			strbuf__add(&suffix, ")", 1);
+			params(b, t, &suffix, depth);
+			done = true;
+			break;
+		case BTF_KIND_ARRAY: {
+			const struct btf_array *a = btf_array(t);
+			uint32_t elem = a->type;
+			const struct btf_type *et = type_at(b, elem);
+			struct layout_member em = { 0 };
+
+			m->nr_elems = a->nelems;
+			if (!a->nelems && et && btf_kind(et) == BTF_KIND_CONST)
+				elem = et->type;
+			describe_member(b, &em, elem, first, last, in_union, depth + 1);
+			strbuf__addf(&tn, "%s%s", pre.buf ? pre.buf : "", em.type_name);
+			kw_len = (uint32_t)pre.len + em.pad_from;
+			strbuf__reset(&pre);
+			m->decl_prefix = em.decl_prefix;
+			if (a->nelems || !last || (first && last) || in_union)
+				strbuf__addf(&suffix, "%s[%u]", em.decl_suffix, a->nelems);
+			else
+				strbuf__addf(&suffix, "%s[]", em.decl_suffix);
+			m->type = em.type;
+			m->inline_type = em.inline_type;
+			m->elem_size = type_size(b, elem, 0);
+			m->nr_elems = (uint64_t)a->nelems * (em.nr_elems ? em.nr_elems : 1);
+			done = true;
+			break;
+		}
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+			if (!name_of(b, t)) {
+				m->inline_type = true;
+				m->type = is_enum(t) ? build_enum(b, t) :
+						       build_type(b, id, depth + 1, in_union);
+			}
+			tag_name(b, id, &tn, depth);
+			kw_len = btf_kind(t) == BTF_KIND_UNION ? 6 : is_enum(t) ? 5 : 7;
+			done = true;
+			break;
+		default:
+			tag_name(b, id, &tn, depth);
+			done = true;
+			break;
+		}
+	}
+	if (!m->decl_prefix)
+		m->decl_prefix = "";
+	struct strbuf full = STRBUF_INIT;
+
+	strbuf__addf(&full, "%s%s", pre.buf ? pre.buf : "", tn.buf ? tn.buf : "");
+	m->pad_from = (uint32_t)pre.len + kw_len;
+	m->type_name = arena__strdup(b->arena, full.buf ? full.buf : "");
+	m->decl_suffix = arena__strdup(b->arena, suffix.buf ? suffix.buf : "");
+	strbuf__release(&full);
+	strbuf__release(&pre);
+	strbuf__release(&suffix);
+	strbuf__release(&tn);
+}
+
+/* pahole's class__infer_alignment for BTF */
+static uint32_t infer_alignment(unsigned int line, uint32_t byte_offset, uint32_t natural,
+				uint32_t smallest_offset)
+{
+	uint32_t alignment = 0, delta = byte_offset - smallest_offset;
+
+	if (delta) {
+		if (byte_offset % 2 == 0) {
+			unsigned int shift = 32 - __builtin_clz(delta);
+
+			alignment = shift >= 32 ? 1 : 1u << shift;	/* x86's shift wraps */
+		}
+	}
+	if (alignment <= natural || alignment == 1)
+		alignment = 0;
+	else if (alignment < line && line % alignment == 0 && byte_offset % line == 0)
+		alignment = line;
+	return alignment;
+}
+
+static void finalize(struct layout_type *t, bool marked)
+{
+	uint32_t *nat = xcalloc(t->nr_members ? t->nr_members : 1, sizeof(*nat));
+
+	for (uint32_t i = 0; i < t->nr_members; i++) {
+		nat[i] = t->members[i].natural_align;
+		if (t->members[i].inline_type && t->members[i].type)
+			t->members[i].type->packed = false;
+	}
+	if (!marked)
+		layout__infer_packed(t, nat);
+	for (uint32_t i = 0; i < t->nr_members; i++) {
+		struct layout_member *m = &t->members[i];
+
+		if (m->type && m->type->kind != LAYOUT_ENUM)
+			finalize(m->type, m->type->packed);
+	}
+	free(nat);
+}
+
+/* Tail padding of a named struct used as a member type, cached by type id. */
+static uint32_t struct_padding(struct bbuild *b, uint32_t id, int depth)
+{
+	if (b->s->padding[id])
+		return b->s->padding[id] - 1;
+	if (depth > MAX_DEPTH)
+		return 0;
+	struct bbuild sb = *b;
+
+	sb.arena = &b->s->scratch;
+	uint32_t pad = build_type(&sb, id, depth + 1, false)->padding;
+
+	if (depth == 0)
+		arena__reset(&b->s->scratch);
+	b->s->padding[id] = pad + 1;
+	return pad;
+}
+
+static struct layout_type *build_type(struct bbuild *b, uint32_t id, int depth, bool in_union)
+{
+	const struct btf_type *t = type_at(b, id);
+	struct layout_type *lt = arena__zalloc(b->arena, sizeof(*lt));
+	int n = btf_vlen(t);
+	const struct btf_member *bm = btf_members(t);
+	uint32_t smallest = 0;
+
+	lt->kind = btf_kind(t) == BTF_KIND_UNION ? LAYOUT_UNION : LAYOUT_STRUCT;
+	lt->name = arena__strdup(b->arena, name_of(b, t));
+	lt->size = t->size;
+	if (lt->kind == LAYOUT_UNION)
+		in_union = true;
+	lt->members = arena__zalloc(b->arena, (n ? n : 1) * sizeof(*lt->members));
+	if (depth > MAX_DEPTH)
+		n = 0;
+	for (int i = 0; i < n; i++) {
+		struct layout_member *m = &lt->members[i];
+		uint32_t bit_off = btf_member_bit_offset(t, i);
+		uint32_t st = strip(b, bm[i].type);
+		const struct btf_type *stt = type_at(b, st);
+		const char *mname = bm[i].name_off ? btf__name_by_offset(b->s->btf, bm[i].name_off) :
+						     NULL;
+
+		m->name = arena__strdup(b->arena, mname && *mname ? mname : NULL);
+		m->bit_size = btf_member_bitfield_size(t, i);
+		describe_member(b, m, bm[i].type, i == 0, i == n - 1, in_union, depth);
+		m->offset = bit_off / 8;
+		m->size = st ? type_size(b, st, 0) : 0;
+		if (m->size && stt && (btf_kind(stt) == BTF_KIND_INT || is_enum(stt)) &&
+		    m->bit_size) {
+			int64_t bits = (int64_t)m->size * 8;
+			int64_t boff = bit_off / bits * bits / 8;
+			int64_t bfo = (int64_t)bit_off - boff * 8;
+
+			if (bfo < 0) {
+				bfo += bits;
+				boff -= (int64_t)m->size;
+			}
+			m->offset = (uint64_t)boff;
+			m->bit_offset = (uint32_t)bfo;
+		}
+		if (!m->elem_size)
+			m->elem_size = m->nr_elems > 1 ? m->size / m->nr_elems : m->size;
+		m->natural_align = st ? natural_align(b, st, 0) : 1;
+		if (m->size) {
+			m->forced_align = infer_alignment(b->line_size, (uint32_t)m->offset,
+							  m->natural_align, smallest);
+			smallest = (uint32_t)(m->offset + m->size);
+		}
+		m->align = m->forced_align ? m->forced_align : m->natural_align;
+		if (stt && is_sou(stt) && name_of(b, stt))
+			m->type_id = arena__strdup(b->arena, name_of(b, stt));
+		const struct btf_type *direct = type_at(b, bm[i].type);
+
+		if (direct && btf_kind(direct) == BTF_KIND_STRUCT)
+			m->type_padding = m->type ? m->type->padding : 0;
+		if (m->natural_align > lt->natural_align)
+			lt->natural_align = m->natural_align;
+	}
+	lt->nr_members = n;
+	if (!lt->natural_align)
+		lt->natural_align = 1;
+	lt->forced_align = infer_alignment(b->line_size, (uint32_t)lt->size,
+					   natural_align(b, id, 0), smallest);
+	lt->align = lt->forced_align ? lt->forced_align : lt->natural_align;
+	layout__compute_holes(lt);
+	/* the tail padding of named struct members needs their own layout */
+	for (int i = 0; i < n; i++) {
+		struct layout_member *m = &lt->members[i];
+		const struct btf_type *direct = type_at(b, bm[i].type);
+
+		if (direct && btf_kind(direct) == BTF_KIND_STRUCT && !m->type)
+			m->type_padding = struct_padding(b, bm[i].type, depth);
+	}
+	if (depth == 0)
+		finalize(lt, false);
+	return lt;
+}
+
+static int btf_find(struct layout_source *src, const char *name,
+		    const struct layout_type **out, char *err, size_t errlen)
+{
+	struct btf_source *s = (struct btf_source *)src;
+	struct bbuild b = { .s = s, .arena = &src->arena, .line_size = 64 };
+
+	for (uint32_t id = 1; id < s->nr_types; id++) {
+		const struct btf_type *t = btf__type_by_id(s->btf, id);
+		const char *n;
+
+		if (!is_sou(t) || !t->name_off)
+			continue;
+		n = btf__name_by_offset(s->btf, t->name_off);
+		if (n && !strcmp(n, name)) {
+			*out = build_type(&b, id, 0, false);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int btf_for_each(struct layout_source *src, bool unions,
+			int (*cb)(const struct layout_type *type, void *arg), void *arg,
+			char *err, size_t errlen)
+{
+	struct btf_source *s = (struct btf_source *)src;
+	struct arena scratch = { 0 };
+	struct arena keys = { 0 };
+	struct hmap seen = { 0 };
+	struct strbuf sig = STRBUF_INIT;
+	struct bbuild b = { .s = s, .arena = &scratch, .line_size = 64 };
+	int ret = 0;
+
+	for (uint32_t id = 1; id < s->nr_types && !ret; id++) {
+		const struct btf_type *t = btf__type_by_id(s->btf, id);
+		struct layout_type *lt;
+		struct hmap_entry *e;
+
+		if (!is_sou(t) || !t->name_off || (!unions && btf_kind(t) == BTF_KIND_UNION))
+			continue;
+		lt = build_type(&b, id, 0, false);
+		layout__signature(lt, &sig);
+		e = hmap_slot(&seen, hash_str(sig.buf), sig.buf, 0, true);
+		if (!e->key) {
+			e->key = arena__strdup(&keys, sig.buf);
+			ret = cb(lt, arg);
+		}
+		arena__reset(&scratch);
+	}
+	arena__release(&scratch);
+	arena__release(&keys);
+	hmap_free(&seen);
+	strbuf__release(&sig);
+	return ret;
+}
+
+static void btf_names(struct layout_source *src, void (*cb)(const char *name, void *arg),
+		      void *arg)
+{
+	struct btf_source *s = (struct btf_source *)src;
+
+	for (uint32_t id = 1; id < s->nr_types; id++) {
+		const struct btf_type *t = btf__type_by_id(s->btf, id);
+
+		if (is_sou(t) && t->name_off)
+			cb(btf__name_by_offset(s->btf, t->name_off), arg);
+	}
+}
+
+static void btf_delete(struct layout_source *src)
+{
+	struct btf_source *s = (struct btf_source *)src;
+
+	btf__free(s->btf);
+	free(s->natural);
+	free(s->padding);
+	arena__release(&s->scratch);
+	arena__release(&src->arena);
+	free(src->path);
+	free(s);
+}
+
+static const struct layout_source_ops btf_ops = {
+	.find = btf_find,
+	.for_each = btf_for_each,
+	.names = btf_names,
+	.delete = btf_delete,
+};
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
 
 int btf_source__open(struct layout_source **out, const char *path, unsigned int flags,
 		     char *err, size_t errlen)
 {
+	struct btf_source *s;
+	struct btf *btf;
+	struct stat st;
+	long e;
+
 	*out = NULL;
-	snprintf(err, errlen, "%s: BTF not supported yet", path ? path : "/sys/kernel/btf/vmlinux");
-	return -ENOTSUP;
+	if (!path)
+		path = DEFAULT_BTF;
+	if (stat(path, &st)) {
+		int en = errno;
+
+		snprintf(err, errlen, "%s: %s", path, strerror(en));
+		return -en;
+	}
+	libbpf_set_print(quiet);
+	btf = btf__parse(path, NULL);
+	e = libbpf_get_error(btf);
+	if (e) {
+		if (e == -ENOENT || e == -ENODATA)
+			snprintf(err, errlen, "%s: no BTF (no .BTF section, and not raw BTF)", path);
+		else
+			snprintf(err, errlen, "%s: not valid BTF: %s", path, strerror((int)-e));
+		return e == -ENOENT ? -ENODATA : (int)(e == -ENODATA ? e : -EINVAL);
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->base.ops = &btf_ops;
+	s->base.flags = flags;
+	s->base.path = xstrdup(path);
+	s->base.addr_size = btf__pointer_size(btf) ? (unsigned int)btf__pointer_size(btf) : 8;
+	s->btf = btf;
+	s->nr_types = btf__type_cnt(btf);
+	s->natural = xcalloc(s->nr_types ? s->nr_types : 1, sizeof(*s->natural));
+	s->padding = xcalloc(s->nr_types ? s->nr_types : 1, sizeof(*s->padding));
+	*out = &s->base;
+	return 0;
 }

@@ -31,84 +31,6 @@
 /* Nesting bound: hostile DWARF can make types contain themselves. */
 #define MAX_DEPTH 48
 
-/* ---- a small open-addressing hash map, string or offset keys ---- */
-
-struct hmap_entry {
-	uint64_t hash;
-	const void *key;	/* string key, or NULL for offset keys */
-	uint64_t okey;
-	void *val;
-};
-
-struct hmap {
-	struct hmap_entry *e;
-	size_t cap, n;
-};
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h | 1;
-}
-
-static uint64_t hash_u64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return k | 1;
-}
-
-static void hmap_grow(struct hmap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 256;
-	struct hmap_entry *e = xcalloc(cap, sizeof(*e));
-
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->e[i].hash)
-			continue;
-		size_t j = m->e[i].hash & (cap - 1);
-
-		while (e[j].hash)
-			j = (j + 1) & (cap - 1);
-		e[j] = m->e[i];
-	}
-	free(m->e);
-	m->e = e;
-	m->cap = cap;
-}
-
-static struct hmap_entry *hmap_slot(struct hmap *m, uint64_t h, const char *skey, uint64_t okey,
-				    bool insert)
-{
-	if (insert && (m->n + 1) * 2 > m->cap)
-		hmap_grow(m);
-	if (!m->cap)
-		return NULL;
-	for (size_t j = h & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
-		struct hmap_entry *e = &m->e[j];
-
-		if (!e->hash) {
-			if (!insert)
-				return NULL;
-			e->hash = h;
-			m->n++;
-			return e;
-		}
-		if (e->hash == h && (skey ? e->key && !strcmp(e->key, skey) : e->okey == okey))
-			return e;
-	}
-}
-
-static void hmap_free(struct hmap *m)
-{
-	zfree(&m->e);
-	m->cap = m->n = 0;
-}
-
 /* ---- the source ---- */
 
 struct dwarf_source {
@@ -540,6 +462,7 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 			    bool first, bool last, bool in_union, int depth)
 {
 	struct strbuf pre = STRBUF_INIT, suffix = STRBUF_INIT, tn = STRBUF_INIT;
+	uint32_t kw_len = 0;	/* pahole prints "struct " before padding the name */
 	Dwarf_Die cur = *die, t;
 	bool done = false;
 
@@ -629,6 +552,7 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 
 			describe_member(b, &em, &t, first, last, in_union, depth + 1);
 			strbuf__addf(&tn, "%s%s", pre.buf ? pre.buf : "", em.type_name);
+			kw_len = (uint32_t)pre.len + em.pad_from;
 			strbuf__reset(&pre);
 			m->decl_prefix = em.decl_prefix;
 			strbuf__addf(&suffix, "%s%s", em.decl_suffix, d.buf ? d.buf : "");
@@ -653,6 +577,8 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 						  build_type(b, &cur, depth + 1, in_union);
 			}
 			tag_name(b, &cur, &tn, depth);
+			kw_len = tag == DW_TAG_union_type ? 6 : tag == DW_TAG_enumeration_type ? 5 :
+				 tag == DW_TAG_structure_type ? 7 : 6;
 			done = true;
 			break;
 		}
@@ -667,6 +593,7 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 	struct strbuf full = STRBUF_INIT;
 
 	strbuf__addf(&full, "%s%s", pre.buf ? pre.buf : "", tn.buf ? tn.buf : "");
+	m->pad_from = (uint32_t)pre.len + kw_len;
 	m->type_name = arena__strdup(b->arena, full.buf ? full.buf : "");
 	m->decl_suffix = arena__strdup(b->arena, suffix.buf ? suffix.buf : "");
 	strbuf__release(&full);
@@ -1012,15 +939,18 @@ static int each_one(struct build *b, Dwarf_Die *die, void *arg)
 {
 	struct each_arg *ea = arg;
 	const char *name = dwarf_diename(die);
+	struct layout_type *t;
 	struct hmap_entry *e;
 
 	if (!name || (!ea->unions && dwarf_tag(die) == DW_TAG_union_type))
 		return 0;
-	e = hmap_slot(&ea->seen, hash_str(name), name, 0, true);
+	t = build_type(b, die, 0, false);
+	layout__signature(t, &b->tmp);
+	e = hmap_slot(&ea->seen, hash_str(b->tmp.buf), b->tmp.buf, 0, true);
 	if (e->key)
 		return 0;
-	e->key = arena__strdup(&ea->names, name);
-	return ea->cb(build_type(b, die, 0, false), ea->arg);
+	e->key = arena__strdup(&ea->names, b->tmp.buf);
+	return ea->cb(t, ea->arg);
 }
 
 static int dwarf_for_each(struct layout_source *src, bool unions,

@@ -11,6 +11,7 @@
  * frees the rest, arena__release frees all.  Strings are copied in, never borrowed from libdw
  * or libbpf.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,30 @@ char *arena__strdup(struct arena *a, const char *s);
 char *arena__strndup(struct arena *a, const char *s, size_t n);
 void arena__reset(struct arena *a);
 void arena__release(struct arena *a);
+
+/* A small open-addressing hash map with string keys (key) or integer keys (okey). */
+struct hmap_entry {
+	uint64_t hash;
+	const void *key;
+	uint64_t okey;
+	void *val;
+};
+
+struct hmap {
+	struct hmap_entry *e;
+	size_t cap, n;
+};
+
+uint64_t hash_str(const char *s);
+uint64_t hash_u64(uint64_t k);
+/* The entry for the key, NULL when absent and !insert; a new entry has hash set, key NULL. */
+struct hmap_entry *hmap_slot(struct hmap *m, uint64_t h, const char *skey, uint64_t okey,
+			     bool insert);
+void hmap_free(struct hmap *m);
+
+struct strbuf;
+/* The identity pahole's full dump uses to print a type name once. */
+void layout__signature(const struct layout_type *t, struct strbuf *sb);
 
 struct layout_source_ops {
 	int (*find)(struct layout_source *src, const char *name, const struct layout_type **out,

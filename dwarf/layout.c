@@ -95,6 +95,90 @@ void arena__release(struct arena *a)
 	a->used = a->cap = 0;
 }
 
+/* ---- a small open-addressing hash map, string or offset keys ---- */
+
+uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h | 1;
+}
+
+uint64_t hash_u64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k | 1;
+}
+
+static void hmap_grow(struct hmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 256;
+	struct hmap_entry *e = xcalloc(cap, sizeof(*e));
+
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->e[i].hash)
+			continue;
+		size_t j = m->e[i].hash & (cap - 1);
+
+		while (e[j].hash)
+			j = (j + 1) & (cap - 1);
+		e[j] = m->e[i];
+	}
+	free(m->e);
+	m->e = e;
+	m->cap = cap;
+}
+
+struct hmap_entry *hmap_slot(struct hmap *m, uint64_t h, const char *skey, uint64_t okey,
+				    bool insert)
+{
+	if (insert && (m->n + 1) * 2 > m->cap)
+		hmap_grow(m);
+	if (!m->cap)
+		return NULL;
+	for (size_t j = h & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
+		struct hmap_entry *e = &m->e[j];
+
+		if (!e->hash) {
+			if (!insert)
+				return NULL;
+			e->hash = h;
+			m->n++;
+			return e;
+		}
+		if (e->hash == h && (skey ? e->key && !strcmp(e->key, skey) : e->okey == okey))
+			return e;
+	}
+}
+
+void hmap_free(struct hmap *m)
+{
+	zfree(&m->e);
+	m->cap = m->n = 0;
+}
+
+/*
+ * pahole prints a name again in a full dump only when the type differs: same name, size and
+ * members (names, offsets, sizes) count as the same type even if member type names differ.
+ */
+void layout__signature(const struct layout_type *t, struct strbuf *sb)
+{
+	strbuf__reset(sb);
+	strbuf__addf(sb, "%d %s %llu %u", t->kind, t->name ? t->name : "",
+		     (unsigned long long)t->size, t->nr_members);
+	for (uint32_t i = 0; i < t->nr_members; i++) {
+		const struct layout_member *m = &t->members[i];
+
+		strbuf__addf(sb, "|%s@%llu:%u:%u:%llu", m->name ? m->name : "",
+			     (unsigned long long)m->offset, m->bit_offset, m->bit_size,
+			     (unsigned long long)m->size);
+	}
+}
+
 /* ---- the source interface ---- */
 
 int layout_source__open(struct layout_source **out, const char *path, unsigned int flags,
@@ -532,16 +616,20 @@ static int print_member(struct pctx *c, const struct layout_member *m, bool unio
 		char *sfx = xasprintf("%s%s", m->decl_prefix, m->name ? m->name : "");
 		bool ptr = m->decl_prefix[0] != '\0';
 
-		printed += print_inline(c, m->type, indent, ts, ns, sfx, ptr ? 0 : child_base, false);
+		printed += print_inline(c, m->type, indent, ptr ? ts - 8 : ts, ns, sfx,
+					ptr ? 0 : child_base, false);
 		free(sfx);
 		printed += fprintf(c->fp, "%s", m->decl_suffix);
 	} else {
-		printed += fprintf(c->fp, "%-*s %s%s%s", ts, m->type_name, m->decl_prefix,
-				   m->name ? m->name : "", m->decl_suffix);
+		int split = (int)m->pad_from;
+
+		printed += fprintf(c->fp, "%.*s%-*s %s%s%s", split, m->type_name, ts - split,
+				   m->type_name + split, m->decl_prefix, m->name ? m->name : "",
+				   m->decl_suffix);
 	}
 	if (m->bit_size)
 		printed += fprintf(c->fp, ":%u", m->bit_size);
-	if (c->has_align_info && m->forced_align) {
+	if (m->forced_align) {
 		align_printed = fprintf(c->fp, " __attribute__((__aligned__(%u)))", m->forced_align);
 		printed += align_printed;
 	}
@@ -648,7 +736,7 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 			break;
 		const struct layout_member *pos = &t->members[i];
 
-		if (c->has_align_info && pos->forced_align) {
+		if (pos->forced_align) {
 			uint32_t fh = last ? last->hole : t->pre_hole;
 
 			if (fh) {
@@ -669,7 +757,9 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 					bits = 0;
 				}
 				printed += put_tabs(c, ci);
-				printed += fprintf(fp, "%-*s %s:%u;\n", ts, pos->type_name, "", bits);
+				printed += fprintf(fp, "%.*s%-*s %s:%u;\n", (int)pos->pad_from,
+						   pos->type_name, ts - (int)pos->pad_from,
+						   pos->type_name + pos->pad_from, "", bits);
 			}
 			if (pos->offset < last->offset ||
 			    (pos->offset == last->offset && !last->bit_size && pos->bit_size)) {
@@ -742,13 +832,17 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 	if (t->padding && !t->forced_align && c->has_align_info && last) {
 		uint64_t size = last->size;
 
-		if (is_power_of_2(size) && t->padding > c->o->addr_size) {
+		/* (hostile DWARF can claim gigabytes of padding: bound the filler lines) */
+		if (is_power_of_2(size) && t->padding > c->o->addr_size &&
+		    t->padding / size <= 65536) {
 			printed += fprintf(fp, "\n");
 			printed += put_tabs(c, ci);
 			printed += fprintf(fp, "/* Force padding: */\n");
 			for (uint64_t added = 0; added < t->padding; added += size) {
 				printed += put_tabs(c, ci);
-				printed += fprintf(fp, "%-*s %s%s:%llu;\n", ts, last->type_name, "",
+				printed += fprintf(fp, "%.*s%-*s %s%s:%llu;\n", (int)last->pad_from,
+						   last->type_name, ts - (int)last->pad_from,
+						   last->type_name + last->pad_from, "",
 						   last->decl_suffix, (unsigned long long)size * 8);
 			}
 		}
@@ -828,7 +922,7 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 		printed += fprintf(fp, " __attribute__((__packed__))");
 	if (suffix)
 		printed += fprintf(fp, " %s", suffix);
-	if (c->has_align_info && t->forced_align && !t->packed)
+	if (t->forced_align && !t->packed)
 		printed += fprintf(fp, " __attribute__((__aligned__(%u)))", t->forced_align);
 	return printed;
 }

@@ -62,6 +62,8 @@ enum layout_kind {
  * @hole:	bytes of hole after this member before the next one (pahole's)
  * @bit_hole:	bits of hole after this bitfield before the next one
  * @inline_type: the member's type is defined inline (anonymous or not) and printed in place
+ * @pad_from:	pahole pads @type_name to its column from this index (after qualifiers and the
+ *		struct/union/enum keyword, which it prints before padding)
  * @type_padding: when the member's type is a struct itself (not a typedef of one, not an array),
  *		that struct's tail padding (pahole's "XXX last struct has N bytes of padding")
  */
@@ -84,6 +86,7 @@ struct layout_member {
 	uint32_t hole;
 	uint32_t bit_hole;
 	uint32_t type_padding;
+	uint32_t pad_from;
 	bool inline_type;
 };
 
@@ -223,7 +226,8 @@ static inline uint64_t layout__nr_cachelines(const struct layout_type *type, uns
  * @double_cl:	mark 128-byte pair boundaries too (perf c2c's --double-cl)
  * @expand:	print named nested structs inline (pahole --expand_types)
  * @addr_size:	pointer size of the object
- * @no_forced_align: do not print __aligned__ attributes (BTF has no alignment information)
+ * @no_forced_align: the source has no alignment information (BTF): alignments were inferred,
+ *		and pahole then prints no "Force padding" fillers
  */
 struct layout_print_opts {
 	unsigned int line_size;

@@ -6,7 +6,9 @@ TESTS += tests/e2e/cli.sh
 dist_check_SCRIPTS += tests/e2e/cli.sh
 include tests/fields.mk
 include tests/writer.mk
-include tests/reader.mk
 include tests/symbols.mk
+include tests/watch.mk
+include tests/reader.mk
 include tests/c2c.mk
 include tests/sim.mk
+include tests/layout.mk

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Build the layout loaders' libFuzzer harness and run it on small objects.
+#   tests/fuzz/elf_run.sh [SECONDS]      (default 60)
+# Needs clang with libFuzzer; exits 77 (skip) without it.  Crashes are kept in
+# tests/fuzz/crashes/ (add each as a regression seed in tests/fuzz/seeds/ once fixed).
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${1:-60}
+CLANG=${CLANG:-clang}
+command -v "$CLANG" >/dev/null 2>&1 || { echo "SKIP: no clang" >&2; exit 77; }
+work=${FUZZ_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/lineup-elf-fuzz.XXXXXX")}
+mkdir -p "$work/corpus" "$top/tests/fuzz/crashes"
+
+printf '#define _GNU_SOURCE 1\n' >"$work/config.h"
+"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-std=gnu11 -I"$top" -I"$work" \
+	"$top/tests/fuzz/elf_fuzz.c" "$top/dwarf/layout.c" "$top/dwarf/dwarf_types.c" \
+	"$top/dwarf/btf.c" "$top/dwarf/debuginfo.c" "$top/util/xalloc.c" "$top/util/strbuf.c" \
+	-ldw -lelf -lbpf -o "$work/elf_fuzz"
+
+# Seeds: the layout test program in a few shapes, small enough for the fuzzer to mutate.
+src=$top/tests/layout
+for v in 4 5; do
+	gcc -g -gdwarf-$v -c "$src/structs.c" -I"$src" -o "$work/corpus/structs-gcc$v.o"
+	"$CLANG" -g -gdwarf-$v -c "$src/structs.c" -I"$src" -o "$work/corpus/structs-clang$v.o"
+done
+printf 'struct s { int a; char b:3; };\nstruct s v;\n' >"$work/tiny.c"
+gcc -g -c "$work/tiny.c" -o "$work/corpus/tiny.o"
+for f in "$top"/tests/fuzz/seeds/elf-*; do
+	[ -f "$f" ] && cp "$f" "$work/corpus/"
+done
+
+cd "$work"
+"$work/elf_fuzz" -max_total_time="$secs" -max_len=131072 -rss_limit_mb=2048 -timeout=10 \
+	-artifact_prefix="$top/tests/fuzz/crashes/elf-" -print_final_stats=1 "$work/corpus"

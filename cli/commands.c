@@ -7,6 +7,7 @@
 
 /* Each subcommand lives in cli/cmd_NAME.c and defines `const struct command cmd_NAME`. */
 extern const struct command cmd_help;
+extern const struct command cmd_demo;
 extern const struct command cmd_report;
 extern const struct command cmd_info;
 extern const struct command cmd_layout;
@@ -16,6 +17,7 @@ extern const struct command cmd_sim_flags;
 extern const struct command cmd_watch;
 
 const struct command *const lineup_commands[] = {
+	&cmd_demo,
 	&cmd_help,
 	&cmd_report,
 	&cmd_info,

@@ -14,3 +14,12 @@ lineup_SOURCES += cli/cmd_report.c
 lineup_SOURCES += cli/cmd_fields.c
 lineup_SOURCES += cli/cmd_watch.c
 lineup_SOURCES += cli/cmd_record.c
+lineup_SOURCES += cli/cmd_demo.c
+lineup_CPPFLAGS += -DLINEUP_SRCDIR='"$(abs_top_srcdir)"' -DLINEUP_DATADIR='"$(pkgdatadir)"'
+# The demo's workloads, installed so that an installed lineup can run `lineup demo` too.
+workloadsdir = $(pkgdatadir)/workloads
+dist_workloads_DATA = tests/workloads/workload.h tests/workloads/counters.h \
+	tests/workloads/struct_file.c tests/workloads/fs_adjacent.c tests/workloads/fs_padded.c \
+	tests/workloads/atomic_counter.c tests/workloads/percpu_stats.c \
+	tests/workloads/histogram.c tests/workloads/flag_word.c
+lineup_SOURCES += cli/fields_attr.c cli/fields_attr.h

@@ -2,8 +2,8 @@ EXTRA_DIST += tests/lib.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 
-TESTS += tests/e2e/cli.sh
-dist_check_SCRIPTS += tests/e2e/cli.sh
+TESTS += tests/e2e/cli.sh tests/e2e/demo.sh
+dist_check_SCRIPTS += tests/e2e/cli.sh tests/e2e/demo.sh
 include tests/fields.mk
 include tests/writer.mk
 include tests/symbols.mk

@@ -189,6 +189,8 @@ static int layout_run(const struct command *cmd, int argc, char **argv)
 		rc = cli__usage_error(cmd, "--btf=FILE and FILE operands are exclusive");
 		goto out;
 	}
+	/* a full dump of a kernel is megabytes of small writes */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	p.json = o.json;
 	p.popts.line_size = (unsigned int)o.line_size;
 	p.popts.double_cl = o.double_cl;

@@ -203,14 +203,14 @@ static void params(struct bbuild *b, const struct btf_type *fn, struct strbuf *s
 
 			if (target && btf_kind(target) == BTF_KIND_FUNC_PROTO) {
 				tag_name(b, target->type, sb, depth + 1);
-				strbuf__addf(sb, " (*%s)", pname ? pname : "");
+				sb_cat(sb, " (*", pname ? pname : "", ")", NULL);
 				params(b, target, sb, depth + 1);
 				continue;
 			}
 		}
 		tag_name(b, p[i].type, sb, depth + 1);
 		if (pname)
-			strbuf__addf(sb, " %s", pname);
+			sb_cat(sb, " ", pname, NULL);
 	}
 	if (first)
 		strbuf__add(sb, "void)", 5);
@@ -228,7 +228,7 @@ static void ptr_name(struct bbuild *b, const struct btf_type *t, const char *suf
 	const char *const_pointer = "";
 
 	if (!t->type) {
-		strbuf__addf(sb, "void %s", suffix);
+		sb_cat(sb, "void ", suffix, NULL);
 		return;
 	}
 	if (target && btf_kind(target) == BTF_KIND_CONST) {
@@ -239,7 +239,7 @@ static void ptr_name(struct bbuild *b, const struct btf_type *t, const char *suf
 		}
 	}
 	tag_name(b, id, sb, depth + 1);
-	strbuf__addf(sb, " %s%s", const_pointer, suffix);
+	sb_cat(sb, " ", const_pointer, suffix, NULL);
 }
 
 static void tag_name(struct bbuild *b, uint32_t id, struct strbuf *sb, int depth)
@@ -259,7 +259,7 @@ static void tag_name(struct bbuild *b, uint32_t id, struct strbuf *sb, int depth
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 	case BTF_KIND_FLOAT:
-		strbuf__addf(sb, "%s", name ? name : "nameless base type!");
+		sb_put(sb, name ? name : "nameless base type!");
 		break;
 	case BTF_KIND_PTR:
 		ptr_name(b, t, "*", sb, depth);
@@ -269,10 +269,9 @@ static void tag_name(struct bbuild *b, uint32_t id, struct strbuf *sb, int depth
 	case BTF_KIND_RESTRICT: {
 		int k = btf_kind(t);
 
-		strbuf__addf(sb, "%s", k == BTF_KIND_CONST ? "const " :
-				       k == BTF_KIND_VOLATILE ? "volatile " : "");
+		sb_put(sb, k == BTF_KIND_CONST ? "const " : k == BTF_KIND_VOLATILE ? "volatile " : "");
 		tag_name(b, t->type, sb, depth + 1);
-		strbuf__addf(sb, "%s ", k == BTF_KIND_RESTRICT ? " restrict" : "");
+		sb_cat(sb, k == BTF_KIND_RESTRICT ? " restrict" : "", " ", NULL);
 		break;
 	}
 	case BTF_KIND_TYPE_TAG:
@@ -286,20 +285,20 @@ static void tag_name(struct bbuild *b, uint32_t id, struct strbuf *sb, int depth
 		params(b, t, sb, depth + 1);
 		break;
 	case BTF_KIND_STRUCT:
-		strbuf__addf(sb, "struct %s", name ? name : "");
+		sb_cat(sb, "struct ", name ? name : "", NULL);
 		break;
 	case BTF_KIND_UNION:
-		strbuf__addf(sb, "union %s", name ? name : "");
+		sb_cat(sb, "union ", name ? name : "", NULL);
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		strbuf__addf(sb, "enum %s", name ? name : "");
+		sb_cat(sb, "enum ", name ? name : "", NULL);
 		break;
 	case BTF_KIND_FWD:
-		strbuf__addf(sb, "%s %s", btf_kflag(t) ? "union" : "struct", name ? name : "");
+		sb_cat(sb, btf_kflag(t) ? "union" : "struct", " ", name ? name : "", NULL);
 		break;
 	default:
-		strbuf__addf(sb, "%s", name ? name : "");
+		sb_put(sb, name ? name : "");
 		break;
 	}
 }
@@ -411,14 +410,17 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 			if (!a->nelems && et && btf_kind(et) == BTF_KIND_CONST)
 				elem = et->type;
 			describe_member(b, &em, elem, first, last, in_union, depth + 1);
-			strbuf__addf(&tn, "%s%s", pre.buf ? pre.buf : "", em.type_name);
+			sb_cat(&tn, pre.buf ? pre.buf : "", em.type_name, NULL);
 			kw_len = (uint32_t)pre.len + em.pad_from;
 			strbuf__reset(&pre);
 			m->decl_prefix = em.decl_prefix;
-			if (a->nelems || !last || (first && last) || in_union)
-				strbuf__addf(&suffix, "%s[%u]", em.decl_suffix, a->nelems);
-			else
-				strbuf__addf(&suffix, "%s[]", em.decl_suffix);
+			if (a->nelems || !last || (first && last) || in_union) {
+				sb_cat(&suffix, em.decl_suffix, "[", NULL);
+				sb_u64(&suffix, a->nelems);
+				sb_put(&suffix, "]");
+			} else {
+				sb_cat(&suffix, em.decl_suffix, "[]", NULL);
+			}
 			m->type = em.type;
 			m->inline_type = em.inline_type;
 			m->elem_size = type_size(b, elem, 0);
@@ -449,7 +451,7 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 		m->decl_prefix = "";
 	struct strbuf full = STRBUF_INIT;
 
-	strbuf__addf(&full, "%s%s", pre.buf ? pre.buf : "", tn.buf ? tn.buf : "");
+	sb_cat(&full, pre.buf ? pre.buf : "", tn.buf ? tn.buf : "", NULL);
 	m->pad_from = (uint32_t)pre.len + kw_len;
 	m->type_name = arena__strdup(b->arena, full.buf ? full.buf : "");
 	m->decl_suffix = arena__strdup(b->arena, suffix.buf ? suffix.buf : "");

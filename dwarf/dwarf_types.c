@@ -330,7 +330,7 @@ static void ptr_name(struct build *b, Dwarf_Die *die, const char *suffix, struct
 	const char *const_pointer = "";
 
 	if (!die_type(die, &t)) {
-		strbuf__addf(sb, "void %s", suffix);
+		sb_cat(sb, "void ", suffix, NULL);
 		return;
 	}
 	if (dwarf_tag(&t) == DW_TAG_const_type && die_type(&t, &n) &&
@@ -339,7 +339,7 @@ static void ptr_name(struct build *b, Dwarf_Die *die, const char *suffix, struct
 		t = n;
 	}
 	tag_name(b, &t, sb, depth + 1);
-	strbuf__addf(sb, " %s%s", const_pointer, suffix);
+	sb_cat(sb, " ", const_pointer, suffix, NULL);
 }
 
 /* pahole's __tag__name: the name of a type as it appears in declarations. */
@@ -359,7 +359,7 @@ static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int dep
 	switch (dwarf_tag(die)) {
 	case DW_TAG_base_type:
 		name = dwarf_diename(die);
-		strbuf__addf(sb, "%s", name ? name : "nameless base type!");
+		sb_put(sb, name ? name : "nameless base type!");
 		break;
 	case DW_TAG_pointer_type:
 	case DW_TAG_ptr_to_member_type:
@@ -375,11 +375,11 @@ static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int dep
 	case DW_TAG_unspecified_type: {
 		int tag = dwarf_tag(die);
 
-		strbuf__addf(sb, "%s", tag == DW_TAG_volatile_type ? "volatile " :
-				       tag == DW_TAG_const_type ? "const " :
-				       tag == DW_TAG_atomic_type ? "_Atomic " : "");
+		sb_put(sb, tag == DW_TAG_volatile_type ? "volatile " :
+			   tag == DW_TAG_const_type ? "const " :
+			   tag == DW_TAG_atomic_type ? "_Atomic " : "");
 		tag_name(b, die_type(die, &t) ? &t : NULL, sb, depth + 1);
-		strbuf__addf(sb, "%s ", tag == DW_TAG_restrict_type ? " restrict" : "");
+		sb_cat(sb, tag == DW_TAG_restrict_type ? " restrict" : "", " ", NULL);
 		break;
 	}
 	case DW_TAG_array_type:
@@ -392,7 +392,7 @@ static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int dep
 		break;
 	default:
 		name = dwarf_diename(die);
-		strbuf__addf(sb, "%s%s", struct_prefix(dwarf_tag(die)), name ? name : "");
+		sb_cat(sb, struct_prefix(dwarf_tag(die)), name ? name : "", NULL);
 		break;
 	}
 }
@@ -473,7 +473,7 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 		switch (tag) {
 		case DW_TAG_const_type:
 		case DW_TAG_atomic_type:
-			strbuf__addf(&pre, "%s ", tag == DW_TAG_const_type ? "const" : "_Atomic");
+			sb_cat(&pre, tag == DW_TAG_const_type ? "const" : "_Atomic", " ", NULL);
 			if (die_type(&cur, &t)) {
 				cur = t;
 				continue;
@@ -528,10 +528,13 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 			uint64_t n = 1;
 
 			for (int i = 0; i < nd; i++) {
-				if (dims[i] || !last || single || in_union)
-					strbuf__addf(&d, "[%u]", (unsigned int)dims[i]);
-				else
+				if (dims[i] || !last || single || in_union) {
+					sb_put(&d, "[");
+					sb_u64(&d, (unsigned int)dims[i]);
+					sb_put(&d, "]");
+				} else {
 					strbuf__add(&d, "[]", 2);
+				}
 				n *= dims[i];
 			}
 			m->nr_elems = n;
@@ -551,11 +554,11 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 			struct layout_member em = { 0 };
 
 			describe_member(b, &em, &t, first, last, in_union, depth + 1);
-			strbuf__addf(&tn, "%s%s", pre.buf ? pre.buf : "", em.type_name);
+			sb_cat(&tn, pre.buf ? pre.buf : "", em.type_name, NULL);
 			kw_len = (uint32_t)pre.len + em.pad_from;
 			strbuf__reset(&pre);
 			m->decl_prefix = em.decl_prefix;
-			strbuf__addf(&suffix, "%s%s", em.decl_suffix, d.buf ? d.buf : "");
+			sb_cat(&suffix, em.decl_suffix, d.buf ? d.buf : "", NULL);
 			m->type = em.type;
 			m->inline_type = em.inline_type;
 			m->elem_size = type_size(b, &t, 0);
@@ -592,7 +595,7 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 		m->decl_prefix = "";
 	struct strbuf full = STRBUF_INIT;
 
-	strbuf__addf(&full, "%s%s", pre.buf ? pre.buf : "", tn.buf ? tn.buf : "");
+	sb_cat(&full, pre.buf ? pre.buf : "", tn.buf ? tn.buf : "", NULL);
 	m->pad_from = (uint32_t)pre.len + kw_len;
 	m->type_name = arena__strdup(b->arena, full.buf ? full.buf : "");
 	m->decl_suffix = arena__strdup(b->arena, suffix.buf ? suffix.buf : "");

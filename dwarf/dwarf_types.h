@@ -52,7 +52,21 @@ struct hmap_entry *hmap_slot(struct hmap *m, uint64_t h, const char *skey, uint6
 			     bool insert);
 void hmap_free(struct hmap *m);
 
-struct strbuf;
+#include <string.h>
+
+#include "util/strbuf.h"
+
+/* strbuf__add of a C string: the type-name builders append many short pieces */
+static inline void sb_put(struct strbuf *sb, const char *s)
+{
+	strbuf__add(sb, s, strlen(s));
+}
+
+/* Append every string up to a NULL. */
+void sb_cat(struct strbuf *sb, ...);
+/* Append an unsigned decimal. */
+void sb_u64(struct strbuf *sb, uint64_t v);
+
 /* The identity pahole's full dump uses to print a type name once. */
 void layout__signature(const struct layout_type *t, struct strbuf *sb);
 

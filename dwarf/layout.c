@@ -10,6 +10,7 @@
 #include "dwarf/layout.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,16 +168,34 @@ void hmap_free(struct hmap *m)
  */
 void layout__signature(const struct layout_type *t, struct strbuf *sb)
 {
-	strbuf__reset(sb);
-	strbuf__addf(sb, "%d %s %llu %u", t->kind, t->name ? t->name : "",
-		     (unsigned long long)t->size, t->nr_members);
+	/* two independent 64-bit hashes of name, size and every member's name and place */
+	uint64_t h1 = 1469598103934665603ull, h2 = 0x9e3779b97f4a7c15ull;
+	char buf[40];
+
+#define MIX(v)                                                   \
+	do {                                                     \
+		uint64_t _v = (v);                               \
+		h1 = (h1 ^ _v) * 1099511628211ull;               \
+		h2 = (h2 ^ (_v + 0x632be59bd9b4e019ull)) * 0xff51afd7ed558ccdull; \
+		h2 ^= h2 >> 29;                                  \
+	} while (0)
+	MIX((uint64_t)t->kind);
+	MIX(t->name ? hash_str(t->name) : 0);
+	MIX(t->size);
+	MIX(t->nr_members);
 	for (uint32_t i = 0; i < t->nr_members; i++) {
 		const struct layout_member *m = &t->members[i];
 
-		strbuf__addf(sb, "|%s@%llu:%u:%u:%llu", m->name ? m->name : "",
-			     (unsigned long long)m->offset, m->bit_offset, m->bit_size,
-			     (unsigned long long)m->size);
+		MIX(m->name ? hash_str(m->name) : 0);
+		MIX(m->offset);
+		MIX(((uint64_t)m->bit_offset << 32) | m->bit_size);
+		MIX(m->size);
 	}
+#undef MIX
+	strbuf__reset(sb);
+	snprintf(buf, sizeof(buf), "%016llx%016llx", (unsigned long long)h1,
+		 (unsigned long long)h2);
+	strbuf__add(sb, buf, 32);
 }
 
 /* ---- the source interface ---- */
@@ -421,6 +440,28 @@ void layout__infer_packed(struct layout_type *t, const uint32_t *natural)
 		t->packed = true;
 }
 
+void sb_cat(struct strbuf *sb, ...)
+{
+	va_list ap;
+	const char *s;
+
+	va_start(ap, sb);
+	while ((s = va_arg(ap, const char *)))
+		strbuf__add(sb, s, strlen(s));
+	va_end(ap);
+}
+
+void sb_u64(struct strbuf *sb, uint64_t v)
+{
+	char buf[24];
+	int i = sizeof(buf);
+
+	do
+		buf[--i] = (char)('0' + v % 10);
+	while ((v /= 10));
+	strbuf__add(sb, buf + i, sizeof(buf) - i);
+}
+
 /* ---- lookups ---- */
 
 int layout__member_at(const struct layout_type *type, uint64_t offset,
@@ -489,7 +530,9 @@ static int put_tabs(struct pctx *c, int n)
 {
 	if (n > (int)sizeof(tabs) - 1)
 		n = sizeof(tabs) - 1;
-	return fprintf(c->fp, "%.*s", n, tabs);
+	if (n > 0)
+		fwrite(tabs, 1, n, c->fp);
+	return n > 0 ? n : 0;
 }
 
 static int print_cacheline_boundary(struct pctx *c, uint64_t offset, int indent)

@@ -37,6 +37,19 @@ awk '$3 > 4 { bad = 1 } END { exit bad }' "$T/b.lines" ||
 	fail "(b): a padded line has HITMs: $(cat "$T/b.lines")"
 [ "$(c2c_stat "$T/b.data" "Load Local HITM")" -le 4 ] || fail "(b): HITMs without sharing"
 same_as_perf "$T/b.data"
+"$PERF" script -i "$T/b.data" -F event 2>/dev/null | grep -q pair-hitm &&
+	fail "(b): 128 bytes apart, yet pair-hitm samples"
+
+# (b) padded to 64 bytes only: no 64-byte line is shared, but each counter's line is the
+# other's adjacent-line pair, which the 128-byte model sees contended (lineup-sim/pair-hitm/,
+# at the increment's line) and perf c2c does not count as accesses.
+"$CC" $("$LINEUP" sim-flags --cc gcc --cflags) -O2 -DPAD=64 -c -o "$T/pad64.o" "$WL/fs_padded.c" &&
+	"$CC" -o "$T/pad64" "$T/pad64.o" $("$LINEUP" sim-flags --libs) || fail "build PAD=64"
+sim_record "$T/b64.data" "$T/pad64" 100000 2
+[ "$(c2c_stat "$T/b64.data" "Load Local HITM")" -le 4 ] || fail "(b64): HITMs on 64-byte lines"
+n=$("$PERF" script -i "$T/b64.data" -F event,ip,srcline 2>/dev/null |
+	awk -v s="$inc" '/pair-hitm/ { getline; gsub(/ /, ""); if ($0 == s) n++ } END { print n + 0 }')
+[ "$n" -ge 10 ] || fail "(b64): $n pair-hitm samples at $inc"
 
 # (d): per-thread stats packed 24 bytes apart on the heap: the line holding slots 0 and 1 is
 # contended by two threads (cpu cnt 2 on its offsets).

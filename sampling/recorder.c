@@ -50,8 +50,18 @@ struct rec {
 	pid_t child;
 	int go_fd, exec_err_fd;
 
-	char *dsos[MAX_DSOS];	/* executable files mapped, for BUILD_ID */
+	/* Executable files mapped and the maps, so BUILD_ID lists the files samples hit, as
+	 * perf record does. */
+	char *dsos[MAX_DSOS];
+	bool dso_hit[MAX_DSOS];
 	unsigned int nr_dsos;
+	struct xmap {
+		uint32_t pid;
+		uint64_t start, end;
+		unsigned int dso;
+	} *maps;
+	size_t nr_maps, cap_maps, last_map;
+	bool kernel_hit;
 };
 
 static int rec_error(struct rec *r, int rc, const char *fmt, ...)
@@ -318,16 +328,68 @@ static int describe_events(struct rec *r)
 
 /* ---- build-ids --------------------------------------------------------------------- */
 
-static void note_dso(struct rec *r, const char *name)
+/* An executable mapping of @name at [start, start + len) in @pid. */
+static void note_dso(struct rec *r, uint32_t pid, uint64_t start, uint64_t len, const char *name)
 {
-	if (!name[0] || name[0] == '[' || !strncmp(name, "//", 2) || r->nr_dsos == MAX_DSOS)
+	unsigned int i;
+
+	if (!name[0] || name[0] == '[' || !strncmp(name, "//", 2))
 		return;
-	for (unsigned int i = 0; i < r->nr_dsos; i++)
+	for (i = 0; i < r->nr_dsos; i++)
 		if (!strcmp(r->dsos[i], name))
+			break;
+	if (i == r->nr_dsos) {
+		if (r->nr_dsos == MAX_DSOS)
 			return;
-	r->dsos[r->nr_dsos] = strdup(name);
-	if (r->dsos[r->nr_dsos])
+		r->dsos[i] = strdup(name);
+		if (!r->dsos[i])
+			return;
 		r->nr_dsos++;
+	}
+	if (r->nr_maps == r->cap_maps) {
+		size_t cap = r->cap_maps ? 2 * r->cap_maps : 256;
+		struct xmap *m = realloc(r->maps, cap * sizeof(*m));
+
+		if (!m)
+			return;
+		r->maps = m;
+		r->cap_maps = cap;
+	}
+	r->maps[r->nr_maps++] = (struct xmap){ pid, start, start + len, i };
+}
+
+/* Mark the file a sample's IP falls in (newest mapping first: exec replaces maps). */
+static void sample_hit(struct rec *r, const union perf_event *ev)
+{
+	const uint8_t *p = (const uint8_t *)ev;
+	uint64_t ip;
+	uint32_t pid;
+
+	if (ev->header.size < 32)
+		return;
+	if ((ev->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {
+		r->kernel_hit = true;
+		return;
+	}
+	memcpy(&ip, p + 16, 8);		/* after the header and IDENTIFIER */
+	memcpy(&pid, p + 24, 4);
+	if (r->last_map < r->nr_maps) {
+		const struct xmap *m = &r->maps[r->last_map];
+
+		if (m->pid == pid && ip >= m->start && ip < m->end) {
+			r->dso_hit[m->dso] = true;
+			return;
+		}
+	}
+	for (size_t i = r->nr_maps; i-- > 0;) {
+		const struct xmap *m = &r->maps[i];
+
+		if (m->pid == pid && ip >= m->start && ip < m->end) {
+			r->dso_hit[m->dso] = true;
+			r->last_map = i;
+			return;
+		}
+	}
 }
 
 /* The running kernel's build-id, from the raw notes in /sys/kernel/notes. */
@@ -365,12 +427,16 @@ static void add_build_ids(struct rec *r)
 {
 	for (unsigned int i = 0; i < r->nr_dsos; i++) {
 		uint8_t bid[20];
-		int n = perf_writer__read_build_id(r->dsos[i], bid);
+		int n;
 
+		if (!r->dso_hit[i])
+			continue;
+		n = perf_writer__read_build_id(r->dsos[i], bid);
 		if (n > 0)
 			perf_writer__add_build_id(r->w, -1, CPUMODE_USER, bid, n, r->dsos[i]);
 	}
-	kernel_build_id(r);
+	if (r->kernel_hit)
+		kernel_build_id(r);
 }
 
 /* ---- synthesized records ----------------------------------------------------------- */
@@ -455,7 +521,7 @@ static int synthesize_pid(struct rec *r, pid_t pid)
 		rc = perf_writer__mmap(r->w, CPUMODE_USER | ((m.prot & PROT_EXEC) ? 0 : 1u << 13),
 				       &m, &sid);
 		if (m.prot & PROT_EXEC)
-			note_dso(r, m.filename);
+			note_dso(r, pid, m.start, m.len, m.filename);
 	}
 	fclose(f);
 	return rc;
@@ -492,6 +558,7 @@ static int handle(struct rec *r, const union perf_event *ev)
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		r->st->samples++;
+		sample_hit(r, ev);
 		break;
 	case PERF_RECORD_LOST:
 		r->st->lost_records++;
@@ -499,11 +566,12 @@ static int handle(struct rec *r, const union perf_event *ev)
 		break;
 	case PERF_RECORD_MMAP2:
 		if (ev->header.size > 72 && (ev->mmap2.prot & PROT_EXEC))
-			note_dso(r, (const char *)p + 72);
+			note_dso(r, ev->mmap2.pid, ev->mmap2.start, ev->mmap2.len,
+				 (const char *)p + 72);
 		break;
 	case PERF_RECORD_MMAP:
 		if (ev->header.size > 40 && !(ev->header.misc & PERF_RECORD_MISC_MMAP_DATA))
-			note_dso(r, (const char *)p + 40);
+			note_dso(r, ev->mmap.pid, ev->mmap.start, ev->mmap.len, (const char *)p + 40);
 		break;
 	default:
 		break;
@@ -564,6 +632,7 @@ static void rec_cleanup(struct rec *r)
 	perf_writer__delete(r->w);
 	for (unsigned int i = 0; i < r->nr_dsos; i++)
 		free(r->dsos[i]);
+	free(r->maps);
 }
 
 int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char *err,

@@ -130,6 +130,11 @@ if [ -n "$bid" ]; then
 	"$PERF" buildid-list -i "$T/pf.data" 2>/dev/null | grep -qx "$bid $T/pf" ||
 		fail "build-id of the workload missing"
 fi
+# as perf record does, BUILD_ID lists exactly the files that samples hit
+"$PERF" buildid-list -i "$T/pf.data" 2>/dev/null | awk '{ print $2 }' | sed 's|.*/||' | sort > "$T/bids"
+"$PERF" report -i "$T/pf.data" --sort dso --stdio 2>/dev/null | awk '/^ +[0-9.]+%/ { print $2 }' |
+	grep -v '^\[' | sort > "$T/dsos"
+diff -u "$T/dsos" "$T/bids" || fail "BUILD_ID entries differ from the DSOs with samples"
 
 # the workload's threads are followed (inherit): each thread's faults carry its own tid
 cat > "$T/pt.c" <<'EOF'

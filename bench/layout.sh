@@ -53,8 +53,10 @@ printf '%-34s %11s %11s %7s   %10s %10s %7s\n' "object / what" "pahole" "lineup"
 
 hdr=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | head -1)
 if [ -n "$hdr" ]; then
-	cp "$top/tests/kmod/lineup_kmod.c" "$top/tests/kmod/Kbuild" "$T/"
-	if make -C "$hdr" M="$T" modules >"$T/build.log" 2>&1; then
+	for f in "$top"/tests/kmod/*.c "$top"/tests/kmod/*.h "$top"/tests/kmod/Kbuild; do
+		[ -f "$f" ] && cp "$f" "$T/"
+	done
+	if env -u MAKEFLAGS -u MFLAGS make -C "$hdr" M="$T" modules >"$T/build.log" 2>&1; then
 		ko=$T/lineup_kmod.ko
 		row "test module: -C file" 20 -- "$PAHOLE" -C file "$ko" -- "$LINEUP" layout -C file "$ko"
 		row "test module: full dump" 20 -- "$PAHOLE" "$ko" -- "$LINEUP" layout "$ko"

@@ -15,29 +15,37 @@ done
 [ -n "$hdr" ] || skip "no linux-headers installed (Debian: linux-headers-amd64)"
 command -v make >/dev/null 2>&1 || skip "no make"
 
-cp "$top_srcdir/tests/kmod/lineup_kmod.c" "$top_srcdir/tests/kmod/Kbuild" "$T/"
-make -C "$hdr" M="$T" modules >"$T/build.log" 2>&1 || {
+# every source the module has (other tests add files to it): *.c, *.h and the Kbuild
+for f in "$top_srcdir"/tests/kmod/*.c "$top_srcdir"/tests/kmod/*.h "$top_srcdir"/tests/kmod/Kbuild; do
+	[ -f "$f" ] && cp "$f" "$T/"
+done
+# not make's jobserver of `make check`: kbuild runs its own
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$hdr" M="$T" modules >"$T/build.log" 2>&1 || {
 	tail -20 "$T/build.log" >&2
 	fail "the test module does not build against $hdr"
 }
-ko=$T/lineup_kmod.ko
-[ -f "$ko" ] || fail "no $ko after the build"
-
-"$PAHOLE" "$ko" >"$T/pahole.txt" 2>/dev/null || fail "pahole failed on the module"
-"$LINEUP" layout "$ko" >"$T/lineup.txt" || fail "lineup layout failed on the module"
-n=$(grep -c '^struct ' "$T/pahole.txt")
-[ "$n" -ge 100 ] || fail "pahole shows only $n structs in the module"
-diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
-	head -60 "$T/diff" >&2
-	fail "lineup layout differs from pahole on the module's $n structs"
-}
+set -- "$T"/*.ko
+[ -f "$1" ] || fail "no module after the build"
+total=0
+for ko in "$@"; do
+	"$PAHOLE" "$ko" >"$T/pahole.txt" 2>/dev/null || fail "pahole failed on $ko"
+	"$LINEUP" layout "$ko" >"$T/lineup.txt" || fail "lineup layout failed on $ko"
+	n=$(grep -c '^struct ' "$T/pahole.txt")
+	[ "$n" -ge 100 ] || fail "pahole shows only $n structs in $(basename "$ko")"
+	diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
+		head -60 "$T/diff" >&2
+		fail "lineup layout differs from pahole on $(basename "$ko")'s $n structs"
+	}
+	total=$((total + n))
+done
 
 # The seed structs, by name, each alone.
+ko=$T/lineup_kmod.ko
 for s in file buffer_head block_device mb_cache_entry; do
 	"$PAHOLE" -C $s "$ko" >"$T/p.txt" 2>/dev/null
 	grep -q "^struct $s {" "$T/p.txt" || fail "pahole does not show struct $s"
 	"$LINEUP" layout -C $s "$ko" >"$T/l.txt" || fail "lineup layout -C $s failed"
 	diff -u "$T/p.txt" "$T/l.txt" || fail "struct $s differs from pahole"
 done
-echo "$n structs identical to pahole"
+echo "$total structs in $# modules identical to pahole"
 exit 0

@@ -391,6 +391,16 @@ const char *line_verdict__name(enum line_verdict v)
 }
 
 /*
+ * A written slot: stores are more than a trace of its accesses.  A member written once at
+ * setup and read on every pass (f_op) is read-mostly, not write-hot: sampling catches that
+ * one store sometimes, and the verdict must not flip on it.
+ */
+static bool slot_written(const struct line_slot *s)
+{
+	return s->st.stores && s->st.stores * 20 > s->st.loads;
+}
+
+/*
  * Two written slots belong to one writer group when mostly the same CPUs write them (Jaccard
  * index of the writer sets >= 1/2): sampling rarely sees every writer of every member, so
  * exact set equality would split a lock and a refcount that every thread takes together.
@@ -446,14 +456,15 @@ static void line__decide(struct fields *f, struct field_line *l)
 			s->rmw_checked += t;
 			s->redundant_rmw += r;
 		}
+		s->victim = false;
 		if (field_stats__hitm(&s->st))
 			hitm_slots++;
-		if (!s->st.stores)
+		if (!slot_written(s))
 			continue;
 		id_set__merge(&writers, &s->st.cpus_write);
 		l->written++;
 		for (size_t k = 0; k < i; k++)
-			if (l->slots[k].st.stores && same_writers(s, &l->slots[k]))
+			if (slot_written(&l->slots[k]) && same_writers(s, &l->slots[k]))
 				parent[group_find(parent, (int)k)] = group_find(parent, (int)i);
 		/* The slot most written by several CPUs: the truly shared one. */
 		if (s->st.cpus_write.nr >= 2 && s->st.stores + field_stats__hitm(&s->st) > best) {
@@ -468,7 +479,7 @@ static void line__decide(struct fields *f, struct field_line *l)
 		struct line_slot *s = &l->slots[i];
 		int root = group_find(parent, (int)i);
 
-		if (!s->st.stores)
+		if (!slot_written(s))
 			continue;
 		if (l->slots[root].group < 0)
 			l->slots[root].group = (int)l->nr_groups++;
@@ -485,11 +496,12 @@ static void line__decide(struct fields *f, struct field_line *l)
 	for (size_t i = 0; i < l->nr_slots; i++) {
 		struct line_slot *s = &l->slots[i];
 
-		if (s->st.stores || !s->st.loads || !l->written)
+		if (slot_written(s) || !s->st.loads || !l->written)
 			continue;
 		for (size_t k = 0; k < l->nr_slots; k++)
-			if (l->slots[k].st.stores && read_by_others(s, &l->slots[k])) {
+			if (slot_written(&l->slots[k]) && read_by_others(s, &l->slots[k])) {
 				l->victims++;
+				s->victim = true;
 				break;
 			}
 	}
@@ -695,7 +707,7 @@ static void member_list(const struct field_line *l, bool written, int group, str
 	for (size_t i = 0; i < l->nr_slots; i++) {
 		const struct line_slot *s = &l->slots[i];
 
-		if ((s->st.stores != 0) != written || (!written && !s->st.loads))
+		if (slot_written(s) != written || (!written && !s->st.loads))
 			continue;
 		if (written && group >= 0 && s->group != group)
 			continue;
@@ -720,15 +732,15 @@ void fields__explain_line(const struct fields *f, const struct field_line *l,
 
 	add_str(out, "  written:\n");
 	for (size_t i = 0; i < l->nr_slots; i++)
-		if (l->slots[i].st.stores)
+		if (slot_written(&l->slots[i]))
 			slot_line(&l->slots[i], out);
 	if (!l->written)
 		add_str(out, "    (no store sampled; the HITMs show another CPU wrote the line)\n");
 	if (l->nr_slots > l->written) {
-		strbuf__addf(out, "  %s:\n", l->victims ? "read-mostly victims (never written, "
-			     "read by other CPUs than the writers)" : "only read");
+		strbuf__addf(out, "  %s:\n", l->victims ? "read-mostly victims (hardly ever "
+			     "written, read by other CPUs than the writers)" : "only read");
 		for (size_t i = 0; i < l->nr_slots; i++)
-			if (!l->slots[i].st.stores)
+			if (!slot_written(&l->slots[i]))
 				slot_line(&l->slots[i], out);
 	}
 

@@ -110,6 +110,7 @@ struct line_slot {
 	struct field_stats st;
 	uint64_t redundant_rmw, rmw_checked;	/* from fields__add_rmw(), summed over @st.ips */
 	int group;	/* written slots: the writer group (see field_line), -1 otherwise */
+	bool victim;	/* read-mostly, read by other CPUs than a written slot's writers */
 };
 
 enum line_verdict {
@@ -128,8 +129,9 @@ enum line_verdict {
  * @verdict:	after fields__finish()
  * @true_shared: for LINE_TRUE_SHARING, and for a false-sharing line where one slot is also
  *		written by several CPUs, that slot's index, else -1
- * @victims:	slots only read (by CPUs other than a writer) on a line with written slots
- * @written:	slots with stores
+ * @victims:	read-mostly slots (stores at most 1 in 20 of their accesses) read by CPUs
+ *		other than the writers, on a line with written slots
+ * @written:	slots with more than a trace of stores
  * @nr_groups:	written slots fall into groups written by (mostly) the same CPUs; two groups
  *		or more is false sharing between writers, one group written by several CPUs is
  *		true sharing among them

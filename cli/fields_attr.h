@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_CLI_FIELDS_ATTR_H
+#define LINEUP_CLI_FIELDS_ATTR_H
+
+/*
+ * Field attribution over one recording, for `lineup fields` and `lineup report --fields`:
+ * gathers the evidence about each memory sample (operand type at the IP and the variable at
+ * the data address from dwarf/vartype.h, allocation records, --type hints) and lets
+ * analyzer/attribution.h decide.
+ *
+ *	fields_attr__new(&fa, &opts, machine, err, sizeof(err));
+ *	fields_attr__header(fa, perf_file__header(pf), path);	(kmem tracepoints' formats)
+ *	for each record: the caller feeds its machine; for each sample,
+ *		if (!fields_attr__side_sample(fa, h, &sample)) ... a memory sample: keep it
+ *	after the last record: fields_attr__resolve(fa, &fs, &res) for each memory sample
+ *
+ * Allocation records may come after the samples they explain (perf.data is in write order),
+ * so resolve only after the whole file is read.
+ *
+ * Ownership: the caller owns @opts and @machine, which must outlive the fields_attr; the
+ * attr_results' layouts, paths and origins stay valid until fields_attr__delete().
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyzer/attribution.h"
+
+struct machine;
+struct perf_header_info;
+struct sample;
+struct strbuf;
+struct fields_attr;
+
+/* A list of option strings. */
+struct fields_list {
+	char **v;
+	size_t nr, cap;
+};
+
+void fields_list__add(struct fields_list *l, const char *s);
+void fields_list__release(struct fields_list *l);
+
+/**
+ * struct fields_attr_opts - where evidence comes from.
+ * @debug_files: objects to take types from; a NAME.ko also gives module [NAME] its symbols
+ * @hints:	'struct T'@ADDR
+ * @cache_types: NAME=TYPE for kmem caches (over the built-in table)
+ */
+struct fields_attr_opts {
+	const char *vmlinux;
+	const char *symfs;
+	struct fields_list debug_files;
+	struct fields_list hints;
+	struct fields_list cache_types;
+};
+
+/* One memory sample, as attribution needs it. */
+struct fields_sample {
+	uint64_t ip, addr, time, weight, data_src;
+	uint32_t pid, tid, cpu;
+	uint16_t cpumode;
+};
+
+/* The collector's count of RMWs at an IP and of those that changed nothing. */
+struct fields_rmw {
+	uint64_t ip, total, redundant;
+};
+
+/* NULL when @hint is 'TYPE'@ADDR, else what is wrong with it. */
+const char *fields_attr__check_hint(const char *hint);
+
+/* 0, or -EINVAL with @err naming the bad --debug-file, --vmlinux or --type. */
+int fields_attr__new(struct fields_attr **out, const struct fields_attr_opts *opts,
+		     struct machine *machine, char *err, size_t errlen);
+void fields_attr__delete(struct fields_attr *fa);
+
+/* The recording's header: its tracing data decodes kmem tracepoints. */
+void fields_attr__header(struct fields_attr *fa, const struct perf_header_info *h,
+			 const char *input);
+
+/*
+ * A sample of an allocation-tracking event (the collector's alloc/free, kmem tracepoints) or
+ * of the collector's RMW counts: recorded, and true returned (it is no memory sample).
+ */
+bool fields_attr__side_sample(struct fields_attr *fa, const struct perf_header_info *h,
+			      const struct sample *s);
+
+/* Attribute one memory sample: 0 resolved, 1 not (res->reason says why). */
+int fields_attr__resolve(struct fields_attr *fa, const struct fields_sample *s,
+			 struct attr_result *res);
+
+/* The layout of @type ("struct file"), for attr_types.find; NULL when no object has it. */
+const struct flat_layout *fields_attr__find_type(void *fa, const char *type);
+
+/* Name a code address seen by fields_attr__resolve ("func+0x12 file.c:42"): a fields_ip_namer. */
+void fields_attr__name_ip(void *fa, uint64_t ip, struct strbuf *out);
+
+size_t fields_attr__rmw(const struct fields_attr *fa, const struct fields_rmw **out);
+size_t fields_attr__nr_allocs(const struct fields_attr *fa);
+
+/* Whether some object at hand defines struct @name, and the closest names to it. */
+int fields_attr__has_struct(struct fields_attr *fa, const char *name);
+int fields_attr__closest(struct fields_attr *fa, const char *name, const char **out, int max);
+
+/* "file" for "struct file" (also union/class). */
+const char *fields_attr__strip_tag(const char *name);
+
+#endif

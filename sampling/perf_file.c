@@ -38,6 +38,8 @@
 #define MAX_DECOMP (256u << 20)		/* bound on inflated data held at once */
 #define MAX_TRACING (512u << 20)	/* bound on pipe-mode TRACING_DATA */
 #define MAX_ATTR_SIZE 4096
+#define MAX_EVSELS 65536		/* real recordings have dozens of events */
+#define MAX_IDS (1u << 22)		/* and ids per cpu x thread: a few thousand */
 
 #define MISC_SWITCH_OUT (1u << 13)
 #define MISC_SWITCH_OUT_PREEMPT (1u << 14)
@@ -201,10 +203,16 @@ static void set_id_pos(struct perf_file *pf)
 	}
 }
 
-static struct perf_evsel *add_evsel(struct perf_file *pf, const struct perf_attr *attr,
-				    const uint8_t *ids, uint64_t nr_ids)
+static int add_evsel(struct perf_file *pf, const struct perf_attr *attr, const uint8_t *ids,
+		     uint64_t nr_ids, uint64_t off)
 {
-	struct perf_evsel *ev = perf_header_info__add_evsel(&pf->h, attr);
+	struct perf_evsel *ev;
+
+	if (pf->h.nr_evsels >= MAX_EVSELS)
+		return perr(pf, off, "more than %u events", MAX_EVSELS);
+	if (nr_ids > MAX_IDS - pf->nr_ids)
+		return perr(pf, off, "more than %u sample ids", MAX_IDS);
+	ev = perf_header_info__add_evsel(&pf->h, attr);
 
 	ev->ids = xcalloc(nr_ids ? nr_ids : 1, sizeof(uint64_t));
 	ev->nr_ids = (uint32_t)nr_ids;
@@ -213,7 +221,7 @@ static struct perf_evsel *add_evsel(struct perf_file *pf, const struct perf_attr
 		id_add(pf, ev->ids[i], (int32_t)ev->idx);
 	}
 	set_id_pos(pf);
-	return ev;
+	return 0;
 }
 
 /* ---- the source --------------------------------------------------------------------- */
@@ -438,10 +446,12 @@ static int read_file_header(struct perf_file *pf)
 		if (ids_off > h->file_size || ids_size > h->file_size - ids_off)
 			return perr(pf, pos + sz, "ids of attr %" PRIu64 " [%" PRIu64 ", +%" PRIu64
 				    ") are outside the file", i, ids_off, ids_size);
+		if (ids_size / 8 > MAX_IDS)
+			return perr(pf, pos + sz, "more than %u sample ids", MAX_IDS);
 		ids = xmalloc(ids_size ? ids_size : 1);
 		rc = src_pread(pf, ids_off, ids, ids_size, "attr ids");
 		if (!rc)
-			add_evsel(pf, &attr, ids, ids_size / 8);
+			rc = add_evsel(pf, &attr, ids, ids_size / 8, pos);
 		free(ids);
 		if (rc)
 			return rc;
@@ -979,8 +989,7 @@ static int decode_user_record(struct perf_file *pf, struct record *rec, uint8_t 
 			return perr(pf, rec->offset, "HEADER_ATTR attr size %u out of range", sz);
 		perf_attr__decode(body, sz, pf->swap, &attr);
 		attr.size = sz;
-		add_evsel(pf, &attr, body + sz, (len - sz) / 8);
-		break;
+		return add_evsel(pf, &attr, body + sz, (len - sz) / 8, rec->offset);
 	}
 	case REC_HEADER_FEATURE: {
 		uint64_t feat;
@@ -998,6 +1007,12 @@ static int decode_user_record(struct perf_file *pf, struct record *rec, uint8_t 
 	}
 	case REC_EVENT_UPDATE:
 		return apply_event_update(pf, rec, body, len);
+	case REC_HEADER_BUILD_ID:
+		/* the whole record is one entry of the BUILD_ID feature's format */
+		if (perf_build_ids__append(&pf->h, body - 8, len + 8, pf->swap, &why))
+			return perr(pf, rec->offset, "bad HEADER_BUILD_ID record: %s", why);
+		pf->h.features[FEAT_BUILD_ID / 64] |= 1ULL << FEAT_BUILD_ID;
+		break;
 	case REC_ID_INDEX: {
 		/* {id, idx (mmap index), cpu, tid} per id: placement, not event membership. */
 		uint64_t nr;

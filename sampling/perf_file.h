@@ -270,6 +270,7 @@ struct perf_header_info {
 
 	struct perf_evsel *evsels;
 	uint32_t nr_evsels;
+	size_t evsels_cap;
 
 	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
 	uint32_t nr_cpus_online, nr_cpus_avail;

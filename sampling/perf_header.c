@@ -107,11 +107,19 @@ static bool rd_str(struct fcur *c, char **out)
 	return true;
 }
 
-/* A count of elements each at least @min bytes long must fit in what is left. */
+/*
+ * A count of elements each at least @min bytes long must fit in what is left; and no real
+ * recording has a million CPUs, nodes, caches or command-line words, so more is refused
+ * before it can cost memory.
+ */
+#define MAX_FEATURE_ELEMS (1u << 20)
+
 static bool check_count(struct fcur *c, uint64_t nr, size_t min)
 {
 	if (nr > left(c) / min)
 		return fail(c, "element count larger than the feature section");
+	if (nr > MAX_FEATURE_ELEMS)
+		return fail(c, "element count over a million");
 	return true;
 }
 
@@ -142,7 +150,7 @@ struct perf_evsel *perf_header_info__add_evsel(struct perf_header_info *h,
 	char name[160];
 	struct perf_evsel *ev;
 
-	h->evsels = xrealloc(h->evsels, (h->nr_evsels + 1) * sizeof(*h->evsels));
+	h->evsels = xgrow(h->evsels, &h->evsels_cap, h->nr_evsels + 1, sizeof(*h->evsels));
 	ev = &h->evsels[h->nr_evsels];
 	memset(ev, 0, sizeof(*ev));
 	ev->idx = h->nr_evsels++;
@@ -307,7 +315,7 @@ static bool parse_build_ids(struct perf_header_info *h, struct fcur *c)
 {
 	/* A sequence of build_id records: {u32 type, u16 misc, u16 size, s32 pid, u8 id[24], name}. */
 	bool old_abi = false;
-	size_t cap = 0;
+	size_t cap = h->nr_build_ids;
 
 	while (left(c) >= 8) {
 		const uint8_t *rec = c->p;
@@ -317,6 +325,8 @@ static bool parse_build_ids(struct perf_header_info *h, struct fcur *c)
 
 		if (size < hdr || size > left(c))
 			return fail(c, "BUILD_ID record size out of range");
+		if (h->nr_build_ids >= MAX_FEATURE_ELEMS)
+			return fail(c, "more than a million build-ids");
 		/* perf before 2.6.35 wrote no pid: the name then starts 4 bytes early. */
 		if (!old_abi && h->nr_build_ids == 0 && size >= 8 + 4 + 24 + 13 &&
 		    !memcmp(rec + 8 + 4 + 24, "nel.kallsyms]", 13)) {
@@ -579,6 +589,17 @@ int perf_feature__parse(struct perf_header_info *h, unsigned int feat, const voi
 		return 0;
 	*why = c.why ? c.why : "bad feature section";
 	*at = (size_t)(c.p - c.base);
+	return -EINVAL;
+}
+
+int perf_build_ids__append(struct perf_header_info *h, const void *data, size_t size, bool swap,
+			   const char **why)
+{
+	struct fcur c = { data, data, (const uint8_t *)data + size, swap, NULL };
+
+	if (parse_build_ids(h, &c))
+		return 0;
+	*why = c.why ? c.why : "bad build-id record";
 	return -EINVAL;
 }
 

@@ -17,6 +17,10 @@
 int perf_feature__parse(struct perf_header_info *h, unsigned int feat, const void *data,
 			size_t size, bool swap, bool pipe, const char **why, size_t *at);
 
+/* Append the build-id records at @data (a pipe's HEADER_BUILD_ID) to h->build_ids. */
+int perf_build_ids__append(struct perf_header_info *h, const void *data, size_t size, bool swap,
+			   const char **why);
+
 /* Append an event with @attr; its default name is set from the attr. */
 struct perf_evsel *perf_header_info__add_evsel(struct perf_header_info *h,
 					       const struct perf_attr *attr);

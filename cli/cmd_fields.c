@@ -747,7 +747,7 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 	const struct perf_header_info *h;
 	const struct fields_rmw *rmw;
 	size_t nr_rmw;
-	char err[512];
+	char err[4096];
 	int rc, i = cli__parse(cmd, argc, argv, fields_option, &o, &rc);
 
 	if (i < 0)

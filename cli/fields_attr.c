@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyzer/u64map.h"
 #include "cli/command.h"
@@ -95,7 +96,7 @@ static const char *strip_tag(const char *name)
 static struct source_entry *add_source(struct fields_attr *c, const char *path)
 {
 	struct source_entry *e;
-	char err[512] = "";
+	char err[2048] = "";
 	int rc;
 
 	for (size_t i = 0; i < c->nr_sources; i++)
@@ -336,7 +337,8 @@ static const char *module_file(struct fields_attr *c, const struct dso *dso)
 			return p;
 	}
 	ln = strlen(dso->long_name);
-	if (ln > 3 && !strcmp(dso->long_name + ln - 3, ".ko") && dso->long_name[0] == '/')
+	if (ln > 3 && !strcmp(dso->long_name + ln - 3, ".ko") && dso->long_name[0] == '/' &&
+	    !access(dso->long_name, R_OK))
 		return dso->long_name;
 	return NULL;
 }
@@ -357,7 +359,8 @@ static enum attr_reason object_sym(struct fields_attr *c, struct dso *dso, uint6
 	if (dso->kind == DSO_KIND_MODULE) {
 		*path = module_file(c, dso);
 		if (!*path) {
-			warn_dso(c, dso, "module without symbols: pass its .ko with --debug-file");
+			warn_dso(c, dso, "a module without symbols here: pass its .ko with "
+				 "--debug-file (kallsyms has no types)");
 			return ATTR_NO_SYMBOLS;
 		}
 		return vartype__section_sym(c->vt, *path, want_object ? ".data" : ".text", rel,

@@ -15,3 +15,5 @@ dist_check_SCRIPTS += tests/fields/kernel.sh
 EXTRA_DIST += tests/kmod/lineup_touch.c
 TESTS += tests/fields/workloads.sh
 dist_check_SCRIPTS += tests/fields/workloads.sh
+TESTS += tests/fields/bad_input.sh
+dist_check_SCRIPTS += tests/fields/bad_input.sh

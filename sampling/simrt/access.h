@@ -58,7 +58,7 @@ static inline bool countdown(struct simrt_thread *t, int k)
 	return true;
 }
 
-static void sample_load(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
+static __attribute__((noinline)) void sample_load(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
 			const struct coh_outcome *o, int miss)
 {
 	simrt__emit(t, SIMRT_EV_LOAD, simrt__ip(ret), addr,
@@ -66,7 +66,7 @@ static void sample_load(struct simrt_thread *t, enum coh_op op, uint64_t addr, u
 		    simrt__periods[miss]);
 }
 
-static void sample_store(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
+static __attribute__((noinline)) void sample_store(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
 			 const struct coh_outcome *o, int miss)
 {
 	simrt__emit(t, SIMRT_EV_STORE, simrt__ip(ret), addr,
@@ -76,7 +76,7 @@ static void sample_store(struct simrt_thread *t, enum coh_op op, uint64_t addr, 
 
 /* An access only the 128-byte model finds contended: data_src as the 128-byte model sees it,
  * with the op bits set to PERF_MEM_OP_NA so that perf c2c does not count it as an access. */
-static void sample_pair(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
+static __attribute__((noinline)) void sample_pair(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
 			const struct coh_outcome *o)
 {
 	uint64_t ds = op == COH_STORE ? coherence__store_data_src(false, false)
@@ -103,26 +103,13 @@ static inline bool pair_contended(const struct simrt_thread *t, uint64_t addr, e
 	return (coherence__sharers(other) & ~t->me) != 0;
 }
 
-static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, uint64_t size,
-								   enum coh_op op, uint64_t ret)
+/* Everything but the silent hit: model transitions, misses, pairs, straddling accesses. */
+static __attribute__((noinline)) void access_slow(struct simrt_thread *t, uint64_t addr,
+						  uint64_t size, enum coh_op op, uint64_t ret)
 {
-	struct simrt_thread *t = simrt__cur;
 	coh_state_t s64, s128;
 	struct coh_outcome o;
 
-	if (unlikely(!t)) {
-		t = simrt__thread();
-		if (!t)
-			return;
-	}
-	if (unlikely(simrt__state != 1))
-		return;
-	if (unlikely(simrt__yield_every) && --t->yield_left <= 0) {
-		/* Threads sharing a CPU interleave only at yields: see LINEUP_SIM_YIELD. */
-		/* Jittered, so that the yield does not always fall before the same access of a loop. */
-		t->yield_left = simrt__yield_every / 2 + t->rng % (uint64_t)simrt__yield_every;
-		sched_yield();
-	}
 	table_step(addr, t, op, &s64, &s128);
 	if (unlikely(((addr ^ (addr + size - 1)) >> 6) != 0)) {
 		/* An unaligned access that straddles two lines touches both. */
@@ -136,17 +123,17 @@ static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, u
 			x = word_step(&simrt__table[s.index].half[1], s, t, op);
 		(void)x;
 	}
-	if (likely(coherence__silent(s64, t->me, op))) {
-		/* A hit that changed nothing: the outcome is known without the model. */
-		if (op != COH_STORE && unlikely(countdown(t, CD_LOAD_HIT))) {
+	if (coherence__silent(s64, t->me, op)) {
+		/* A hit on its 64-byte line, changing nothing there. */
+		if (op != COH_STORE && countdown(t, CD_LOAD_HIT)) {
 			coherence__step(s64, t->core, op, &simrt__costs, &o);
 			sample_load(t, op, addr, ret, &o, 0);
 		}
-		if (op != COH_LOAD && unlikely(countdown(t, CD_STORE_HIT))) {
+		if (op != COH_LOAD && countdown(t, CD_STORE_HIT)) {
 			coherence__step(s64, t->core, op, &simrt__costs, &o);
 			sample_store(t, op, addr, ret, &o, 0);
 		}
-		if (unlikely(!coherence__silent(s128, t->me, op)) && pair_contended(t, addr, op) &&
+		if (!coherence__silent(s128, t->me, op) && pair_contended(t, addr, op) &&
 		    countdown(t, CD_PAIR)) {
 			coherence__step(s128, t->core, op, &simrt__costs, &o);
 			sample_pair(t, op, addr, ret, &o);
@@ -166,6 +153,69 @@ static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, u
 		if (countdown(t, miss ? CD_STORE_MISS : CD_STORE_HIT))
 			sample_store(t, op, addr, ret, &o, miss);
 	}
+}
+
+static __attribute__((noinline, cold)) void sample_hit(struct simrt_thread *t, uint64_t addr,
+							enum coh_op op, uint64_t ret, bool load)
+{
+	struct coh_slot s = coherence__slot(addr, 7, SIMRT_LOG2_SLOTS);
+	coh_state_t s64 = coherence__lookup(
+		atomic_load_explicit(&simrt__table[s.index].half[(addr >> 6) & 1],
+				     memory_order_relaxed), s);
+	struct coh_outcome o;
+
+	coherence__step(s64, t->core, op, &simrt__costs, &o);
+	if (load)
+		sample_load(t, op, addr, ret, &o, 0);
+	else
+		sample_store(t, op, addr, ret, &o, 0);
+}
+
+/*
+ * One access.  The fast path is the access that changes nothing at either granularity (the
+ * line held by this core, Modified for a store) and stays within one line: two loads of the
+ * slot, the sampling countdowns, no store.  Anything else goes to access_slow().
+ */
+static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, uint64_t size,
+								   enum coh_op op, uint64_t ret)
+{
+	struct simrt_thread *t = simrt__cur;
+	struct coh_slot s;
+	struct simrt_pair_slot *slot;
+
+	if (unlikely(!t)) {
+		t = simrt__thread();
+		if (!t)
+			return;
+	}
+	if (unlikely(simrt__state != 1))
+		return;
+	if (unlikely(simrt__yield_every) && --t->yield_left <= 0) {
+		/* Threads sharing a CPU interleave only at yields: see LINEUP_SIM_YIELD.  Jittered,
+		 * so that the yield does not always fall before the same access of a loop. */
+		t->yield_left = simrt__yield_every / 2 + t->rng % (uint64_t)simrt__yield_every;
+		sched_yield();
+	}
+	s = coherence__slot(addr, 7, SIMRT_LOG2_SLOTS);
+	slot = &simrt__table[s.index];
+	if (likely(coherence__silent(coherence__lookup(atomic_load_explicit(
+						 &slot->half[(addr >> 6) & 1], memory_order_relaxed), s),
+				 t->me, op) &&
+		   coherence__silent(coherence__lookup(atomic_load_explicit(
+						 &slot->pair, memory_order_relaxed), s),
+				 t->me, op) &&
+		   ((addr ^ (addr + size - 1)) >> 6) == 0)) {
+		if (op != COH_STORE && unlikely(--t->left[CD_LOAD_HIT] <= 0)) {
+			t->left[CD_LOAD_HIT] = simrt__next_period(t, 0);
+			sample_hit(t, addr, op, ret, true);
+		}
+		if (op != COH_LOAD && unlikely(--t->left[CD_STORE_HIT] <= 0)) {
+			t->left[CD_STORE_HIT] = simrt__next_period(t, 0);
+			sample_hit(t, addr, op, ret, false);
+		}
+		return;
+	}
+	access_slow(t, addr, size, op, ret);
 }
 
 static void simrt__range(uint64_t addr, uint64_t size, enum coh_op op, uint64_t ret)

@@ -12,8 +12,21 @@
 
 #define CPUMODE_KERNEL_ 1	/* PERF_RECORD_MISC_KERNEL */
 
+#define C2C_DCACHE 64
+
+struct decoded {
+	uint64_t key;
+	bool valid;
+	uint8_t n;
+	uint8_t idx[32];
+	uint32_t val[32];
+	struct c2c_stats st;
+};
+
 struct c2c {
 	struct c2c_config cfg;
+	struct decoded dcache[C2C_DCACHE];
+	uint32_t last_line, last_entry;
 	int *cpu2node;
 	struct c2c_mem_range *mem;
 	uint64_t cl_mask;	/* line_size - 1 */
@@ -243,6 +256,7 @@ struct c2c *c2c__new(const struct c2c_config *cfg)
 	c->entry_ht_cap = 4096;
 	c->entry_ht = xcalloc(c->entry_ht_cap, sizeof(uint32_t));
 	c->offset_node_width = 4;
+	c->last_line = c->last_entry = UINT32_MAX;
 	return c;
 }
 
@@ -317,6 +331,8 @@ static uint32_t bits__alloc(struct c2c *c, uint32_t words)
 {
 	uint32_t at = c->nr_bits;
 
+	if (!words)
+		return at;
 	if (c->nr_bits + words > c->cap_bits)
 		c->bits = xgrow(c->bits, &c->cap_bits, c->nr_bits + words, sizeof(uint64_t));
 	memset(c->bits + at, 0, words * sizeof(uint64_t));
@@ -534,7 +550,14 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_line *key)
 	if (c->nr_lines == c->cap_lines)
 		c->lines = xgrow(c->lines, &c->cap_lines, c->nr_lines + 1, sizeof(*c->lines));
 	l = &c->lines[c->nr_lines];
-	*l = *key;
+	memset(l, 0, sizeof(*l));
+	l->cpumode = key->cpumode;
+	l->mapped = key->mapped;
+	l->anon = key->anon;
+	l->pid = key->pid;
+	l->id = key->id;
+	l->cl = key->cl;
+	l->addr = key->addr;
 	l->cpuset = bits__alloc(c, c->words_cpu);
 	l->nodeset = bits__alloc(c, c->words_node);
 	c->line_ht[at] = ++c->nr_lines;
@@ -545,8 +568,13 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_line *key)
 
 static uint32_t entry__findnew(struct c2c *c, const struct entry_key *k, bool *created)
 {
-	size_t at = entry_hash(k) & (c->entry_ht_cap - 1);
+	size_t at;
 	struct c2c_entry *e;
+
+	/* grow before probing: a new entry's keys are filled in by the caller, after this */
+	if ((c->nr_entries + 1) * 2 > c->entry_ht_cap)
+		entry_ht_grow(c);
+	at = entry_hash(k) & (c->entry_ht_cap - 1);
 
 	for (;;) {
 		uint32_t v = c->entry_ht[at];
@@ -580,8 +608,6 @@ static uint32_t entry__findnew(struct c2c *c, const struct entry_key *k, bool *c
 		c->nr_node_stats += n;
 	}
 	c->entry_ht[at] = ++c->nr_entries;
-	if (c->nr_entries * 2 > c->entry_ht_cap)
-		entry_ht_grow(c);
 	*created = true;
 	return c->nr_entries - 1;
 }
@@ -597,18 +623,14 @@ static inline void mean__update(struct c2c_mean *m, uint64_t val)
 	m->mean += delta / m->n;
 }
 
-/* perf's c2c_he__set_cpu and c2c_he__set_node, for a line or an entry. */
+/* perf's c2c_he__set_cpu and c2c_he__set_node, for a line or an entry (@node: of phys_addr). */
 static inline void set_cpu_node(struct c2c *c, uint32_t cpuset, uint32_t nodeset,
-				uint64_t *paddr, uint32_t *paddr_cnt, const struct c2c_sample *s)
+				uint64_t *paddr, uint32_t *paddr_cnt, const struct c2c_sample *s,
+				int node)
 {
-	int node;
-
-	if (s->cpu != UINT32_MAX && s->cpu < c->cfg.nr_cpus)
+	if (s->cpu < c->cfg.nr_cpus)
 		bits__set(c, cpuset, s->cpu);
-	if (!s->phys_addr)
-		return;
-	node = c2c__phys_node(c, s->phys_addr);
-	if (node < 0)
+	if (!s->phys_addr || node < 0)
 		return;
 	if ((uint32_t)node < c->cfg.nr_nodes)
 		bits__set(c, nodeset, node);
@@ -618,33 +640,81 @@ static inline void set_cpu_node(struct c2c *c, uint32_t cpuset, uint32_t nodeset
 	}
 }
 
+/*
+ * The decoded counters of one data_src value, with the list of counters it touches: adding a
+ * sample to the total, its line and its entry is then a handful of increments.  A small
+ * direct-mapped cache, since a recording has few distinct data_src values.
+ */
+static const struct decoded *decode_cached(struct c2c *c, uint64_t data_src, bool has_addr,
+					   bool mapped)
+{
+	uint64_t key = data_src << 2 | (uint64_t)has_addr << 1 | mapped;
+	struct decoded *d = &c->dcache[(fmix(key) >> 7) & (C2C_DCACHE - 1)];
+
+	if (d->valid && d->key == key)
+		return d;
+	memset(d, 0, sizeof(*d));
+	d->key = key;
+	d->valid = true;
+	c2c_stats__decode(&d->st, data_src, has_addr ? 1 : 0, mapped);
+	for (unsigned int i = 0; i < sizeof(d->st) / sizeof(uint32_t); i++) {
+		uint32_t v = ((const uint32_t *)&d->st)[i];
+
+		if (v && d->n < sizeof(d->idx)) {
+			d->idx[d->n] = i;
+			d->val[d->n++] = v;
+		}
+	}
+	return d;
+}
+
+static inline void stats__add_decoded(struct c2c_stats *st, const struct decoded *d)
+{
+	uint32_t *p = (uint32_t *)st;
+
+	for (unsigned int i = 0; i < d->n; i++)
+		p[d->idx[i]] += d->val[i];
+}
+
 void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
 {
-	struct c2c_stats st = { 0 };
-	struct c2c_line key = { 0 }, *l;
+	const struct decoded *d;
+	struct c2c_line key, *l;
 	struct entry_key ek;
 	struct c2c_entry *e;
 	uint32_t li, ei;
 	bool created;
+	int node;
 
-	c2c_stats__decode(&st, s->data_src, s->addr, s->data_mapped && s->ip_mapped);
-	c2c_stats__add(&c->total, &st);
+	d = decode_cached(c, s->data_src, s->addr != 0, s->data_mapped && s->ip_mapped);
+	stats__add_decoded(&c->total, d);
+	node = s->phys_addr ? c2c__phys_node(c, s->phys_addr) : -1;
 
 	key.cpumode = s->cpumode;
 	key.mapped = s->data_mapped;
+	key.anon = false;
+	key.pid = 0;
 	if (s->data_mapped) {
 		key.id = s->data_id;
 		if (s->cpumode != CPUMODE_KERNEL_ && s->data_anon) {
 			key.anon = true;
 			key.pid = s->pid;
 		}
+	} else {
+		memset(&key.id, 0, sizeof(key.id));
 	}
 	key.cl = s->data_rel & ~c->cl_mask;
-	key.addr = s->addr;
-	li = line__findnew(c, &key);
+	/* consecutive samples often hit the same line: skip the hash then */
+	if (c->last_line < c->nr_lines && line_eq(&c->lines[c->last_line], &key)) {
+		li = c->last_line;
+	} else {
+		key.addr = s->addr;
+		li = line__findnew(c, &key);
+		c->last_line = li;
+	}
 	l = &c->lines[li];
-	c2c_stats__add(&l->stats, &st);
-	set_cpu_node(c, l->cpuset, l->nodeset, &l->paddr, &l->paddr_cnt, s);
+	stats__add_decoded(&l->stats, d);
+	set_cpu_node(c, l->cpuset, l->nodeset, &l->paddr, &l->paddr_cnt, s, node);
 
 	ek.line = li;
 	ek.offset = s->addr & c->cl_mask;
@@ -652,7 +722,13 @@ void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
 	ek.pid = c->key_pid ? s->pid : 0;
 	ek.tid = c->key_tid ? s->tid : 0;
 	ek.dso = c->key_dso ? s->code_dso : NULL;
-	ei = entry__findnew(c, &ek, &created);
+	if (c->last_entry < c->nr_entries && entry_eq(c, &c->entries[c->last_entry], &ek)) {
+		ei = c->last_entry;
+		created = false;
+	} else {
+		ei = entry__findnew(c, &ek, &created);
+		c->last_entry = ei;
+	}
 	e = &c->entries[ei];
 	if (created) {
 		e->iaddr = s->ip;
@@ -668,26 +744,26 @@ void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
 		/* perf refreshes the map of an existing entry (exec), keeping the rest */
 		e->code_map = s->code_map;
 	}
-	c2c_stats__add(&e->stats, &st);
+	stats__add_decoded(&e->stats, d);
 	if (e->node_stats != UINT32_MAX) {
 		uint32_t cpu = s->cpu == UINT32_MAX ? 0 : s->cpu;
-		int node = cpu < c->cfg.nr_cpus ? c->cpu2node[cpu] : -1;
+		int cnode = cpu < c->cfg.nr_cpus ? c->cpu2node[cpu] : -1;
 
-		if (node >= 0 && (uint32_t)node < c->cfg.nr_nodes)
-			c2c_stats__add(&c->node_stats[e->node_stats + node], &st);
+		if (cnode >= 0 && (uint32_t)cnode < c->cfg.nr_nodes)
+			stats__add_decoded(&c->node_stats[e->node_stats + cnode], d);
 	}
 	/* perf's compute_stats: the cycles columns, by the sample's costliest class */
-	if (st.rmt_hitm)
+	if (d->st.rmt_hitm)
 		mean__update(&e->mean_rmt_hitm, s->weight);
-	else if (st.lcl_hitm)
+	else if (d->st.lcl_hitm)
 		mean__update(&e->mean_lcl_hitm, s->weight);
-	else if (st.rmt_peer)
+	else if (d->st.rmt_peer)
 		mean__update(&e->mean_rmt_peer, s->weight);
-	else if (st.lcl_peer)
+	else if (d->st.lcl_peer)
 		mean__update(&e->mean_lcl_peer, s->weight);
-	else if (st.load)
+	else if (d->st.load)
 		mean__update(&e->mean_load, s->weight);
-	set_cpu_node(c, e->cpuset, e->nodeset, &e->paddr, &e->paddr_cnt, s);
+	set_cpu_node(c, e->cpuset, e->nodeset, &e->paddr, &e->paddr_cnt, s, node);
 }
 
 /* ---- sorting and filtering ---- */

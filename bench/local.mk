@@ -2,3 +2,4 @@
 # shared and noisy, so speed is reported as ratios measured side by side, not asserted.
 EXTRA_DIST += bench/README.md
 EXTRA_DIST += bench/sim_overhead.sh bench/false_sharing_ab.sh
+EXTRA_DIST += bench/c2c_report.sh

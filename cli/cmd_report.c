@@ -271,6 +271,8 @@ struct report {
 	size_t nr_threads, cap_threads;
 	uint32_t *thread_ht;
 	size_t ht_cap;
+	struct thread *last_thread;
+	uint32_t last_handle;
 	char *grouping;			/* "offset,iaddr" */
 };
 
@@ -280,6 +282,9 @@ static uint32_t thread_handle(struct report *r, struct thread *t)
 	uint64_t h = (uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL;
 	size_t at;
 
+	if (t == r->last_thread)
+		return r->last_handle;
+	r->last_thread = t;
 	if (r->nr_threads * 2 >= r->ht_cap) {
 		size_t cap = r->ht_cap ? r->ht_cap * 2 : 256;
 		uint32_t *ht = xcalloc(cap, sizeof(uint32_t));
@@ -299,12 +304,13 @@ static uint32_t thread_handle(struct report *r, struct thread *t)
 	at = (h >> 32) & (r->ht_cap - 1);
 	while (r->thread_ht[at]) {
 		if (r->threads[r->thread_ht[at] - 1] == t)
-			return r->thread_ht[at] - 1;
+			return r->last_handle = r->thread_ht[at] - 1;
 		at = (at + 1) & (r->ht_cap - 1);
 	}
 	r->threads = xgrow(r->threads, &r->cap_threads, r->nr_threads + 1, sizeof(*r->threads));
 	r->threads[r->nr_threads] = t;
 	r->thread_ht[at] = r->nr_threads + 1;
+	r->last_handle = r->nr_threads;
 	return r->nr_threads++;
 }
 
@@ -370,7 +376,7 @@ static bool comm_selected(const struct report *r, const struct thread *t)
 
 static void report__sample(struct report *r, const struct sample *s)
 {
-	struct c2c_sample cs = { 0 };
+	struct c2c_sample cs;	/* every field set below: no memset on the hot path */
 	struct addr_loc al, il, dl;
 	struct map *imap, *dmap;
 
@@ -390,7 +396,10 @@ static void report__sample(struct report *r, const struct sample *s)
 		return;
 	/* sample__resolve_mem: the code address in any cpumode, the data address in the
 	 * sample's */
-	imap = machine__find_any_cpumode(r->machine, al.thread, s->ip, &il);
+	if (s->cpumode == CPUMODE_USER && al.map)
+		imap = al.map;	/* the any-cpumode search tries user first: the same answer */
+	else
+		imap = machine__find_any_cpumode(r->machine, al.thread, s->ip, &il);
 	dmap = machine__find_map(r->machine, al.thread, s->cpumode, s->addr, &dl);
 
 	cs.ip = s->ip;
@@ -415,6 +424,8 @@ static void report__sample(struct report *r, const struct sample *s)
 	cs.ip_mapped = imap != NULL;
 	cs.data_mapped = dmap != NULL;
 	cs.data_rel = dl.addr;
+	cs.data_anon = false;
+	memset(&cs.data_id, 0, sizeof(cs.data_id));
 	if (dmap) {
 		cs.data_id = dso_id_of(r, dmap->dso);
 		cs.data_anon = !(dmap->flags & MAP_SHARED_) && !cs.data_id.maj && !cs.data_id.min &&
@@ -801,7 +812,8 @@ static const char *plain(const struct c2c_view *v, const struct c2c_column *col,
 			 const struct c2c_line *l, const struct c2c_entry *e, char *buf, size_t size)
 {
 	char *p = buf, *end;
-	int n = col->cell(v, l, e, 0, buf, size);
+	/* strings at a wide width (nothing cut), numbers at none (nothing padded) */
+	int n = col->cell(v, l, e, col->kind == C2C_COL_STRING ? 256 : 0, buf, size);
 
 	buf[n < (int)size ? n : (int)size - 1] = '\0';
 	while (*p == ' ')
@@ -835,17 +847,31 @@ static void json_value(FILE *out, const struct c2c_column *col, const char *s)
 	strbuf__release(&sb);
 }
 
+/* Columns shown twice (lcl_hitm and rmt_hitm in the line table) and perf's empty Num column
+ * are left out of JSON and CSV. */
+static bool plain_skip(const struct c2c_table *t, int i)
+{
+	if (!strcmp(t->cols[i]->name, "cl_num_empty"))
+		return true;
+	for (int k = 0; k < i; k++)
+		if (t->cols[k] == t->cols[i])
+			return true;
+	return false;
+}
+
 static void json_row(FILE *out, const struct c2c_view *v, const struct c2c_table *t,
 		     const struct c2c_line *l, const struct c2c_entry *e)
 {
 	char buf[1024];
+	bool first = true;
 
 	for (int i = 0; i < t->nr; i++) {
 		const struct c2c_column *col = t->cols[i];
 
-		if (!strcmp(col->name, "cl_num_empty"))
+		if (plain_skip(t, i))
 			continue;
-		fprintf(out, "%s\"%s\": ", i ? ", " : "", col->name);
+		fprintf(out, "%s\"%s\": ", first ? "" : ", ", col->name);
+		first = false;
 		json_value(out, col, plain(v, col, l, e, buf, sizeof(buf)));
 	}
 }
@@ -946,7 +972,7 @@ static void csv_table(FILE *out, struct report *r, const struct c2c_view *v,
 		first = false;
 	}
 	for (int i = 0; i < t->nr; i++) {
-		if (!strcmp(t->cols[i]->name, "cl_num_empty"))
+		if (plain_skip(t, i))
 			continue;
 		fprintf(out, "%s%s", first ? "" : ",", t->cols[i]->name);
 		first = false;
@@ -970,7 +996,7 @@ static void csv_table(FILE *out, struct report *r, const struct c2c_view *v,
 			for (int j = 0; j < t->nr; j++) {
 				const struct c2c_column *col = t->cols[j];
 
-				if (!strcmp(col->name, "cl_num_empty"))
+				if (plain_skip(t, j))
 					continue;
 				if (!first)
 					fputc(',', out);

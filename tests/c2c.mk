@@ -5,3 +5,5 @@ tests_unit_c2c_test_LDADD = analyzer/libanalyzer.a util/libutil.a -lm
 TESTS += tests/unit/c2c_test
 TESTS += tests/c2c/oracle.sh
 dist_check_SCRIPTS += tests/c2c/oracle.sh
+TESTS += tests/c2c/formats.sh
+dist_check_SCRIPTS += tests/c2c/formats.sh

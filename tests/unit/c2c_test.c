@@ -202,6 +202,43 @@ static void test_threshold(void)
 	c2c__delete(c);
 }
 
+/* Many lines and entries: the hash tables grow while samples arrive, and nothing is lost. */
+static void test_growth(void)
+{
+	struct c2c_config cfg = { .display = C2C_DISPLAY_TOT, .line_size = 64,
+				  .keys = { C2C_KEY_TID, C2C_KEY_IADDR }, .nr_keys = 2,
+				  .show_all = true };
+	struct c2c *c = c2c__new(&cfg);
+	uint64_t hitm = LD(DS_LVL_L3, DS_SNOOP_HITM);
+	uint32_t entries = 0, samples = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < 20000; i++) {
+			struct c2c_sample s = mk(0x100000 + (i % 3000) * 64 + (i % 8) * 8,
+						 0x400000 + (i % 7) * 4, hitm, 0, 1 + i % 5);
+
+			c2c__add_sample(c, &s);
+		}
+	c2c__finish(c);
+	for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
+		const struct c2c_line *l = c2c__line(c, i);
+
+		entries += l->nr_entries;
+		for (uint32_t k = 0; k < l->nr_entries; k++) {
+			const struct c2c_entry *e = c2c__entry(c, l->entries[k]);
+
+			samples += e->stats.nr_entries;
+			/* every (offset, tid, iaddr) was sampled exactly twice */
+			CHECK(e->stats.nr_entries % 2 == 0);
+		}
+	}
+	CHECK(c2c__nr_lines(c) == 3000);
+	CHECK(samples == 40000);
+	/* i determines (line, offset, tid, ip); the key repeats every lcm(3000, 8, 5, 7) = 21000 */
+	CHECK(entries == 20000);
+	c2c__delete(c);
+}
+
 static void test_columns(void)
 {
 	struct c2c_config cfg = { .display = C2C_DISPLAY_TOT, .line_size = 64,
@@ -230,6 +267,7 @@ int main(void)
 	test_decode();
 	test_lines();
 	test_threshold();
+	test_growth();
 	test_columns();
 	if (failures)
 		fprintf(stderr, "%d failure(s)\n", failures);

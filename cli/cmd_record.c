@@ -177,6 +177,7 @@ static void add_pmu_event(struct recorder_opts *ro, const struct pmu_event *pe)
 	e->config1 = pe->config1;
 	e->config2 = pe->config2;
 	e->precise_ip = pe->precise_ip;
+	e->group_leader = pe->group_leader;
 }
 
 /* Turn the -e list into events; EXIT_OK or an exit code (message printed). */
@@ -210,9 +211,14 @@ static int resolve_events(struct record_cli *o, struct recorder_opts *ro)
 			for (unsigned int k = 0; k < m.nr_events && ro->nr_events < 8; k++) {
 				const struct pmu_event *pe = &m.events[k];
 
-				if ((!strcmp(name, "mem-loads") && !pe->loads) ||
+				/* mem-loads keeps its aux leader (the next event) */
+				bool loads = pe->loads || pe->group_leader;
+
+				if ((!strcmp(name, "mem-loads") && !loads) ||
 				    (!strcmp(name, "mem-stores") && !pe->stores))
 					continue;
+				if (pe->group_leader && ro->nr_events >= 7)
+					break;
 				add_pmu_event(ro, pe);
 				found = true;
 			}
@@ -291,10 +297,11 @@ static int list_events(unsigned int ldlat)
 	for (unsigned int i = 0; i < m.nr_events; i++) {
 		const struct pmu_event *e = &m.events[i];
 
-		printf("  %-40s type=%u config=%#llx config1=%#llx config2=%#llx%s%s%s\n", e->name,
-		       e->type, (unsigned long long)e->config, (unsigned long long)e->config1,
-		       (unsigned long long)e->config2, e->loads ? " loads" : "",
-		       e->stores ? " stores" : "", e->aux ? " aux" : "");
+		printf("  %-40s type=%u config=%#llx config1=%#llx config2=%#llx%s%s%s%s\n",
+		       e->name, e->type, (unsigned long long)e->config,
+		       (unsigned long long)e->config1, (unsigned long long)e->config2,
+		       e->loads ? " loads" : "", e->stores ? " stores" : "", e->aux ? " aux" : "",
+		       e->group_leader ? " group-leader" : "");
 	}
 	return EXIT_OK;
 }

@@ -209,13 +209,32 @@ static int find_intel(const char *sysfs, const char *pmu, unsigned int ldlat, st
 	}
 	out->kind = PMU_KIND_INTEL;
 	snprintf(out->pmu, sizeof(out->pmu), "%s", pmu);
+	if (!event_terms(sysfs, pmu, "mem-loads-aux", terms, sizeof(terms))) {
+		struct pmu_event *ev = &out->events[out->nr_events];
+
+		memset(ev, 0, sizeof(*ev));
+		ev->type = type;
+		ev->precise_ip = 3;
+		ev->group_leader = true;
+		snprintf(ev->name, sizeof(ev->name), "%s/mem-loads-aux/P", pmu);
+		rc = pmu__encode_terms(sysfs, pmu, terms, ev, err, errlen);
+		if (rc)
+			return rc;
+		out->nr_events++;
+	}
 	for (int st = 0; st < 2; st++) {
 		struct pmu_event *ev = &out->events[out->nr_events];
 		char t2[600];
 
 		rc = event_terms(sysfs, pmu, st ? "mem-stores" : "mem-loads", terms, sizeof(terms));
-		if (rc)
+		if (rc) {
+			if (!st && out->nr_events) {
+				snprintf(err, errlen, "%s/" DEVICES "/%s/events: mem-loads-aux without "
+					 "mem-loads", sysfs, pmu);
+				return -EINVAL;
+			}
 			continue;	/* some parts have loads only */
+		}
 		memset(ev, 0, sizeof(*ev));
 		ev->type = type;
 		ev->precise_ip = 3;

@@ -31,13 +31,16 @@ enum pmu_kind {
  * @precise_ip:	the highest precision to try (the recorder steps down on EOPNOTSUPP)
  * @loads, @stores: what it samples
  * @aux:	needs an AUX area (Arm SPE): samples come as a trace to decode
+ * @group_leader: must lead the next event in a group: Intel's mem-loads-aux, which Sapphire
+ *		Rapids and later require in front of mem-loads (perf's
+ *		"{cpu/mem-loads-aux/,cpu/mem-loads,ldlat=N/}:P")
  */
 struct pmu_event {
 	char name[160];
 	uint32_t type;
 	uint64_t config, config1, config2;
 	uint8_t precise_ip;
-	bool loads, stores, aux;
+	bool loads, stores, aux, group_leader;
 };
 
 struct pmu_mem {

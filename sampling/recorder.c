@@ -39,12 +39,16 @@ struct rec {
 	char *err;
 	size_t errlen;
 
-	struct perf_evlist *evlist;
+	/* One evlist per group (Intel's {mem-loads-aux,mem-loads}), one for the other events;
+	 * each has its own rings. */
+	struct perf_evlist *evlists[8];
+	char evlist_names[8][340];	/* for messages: "{a,b}" or "a, b" */
+	bool mmapped[8];
+	unsigned int nr_evlists;
 	struct perf_evsel *evsel[8];
 	struct perf_event_attr attr[8];
 	struct perf_cpu_map *cpus;
 	struct perf_thread_map *threads;
-	bool mmapped;
 	struct perf_writer *w;
 
 	pid_t child;
@@ -218,9 +222,22 @@ static void make_attr(const struct recorder_opts *o, unsigned int i, struct perf
 	}
 }
 
+static int open_error(struct rec *r, const char *what, int rc)
+{
+	if (rc == -EACCES || rc == -EPERM)
+		return rec_error(r, rc, "cannot open %s: %s (perf_event_paranoid is %d: run as root "
+				 "or lower it)", what, strerror(-rc), paranoid());
+	if (rc == -ENOENT || rc == -EOPNOTSUPP || rc == -ENODEV)
+		return rec_error(r, rc, "cannot open %s: %s (this machine does not have that event)",
+				 what, strerror(-rc));
+	return rec_error(r, rc, "cannot open %s: %s", what, strerror(rc < 0 ? -rc : rc));
+}
+
 static int open_events(struct rec *r)
 {
 	const struct recorder_opts *o = r->o;
+	struct perf_evlist *plain = NULL;
+	unsigned int plain_idx = 0;
 	int rc;
 
 	libperf_init(libperf_quiet);
@@ -237,55 +254,88 @@ static int open_events(struct rec *r)
 	if (!r->threads)
 		return rec_error(r, -ENOMEM, "out of memory");
 
-	/* Open each event alone first, stepping the precision down as perf does for /P. */
+	/*
+	 * Open each event alone first, stepping the precision down as perf does for /P.  Grouped
+	 * events cannot open alone (mem-loads needs its aux leader): they keep their precision.
+	 */
 	for (unsigned int i = 0; i < o->nr_events; i++) {
+		bool grouped = o->events[i].group_leader ||
+			       (i > 0 && o->events[i - 1].group_leader);
 		struct perf_evsel *ev;
 
 		make_attr(o, i, &r->attr[i]);
-		for (;;) {
+		for (; !grouped;) {
 			ev = perf_evsel__new(&r->attr[i]);
 			if (!ev)
 				return rec_error(r, -ENOMEM, "out of memory");
 			rc = perf_evsel__open(ev, r->cpus, r->threads);
-			if (!rc)
+			if (!rc) {
+				perf_evsel__close(ev);
+				perf_evsel__delete(ev);
 				break;
+			}
 			perf_evsel__delete(ev);
 			if ((rc == -EOPNOTSUPP || rc == -EINVAL) && r->attr[i].precise_ip) {
 				r->attr[i].precise_ip--;
 				continue;
 			}
-			if (rc == -EACCES || rc == -EPERM)
-				return rec_error(r, rc, "cannot open %s: %s (perf_event_paranoid is %d: "
-						 "run as root or lower it)", o->events[i].name,
-						 strerror(-rc), paranoid());
-			if (rc == -ENOENT || rc == -EOPNOTSUPP || rc == -ENODEV)
-				return rec_error(r, rc, "cannot open %s: %s (this machine does not "
-						 "have that event)", o->events[i].name,
-						 strerror(-rc));
-			return rec_error(r, rc, "cannot open %s: %s", o->events[i].name,
-					 strerror(-rc));
+			return open_error(r, o->events[i].name, rc);
 		}
-		perf_evsel__close(ev);
-		perf_evsel__delete(ev);
 	}
-	r->evlist = perf_evlist__new();
-	if (!r->evlist)
-		return rec_error(r, -ENOMEM, "out of memory");
+
+	/* Groups get their own evlist; the other events share the last one. */
 	for (unsigned int i = 0; i < o->nr_events; i++) {
+		struct perf_evlist *el;
+
+		if (o->events[i].group_leader && i + 1 < o->nr_events) {
+			el = perf_evlist__new();
+			if (!el)
+				return rec_error(r, -ENOMEM, "out of memory");
+			snprintf(r->evlist_names[r->nr_evlists], sizeof(r->evlist_names[0]),
+				 "{%s,%s}", o->events[i].name, o->events[i + 1].name);
+			r->evlists[r->nr_evlists++] = el;
+			for (unsigned int k = i; k <= i + 1; k++) {
+				r->evsel[k] = perf_evsel__new(&r->attr[k]);
+				if (!r->evsel[k])
+					return rec_error(r, -ENOMEM, "out of memory");
+				perf_evlist__add(el, r->evsel[k]);
+			}
+			perf_evlist__set_leader(el);
+			i++;
+			continue;
+		}
+		if (!plain) {
+			plain = perf_evlist__new();
+			if (!plain)
+				return rec_error(r, -ENOMEM, "out of memory");
+			plain_idx = r->nr_evlists;
+			r->evlists[r->nr_evlists++] = plain;
+		}
+		{
+			char *n = r->evlist_names[plain_idx];
+			size_t len = strlen(n);
+
+			snprintf(n + len, sizeof(r->evlist_names[0]) - len, "%s%s", len ? ", " : "",
+				 o->events[i].name);
+		}
 		r->evsel[i] = perf_evsel__new(&r->attr[i]);
 		if (!r->evsel[i])
 			return rec_error(r, -ENOMEM, "out of memory");
-		perf_evlist__add(r->evlist, r->evsel[i]);
+		perf_evlist__add(plain, r->evsel[i]);
 	}
-	perf_evlist__set_maps(r->evlist, r->cpus, r->threads);
-	rc = perf_evlist__open(r->evlist);
-	if (rc)
-		return rec_error(r, rc, "cannot open the events together: %s", strerror(-rc));
-	rc = perf_evlist__mmap(r->evlist, o->mmap_pages ? o->mmap_pages : 128);
-	if (rc)
-		return rec_error(r, rc, "cannot map the ring buffers: %s (try fewer --mmap-pages)",
-				 strerror(rc < 0 ? -rc : rc));
-	r->mmapped = true;
+	for (unsigned int k = 0; k < r->nr_evlists; k++) {
+		struct perf_evlist *el = r->evlists[k];
+
+		perf_evlist__set_maps(el, r->cpus, r->threads);
+		rc = perf_evlist__open(el);
+		if (rc)
+			return open_error(r, r->evlist_names[k], rc);
+		rc = perf_evlist__mmap(el, o->mmap_pages ? o->mmap_pages : 128);
+		if (rc)
+			return rec_error(r, rc, "cannot map the ring buffers: %s (try fewer "
+					 "--mmap-pages)", strerror(rc < 0 ? -rc : rc));
+		r->mmapped[k] = true;
+	}
 	return 0;
 }
 
@@ -590,18 +640,20 @@ static int drain(struct rec *r)
 	bool any = false;
 	int rc = 0;
 
-	for (map = perf_evlist__next_mmap(r->evlist, NULL, false); map && !rc;
-	     map = perf_evlist__next_mmap(r->evlist, map, false)) {
-		union perf_event *ev;
+	for (unsigned int k = 0; k < r->nr_evlists && !rc; k++) {
+		for (map = perf_evlist__next_mmap(r->evlists[k], NULL, false); map && !rc;
+		     map = perf_evlist__next_mmap(r->evlists[k], map, false)) {
+			union perf_event *ev;
 
-		if (perf_mmap__read_init(map) < 0)
-			continue;
-		while (!rc && (ev = perf_mmap__read_event(map))) {
-			rc = handle(r, ev);
-			perf_mmap__consume(map);
-			any = true;
+			if (perf_mmap__read_init(map) < 0)
+				continue;
+			while (!rc && (ev = perf_mmap__read_event(map))) {
+				rc = handle(r, ev);
+				perf_mmap__consume(map);
+				any = true;
+			}
+			perf_mmap__read_done(map);
 		}
-		perf_mmap__read_done(map);
 	}
 	if (!rc && any) {
 		rc = perf_writer__finished_round(r->w);
@@ -621,11 +673,11 @@ static void rec_cleanup(struct rec *r)
 		kill(r->child, SIGKILL);
 		waitpid(r->child, NULL, 0);
 	}
-	if (r->evlist) {
-		if (r->mmapped)
-			perf_evlist__munmap(r->evlist);
-		perf_evlist__close(r->evlist);
-		perf_evlist__delete(r->evlist);	/* deletes the evsels too */
+	for (unsigned int k = 0; k < r->nr_evlists; k++) {
+		if (r->mmapped[k])
+			perf_evlist__munmap(r->evlists[k]);
+		perf_evlist__close(r->evlists[k]);
+		perf_evlist__delete(r->evlists[k]);	/* deletes the evsels too */
 	}
 	perf_cpu_map__put(r->cpus);
 	perf_thread_map__put(r->threads);
@@ -674,7 +726,8 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		goto out;
 	}
 	if (o->system_wide)
-		perf_evlist__enable(r.evlist);
+		for (unsigned int k = 0; k < r.nr_evlists; k++)
+			perf_evlist__enable(r.evlists[k]);
 	if (o->argv) {
 		rc = go_workload(&r);	/* per-task events: enabled by its exec */
 		if (rc)
@@ -699,9 +752,10 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		}
 		if (done)
 			break;
-		perf_evlist__poll(r.evlist, 100);
+		perf_evlist__poll(r.evlists[0], 100);	/* the others are drained alongside */
 	}
-	perf_evlist__disable(r.evlist);
+	for (unsigned int k = 0; k < r.nr_evlists; k++)
+		perf_evlist__disable(r.evlists[k]);
 	rc = drain(&r);
 	if (rc)
 		goto out;

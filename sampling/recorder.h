@@ -23,6 +23,7 @@
  * @precise_ip:	the highest precision to try; the recorder steps down when refused
  * @period:	sample period; 0: a frequency of @freq Hz (default 4000) for hardware events,
  *		period 1 for software events
+ * @group_leader: opened as the leader of a group with the next event (pmu_event's)
  */
 struct recorder_event {
 	char name[160];
@@ -31,6 +32,7 @@ struct recorder_event {
 	uint8_t precise_ip;
 	uint64_t period;
 	uint32_t freq;
+	bool group_leader;
 };
 
 /**

@@ -114,6 +114,18 @@ int main(void)
 	      m.events[0].config1 == 50, "hybrid load: %s type %u", m.events[0].name,
 	      m.events[0].type);
 
+	/* Sapphire Rapids: mem-loads-aux must lead mem-loads in a group */
+	intel_cpu("spr", "cpu", "4");
+	put("spr", "cpu/events/mem-loads-aux", "event=0x03,umask=0x82");
+	rc = pmu__find_mem_events(tree_path("spr"), 30, &m, err, sizeof(err));
+	CHECK(rc == 0 && m.nr_events == 3, "spr: rc %d, %u events (%s)", rc, m.nr_events, err);
+	CHECK(!strcmp(m.events[0].name, "cpu/mem-loads-aux/P") && m.events[0].group_leader &&
+	      m.events[0].config == 0x8203 && !m.events[0].loads, "spr leader: %s config %#llx",
+	      m.events[0].name, (unsigned long long)m.events[0].config);
+	CHECK(m.events[1].loads && !m.events[1].group_leader && m.events[1].config == 0x1cd,
+	      "spr loads after the leader");
+	CHECK(m.events[2].stores, "spr stores");
+
 	/* AMD: cpu without mem-loads, ibs_op present */
 	put("amd", "cpu/type", "4");
 	put("amd", "cpu/format/event", "config:0-7,32-35");

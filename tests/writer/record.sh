@@ -30,6 +30,18 @@ memory PMU: cpu (Intel)
 EOF
 diff -u "$T/expected" "$T/got" || fail "Intel events"
 
+# Sapphire Rapids and later: mem-loads needs mem-loads-aux as its group leader
+intel spr cpu 4
+mk spr cpu/events/mem-loads-aux "event=0x03,umask=0x82"
+LINEUP_SYSFS=$T/spr "$LINEUP" record --list > "$T/got" 2>&1 || fail "record --list on SPR"
+cat > "$T/expected" <<'EOF'
+memory PMU: cpu (Intel)
+  cpu/mem-loads-aux/P                      type=4 config=0x8203 config1=0 config2=0 group-leader
+  cpu/mem-loads,ldlat=30/P                 type=4 config=0x1cd config1=0x1e config2=0 loads
+  cpu/mem-stores/P                         type=4 config=0x82d0 config1=0 config2=0 stores
+EOF
+diff -u "$T/expected" "$T/got" || fail "SPR events"
+
 intel hybrid cpu_atom 10
 intel hybrid cpu_core 8
 LINEUP_SYSFS=$T/hybrid "$LINEUP" record --list > "$T/got" 2>&1 || fail "record --list on a hybrid"

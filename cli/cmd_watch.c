@@ -142,6 +142,8 @@ struct watch_run {
 	uint64_t alloc_site, free_site;
 	char alloc_comm[32], free_comm[32];
 	bool freed;
+	struct watch_alloc alloc_rec, free_rec;	/* written to the perf.data */
+	char *type_owned, *method_owned, *exe;
 	/* hits */
 	struct watch_hit *hits;
 	int *hit_member;
@@ -459,8 +461,10 @@ static int on_hit(const struct watch_hit *hit, void *arg)
 		return 0;
 	if (r->nr_hits >= 200000000ULL)
 		return 0;
-	r->hits = xgrow(r->hits, &r->hits_cap, r->nr_hits + 1, sizeof(*r->hits));
-	r->hit_member = xrealloc(r->hit_member, r->hits_cap * sizeof(int));
+	if (r->nr_hits == r->hits_cap) {
+		r->hits = xgrow(r->hits, &r->hits_cap, r->nr_hits + 1, sizeof(*r->hits));
+		r->hit_member = xrealloc(r->hit_member, r->hits_cap * sizeof(int));
+	}
 	r->hits[r->nr_hits] = *hit;
 	r->hit_member[r->nr_hits] = pts[hit->point].tag;
 	r->nr_hits++;
@@ -503,8 +507,11 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 		set_comm(r, a->pid, a->tid, a->comm);
 		return 0;
 	}
+	if (r->freed)
+		return 0;	/* the address may be reused: nothing after the free is ours */
 	if (r->obj && a->is_free && a->ptr == r->obj && a->time >= r->alloc_time) {
 		r->freed = true;
+		r->free_rec = *a;
 		r->free_time = a->time;
 		r->free_tid = a->tid;
 		r->free_site = a->call_site;
@@ -523,6 +530,7 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 	if (++r->nth_seen < (r->cfg.nth ? r->cfg.nth : 1))
 		return 0;
 	r->obj = a->ptr;
+	r->alloc_rec = *a;
 	r->alloc_time = a->time;
 	r->alloc_tid = a->tid;
 	r->alloc_site = a->call_site;
@@ -638,8 +646,10 @@ static void save_maps(struct watch_run *r)
 		char perms[8], file[4096];
 		struct rec_mmap *m;
 
+		/* Code and data mappings of files: perf symbolizes IPs with the first, lineup
+		 * fields finds globals at data addresses with the second. */
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095s", &start, &end, perms, &off,
-			   &maj, &min, &ino, file) != 8 || file[0] != '/' || perms[2] != 'x')
+			   &maj, &min, &ino, file) != 8 || file[0] != '/')
 			continue;
 		r->maps = xrealloc(r->maps, (r->nr_maps + 1) * sizeof(*r->maps));
 		m = &r->maps[r->nr_maps++];
@@ -652,8 +662,9 @@ static void save_maps(struct watch_run *r)
 		m->maj = maj;
 		m->min = min;
 		m->ino = ino;
-		m->prot = 5;		/* PROT_READ | PROT_EXEC */
-		m->flags = 2;		/* MAP_PRIVATE */
+		m->prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
+			  (perms[2] == 'x' ? 4 : 0);
+		m->flags = perms[3] == 's' ? 1 : 2;	/* MAP_SHARED / MAP_PRIVATE */
 		m->filename = xstrdup(file);
 	}
 	if (fp)
@@ -681,12 +692,18 @@ static bool slab_cache_exists(const char *name)
 	return found;
 }
 
-static int write_perf_data(struct watch_run *r, struct wr_hit *wh, struct code_reader *code,
+/*
+ * The hits as a perf.data.  A sample's IP is the accessing instruction when it was decoded
+ * (the trap address minus the instruction's length), as precise memory events report it and
+ * as annotate, c2c and lineup fields expect; else the trap address itself.
+ */
+static int write_perf_data(struct watch_run *r, struct wr_hit *wh, const struct site *sites,
 			   int argc, char **argv)
 {
 	struct perf_writer *pw = perf_writer__new();
 	int *evsel_of = xcalloc(r->nr_members, sizeof(int));
-	int rc = 0;
+	int rc = 0, tp_evsel[2] = { -1, -1 };
+	const struct watch_alloc *recs[2] = { &r->alloc_rec, r->freed ? &r->free_rec : NULL };
 
 	for (size_t k = 0; k < r->nr_order; k++) {
 		struct member *m = &r->members[r->order[k]];
@@ -704,6 +721,34 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, struct code_r
 
 		snprintf(name, sizeof(name), "mem:%#" PRIx64 "/%u:rw", r->obj + m->woff, m->wlen);
 		evsel_of[r->order[k]] = perf_writer__add_event(pw, &ev);
+	}
+	/* The allocation and the free of the object, as kmem tracepoint samples with the
+	 * kernel's formats (TRACING_DATA): perf script shows them, lineup fields learns the
+	 * object's cache from them. */
+	if (r->alloc_rec.raw_size) {
+		static const char *const tps[] = { "kmem:kmem_cache_alloc", "kmem:kmem_cache_free" };
+		void *td;
+		size_t tdlen;
+		char err[512];
+
+		if (tracefs__tracing_data(tps, 2, &td, &tdlen, err, sizeof(err)) == 0) {
+			for (int t = 0; t < 2; t++) {
+				long long id = tracefs__event_id("kmem", tps[t] + 5, err, sizeof(err));
+				struct perf_writer_event ev = {
+					.name = tps[t],
+					.type = PW_TYPE_TRACEPOINT,
+					.config = id < 0 ? 0 : id,
+					.sample_period = 1,
+					.sample_type = SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_CPU |
+						       SF_RAW,
+					.sample_id_all = true,
+				};
+
+				tp_evsel[t] = id < 0 ? -1 : perf_writer__add_event(pw, &ev);
+			}
+			perf_writer__set_tracing_data(pw, td, tdlen);
+			free(td);
+		}
 	}
 	if (perf_writer__open(pw, r->cfg.output) < 0)
 		goto fail;
@@ -731,13 +776,35 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, struct code_r
 		}
 	} else {
 		for (size_t i = 0; i < r->nr_maps; i++)
-			perf_writer__mmap(pw, CPUMODE_USER, &r->maps[i], NULL);
+			perf_writer__mmap(pw, CPUMODE_USER | (r->maps[i].prot & 4 ? 0 : 1 << 13),
+					  &r->maps[i], NULL);
 	}
 	for (size_t i = 0; i < r->nr_threads; i++) {
 		struct rec_comm c = { .pid = r->threads[i].pid, .tid = r->threads[i].tid,
 				      .comm = r->threads[i].comm };
 
 		perf_writer__comm(pw, &c, NULL);
+	}
+	for (int t = 0; t < 2; t++) {
+		struct sample s = { 0 };
+
+		if (tp_evsel[t] < 0 || !recs[t] || !recs[t]->raw_size)
+			continue;
+		s.evsel = tp_evsel[t];
+		s.cpumode = CPUMODE_KERNEL;
+		s.ip = recs[t]->ip;
+		s.pid = recs[t]->pid;
+		s.tid = recs[t]->tid;
+		s.time = recs[t]->time;
+		s.cpu = recs[t]->cpu;
+		s.period = 1;
+		s.raw = recs[t]->raw;
+		s.raw_size = recs[t]->raw_size;
+		s.id = perf_writer__event_id(pw, s.evsel);
+		if (t == 1)
+			continue;	/* the free goes after the hits */
+		if (perf_writer__sample(pw, &s) < 0)
+			goto fail;
 	}
 	for (size_t i = 0; i < r->nr_hits; i++) {
 		const struct wr_hit *h = &wh[i];
@@ -746,6 +813,8 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, struct code_r
 		s.evsel = evsel_of[h->field];
 		s.cpumode = h->ip >= 0xffff800000000000ULL ? CPUMODE_KERNEL : CPUMODE_USER;
 		s.ip = h->ip;
+		if (h->site >= 0 && sites[h->site].info.insn_addr)
+			s.ip = sites[h->site].info.insn_addr;
 		s.tid = h->tid;
 		s.pid = h->tid;
 		for (size_t t = 0; t < r->nr_threads; t++)
@@ -760,6 +829,23 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, struct code_r
 		if (perf_writer__sample(pw, &s) < 0)
 			goto fail;
 	}
+	if (tp_evsel[1] >= 0 && recs[1] && recs[1]->raw_size) {
+		struct sample s = { 0 };
+
+		s.evsel = tp_evsel[1];
+		s.cpumode = CPUMODE_KERNEL;
+		s.ip = recs[1]->ip;
+		s.pid = recs[1]->pid;
+		s.tid = recs[1]->tid;
+		s.time = recs[1]->time;
+		s.cpu = recs[1]->cpu;
+		s.period = 1;
+		s.raw = recs[1]->raw;
+		s.raw_size = recs[1]->raw_size;
+		s.id = perf_writer__event_id(pw, s.evsel);
+		if (perf_writer__sample(pw, &s) < 0)
+			goto fail;
+	}
 	if (perf_writer__close(pw) < 0)
 		goto fail;
 	goto out;
@@ -769,7 +855,6 @@ fail:
 out:
 	free(evsel_of);
 	perf_writer__delete(pw);
-	(void)code;
 	return rc;
 }
 
@@ -895,9 +980,46 @@ static void print_report(struct watch_run *r, struct site *sites, size_t nr_site
 	       "1/2/4/8 aligned");
 }
 
+static void watch_run__release(struct watch_run *r)
+{
+	for (size_t i = 0; i < r->nr_members; i++) {
+		free(r->members[i].name);
+		free(r->members[i].st.cpu_kinds);
+	}
+	free(r->members);
+	free(r->order);
+	free(r->hits);
+	free(r->hit_member);
+	free(r->threads);
+	for (size_t i = 0; i < r->nr_maps; i++)
+		free((char *)r->maps[i].filename);
+	free(r->maps);
+	free(r->type_owned);
+	free(r->method_owned);
+	free(r->exe);
+}
+
+static int watch_run_inner(struct watch_run *r, const struct command *cmd, int argc, char **argv);
+
+/* Read everything left: hits, and allocation records up to the object's free. */
+static void final_drain(struct watch_run *r)
+{
+	for (int i = 0; i < 64; i++)
+		if (watcher__drain(r->w, on_hit, on_alloc, r) == 0)
+			break;
+}
+
 static int watch_run(const struct command *cmd, int argc, char **argv)
 {
-	struct watch_run run = { .cmd = cmd }, *r = &run;
+	struct watch_run run = { .cmd = cmd };
+	int rc = watch_run_inner(&run, cmd, argc, argv);
+
+	watch_run__release(&run);
+	return rc;
+}
+
+static int watch_run_inner(struct watch_run *r, const struct command *cmd, int argc, char **argv)
+{
 	struct watch_opts wo = { 0 };
 	struct code_reader *code = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -950,7 +1072,7 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 		r->kernel = a >= 0xffff800000000000ULL;
 		if (!r->kernel && !*cmd_argv)
 			return cli__usage_error(cmd, "a user address needs the command to run");
-		r->cfg.type = xstrndup(r->cfg.object, at - r->cfg.object);
+		r->cfg.type = r->type_owned = xstrndup(r->cfg.object, at - r->cfg.object);
 	}
 	if (r->kernel && geteuid() != 0) {
 		cli__error("watching kernel memory needs root (breakpoints on kernel addresses, "
@@ -981,7 +1103,8 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 	if (r->cfg.symbol && !r->kernel) {
 		struct global_var gv;
 
-		exe = r->cfg.binary ? realpath(r->cfg.binary, NULL) : resolve_cmd(cmd_argv[0]);
+		exe = r->exe = r->cfg.binary ? realpath(r->cfg.binary, NULL) :
+					       resolve_cmd(cmd_argv[0]);
 		if (!exe) {
 			cli__error("cannot find the program '%s'", r->cfg.binary ? r->cfg.binary :
 				   cmd_argv[0]);
@@ -1003,7 +1126,7 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		if (!r->cfg.type)
-			r->cfg.type = xstrdup(gv.type);
+			r->cfg.type = r->type_owned = xstrdup(gv.type);
 		r->obj = gv.vaddr;	/* + the load base for a PIE, once it is loaded */
 		r->pie = gv.pie;
 		rc = load_members(r, r->cfg.type, exe);
@@ -1088,7 +1211,7 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 					 "read with bpf_probe_read_kernel" :
 					 "instruction decode (capstone) of /proc/kcore";
 		else if (r->kernel)
-			method = xasprintf("unknown for kernel code (%s)", err);
+			method = r->method_owned = xasprintf("unknown for kernel code (%s)", err);
 	}
 
 	sigaction(SIGINT, &sa, NULL);
@@ -1138,6 +1261,8 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 			rc = EXIT_USAGE;
 			goto out;
 		}
+		if (r->cfg.alloc && watcher__filter_allocs(r->w, r->cfg.alloc, err, sizeof(err)) < 0)
+			cli__error("%s (following every cache instead)", err);
 	}
 	r->start_ns = now_ns();
 	if (r->obj) {
@@ -1198,23 +1323,29 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 		}
 		if (d == 2) {
 			/* Hits before the free still count; the rest are on freed memory. */
-			watcher__drain(r->w, on_hit, NULL, r);
+			final_drain(r);
 			why = "the object was freed";
 			break;
 		}
 		reap_child(r, false);
 		if (r->child_exited) {
-			watcher__drain(r->w, on_hit, NULL, r);
-			why = "the workload exited";
+			/* Its exit closed the file: the free is in the buffers, read it too. */
+			final_drain(r);
+			why = r->freed ? "the object was freed" : "the workload exited";
 			break;
 		}
 		if (deadline && now_ns() >= deadline) {
-			why = "the duration ended";
+			final_drain(r);
+			why = r->freed ? "the object was freed" : "the duration ended";
 			break;
 		}
 		if (r->obj && r->cfg.rotate && r->nr_groups > 1 &&
 		    now_ns() - r->group_since >= (uint64_t)(r->cfg.rotate * 1e9)) {
-			watcher__drain(r->w, on_hit, NULL, r);
+			if (watcher__drain(r->w, on_hit, on_alloc, r) == 2) {
+				final_drain(r);
+				why = "the object was freed";
+				break;
+			}
 			close_group(r);
 			r->group = (r->group + 1) % r->nr_groups;
 			rc = install_group(r);
@@ -1222,6 +1353,8 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 				goto out;
 		}
 	}
+	if (stop_signal && r->w)
+		final_drain(r);
 	r->end_ns = now_ns();
 	if (!r->cfg.quiet)
 		fprintf(stderr, "lineup watch: stopped: %s%s%s after %.2f s, %zu hits\n", why,
@@ -1296,9 +1429,9 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 			r->members[m].st = fields[m];
 		free(fields);
 	}
-	qsort(sites, nr_sites, sizeof(*sites), site_cmp);
-	if (write_perf_data(r, wh, code, argc, argv) < 0)
+	if (write_perf_data(r, wh, sites, argc, argv) < 0)
 		rc = EXIT_USAGE;
+	qsort(sites, nr_sites, sizeof(*sites), site_cmp);
 	print_report(r, sites, nr_sites, nr_cpus, method);
 	printf("# written to %s (perf script -i %s lists the hits)\n", r->cfg.output,
 	       r->cfg.output);
@@ -1318,7 +1451,6 @@ out:
 	code_reader__delete(code);
 	free(wh);
 	free(sites);
-	free(exe);
 	return rc;
 }
 

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define TRACEFS_DEFAULT "/sys/kernel/tracing"
@@ -217,4 +219,88 @@ fail:
 	e = errno;
 	snprintf(err, errlen, "%s: %s", path, strerror(e));
 	return -e;
+}
+
+static void put_u32(struct strbuf *sb, uint32_t v)
+{
+	strbuf__add(sb, (const char *)&v, 4);
+}
+
+static void put_u64(struct strbuf *sb, uint64_t v)
+{
+	strbuf__add(sb, (const char *)&v, 8);
+}
+
+int tracefs__tracing_data(const char *const *events, unsigned int n, void **out, size_t *len,
+			  char *err, size_t errlen)
+{
+	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct strbuf sb = STRBUF_INIT;
+	const char *sys0 = NULL;
+	char *buf;
+	size_t blen;
+	int rc;
+
+	strbuf__add(&sb, magic, sizeof(magic));
+	strbuf__add(&sb, "0.6", 4);		/* with its NUL */
+	strbuf__add(&sb, (const char[]){ __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ }, 1);
+	strbuf__add(&sb, (const char[]){ sizeof(long) }, 1);
+	put_u32(&sb, (uint32_t)sysconf(_SC_PAGESIZE));
+	rc = tracefs__read("events/header_page", &buf, &blen, err, errlen);
+	if (rc < 0)
+		goto fail;
+	strbuf__add(&sb, "header_page", 12);
+	put_u64(&sb, blen);
+	strbuf__add(&sb, buf, blen);
+	free(buf);
+	rc = tracefs__read("events/header_event", &buf, &blen, err, errlen);
+	if (rc < 0)
+		goto fail;
+	strbuf__add(&sb, "header_event", 13);
+	put_u64(&sb, blen);
+	strbuf__add(&sb, buf, blen);
+	free(buf);
+	put_u32(&sb, 0);			/* ftrace formats */
+	/* One system (all events must share it: lineup only writes kmem's). */
+	for (unsigned int i = 0; i < n; i++) {
+		const char *colon = strchr(events[i], ':');
+
+		if (!colon || (sys0 && (strncmp(sys0, events[i], colon - events[i]) ||
+					sys0[colon - events[i]] != ':'))) {
+			snprintf(err, errlen, "tracing data: events must be of one system: %s",
+				 events[i]);
+			rc = -EINVAL;
+			goto fail;
+		}
+		sys0 = events[i];
+	}
+	put_u32(&sb, n ? 1 : 0);
+	if (n) {
+		size_t syslen = strchr(sys0, ':') - sys0;
+
+		strbuf__add(&sb, sys0, syslen);
+		strbuf__add(&sb, "", 1);
+		put_u32(&sb, n);
+		for (unsigned int i = 0; i < n; i++) {
+			char sys[64], *name;
+
+			snprintf(sys, sizeof(sys), "%.*s", (int)syslen, events[i]);
+			name = strchr(events[i], ':') + 1;
+			rc = tracefs__event_format(sys, name, &buf, &blen, err, errlen);
+			if (rc < 0)
+				goto fail;
+			put_u64(&sb, blen);
+			strbuf__add(&sb, buf, blen);
+			free(buf);
+		}
+	}
+	put_u32(&sb, 0);			/* kallsyms */
+	put_u32(&sb, 0);			/* printk formats */
+	put_u64(&sb, 0);			/* saved cmdlines */
+	*out = sb.buf;
+	*len = sb.len;
+	return 0;
+fail:
+	strbuf__release(&sb);
+	return rc;
 }

@@ -35,6 +35,15 @@ int tracefs__event_format(const char *sys, const char *name, char **buf, size_t 
 			  char *err, size_t errlen);
 
 /*
+ * Build a perf.data TRACING_DATA section (as perf's trace-event-info.c lays it out, version
+ * 0.6) describing the tracepoints @events ("sys:name") of the running kernel: header page,
+ * header event, their format files; no ftrace events, kallsyms, printk formats or cmdlines.
+ * *out is malloc'ed.
+ */
+int tracefs__tracing_data(const char *const *events, unsigned int n, void **out, size_t *len,
+			  char *err, size_t errlen);
+
+/*
  * A trace option (trace_options / options/NAME): 1 set, 0 clear, -errno (-ENOENT when this
  * kernel has no such option).
  */

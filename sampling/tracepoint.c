@@ -195,13 +195,11 @@ static void register_printk(struct tep_handle *tep, char *text)
 		*sep = 0;
 		addr = strtoull(line, NULL, 16);
 		fmt = sep + 3;
-		/* The format is quoted; libtraceevent wants it without the quotes. */
-		if (*fmt == '"') {
-			size_t l = strlen(++fmt);
-
-			if (l && fmt[l - 1] == '"')
-				fmt[l - 1] = 0;
-		}
+		/* As perf passes it: quoted.  libtraceevent strips the quotes and a trailing "\n"
+		 * by looking back from the end, so it needs the quotes (and reads before a
+		 * shorter string). */
+		if (strlen(fmt) < 4 || fmt[0] != '"')
+			continue;
 		tep_register_print_string(tep, fmt, addr);
 	}
 }

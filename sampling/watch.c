@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -417,9 +419,13 @@ static int decode_alloc(struct watcher *w, const struct perf_event_header *h,
 		return -1;
 	if (tp_decoder__decode(w->dec, r.p, raw_size, &ev, err, sizeof(err)) < 0)
 		return -1;
+	a->ip = ip;
+	a->raw_size = raw_size <= sizeof(a->raw) ? raw_size : 0;
+	memcpy(a->raw, r.p, a->raw_size);
 	memset(a->cache, 0, sizeof(a->cache));
 	a->is_free = ev.id == w->free_id;
 	a->is_comm = false;
+	a->cpu = (uint32_t)cpu;
 	a->comm[0] = 0;
 	a->pid = (uint32_t)pidtid;
 	a->tid = pidtid >> 32;
@@ -553,11 +559,68 @@ int watcher__drain(struct watcher *w, int (*on_hit)(const struct watch_hit *hit,
 		if (on_alloc)
 			ret = on_alloc(&w->pending[i], arg);
 	/* What was not handed out stays for the next drain. */
-	memmove(w->pending, w->pending + i, (w->nr_pending - i) * sizeof(*w->pending));
-	w->nr_pending -= i;
+	if (i) {
+		memmove(w->pending, w->pending + i, (w->nr_pending - i) * sizeof(*w->pending));
+		w->nr_pending -= i;
+	}
 	if (!ret && w->bp_list)
 		ret = drain_list(w, w->bp_list, on_hit, arg);
 	return ret;
+}
+
+int watcher__filter_allocs(struct watcher *w, const char *cache, char *err, size_t errlen)
+{
+	char filter[128], path[300], link[64];
+	struct dirent *de;
+	DIR *dir;
+	int n = 0, want = 0;
+
+	if (!w->tp_list)
+		return -EINVAL;
+	if (strpbrk(cache, "\"\\") || strlen(cache) > 64) {
+		snprintf(err, errlen, "bad cache name '%s'", cache);
+		return -EINVAL;
+	}
+	snprintf(filter, sizeof(filter), "name == \"%s\"", cache);
+	for (size_t i = 0; i < w->nr_ids; i++)
+		want += w->ids[i].point < 0;
+	dir = opendir("/proc/self/fd");
+	if (!dir) {
+		snprintf(err, errlen, "/proc/self/fd: %s", strerror(errno));
+		return -errno;
+	}
+	while ((de = readdir(dir))) {
+		int fd = atoi(de->d_name);
+		ssize_t l;
+		uint64_t id;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		l = readlink(path, link, sizeof(link) - 1);
+		if (l <= 0)
+			continue;
+		link[l] = 0;
+		if (strcmp(link, "anon_inode:[perf_event]") || ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+			continue;
+		for (size_t i = 0; i < w->nr_ids; i++) {
+			if (w->ids[i].id != id || w->ids[i].point >= 0)
+				continue;
+			if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0) {
+				snprintf(err, errlen, "cannot filter the kmem tracepoints on '%s': %s",
+					 filter, strerror(errno));
+				closedir(dir);
+				return -errno;
+			}
+			n++;
+		}
+	}
+	closedir(dir);
+	if (n != want) {
+		snprintf(err, errlen, "filtered %d of the %d kmem tracepoint events", n, want);
+		return -ENOENT;
+	}
+	return 0;
 }
 
 int watcher__probe_slots(char *err, size_t errlen)

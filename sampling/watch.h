@@ -66,6 +66,8 @@ struct watch_hit {
  * struct watch_alloc - a kmem_cache_alloc or kmem_cache_free record, or a task's new name.
  * @cache:	the cache name (NUL-terminated copy)
  * @bytes_req, @bytes_alloc: only for allocations
+ * @raw, @raw_size: a copy of the tracepoint payload (raw_size 0 when larger than @raw), for
+ *		writing the record to a perf.data
  * @is_comm:	a PERF_RECORD_COMM (exec or prctl(PR_SET_NAME)): @comm is the task's name
  *		from @time on; only @pid, @tid and @time are set besides
  *
@@ -75,6 +77,9 @@ struct watch_hit {
 struct watch_alloc {
 	bool is_free, is_comm;
 	char comm[16];
+	uint64_t ip;			/* where the tracepoint fired */
+	uint32_t raw_size;		/* the PERF_SAMPLE_RAW payload, when it fits */
+	uint8_t raw[200];
 	uint64_t ptr, call_site, time;
 	uint32_t pid, tid, cpu;
 	uint64_t bytes_req, bytes_alloc;
@@ -105,6 +110,15 @@ void watcher__delete(struct watcher *w);
  * event cannot carry a tracefs filter; callers filter the records they get).
  */
 int watcher__follow_allocs(struct watcher *w, char *err, size_t errlen);
+/*
+ * Let the kernel drop every allocation record of another cache (a tracefs filter,
+ * name == "@cache", on both events): following one cache then costs little even on a busy
+ * machine, where the unfiltered records overflow the buffers and a free can be lost.
+ * libperf has no fd accessor, so the events' fds are found by their ids among this
+ * process's perf fds.  Returns 0 or -errno (the caller may go on unfiltered).
+ */
+int watcher__filter_allocs(struct watcher *w, const char *cache, char *err, size_t errlen);
+
 /* Stop following allocations (close those events). */
 void watcher__stop_allocs(struct watcher *w);
 

@@ -57,5 +57,19 @@ if [ -n "${PERF:-}" ]; then
 	kill $p 2>/dev/null
 	wait $p 2>/dev/null
 fi
+# Interrupted (Ctrl-C): stops, reports what it saw, stops the workload, frees everything.
+"$LINEUP" watch -o "$T/i.data" --alloc filp --comm lw-int --fields f_ref -- \
+	"$T/sharedfd" -n lw-int -d 200 -t 30 >"$T/out" 2>"$T/err" &
+p=$!
+sleep 1.5
+kill -INT $p
+wait $p
+rc=$?
+[ $rc -eq 0 ] || fail "interrupted watch exited $rc: $(cat "$T/err")"
+grep -q 'stopped by signal 2' "$T/err" || fail "no signal message: $(cat "$T/err")"
+grep -q '^  f_ref ' "$T/out" || fail "no report after the interrupt"
+! pgrep -f 'sharedfd -n lw-int' >/dev/null || fail "the workload is still running"
+"$PERF" script -i "$T/i.data" -F ip >/dev/null 2>&1 || fail "perf cannot read the interrupted recording"
+
 [ "$(tracefs_state)" = "$before" ] || fail "tracefs changed: $before -> $(tracefs_state)"
 slots_free

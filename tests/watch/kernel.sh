@@ -50,7 +50,7 @@ done
 
 # perf reads the file and lists the same hits, per watched word.
 total=$(awk '$1 ~ /^f_|^[a-z]/ && $2 ~ /^[0-9]+$/ && NF >= 13 { s += $6 } END { print s }' "$T/out")
-"$PERF" script -i "$T/w.data" -F event 2>/dev/null | sort | uniq -c >"$T/perf-events"
+"$PERF" script -i "$T/w.data" -F event 2>/dev/null | grep '^ *mem:0x' | sort | uniq -c >"$T/perf-events"
 ptotal=$(awk '{ s += $1 } END { print s }' "$T/perf-events")
 [ "$total" = "$ptotal" ] || fail "lineup counted $total hits, perf script lists $ptotal"
 for name in f_ref f_pos_lock f_pos f_op; do
@@ -62,6 +62,15 @@ done
 "$PERF" script -i "$T/w.data" -F ip,sym 2>/dev/null | awk '{ print $2 }' | sort | uniq -c | sort -rn >"$T/perf-syms"
 grep -q ' fput$' "$T/perf-syms" && grep -q ' mutex_lock$' "$T/perf-syms" ||
 	fail "perf script does not name fput and mutex_lock: $(head "$T/perf-syms")"
+
+# The object's allocation and free are in the file too, decoded by perf from the file's own
+# tracing data.
+obj=$(sed -n 's/^# lineup watch: struct file at \(0x[0-9a-f]*\).*/\1/p' "$T/out")
+"$PERF" script -i "$T/w.data" 2>/dev/null | grep 'kmem:' >"$T/kmem"
+grep -q "kmem:kmem_cache_alloc: call_site=alloc_empty_file.* ptr=$obj name=filp" "$T/kmem" ||
+	fail "no allocation record of $obj: $(cat "$T/kmem")"
+grep -q "kmem:kmem_cache_free: .* ptr=$obj name=filp" "$T/kmem" ||
+	fail "no free record of $obj: $(cat "$T/kmem")"
 
 [ "$(tracefs_state)" = "$before" ] || fail "tracefs changed: $before -> $(tracefs_state)"
 slots_free

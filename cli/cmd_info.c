@@ -17,6 +17,9 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* Append a string literal. */
+#define SB_LIT(sb, lit) strbuf__add(sb, lit, sizeof(lit) - 1)
+
 enum { OPT_JSON = 1, OPT_INPUT = 'i', OPT_STATS = 2, OPT_HEADER = 3, OPT_SAMPLES = 4 };
 
 static const struct cli_option info_options[] = {
@@ -157,7 +160,7 @@ static void bits_to_names(struct strbuf *sb, uint64_t v, const char *const *name
 		if (!(v & (1ULL << i)))
 			continue;
 		if (!first)
-			strbuf__add(sb, "|", 1);
+			SB_LIT(sb, "|");
 		first = false;
 		if (i < n)
 			strbuf__addf(sb, "%s", names[i]);
@@ -318,12 +321,12 @@ static void json_str(struct strbuf *sb, const char *key, const char *v)
 {
 	strbuf__addf(sb, "\"%s\": ", key);
 	if (!v) {
-		strbuf__add(sb, "null", 4);
+		SB_LIT(sb, "null");
 		return;
 	}
-	strbuf__add(sb, "\"", 1);
+	SB_LIT(sb, "\"");
 	strbuf__add_json(sb, v);
-	strbuf__add(sb, "\"", 1);
+	SB_LIT(sb, "\"");
 }
 
 static void print_json(const char *path, const struct perf_header_info *h,
@@ -331,34 +334,34 @@ static void print_json(const char *path, const struct perf_header_info *h,
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf__add(&sb, "{", 1);
+	SB_LIT(&sb, "{");
 	json_str(&sb, "file", path);
 	strbuf__addf(&sb, ", \"pipe\": %s, \"big_endian\": %s", h->pipe ? "true" : "false",
 		     h->big_endian ? "true" : "false");
 	strbuf__addf(&sb, ", \"data_offset\": %" PRIu64 ", \"data_size\": %" PRIu64
 		     ", \"feat_offset\": %" PRIu64, h->data_offset, h->data_size, h->feat_offset);
-	strbuf__add(&sb, ", ", 2);
+	SB_LIT(&sb, ", ");
 	json_str(&sb, "hostname", h->hostname);
-	strbuf__add(&sb, ", ", 2);
+	SB_LIT(&sb, ", ");
 	json_str(&sb, "os_release", h->osrelease);
-	strbuf__add(&sb, ", ", 2);
+	SB_LIT(&sb, ", ");
 	json_str(&sb, "perf_version", h->version);
-	strbuf__add(&sb, ", ", 2);
+	SB_LIT(&sb, ", ");
 	json_str(&sb, "arch", h->arch);
-	strbuf__add(&sb, ", ", 2);
+	SB_LIT(&sb, ", ");
 	json_str(&sb, "cpudesc", h->cpudesc);
-	strbuf__add(&sb, ", ", 2);
+	SB_LIT(&sb, ", ");
 	json_str(&sb, "cpuid", h->cpuid);
 	strbuf__addf(&sb, ", \"nr_cpus_online\": %u, \"nr_cpus_avail\": %u, \"total_mem_kb\": %"
 		     PRIu64, h->nr_cpus_online, h->nr_cpus_avail, h->total_mem);
 	strbuf__addf(&sb, ", \"cache_line_size\": %u", h->cache_line_size);
-	strbuf__add(&sb, ", \"cmdline\": [", 14);
+	SB_LIT(&sb, ", \"cmdline\": [");
 	for (uint32_t i = 0; i < h->nr_cmdline; i++) {
 		strbuf__addf(&sb, "%s\"", i ? ", " : "");
 		strbuf__add_json(&sb, h->cmdline[i] ? h->cmdline[i] : "");
-		strbuf__add(&sb, "\"", 1);
+		SB_LIT(&sb, "\"");
 	}
-	strbuf__add(&sb, "], \"features\": [", 16);
+	SB_LIT(&sb, "], \"features\": [");
 	for (unsigned int f = 1, n = 0; f < FEAT_BITS; f++)
 		if (perf_header__has_feat(h, f)) {
 			const char *name = perf_feature__name(f);
@@ -368,7 +371,7 @@ static void print_json(const char *path, const struct perf_header_info *h,
 			else
 				strbuf__addf(&sb, "%s\"%u\"", n++ ? ", " : "", f);
 		}
-	strbuf__add(&sb, "], \"events\": [", 14);
+	SB_LIT(&sb, "], \"events\": [");
 	for (uint32_t i = 0; i < h->nr_evsels; i++) {
 		const struct perf_evsel *ev = &h->evsels[i];
 
@@ -384,30 +387,59 @@ static void print_json(const char *path, const struct perf_header_info *h,
 		if (with_counts && i < c->nr_evsels)
 			strbuf__addf(&sb, ", \"samples\": %u, \"lost_samples\": %u",
 				     c->nr_samples[i], c->nr_lost_samples[i]);
-		strbuf__add(&sb, "}", 1);
+		SB_LIT(&sb, "}");
 	}
-	strbuf__add(&sb, "], \"numa_nodes\": [", 18);
+	SB_LIT(&sb, "], \"numa_nodes\": [");
 	for (uint32_t i = 0; i < h->nr_numa_nodes; i++) {
 		strbuf__addf(&sb, "%s{\"node\": %u, \"mem_total_kb\": %" PRIu64
 			     ", \"mem_free_kb\": %" PRIu64 ", ",
 			     i ? ", " : "", h->numa_nodes[i].node, h->numa_nodes[i].mem_total,
 			     h->numa_nodes[i].mem_free);
 		json_str(&sb, "cpus", h->numa_nodes[i].cpus);
-		strbuf__add(&sb, "}", 1);
+		SB_LIT(&sb, "}");
 	}
-	strbuf__add(&sb, "], \"caches\": [", 14);
+	SB_LIT(&sb, "], \"caches\": [");
 	for (uint32_t i = 0; i < h->nr_caches; i++) {
 		strbuf__addf(&sb, "%s{\"level\": %u, \"line_size\": %u, \"sets\": %u, \"ways\": %u, ",
 			     i ? ", " : "", h->caches[i].level, h->caches[i].line_size,
 			     h->caches[i].sets, h->caches[i].ways);
 		json_str(&sb, "type", h->caches[i].type);
-		strbuf__add(&sb, ", ", 2);
+		SB_LIT(&sb, ", ");
 		json_str(&sb, "size", h->caches[i].size);
-		strbuf__add(&sb, ", ", 2);
+		SB_LIT(&sb, ", ");
 		json_str(&sb, "cpus", h->caches[i].map);
-		strbuf__add(&sb, "}", 1);
+		SB_LIT(&sb, "}");
 	}
-	strbuf__add(&sb, "]", 1);
+	SB_LIT(&sb, "], \"cpu_topology\": [");
+	for (uint32_t i = 0; i < h->nr_cpu_topo; i++)
+		strbuf__addf(&sb, "%s{\"cpu\": %u, \"core\": %d, \"socket\": %d, \"die\": %d}",
+			     i ? ", " : "", i, h->cpu_topo[i].core_id, h->cpu_topo[i].socket_id,
+			     h->cpu_topo[i].die_id);
+	SB_LIT(&sb, "], \"hybrid\": [");
+	for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++) {
+		strbuf__addf(&sb, "%s{", i ? ", " : "");
+		json_str(&sb, "pmu", h->hybrid_nodes[i].pmu_name);
+		SB_LIT(&sb, ", ");
+		json_str(&sb, "cpus", h->hybrid_nodes[i].cpus);
+		SB_LIT(&sb, "}");
+	}
+	strbuf__addf(&sb, "], \"mem_block_size\": %" PRIu64 ", \"mem_nodes\": [", h->mem_block_size);
+	for (uint32_t i = 0; i < h->nr_mem_nodes; i++)
+		strbuf__addf(&sb, "%s{\"node\": %" PRIu64 ", \"size\": %" PRIu64 ", \"blocks\": %" PRIu64
+			     "}", i ? ", " : "", h->mem_nodes[i].node, h->mem_nodes[i].size,
+			     h->mem_nodes[i].nr_bits);
+	SB_LIT(&sb, "], \"build_ids\": [");
+	for (uint32_t i = 0; i < h->nr_build_ids; i++) {
+		const struct perf_build_id *b = &h->build_ids[i];
+
+		strbuf__addf(&sb, "%s{\"pid\": %d, \"build_id\": \"", i ? ", " : "", b->pid);
+		for (uint32_t k = 0; k < b->size; k++)
+			strbuf__addf(&sb, "%02x", b->build_id[k]);
+		SB_LIT(&sb, "\", ");
+		json_str(&sb, "filename", b->filename);
+		SB_LIT(&sb, "}");
+	}
+	SB_LIT(&sb, "]");
 	if (perf_header__has_feat(h, FEAT_SAMPLE_TIME))
 		strbuf__addf(&sb, ", \"sample_time\": {\"first\": %" PRIu64 ", \"last\": %" PRIu64 "}",
 			     h->sample_time_first, h->sample_time_last);
@@ -417,9 +449,9 @@ static void print_json(const char *path, const struct perf_header_info *h,
 			if (c->nr_events[i])
 				strbuf__addf(&sb, ", \"%s\": %u",
 					     perf_record__type_name(i) ?: "UNKNOWN", c->nr_events[i]);
-		strbuf__add(&sb, "}", 1);
+		SB_LIT(&sb, "}");
 	}
-	strbuf__add(&sb, "}\n", 2);
+	SB_LIT(&sb, "}\n");
 	fputs(sb.buf, stdout);
 	strbuf__release(&sb);
 }

@@ -202,6 +202,15 @@ done < "$T/pt.out"
 "$PERF" report -i "$T/pt.data" --stats 2>/dev/null | grep -q "FORK events: *2 " ||
 	fail "expected the kernel's 2 FORK records of the threads"
 
+# system-wide without a command: until SIGINT, then a complete file
+if command -v timeout > /dev/null; then
+	timeout --preserve-status -s INT 1 "$LINEUP" record -a -u -e page-faults -o "$T/sw.data" \
+		2> "$T/err" || fail "record -a stopped by SIGINT: $(cat "$T/err")"
+	ours=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$T/err")
+	"$PERF" report -i "$T/sw.data" --stats 2>/dev/null | grep -q "SAMPLE events: *$ours\$" ||
+		fail "record -a: perf does not read the $ours samples lineup wrote"
+fi
+
 # system-wide while a command runs
 "$LINEUP" record -a -u -e page-faults -o "$T/pfa.data" -- "$T/pf" > "$T/base" 2> "$T/err" ||
 	fail "lineup record -a: $(cat "$T/err")"

@@ -207,7 +207,8 @@ if command -v timeout > /dev/null; then
 	timeout --preserve-status -s INT 1 "$LINEUP" record -a -u -e page-faults -o "$T/sw.data" \
 		2> "$T/err" || fail "record -a stopped by SIGINT: $(cat "$T/err")"
 	ours=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$T/err")
-	"$PERF" report -i "$T/sw.data" --stats 2>/dev/null | grep -q "SAMPLE events: *$ours\$" ||
+	"$PERF" report -i "$T/sw.data" --stats > "$T/stats" 2>&1 || fail "perf report on record -a"
+	[ "${ours:-0}" -eq 0 ] || grep -q "SAMPLE events: *$ours\$" "$T/stats" ||
 		fail "record -a: perf does not read the $ours samples lineup wrote"
 fi
 

@@ -26,13 +26,17 @@ trap 'rm -rf "$W"' EXIT
 CFLAGS_SIM=$("$LINEUP" sim-flags --cc "$CC" --cflags)
 LIBS_SIM=$("$LINEUP" sim-flags --cc "$CC" --libs)
 
-# name iterations: sized so that the plain build runs for tens of milliseconds at least.
-WORKLOADS="fs_adjacent:20000000 fs_padded:20000000 struct_file:2000000 percpu_stats:20000000
-atomic_counter:10000000 histogram:20000000 flag_word:10000000"
+# name iterations: sized so that the plain build runs for tens of milliseconds at least (GNU
+# time reports CPU time in 10 ms steps: cpu_x divides by the plain time + 5 ms).
+WORKLOADS="fs_adjacent:100000000 fs_padded:100000000 struct_file:2000000 percpu_stats:50000000
+atomic_counter:10000000 histogram:50000000 flag_word:10000000"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-15s %10s %10s %10s %9s %9s\n' workload iterations plain_s sim_s slowdown total_x
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "$TIME (GNU time) is not installed" >&2; exit 2; }
+printf '%-15s %10s %9s %9s %7s %9s %9s %7s\n' workload iterations wall_plain wall_sim wall_x \
+	cpu_plain cpu_sim cpu_x
 for w in $WORKLOADS; do
 	name=${w%%:*}
 	n=${w#*:}
@@ -46,18 +50,16 @@ for w in $WORKLOADS; do
 	: >"$W/plain_total"
 	: >"$W/sim_total"
 	for r in $(seq "$RUNS"); do
-		t0=$(date +%s.%N)
-		"$W/$name-plain" "$n" "$THREADS" 2>/dev/null >>"$W/plain"
-		t1=$(date +%s.%N)
-		LINEUP_SIM_OUTPUT="$W/$name.data" "$W/$name-sim" "$n" "$THREADS" 2>/dev/null >>"$W/sim"
-		t2=$(date +%s.%N)
-		echo "$t1 - $t0" | bc >>"$W/plain_total"
-		echo "$t2 - $t1" | bc >>"$W/sim_total"
+		"$TIME" -f '%U %S' -o "$W/t" "$W/$name-plain" "$n" "$THREADS" 2>/dev/null >>"$W/plain"
+		awk '{ print $1 + $2 }' "$W/t" >>"$W/plain_total"
+		LINEUP_SIM_OUTPUT="$W/$name.data" "$TIME" -f '%U %S' -o "$W/t" \
+			"$W/$name-sim" "$n" "$THREADS" 2>/dev/null >>"$W/sim"
+		awk '{ print $1 + $2 }' "$W/t" >>"$W/sim_total"
 	done
 	p=$(median <"$W/plain")
 	s=$(median <"$W/sim")
 	pt=$(median <"$W/plain_total")
 	st=$(median <"$W/sim_total")
-	printf '%-15s %10s %10.4f %10.4f %8.1fx %8.1fx\n' "$name" "$n" "$p" "$s" \
-		"$(echo "$s / $p" | bc -l)" "$(echo "$st / $pt" | bc -l)"
+	printf '%-15s %10s %9.4f %9.4f %6.1fx %9.2f %9.2f %6.1fx\n' "$name" "$n" "$p" "$s" \
+		"$(echo "$s / $p" | bc -l)" "$pt" "$st" "$(echo "$st / ($pt + 0.005)" | bc -l)"
 done

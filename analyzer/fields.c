@@ -198,6 +198,29 @@ static void stats__sort_ips(struct field_stats *st)
 		qsort(st->ips, st->nr_ips, sizeof(*st->ips), ip_cmp);
 }
 
+void field_stats__release(struct field_stats *st)
+{
+	stats__release(st);
+}
+
+void field_struct__rollup(const struct field_struct *s, unsigned int m, struct field_stats *out)
+{
+	const struct flat_member *c = &s->layout->members[m];
+	size_t n = strlen(c->path);
+
+	memset(out, 0, sizeof(*out));
+	stats__merge(out, &s->members[m]);
+	for (unsigned int i = m + 1; i < s->layout->nr_members; i++) {
+		const struct flat_member *d = &s->layout->members[i];
+
+		if (d->offset >= c->offset + c->size)
+			break;
+		if (!strncmp(d->path, c->path, n) && (d->path[n] == '.' || d->path[n] == '['))
+			stats__merge(out, &s->members[i]);
+	}
+	stats__sort_ips(out);
+}
+
 /* --- the tables --- */
 
 struct fields *fields__new(unsigned int line_size)
@@ -663,22 +686,37 @@ static void name_ip(fields_ip_namer namer, void *ctx, uint64_t ip, struct strbuf
 		strbuf__addf(out, "%#" PRIx64, ip);
 }
 
-static void add_ips(const struct field_stats *st, bool loads, int max, fields_ip_namer namer,
-		    void *ctx, struct strbuf *out)
+/* Code addresses that only read (the summing side of a counter). */
+static void add_ips_pure_reads(const struct field_stats *st, int max, fields_ip_namer namer,
+			       void *ctx, struct strbuf *out)
 {
 	int n = 0;
 
 	for (size_t i = 0; i < st->nr_ips && n < max; i++) {
 		const struct field_ip *ip = &st->ips[i];
-		uint64_t c = loads ? ip->loads : ip->stores;
 
-		if (!c)
+		if (!ip->loads || ip->stores || ip->locked)
 			continue;
 		add_str(out, n ? ", " : "");
 		name_ip(namer, ctx, ip->ip, out);
-		strbuf__addf(out, " (%" PRIu64 ")", c);
+		strbuf__addf(out, " (%" PRIu64 ")", ip->loads);
 		n++;
 	}
+}
+
+/* A lock word: per-CPU counters are no answer for it. */
+static bool slot_is_lock(const struct line_slot *s)
+{
+	const struct flat_member *m;
+	static const char *const words[] = { "lock", "mutex", "sem", "owner" };
+
+	if (!s->layout || s->member < 0)
+		return false;
+	m = &s->layout->members[s->member];
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(m->path, words[i]) || (m->type && strstr(m->type, words[i])))
+			return true;
+	return false;
 }
 
 static const char *plural(uint64_t n)
@@ -791,22 +829,34 @@ void fields__explain_line(const struct fields *f, const struct field_line *l,
 		strbuf__addf(out, "  evidence: %s is written by %u CPUs and nothing else on the "
 			     "line is written: reordering cannot help\n",
 			     ts->layout ? ts->path : "<unattributed>", ts->st.cpus_write.nr);
-		add_str(out, "  suggestion: a per-CPU or sharded counter (each CPU its own "
-			    "line); the side that sums it then reads every shard");
-		if (ts->st.loads) {
+		if (slot_is_lock(ts)) {
+			add_str(out, "  suggestion: a contended lock: take it less often (batch the "
+				     "work under it), split it, or use a per-CPU/sharded structure "
+				     "it protects");
+		} else {
+			uint64_t reads = 0;
 			uint64_t span = f->last_time > f->first_time ?
 						f->last_time - f->first_time : 0;
 
-			strbuf__addf(out, ": here it was read %" PRIu64 " time%s", ts->st.loads,
-				     plural(ts->st.loads));
-			if (span)
-				strbuf__addf(out, " (%.1f/s sampled over %.3f s)",
-					     (double)ts->st.loads * 1e9 / (double)span,
-					     (double)span / 1e9);
-			add_str(out, " by ");
-			add_ips(&ts->st, true, 3, namer, ctx, out);
-		} else {
-			add_str(out, ": no read of it was sampled, so summing looks cheap here");
+			/* The sum side: code that only reads it (not the RMWs' own loads). */
+			for (size_t k = 0; k < ts->st.nr_ips; k++)
+				if (!ts->st.ips[k].stores && !ts->st.ips[k].locked)
+					reads += ts->st.ips[k].loads;
+			add_str(out, "  suggestion: a per-CPU or sharded counter (each CPU its own "
+				     "line); the side that sums it then reads every shard");
+			if (reads) {
+				strbuf__addf(out, ": here it was read %" PRIu64 " time%s", reads,
+					     plural(reads));
+				if (span)
+					strbuf__addf(out, " (%.1f/s sampled over %.3f s)",
+						     (double)reads * 1e9 / (double)span,
+						     (double)span / 1e9);
+				add_str(out, " by ");
+				add_ips_pure_reads(&ts->st, 3, namer, ctx, out);
+			} else {
+				add_str(out, ": no plain read of it was sampled, so summing looks "
+					     "cheap here");
+			}
 		}
 		add_str(out, "\n");
 		if (l->victims) {

@@ -183,6 +183,13 @@ void fields__add_rmw(struct fields *f, uint64_t ip, uint64_t total, uint64_t red
  */
 void fields__finish(struct fields *f);
 
+/*
+ * The stats of member @m of @s with every member nested in it (f_path with f_path.dentry), into
+ * @out; free with field_stats__release().
+ */
+void field_struct__rollup(const struct field_struct *s, unsigned int m, struct field_stats *out);
+void field_stats__release(struct field_stats *st);
+
 /* Contended: at least two HITMs on the line, or stores from at least two CPUs. */
 bool field_line__contended(const struct field_line *l);
 

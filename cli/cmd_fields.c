@@ -571,10 +571,14 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 			field_stats__hitm(&fs->total), fs->total.loads, fs->total.stores);
 		print_header(OUT_STDIO, out);
 		for (unsigned m = 0; m < fs->layout->nr_members; m++) {
-			struct row r = { fs, &fs->layout->members[m], &fs->members[m], f->line_size, c };
+			struct field_stats st;
+			struct row r = { fs, &fs->layout->members[m], &st, f->line_size, c };
 
-			if (member_shown(c, fs, m))
-				print_row(&r, OUT_STDIO, out);
+			if (!member_shown(c, fs, m))
+				continue;
+			field_struct__rollup(fs, m, &st);	/* containers sum their members */
+			print_row(&r, OUT_STDIO, out);
+			field_stats__release(&st);
 		}
 		if (member_touched(&fs->members[fs->layout->nr_members])) {
 			struct row r = { fs, NULL, &fs->members[fs->layout->nr_members],
@@ -624,14 +628,20 @@ static void print_json(struct fields_ctx *c, FILE *out)
 		fprintf(out, ",\"size\":%" PRIu64 ",\"instances\":%" PRIu64 ",\"members\":[",
 			fs->layout->size, fs->nr_instances);
 		for (unsigned m = 0; m <= fs->layout->nr_members; m++) {
+			struct field_stats st = { 0 };
 			struct row r = { fs, m < fs->layout->nr_members ? &fs->layout->members[m] : NULL,
 					 &fs->members[m], f->line_size, c };
 
 			if (m < fs->layout->nr_members ? !member_shown(c, fs, m) :
 							 !member_touched(&fs->members[m]))
 				continue;
+			if (m < fs->layout->nr_members) {
+				field_struct__rollup(fs, m, &st);
+				r.st = &st;
+			}
 			fputs(nm++ ? "," : "", out);
 			print_row(&r, OUT_JSON, out);
+			field_stats__release(&st);
 		}
 		fputs("]}", out);
 	}
@@ -685,13 +695,19 @@ static void print_csv(struct fields_ctx *c, FILE *out)
 		if (!struct_selected(c, fs))
 			continue;
 		for (unsigned m = 0; m <= fs->layout->nr_members; m++) {
+			struct field_stats st = { 0 };
 			struct row r = { fs, m < fs->layout->nr_members ? &fs->layout->members[m] : NULL,
 					 &fs->members[m], f->line_size, c };
 
 			if (m < fs->layout->nr_members ? !member_shown(c, fs, m) :
 							 !member_touched(&fs->members[m]))
 				continue;
+			if (m < fs->layout->nr_members) {
+				field_struct__rollup(fs, m, &st);
+				r.st = &st;
+			}
 			print_row(&r, OUT_CSV, out);
+			field_stats__release(&st);
 		}
 	}
 }

@@ -48,6 +48,13 @@ static const struct flat_member bh_m[] = {
 };
 static const struct flat_layout bh = { "struct buffer_head", 104, 2, bh_m };
 
+static const struct flat_member lk_m[] = {
+	{ "lock", "spinlock_t", 0, 8, 0, 0, 0, 0 },
+	{ "lock.val", "atomic_t", 0, 4, 0, 0, 0, 1 },
+	{ "lock.owner", "int", 4, 4, 0, 0, 0, 1 },
+};
+static const struct flat_layout lk = { "struct lk", 64, 3, lk_m };
+
 static void add(struct fields *f, const struct flat_layout *l, uint64_t base, int member,
 		uint32_t cpu, uint64_t ip, int store, int locked, int hitm, uint64_t time)
 {
@@ -136,6 +143,10 @@ int main(void)
 	fields__add_rmw(f, 0x60, 60, 53);
 	fields__add_rmw(f, 0x60, 40, 40);
 	fields__add_rmw(f, 0x99, 40, 40);	/* an IP no sample touched */
+	/* 0x7000: a lock word taken by CPUs 0 and 1: true sharing, but no per-CPU counter. */
+	for (int i = 0; i < 4; i++)
+		add(f, &lk, 0x7000, 1, i % 2, 0xa0, 1, 1, 0, 2 * sec);
+	add(f, &lk, 0x7000, 2, 1, 0xa1, 1, 0, 0, 2 * sec);
 	/* 0x5000: CPU 0 alone: quiet. 0x6008: unattributed, stores from 2 CPUs. */
 	add(f, &pair, 0x5000, 0, 0, 0x70, 1, 0, 0, 2 * sec);
 	add(f, &pair, 0x5000, 1, 0, 0x71, 0, 0, 0, 2 * sec);
@@ -144,7 +155,7 @@ int main(void)
 	add(f, NULL, 0x600c, 0, 1, 0x81, 1, 0, 0, 2 * sec);
 	fields__finish(f);
 
-	CHECK(f->nr_lines == 6);
+	CHECK(f->nr_lines == 7);
 	CHECK(f->lines[0].addr == 0x1000);	/* most HITMs first */
 	l = line_at(f, 0x1000);
 	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->written == 2 && l->writer_cpus == 2);
@@ -185,8 +196,13 @@ int main(void)
 	CHECK(l && l->verdict == LINE_TRUE_SHARING && l->nr_slots == 1 && !l->slots[0].layout);
 	CHECK(l && l->slots[0].offset == 8);
 
+	l = line_at(f, 0x7000);
+	CHECK(l && l->verdict == LINE_TRUE_SHARING);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "a contended lock") && !strstr(sb.buf, "per-CPU or sharded counter"));
+
 	/* Per struct: pair has a and b with their readers, writers and code addresses. */
-	CHECK(f->nr_structs == 4);
+	CHECK(f->nr_structs == 5);
 	for (size_t i = 0; i < f->nr_structs; i++) {
 		const struct field_struct *s = &f->structs[i];
 
@@ -198,6 +214,16 @@ int main(void)
 			CHECK(s->members[0].weighted == 21 &&
 			      s->members[0].weight_sum == 10 * 300 + 11 * 30);
 		}
+		if (s->layout == &lk) {
+			struct field_stats st;
+
+			field_struct__rollup(s, 0, &st);	/* lock = lock.val + lock.owner */
+			CHECK(st.stores == 5 && st.cpus_write.nr == 2 && st.nr_ips == 2);
+			field_stats__release(&st);
+			field_struct__rollup(s, 1, &st);
+			CHECK(st.stores == 4);
+			field_stats__release(&st);
+		}
 		if (s->layout == &file) {
 			CHECK(s->members[3].cpus_write.nr == 2 && s->members[3].tids_write.nr == 2);
 			CHECK(s->members[1].cpus_read.nr == 2 && s->members[1].stores == 0);
@@ -205,7 +231,7 @@ int main(void)
 		}
 	}
 	CHECK(f->structs[0].layout == &pair);	/* most HITMs */
-	CHECK(f->attr_all.samples == 40 + 10 + 24 + 10 + 5);
+	CHECK(f->attr_all.samples == 40 + 10 + 24 + 10 + 5 + 5);
 	CHECK(f->attr_all.unresolved_samples[ATTR_NO_DEBUGINFO] == 3);
 	CHECK(f->attr_hitm.samples == 20 + 2 + 9 + 1 + 1);
 	CHECK(f->attr_hitm.unresolved_samples[ATTR_NO_DEBUGINFO] == 1);

@@ -154,10 +154,12 @@ static int layout_file(struct layout_opts *o, const char *file, struct printer *
 				break;
 			}
 			if (ret == 1) {
+				const char *where = file ? file : "/sys/kernel/btf/vmlinux";
+
 				if (rc == EXIT_OK)
-					rc = report_missing(src, file ? file : "BTF", o->names[i]);
+					rc = report_missing(src, where, o->names[i]);
 				else
-					report_missing(src, file ? file : "BTF", o->names[i]);
+					report_missing(src, where, o->names[i]);
 				continue;
 			}
 			print_one(t, p);

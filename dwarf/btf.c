@@ -19,6 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <gelf.h>
+#include <libelf.h>
+
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/btf.h>
@@ -693,13 +696,81 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/*
+ * The .BTF section of an ELF file, checked here because libbpf 1.1 trusts a section header
+ * that the file does not back (the fuzzer found a NULL dereference in btf__parse).
+ */
+static struct btf *btf_from_elf(const char *path, char *err, size_t errlen, int *ret)
+{
+	int fd = open(path, O_RDONLY);
+	struct btf *btf = NULL;
+	Elf *elf = NULL;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	struct stat st;
+
+	*ret = -EINVAL;
+	if (fd < 0 || fstat(fd, &st)) {
+		*ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+		snprintf(err, errlen, "%s: not a valid ELF file: %s", path, elf_errmsg(-1));
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".BTF"))
+			continue;
+		if (sh.sh_type != SHT_PROGBITS || sh.sh_offset > (uint64_t)st.st_size ||
+		    sh.sh_size > (uint64_t)st.st_size - sh.sh_offset) {
+			snprintf(err, errlen, "%s: offset %llu: .BTF section header points outside the file",
+				 path, (unsigned long long)sh.sh_offset);
+			goto out;
+		}
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf || data->d_size != sh.sh_size) {
+			snprintf(err, errlen, "%s: offset %llu: unreadable .BTF section", path,
+				 (unsigned long long)sh.sh_offset);
+			goto out;
+		}
+		btf = btf__new(data->d_buf, data->d_size);
+		if (libbpf_get_error(btf)) {
+			snprintf(err, errlen, "%s: offset %llu: .BTF is not valid BTF", path,
+				 (unsigned long long)sh.sh_offset);
+			btf = NULL;
+			goto out;
+		}
+		*ret = 0;
+		goto out;
+	}
+	snprintf(err, errlen, "%s: no .BTF section", path);
+	*ret = -ENODATA;
+out:
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return btf;
+}
+
 int btf_source__open(struct layout_source **out, const char *path, unsigned int flags,
 		     char *err, size_t errlen)
 {
+	unsigned char magic[4] = { 0 };
 	struct btf_source *s;
 	struct btf *btf;
 	struct stat st;
-	long e;
+	int ret, fd;
 
 	*out = NULL;
 	if (!path)
@@ -711,14 +782,27 @@ int btf_source__open(struct layout_source **out, const char *path, unsigned int 
 		return -en;
 	}
 	libbpf_set_print(quiet);
-	btf = btf__parse(path, NULL);
-	e = libbpf_get_error(btf);
-	if (e) {
-		if (e == -ENOENT || e == -ENODATA)
-			snprintf(err, errlen, "%s: no BTF (no .BTF section, and not raw BTF)", path);
-		else
-			snprintf(err, errlen, "%s: not valid BTF: %s", path, strerror((int)-e));
-		return e == -ENOENT ? -ENODATA : (int)(e == -ENODATA ? e : -EINVAL);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, magic, sizeof(magic)) < 0) {
+		int en = errno;
+
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "%s: %s", path, strerror(en));
+		return -en;
+	}
+	close(fd);
+	if (!memcmp(magic, ELFMAG, SELFMAG)) {
+		btf = btf_from_elf(path, err, errlen, &ret);
+		if (!btf)
+			return ret;
+	} else {
+		btf = btf__parse_raw(path);
+		if (libbpf_get_error(btf)) {
+			snprintf(err, errlen, "%s: not BTF (and not an ELF file with a .BTF section)",
+				 path);
+			return -EINVAL;
+		}
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->base.ops = &btf_ops;

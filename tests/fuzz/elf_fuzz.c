@@ -5,6 +5,9 @@
  * looked up.  Any crash, sanitizer report or hang is a bug.  Built by tests/fuzz/elf_run.sh
  * (clang -fsanitize=fuzzer,address,undefined) with small objects as seeds.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1	/* memfd_create */
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

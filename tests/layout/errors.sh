@@ -58,6 +58,11 @@ grep -q "trunc.o" "$T/err" || fail "truncated ELF not named"
 : >"$T/empty.o"
 expect_rc 2 "$LINEUP" layout "$T/empty.o" 2>/dev/null
 expect_rc 2 "$LINEUP" layout --btf="$T/text.o" 2>/dev/null
+# a fuzzer find: an ELF whose .BTF section header points outside the file (libbpf crashed)
+seed=$top_srcdir/tests/fuzz/seeds/elf-btf-outside.bin
+expect_rc 2 "$LINEUP" layout --btf="$seed" 2>"$T/err"
+grep -q "outside the file" "$T/err" || fail "bad .BTF header: $(cat "$T/err")"
+must_fail "$LINEUP" layout --btf="$T/s.o" 2>/dev/null
 expect_rc 2 "$LINEUP" layout 2>/dev/null
 expect_rc 2 "$LINEUP" layout --line-size 48 "$T/s.o" 2>/dev/null
 

@@ -320,6 +320,7 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	struct recorder_opts ro = { 0 };
 	struct recorder_stats st;
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	const char **cmdline;
 	char err[1024];
 	int rc, i = cli__parse(cmd, argc, argv, record_option, &o, &rc);
 
@@ -344,14 +345,24 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	ro.exclude_user = o.kernel;
 	ro.mmap_pages = o.mmap_pages;
 	ro.argv = i < argc ? argv + i : NULL;
-	ro.cmdline_argc = argc;
-	ro.cmdline = (const char *const *)argv;
+	/* CMDLINE as perf writes it: the program, the subcommand, its arguments */
+	cmdline = calloc(argc + 1, sizeof(*cmdline));
+	if (!cmdline) {
+		cli__error("out of memory");
+		return EXIT_USAGE;
+	}
+	cmdline[0] = "lineup";
+	for (int k = 0; k < argc; k++)
+		cmdline[k + 1] = argv[k];
+	ro.cmdline_argc = argc + 1;
+	ro.cmdline = cmdline;
 	ro.stop = &stop_requested;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	rc = recorder__run(&ro, &st, err, sizeof(err));
+	free(cmdline);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (rc) {

@@ -135,7 +135,7 @@ done
 grep -q '^ *pf *$' "$T/comms" || fail "no sample of comm pf: $(cat "$T/comms")"
 # header: the command line, the build-id of the workload
 "$PERF" report -i "$T/pf.data" --header-only 2>/dev/null |
-	grep -q "^# cmdline : .*record -u -e page-faults -o $T/pf.data -- $T/pf" ||
+	grep -q "^# cmdline : lineup record -u -e page-faults -o $T/pf.data -- $T/pf" ||
 	fail "CMDLINE header"
 bid=$(readelf -n "$T/pf" | awk '/Build ID/ { print $3 }')
 if [ -n "$bid" ]; then

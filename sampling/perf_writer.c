@@ -121,7 +121,8 @@ static int pw_error(struct perf_writer *w, int err, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	n = snprintf(w->errmsg, sizeof(w->errmsg), "%s: ", w->path ? w->path : "perf.data");
+	/* the file's name once there is one (perf_writer__open_fd has none) */
+	n = w->path ? snprintf(w->errmsg, sizeof(w->errmsg), "%s: ", w->path) : 0;
 	if (n < 0 || (size_t)n >= sizeof(w->errmsg))
 		n = 0;
 	va_start(ap, fmt);

@@ -231,4 +231,18 @@ check_text "perf script of the c2c-style samples" "$T/got" <<'EOF'
   100 [005]     0.000005000: cpu/mem-loads,ldlat=30/P:             2000     10205100142 |OP LOAD|LVL L1 or L1 hit|SNP None|TLB N/A|LCK N/A|BLK  N/A        90000000
   100 [006]     0.000009000:         cpu/mem-stores/P:             2000     10205080144 |OP STORE|LVL L1 or L1 hit|SNP N/A|TLB N/A|LCK N/A|BLK  N/A               0
 EOF
+
+# ---- 4. bad scenarios: exit 2 and the line that is wrong --------------------------------
+bad() {	# bad EXPECTED-MESSAGE SCENARIO-TEXT
+	printf '%b' "$2" > "$T/bad.txt"
+	expect_rc 2 "$MKPERF" -o "$T/bad.data" "$T/bad.txt" 2> "$T/err"
+	grep -qF "$1" "$T/err" || fail "expected '$1', got: $(cat "$T/err")"
+}
+bad "bad.txt:2: unknown directive 'bogus'" 'cpus 4\nbogus 1\n'
+bad "bad.txt:2: unknown data_src class 'NOPE'" 'event load\nsample load src=NOPE\n'
+bad "bad.txt:2: ip: no symbol 'nosuchsym'" 'comm 1 1 x\nsample load ip=nosuchsym\n'
+bad "bad.txt:1: addr: '12x' is not a number" 'sample load addr=12x\n'
+bad "bad.txt:1: /etc/passwd is not an ELF file" 'mmap 1 auto /etc/passwd\n'
+bad "bad.txt:3: event b: with several events each must carry its id at the same place" \
+	'event a sample_type=IP,TID\nevent b sample_type=IP,TID\nsample a\n'
 exit 0

@@ -83,6 +83,8 @@ uint64_t simrt__ip(uint64_t ret)
 {
 	const uint8_t *p = (const uint8_t *)ret;
 
+	if (ret & SIMRT_EXACT_IP)
+		return ret & ~SIMRT_EXACT_IP;
 	if (p[-5] == 0xe8)			/* call rel32 */
 		return ret - 5;
 	if (p[-6] == 0xff && p[-5] == 0x15)	/* call *rel32(%rip) (-fno-plt) */

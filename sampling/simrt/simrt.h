@@ -33,6 +33,12 @@
 
 #include "analyzer/coherence.h"
 
+/*
+ * A "return address" with this bit set is an exact IP (the _pc hooks pass the instrumented
+ * instruction's address): simrt__ip() returns it as is.  No user-space address has bit 63.
+ */
+#define SIMRT_EXACT_IP (1ULL << 63)
+
 /* Events of the perf.data, in attr order. */
 enum simrt_event {
 	SIMRT_EV_LOAD,		/* lineup-sim/mem-loads/: sampled loads (RMWs: their load part) */

@@ -68,7 +68,7 @@ API void __tsan_ignore_thread_end(void)
 	}                                                                                        \
 	API void __tsan_##name##_pc(void *addr, void *pc)                                        \
 	{                                                                                        \
-		simrt__access((uintptr_t)addr, size, op, (uintptr_t)pc + 1);                    \
+		simrt__access((uintptr_t)addr, size, op, (uintptr_t)pc | SIMRT_EXACT_IP);            \
 	}
 
 #define ACCESS_ALL(n)                                                                            \
@@ -99,12 +99,12 @@ API void __tsan_write_range(void *addr, unsigned long size)
 
 API void __tsan_read_range_pc(void *addr, unsigned long size, void *pc)
 {
-	simrt__range((uintptr_t)addr, size, COH_LOAD, (uintptr_t)pc + 1);
+	simrt__range((uintptr_t)addr, size, COH_LOAD, (uintptr_t)pc | SIMRT_EXACT_IP);
 }
 
 API void __tsan_write_range_pc(void *addr, unsigned long size, void *pc)
 {
-	simrt__range((uintptr_t)addr, size, COH_STORE, (uintptr_t)pc + 1);
+	simrt__range((uintptr_t)addr, size, COH_STORE, (uintptr_t)pc | SIMRT_EXACT_IP);
 }
 
 API void __tsan_vptr_read(void **vptr_p)

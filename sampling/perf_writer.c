@@ -1201,35 +1201,29 @@ int perf_writer__add_mem_node(struct perf_writer *w, uint64_t node, const uint64
 int perf_writer__add_build_id(struct perf_writer *w, int32_t pid, uint16_t cpumode,
 			      const uint8_t *build_id, uint8_t size, const char *filename)
 {
-	size_t fl = (strlen(filename) + 1 + 7) / 8 * 8;
-	/* header, pid, build_id[24], filename; perf reads it with its header size */
-	uint16_t rsize = 8 + 4 + 24 + fl;
-	uint8_t bid[24] = { 0 };
+	/*
+	 * perf_record_header_build_id: header, pid, build_id[24] (20 bytes, then the size at
+	 * [20]), 36 bytes in all, then the NUL-terminated name; perf walks the records by
+	 * header.size, so padding the name to a multiple of 8 keeps them aligned.
+	 */
+	size_t name = strlen(filename), rsize = (36 + name + 1 + 7) / 8 * 8;
+	struct mbuf *b = &w->build_ids;
+	uint8_t bid[24] = { 0 }, h[8];
 
-	if (8 + 4 + 24 + fl > PW_MAX_RECORD)
+	if (rsize > PW_MAX_RECORD)
 		return pw_error(w, -ENAMETOOLONG, "build-id file name too long: %s", filename);
 	if (size > 20)
 		size = 20;
-	/* perf pads the header struct to 8: 8 + 4 + 24 = 36, so the name starts at 36 and the
-	 * record is aligned by the name's padding. */
-	rsize = (8 + 4 + 24 + strlen(filename) + 1 + 7) / 8 * 8;
 	memcpy(bid, build_id, size);
 	bid[20] = size;
-	{
-		uint8_t h[8];
-		struct mbuf *b = &w->build_ids;
-		size_t name_len = rsize - 36;
-
-		put_header(h, REC_HEADER_BUILD_ID, (cpumode & CPUMODE_MASK) | MISC_BUILD_ID_SIZE,
-			   rsize);
-		mbuf_add(b, h, 8);
-		mbuf_add(b, &pid, 4);
-		mbuf_add(b, bid, 24);
-		mbuf_add(b, filename, strlen(filename));
-		mbuf_zero(b, name_len - strlen(filename));
-		if (b->oom)
-			return pw_error(w, -ENOMEM, "out of memory");
-	}
+	put_header(h, REC_HEADER_BUILD_ID, (cpumode & CPUMODE_MASK) | MISC_BUILD_ID_SIZE, rsize);
+	mbuf_add(b, h, 8);
+	mbuf_add(b, &pid, 4);
+	mbuf_add(b, bid, 24);
+	mbuf_add(b, filename, name);
+	mbuf_zero(b, rsize - 36 - name);
+	if (b->oom)
+		return pw_error(w, -ENOMEM, "out of memory");
 	return 0;
 }
 

@@ -57,6 +57,12 @@ c2c_stat() {
 		awk -F: -v k="$2" '{ n = $1; gsub(/^ +| +$/, "", n) } n == k { gsub(/ /, "", $2); print $2; exit }'
 }
 
+# lineup_stat FILE NAME: the same figure from lineup report --stats.
+lineup_stat() {
+	"$LINEUP" report -i "$1" --stdio --stats 2>/dev/null |
+		awk -F: -v k="$2" '{ n = $1; gsub(/^ +| +$/, "", n) } n == k { gsub(/ /, "", $2); print $2; exit }'
+}
+
 # The line in the workload source holding PATTERN: "file.c:N".
 src_line() {
 	local n

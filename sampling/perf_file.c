@@ -52,6 +52,8 @@
 struct id_slot {
 	uint64_t id;
 	int32_t idx;	/* -1: empty */
+	int32_t cpu, tid;	/* from ID_INDEX, -1 when not placed */
+	uint32_t mmap_idx;
 };
 
 struct perf_file {
@@ -128,17 +130,20 @@ static size_t id_hash(uint64_t id, size_t mask)
 	return (size_t)id & mask;
 }
 
-static void id_insert(struct id_slot *t, size_t mask, uint64_t id, int32_t idx)
+static struct id_slot *id_insert(struct id_slot *t, size_t mask, uint64_t id, int32_t idx)
 {
 	size_t i = id_hash(id, mask);
 
 	while (t[i].idx >= 0) {
 		if (t[i].id == id)
-			return;	/* the first event to claim an id keeps it, as in perf */
+			return &t[i];	/* the first event to claim an id keeps it, as in perf */
 		i = (i + 1) & mask;
 	}
 	t[i].id = id;
 	t[i].idx = idx;
+	t[i].cpu = t[i].tid = -1;
+	t[i].mmap_idx = 0;
+	return &t[i];
 }
 
 static void id_add(struct perf_file *pf, uint64_t id, int32_t idx)
@@ -150,8 +155,14 @@ static void id_add(struct perf_file *pf, uint64_t id, int32_t idx)
 		for (size_t i = 0; i < ncap; i++)
 			t[i].idx = -1;
 		for (size_t i = 0; i < pf->ids_cap; i++)
-			if (pf->ids[i].idx >= 0)
-				id_insert(t, ncap - 1, pf->ids[i].id, pf->ids[i].idx);
+			if (pf->ids[i].idx >= 0) {
+				struct id_slot *n = id_insert(t, ncap - 1, pf->ids[i].id,
+							      pf->ids[i].idx);
+
+				n->cpu = pf->ids[i].cpu;
+				n->tid = pf->ids[i].tid;
+				n->mmap_idx = pf->ids[i].mmap_idx;
+			}
 		free(pf->ids);
 		pf->ids = t;
 		pf->ids_cap = ncap;
@@ -161,17 +172,37 @@ static void id_add(struct perf_file *pf, uint64_t id, int32_t idx)
 	pf->last_idx = -1;
 }
 
-int perf_file__evsel_of_id(const struct perf_file *pf, uint64_t id)
+static struct id_slot *id_find(const struct perf_file *pf, uint64_t id)
 {
 	size_t mask, i;
 
 	if (!pf->ids_cap)
-		return -1;
+		return NULL;
 	mask = pf->ids_cap - 1;
 	for (i = id_hash(id, mask); pf->ids[i].idx >= 0; i = (i + 1) & mask)
 		if (pf->ids[i].id == id)
-			return pf->ids[i].idx;
-	return -1;
+			return &pf->ids[i];
+	return NULL;
+}
+
+int perf_file__evsel_of_id(const struct perf_file *pf, uint64_t id)
+{
+	const struct id_slot *s = id_find(pf, id);
+
+	return s ? s->idx : -1;
+}
+
+int perf_file__id_info(const struct perf_file *pf, uint64_t id, struct perf_id_info *out)
+{
+	const struct id_slot *s = id_find(pf, id);
+
+	if (!s)
+		return -1;
+	out->evsel = s->idx;
+	out->cpu = s->cpu;
+	out->tid = s->tid;
+	out->mmap_idx = s->mmap_idx;
+	return 0;
 }
 
 /* Samples come in runs from one ring buffer, hence from one id: cache the last answer. */
@@ -1023,6 +1054,17 @@ static int decode_user_record(struct perf_file *pf, struct record *rec, uint8_t 
 		if (nr > (len - 8) / 32)
 			return perr(pf, rec->offset, "ID_INDEX count %" PRIu64 " larger than the "
 				    "record", nr);
+		for (uint64_t i = 0; i < nr; i++) {
+			const uint8_t *e = body + 8 + i * 32;
+			struct id_slot *slot = id_find(pf, ld64(e, pf->swap));
+
+			/* perf refuses an unknown id here; an index of ids we never saw is moot */
+			if (!slot)
+				continue;
+			slot->mmap_idx = (uint32_t)ld64(e + 8, pf->swap);
+			slot->cpu = (int32_t)ld64(e + 16, pf->swap);
+			slot->tid = (int32_t)ld64(e + 24, pf->swap);
+		}
 		break;
 	}
 	case REC_AUXTRACE:

@@ -355,6 +355,21 @@ const struct perf_header_info *perf_file__header(const struct perf_file *pf);
 /* Event index of a sample id, or -1 when no event has that id. */
 int perf_file__evsel_of_id(const struct perf_file *pf, uint64_t id);
 
+/**
+ * struct perf_id_info - what the recording says about one sample id.
+ * @evsel:	the event it belongs to
+ * @cpu, @tid:	where it counted, from ID_INDEX (-1 when the file has no ID_INDEX entry)
+ * @mmap_idx:	the ring buffer it was read from (ID_INDEX idx)
+ */
+struct perf_id_info {
+	int32_t evsel;
+	int32_t cpu, tid;
+	uint32_t mmap_idx;
+};
+
+/* Fill @out for @id: 0, or -1 when no event has that id. */
+int perf_file__id_info(const struct perf_file *pf, uint64_t id, struct perf_id_info *out);
+
 void perf_file__close(struct perf_file *pf);
 
 /* perf's name for a record type ("SAMPLE", "MMAP2", "FINISHED_ROUND"), NULL when unknown. */

@@ -532,8 +532,46 @@ static void test_zero_size_record(void)
 	free(o.b);
 }
 
+static void test_id_index(bool be)
+{
+	struct out o = { .be = be };
+	char err[PERF_FILE_ERRMAX];
+	struct perf_file *pf;
+	struct perf_id_info info;
+	struct record r;
+	int rc;
+
+	p64(&o, 0x32454c4946524550ULL), p64(&o, 16);
+	p32(&o, REC_HEADER_ATTR), p16(&o, 0), p16(&o, 8 + 64 + 16);
+	p32(&o, ATTR_TYPE_SOFTWARE), p32(&o, 64), p64(&o, 0), p64(&o, 1);
+	p64(&o, SF_IP | SF_ID), p64(&o, 0), p64(&o, 0), p64(&o, 0), p64(&o, 0);
+	p64(&o, 500), p64(&o, 501);
+	p32(&o, REC_ID_INDEX), p16(&o, 0), p16(&o, 8 + 8 + 2 * 32);
+	p64(&o, 2);
+	p64(&o, 501), p64(&o, 3), p64(&o, 1), p64(&o, 77);
+	p64(&o, 999), p64(&o, 0), p64(&o, 0), p64(&o, 0);	/* an id of no event: ignored */
+	CHECK(perf_file__open_mem(&pf, o.b, o.len, "idx", err, sizeof(err)) == 0);
+	while ((rc = perf_file__next_record(pf, &r)) > 0)
+		;
+	CHECK_EQ(rc, 0);
+	CHECK(perf_file__id_info(pf, 501, &info) == 0);
+	CHECK_EQ(info.evsel, 0);
+	CHECK_EQ(info.cpu, 1);
+	CHECK_EQ(info.tid, 77);
+	CHECK_EQ(info.mmap_idx, 3);
+	CHECK(perf_file__id_info(pf, 500, &info) == 0);
+	CHECK_EQ((uint64_t)(int64_t)info.cpu, (uint64_t)-1);
+	CHECK(perf_file__id_info(pf, 999, &info) == -1);
+	CHECK(perf_file__header(pf)->nr_evsels == 1 &&
+	      !strcmp(perf_file__header(pf)->evsels[0].name, "cpu-clock:HG"));
+	perf_file__close(pf);
+	free(o.b);
+}
+
 int main(void)
 {
+	test_id_index(false);
+	test_id_index(true);
 	test_sample_decode(false);
 	test_sample_decode(true);
 	test_attr_decode();

@@ -19,9 +19,9 @@
 /*
  * Advance one state word of a slot by one access; returns the state before it.  The update is a
  * plain store, not a compare-and-swap: two threads changing one line at the same instant
- * leave one of their two valid states (last writer wins), which simrt__costs the model one
+ * leave one of their two valid states (last writer wins), which costs the model one
  * transition now and then but keeps a contended line from costing a locked instruction per
- * access on top of the program's own traffic (measured: 4x faster on workload (a)).
+ * access on top of the program's own traffic (measured: 2.5x faster on workload (a)).
  */
 static inline coh_state_t word_step(_Atomic uint64_t *p, struct coh_slot s,
 				    const struct simrt_thread *t, enum coh_op op)

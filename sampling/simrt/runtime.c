@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The collector's core: per-thread state, the shared line tables, sampling, the spool, and
- * the ways out (exit, fatal signal, SIGINT/SIGTERM).
+ * The collector's core: per-thread state, the line table, sampling periods, the spool, and
+ * the ways out (exit, fatal signal, SIGINT/SIGTERM).  The hot path is in access.h.
  *
- * Hot path: one relaxed load (and, when the line changes state, one compare-and-swap) per
- * simrt__table and access, no lock.  Each thread samples with its own countdowns and appends to its
- * own buffer; a full buffer is written to the spool, an unlinked file opened O_APPEND, so
- * memory stays bounded however long the program runs.  The line tables are fixed-size
- * direct-mapped tables (coherence__slot), so memory is bounded there too.
+ * Each thread samples with its own countdowns and appends to its own buffer; a full buffer is
+ * written to the spool, an unlinked file opened O_APPEND, so memory stays bounded however long
+ * the program runs.  The line table is a fixed-size direct-mapped table (coherence__slot), so
+ * memory is bounded there too.
  *
  * Ownership: everything here is static or mmap'ed once and lives as long as the process.
  */
@@ -29,13 +28,11 @@
 #include "sampling/simrt/simrt.h"
 
 #define RMW_GLOBAL_SLOTS 4096
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 
 int simrt__state;
 uint64_t simrt__max_allocs = 1000000;
 
-/* Sampling simrt__periods: [0] accesses that hit (L1), [1] those that miss (contention, cold). */
+/* Sampling periods: [0] accesses that hit (L1), [1] those that miss (contention, cold). */
 uint64_t simrt__periods[2] = { 1000, 50 };
 int64_t simrt__yield_every;
 static char out_path[4096] = "perf.data";

@@ -83,14 +83,13 @@ struct simrt_rmw {
 	uint64_t redundant;
 };
 
-/* Sampling countdowns of a thread: odd ones run at the miss period. */
+/* Sampling countdowns of a thread: odd ones run at the miss period (CD_PAIR too). */
 enum simrt_countdown {
 	CD_LOAD_HIT,
 	CD_LOAD_MISS,
 	CD_STORE_HIT,
 	CD_STORE_MISS,
-	CD_PAIR_HIT_UNUSED,
-	CD_PAIR,
+	CD_PAIR = 5,
 	SIMRT_NR_COUNTDOWNS,
 };
 

@@ -139,7 +139,7 @@ void simrt__emit(struct simrt_thread *t, enum simrt_event ev, uint64_t ip, uint6
 		thread_flush(t);
 }
 
-/* Add @src's counts into the global simrt__table (cold_lock held). */
+/* Add @src's counts into the global table (cold_lock held). */
 static void rmw_merge(struct simrt_rmw *src, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
@@ -247,7 +247,7 @@ void simrt__rmw_done(uint64_t addr, bool changed, uint64_t ret)
 		e->redundant += !changed;
 		return;
 	}
-	/* The thread's simrt__table is full: fold it into the global one and start again. */
+	/* The thread's table is full: fold it into the global one and start again. */
 	pthread_mutex_lock(&cold_lock);
 	rmw_merge(t->rmw, SIMRT_RMW_SLOTS);
 	pthread_mutex_unlock(&cold_lock);
@@ -348,7 +348,7 @@ void simrt__init(void)
 	spool_fd = open(spool, O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
 	if (simrt__table == MAP_FAILED || spool_fd < 0) {
 		dprintf(2, "lineup-sim: cannot set up the collector (%s): not recording\n",
-			spool_fd < 0 ? spool : "line simrt__table");
+			spool_fd < 0 ? spool : "line table");
 		return;
 	}
 	unlink(spool);

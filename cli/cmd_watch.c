@@ -46,7 +46,11 @@ enum {
 	OPT_DURATION,
 	OPT_BINARY,
 	OPT_QUIET,
+	OPT_METHOD,
 };
+
+/* A W breakpoint's tag in pair mode: the member index with this bit. */
+#define PAIR_W 0x40000000
 
 static const struct cli_option watch_options[] = {
 	{ OPT_OUTPUT, 'o', "output", "FILE", "write the hits to this perf.data (default watch.data)" },
@@ -71,6 +75,10 @@ static const struct cli_option watch_options[] = {
 	{ OPT_BINARY, 0, "binary", "FILE", "the user program holding --symbol (default: the "
 	  "workload's executable)" },
 	{ OPT_QUIET, 'q', "quiet", NULL, "print only the summary line" },
+	{ OPT_METHOD, 0, "method", "decode|pair",
+	  "how to tell loads from writes: decode the instruction (default; kernel text from "
+	  "/proc/kcore or BPF) or pair a write-only breakpoint with each read/write one (two "
+	  "slots per member, no store/RMW split; the default where no kernel code can be read)" },
 	CLI_OPTION_END
 };
 
@@ -91,7 +99,7 @@ static const struct {
 
 struct watch_cfg {
 	const char *output;
-	const char *object, *symbol, *alloc, *comm, *type, *fields, *binary;
+	const char *object, *symbol, *alloc, *comm, *type, *fields, *binary, *method;
 	long long pid, nth;
 	bool all_fields, quiet;
 	double rotate, duration;
@@ -118,7 +126,7 @@ struct site {
 struct watch_run {
 	struct watch_cfg cfg;
 	const struct command *cmd;
-	bool kernel, pie;
+	bool kernel, pie, pair;
 	uint64_t obj;		/* object address, 0 until known */
 	struct rec_mmap *maps;	/* the user workload's file mappings at attach time */
 	size_t nr_maps;
@@ -189,6 +197,11 @@ static int watch_option(void *ctx, int id, const char *arg)
 	case OPT_TYPE: c->type = arg; break;
 	case OPT_FIELDS: c->fields = arg; break;
 	case OPT_BINARY: c->binary = arg; break;
+	case OPT_METHOD:
+		if (strcmp(arg, "decode") && strcmp(arg, "pair"))
+			return cli__usage_error(r->cmd, "--method is decode or pair, not '%s'", arg);
+		c->method = arg;
+		break;
 	case OPT_ALL_FIELDS: c->all_fields = true; break;
 	case OPT_QUIET: c->quiet = true; break;
 	case OPT_PID:
@@ -399,13 +412,21 @@ static int install_group(struct watch_run *r)
 	char err[512];
 	int rc;
 
-	for (size_t k = first; k < r->nr_order && n < r->group_size; k++, n++) {
+	for (size_t k = first; k < r->nr_order && k < first + r->group_size; k++) {
 		struct member *m = &r->members[r->order[k]];
 
 		pts[n].addr = r->obj + m->woff;
 		pts[n].len = m->wlen;
 		pts[n].type = WATCH_RW;
 		pts[n].tag = r->order[k];
+		n++;
+		if (r->pair) {
+			/* Same word, write-only: a hit on both is a write, on RW alone a load. */
+			pts[n] = pts[n - 1];
+			pts[n].type = WATCH_W;
+			pts[n].tag = r->order[k] | PAIR_W;
+			n++;
+		}
 	}
 	rc = watcher__set_points(r->w, pts, n, err, sizeof(err));
 	if (rc < 0) {
@@ -1001,6 +1022,62 @@ static void watch_run__release(struct watch_run *r)
 
 static int watch_run_inner(struct watch_run *r, const struct command *cmd, int argc, char **argv);
 
+static const struct watch_run *sort_run;
+
+static int hit_cpu_time_cmp(const void *a, const void *b)
+{
+	const struct watch_hit *x = &sort_run->hits[*(const size_t *)a];
+	const struct watch_hit *y = &sort_run->hits[*(const size_t *)b];
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/*
+ * Pair mode: the kind of each hit from the W + RW breakpoints on one word.  Both fire for a
+ * write, in the same debug trap (same CPU, IP and thread, adjacent times); only RW for a
+ * read.  Returns per hit WR_STORE (a write), WR_LOAD, or -1 for the W half of a matched pair.
+ */
+static int *pair_classify(struct watch_run *r)
+{
+	size_t n = r->nr_hits, *idx = xmalloc((n ? n : 1) * sizeof(*idx));
+	int *kinds = xcalloc(n ? n : 1, sizeof(int));
+	char *matched = xcalloc(n ? n : 1, 1);
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	sort_run = r;
+	qsort(idx, n, sizeof(*idx), hit_cpu_time_cmp);
+	for (size_t i = 0; i < n; i++) {
+		size_t h = idx[i];
+		const struct watch_hit *w = &r->hits[h];
+
+		if (!(r->hit_member[h] & PAIR_W))
+			continue;
+		kinds[h] = WR_STORE;	/* unless its RW half is found: then it is dropped */
+		for (size_t j = i >= 4 ? i - 4 : 0; j < n && j <= i + 4; j++) {
+			size_t g = idx[j];
+			const struct watch_hit *rw = &r->hits[g];
+
+			if (g == h || matched[g] || (r->hit_member[g] & PAIR_W) ||
+			    r->hit_member[g] != (r->hit_member[h] & ~PAIR_W) || rw->cpu != w->cpu ||
+			    rw->ip != w->ip || rw->tid != w->tid ||
+			    (rw->time > w->time ? rw->time - w->time : w->time - rw->time) > 1000000)
+				continue;
+			matched[g] = 1;
+			kinds[h] = -1;
+			break;
+		}
+	}
+	for (size_t h = 0; h < n; h++)
+		if (!(r->hit_member[h] & PAIR_W))
+			kinds[h] = matched[h] ? WR_STORE : WR_LOAD;
+	free(idx);
+	free(matched);
+	return kinds;
+}
+
 /* Read everything left: hits, and allocation records up to the object's free. */
 static void final_drain(struct watch_run *r)
 {
@@ -1031,7 +1108,8 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 	const char *method;
 	struct wr_hit *wh = NULL;
 	struct site *sites = NULL;
-	size_t nr_sites = 0, sites_cap = 0;
+	size_t nr_sites = 0, sites_cap = 0, nr_wh = 0;
+	int *pair_kinds;
 	unsigned int nr_cpus;
 
 	if (i < 0)
@@ -1171,13 +1249,55 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 			return rc;
 	}
 
+	/* Code bytes, for classifying each hit. */
+	code_reader__new(&code);
+	method = "instruction decode (capstone) of the program's own code, read from its ELF "
+		 "files; kernel-mode hits unknown (no root)";
+	if (!r->kernel && geteuid() == 0)
+		method = "instruction decode (capstone) of the program's own code, read from its ELF "
+			 "files (kernel-mode hits: of the running kernel's text)";
+	if (r->kernel || geteuid() == 0) {
+		if (code_reader__add_kernel(code, err, sizeof(err)) == 0 && r->kernel)
+			method = strcmp(code_reader__kernel_source(code), "/proc/kcore") ?
+					 "instruction decode (capstone) of the running kernel's text "
+					 "read with bpf_probe_read_kernel" :
+					 "instruction decode (capstone) of /proc/kcore";
+		else if (r->kernel && !r->cfg.method)
+			r->pair = true;		/* no code bytes: the honest fallback */
+		else if (r->kernel)
+			method = r->method_owned = xasprintf("unknown for kernel code (%s)", err);
+	}
+	if (r->cfg.method && !strcmp(r->cfg.method, "pair"))
+		r->pair = true;
+	if (r->pair)
+		method = r->method_owned = xasprintf(
+			"write-only + read/write breakpoint pair on each word (a hit on both is a "
+			"write, on the read/write one alone a load; writes are counted as stores: "
+			"the pair cannot tell a store from an RMW)%s%s%s",
+			r->cfg.method ? "" : " because kernel code cannot be read (", r->cfg.method ?
+			"" : err, r->cfg.method ? "" : ")");
+
 	/* Breakpoint slots and groups. */
 	r->slots = watcher__probe_slots(err, sizeof(err));
 	if (r->slots <= 0) {
 		cli__error("%s", err);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto out;
 	}
-	r->group_size = r->slots;
+	r->group_size = r->pair ? r->slots / 2 : r->slots;
+	if (!r->group_size) {
+		cli__error("the pair method needs 2 free breakpoint slots, this machine has %d free",
+			   r->slots);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (r->nr_order > r->group_size && !r->cfg.rotate && r->pair) {
+		cli__error("%zu members but the pair method watches at most %zu with %d free "
+			   "breakpoint slots (two per member): fewer members, --method decode, or "
+			   "--rotate SECONDS", r->nr_order, r->group_size, r->slots);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (r->nr_order > (size_t)r->slots && !r->cfg.rotate) {
 #if defined(__x86_64__) || defined(__i386__)
 		const int arch_slots = 4;	/* DR0-DR3 */
@@ -1193,26 +1313,10 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 			cli__error("%zu members but only %d breakpoint slots are free on this machine "
 				   "(it has %d): watch at most %d, or add --rotate SECONDS",
 				   r->nr_order, r->slots, arch_slots, r->slots);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	r->nr_groups = (r->nr_order + r->group_size - 1) / r->group_size;
-
-	/* Code bytes, for classifying each hit. */
-	code_reader__new(&code);
-	method = "instruction decode (capstone) of the program's own code, read from its ELF "
-		 "files; kernel-mode hits unknown (no root)";
-	if (!r->kernel && geteuid() == 0)
-		method = "instruction decode (capstone) of the program's own code, read from its ELF "
-			 "files (kernel-mode hits: of the running kernel's text)";
-	if (r->kernel || geteuid() == 0) {
-		if (code_reader__add_kernel(code, err, sizeof(err)) == 0 && r->kernel)
-			method = strcmp(code_reader__kernel_source(code), "/proc/kcore") ?
-					 "instruction decode (capstone) of the running kernel's text "
-					 "read with bpf_probe_read_kernel" :
-					 "instruction decode (capstone) of /proc/kcore";
-		else if (r->kernel)
-			method = r->method_owned = xasprintf("unknown for kernel code (%s)", err);
-	}
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -1357,7 +1461,7 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		final_drain(r);
 	r->end_ns = now_ns();
 	if (!r->cfg.quiet)
-		fprintf(stderr, "lineup watch: stopped: %s%s%s after %.2f s, %zu hits\n", why,
+		fprintf(stderr, "lineup watch: stopped: %s%s%s after %.2f s, %zu breakpoint samples\n", why,
 			r->freed ? " by " : "", r->freed ? r->free_comm : "",
 			(r->end_ns - r->start_ns) / 1e9, r->nr_hits);
 	close_group(r);
@@ -1391,12 +1495,18 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 	wh = xcalloc(r->nr_hits ? r->nr_hits : 1, sizeof(*wh));
 	for (size_t k = 0; k < r->nr_order; k++)
 		r->members[r->order[k]].st.cpu_kinds = xcalloc(nr_cpus * WR_NR_KINDS, 8);
+	pair_kinds = r->pair ? pair_classify(r) : NULL;
 	for (size_t h = 0; h < r->nr_hits; h++) {
 		const struct watch_hit *hit = &r->hits[h];
+		int member = r->hit_member[h] & ~PAIR_W;
+		int kind = pair_kinds ? pair_kinds[h] : -2;
 		struct site *s = NULL;
 
+		if (kind == -1)
+			continue;	/* the W half of a pair: evidence, not a hit of its own */
 		for (size_t k = 0; k < nr_sites; k++)
-			if (sites[k].ip == hit->ip && sites[k].member == r->hit_member[h]) {
+			if (sites[k].ip == hit->ip && sites[k].member == member &&
+			    (kind < 0 || (int)sites[k].info.kind == kind)) {
 				s = &sites[k];
 				break;
 			}
@@ -1406,19 +1516,34 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 			memset(s, 0, sizeof(*s));
 			s->ip = hit->ip;
 			s->kernel = hit->kernel;
-			s->member = r->hit_member[h];
-			code_reader__classify(code, hit->ip, hit->kernel, &s->info);
+			s->member = member;
+			if (kind < 0) {
+				code_reader__classify(code, hit->ip, hit->kernel, &s->info);
+			} else {
+				uint64_t start = 0;
+
+				/* No instruction: the site is the trap address. */
+				s->info.kind = (enum access_kind)kind;
+				s->info.func = code_reader__function(code, hit->ip - 1, hit->kernel,
+								     &start);
+				s->info.func_off = s->info.func ? hit->ip - start : 0;
+				snprintf(s->info.text, sizeof(s->info.text), "(trap at %#" PRIx64 ")",
+					 hit->ip);
+			}
 		}
 		s->count++;
-		wh[h].time = hit->time;
-		wh[h].ip = hit->ip;
-		wh[h].cpu = hit->cpu;
-		wh[h].tid = hit->tid;
-		wh[h].field = r->hit_member[h];
-		wh[h].group = hit->gen;
-		wh[h].site = s - sites;
-		wh[h].kind = (enum wr_kind)s->info.kind;
+		wh[nr_wh].time = hit->time;
+		wh[nr_wh].ip = hit->ip;
+		wh[nr_wh].cpu = hit->cpu;
+		wh[nr_wh].tid = hit->tid;
+		wh[nr_wh].field = member;
+		wh[nr_wh].group = hit->gen;
+		wh[nr_wh].site = s - sites;
+		wh[nr_wh].kind = (enum wr_kind)s->info.kind;
+		nr_wh++;
 	}
+	free(pair_kinds);
+	r->nr_hits = nr_wh;	/* the table, the perf.data and the replay count these */
 	{
 		struct wr_field *fields = xcalloc(r->nr_members, sizeof(*fields));
 

@@ -11,6 +11,7 @@ tests_watch_classify_test_SOURCES = tests/watch/classify_test.c
 tests_watch_classify_test_LDADD = dwarf/libdwarf.a util/libutil.a $(CAPSTONE_LIBS) $(LIBBPF_LIBS) \
 	$(LIBDW_LIBS) $(LIBELF_LIBS)
 TESTS += tests/watch/classify_test
-TESTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh tests/watch/errors.sh
+TESTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh tests/watch/errors.sh \
+	tests/watch/pair.sh
 dist_check_SCRIPTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh \
-	tests/watch/errors.sh tests/watch/lib-watch.sh
+	tests/watch/errors.sh tests/watch/pair.sh tests/watch/lib-watch.sh

@@ -18,6 +18,7 @@
 #include "analyzer/c2c_columns.h"
 #include "analyzer/data_src.h"
 #include "cli/command.h"
+#include "cli/report_fields.h"
 #include "dwarf/symbols.h"
 #include "sampling/event.h"
 #include "sampling/machine.h"
@@ -47,6 +48,8 @@ enum {
 	OPT_TID,
 	OPT_CPU,
 	OPT_COMM,
+	OPT_FIELDS,
+	OPT_DEBUG_FILE,
 };
 
 static const struct cli_option report_options[] = {
@@ -78,6 +81,10 @@ static const struct cli_option report_options[] = {
 	{ OPT_TID, 0, "tid", "LIST", "only samples of these threads" },
 	{ OPT_CPU, 0, "cpu", "LIST", "only samples on these CPUs (0-3,8)" },
 	{ OPT_COMM, 0, "comm", "LIST", "only samples of threads with these command names" },
+	{ OPT_FIELDS, 0, "fields", NULL,
+	  "add Type and Member columns to the Pareto rows (field attribution; always in --json)" },
+	{ OPT_DEBUG_FILE, 0, "debug-file", "FILE",
+	  "an object to take types from for the Type/Member columns (a .ko, a binary; repeatable)" },
 	CLI_OPTION_END
 };
 
@@ -102,6 +109,8 @@ struct report_opts {
 	struct id_list pids, tids, cpus;
 	char **comms;
 	size_t nr_comms;
+	bool fields;			/* --fields: Type and Member columns (cli/report_fields.h) */
+	struct fields_attr_opts fattr;
 };
 
 static const struct command *the_cmd;
@@ -251,6 +260,12 @@ static int report_option(void *ctx, int id, const char *arg)
 		free(dup);
 		break;
 	}
+	case OPT_FIELDS:
+		o->fields = true;
+		break;
+	case OPT_DEBUG_FILE:
+		fields_list__add(&o->fattr.debug_files, arg);
+		break;
 	}
 	return 0;
 }
@@ -1030,6 +1045,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	char err[PERF_FILE_ERRMAX];
 	struct record rec;
 	struct c2c_view view;
+	struct report_fields *rf = NULL;
 	int rc, ret = EXIT_USAGE;
 	int i;
 
@@ -1105,8 +1121,19 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	so.symfs = o.symfs;
 	so.vmlinux = o.vmlinux;
 	r.symbols = symbols__new(&so);
+	if ((o.fields || o.format == FMT_JSON) && !o.stats_only) {
+		o.fattr.vmlinux = o.vmlinux;
+		o.fattr.symfs = o.symfs;
+		if (report_fields__new(&rf, r.machine, &o.fattr, err, sizeof(err)) < 0) {
+			cli__error("%s", err);
+			goto out;
+		}
+		report_fields__header(rf, r.h, o.input);
+	}
 
 	while ((rc = perf_file__next_record(r.pf, &rec)) > 0) {
+		if (rf)
+			report_fields__record(rf, r.h, &rec);
 		if (rec.type == REC_SAMPLE) {
 			report__sample(&r, &rec.sample);
 			continue;
@@ -1128,6 +1155,8 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		c2c__resolve(r.c2c, &res, view.show_src);
 		/* the Data address header spans the Node column, whose width resolve found */
 		c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
+		if (rf)
+			report_fields__add_columns(rf, &view, r.c2c);
 	}
 	switch (o.format) {
 	case FMT_STDIO:
@@ -1142,6 +1171,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	}
 	ret = EXIT_OK;
 out:
+	report_fields__delete(rf);
 	symbols__delete(r.symbols);
 	machine__delete(r.machine);
 	c2c__delete(r.c2c);
@@ -1160,6 +1190,7 @@ out_opts:
 	for (size_t k = 0; k < o.nr_comms; k++)
 		free(o.comms[k]);
 	free(o.comms);
+	fields_list__release(&o.fattr.debug_files);
 	return ret;
 }
 

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <config.h>
+
+#include "cli/report_fields.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/c2c.h"
+#include "analyzer/c2c_columns.h"
+#include "analyzer/u64map.h"
+#include "sampling/event.h"
+#include "sampling/machine.h"
+#include "util/xalloc.h"
+
+struct entry_name {
+	const char *type;	/* "struct file", or "" when unresolved */
+	char *member;		/* "f_count", or the reason in brackets */
+};
+
+struct report_fields {
+	struct fields_attr *fa;
+	const struct c2c_view *view;
+	struct u64map index;	/* entry index -> names[] */
+	struct entry_name *names;
+	size_t nr_names, cap_names;
+	const struct c2c *c;
+	int w_type, w_member;
+};
+
+/*
+ * The column cells get only the view: the few report_fields alive (one per report) are found
+ * by it.  The CLI is a single-threaded top layer; the analyzer's tables stay free of it.
+ */
+#define MAX_VIEWS 4
+static struct report_fields *views[MAX_VIEWS];
+
+static struct report_fields *of_view(const struct c2c_view *v)
+{
+	for (int i = 0; i < MAX_VIEWS; i++)
+		if (views[i] && views[i]->view == v)
+			return views[i];
+	return NULL;
+}
+
+int report_fields__new(struct report_fields **out, struct machine *machine,
+		       const struct fields_attr_opts *opts, char *err, size_t errlen)
+{
+	struct report_fields *rf = xcalloc(1, sizeof(*rf));
+
+	if (fields_attr__new(&rf->fa, opts, machine, err, errlen) < 0) {
+		free(rf);
+		return -1;
+	}
+	u64map__init(&rf->index);
+	*out = rf;
+	return 0;
+}
+
+void report_fields__delete(struct report_fields *rf)
+{
+	if (!rf)
+		return;
+	for (int i = 0; i < MAX_VIEWS; i++)
+		if (views[i] == rf)
+			views[i] = NULL;
+	for (size_t i = 0; i < rf->nr_names; i++)
+		free(rf->names[i].member);
+	free(rf->names);
+	u64map__exit(&rf->index);
+	fields_attr__delete(rf->fa);
+	free(rf);
+}
+
+void report_fields__header(struct report_fields *rf, const struct perf_header_info *h,
+			   const char *input)
+{
+	fields_attr__header(rf->fa, h, input);
+}
+
+void report_fields__record(struct report_fields *rf, const struct perf_header_info *h,
+			   const struct record *rec)
+{
+	if (rec->type == REC_SAMPLE)
+		fields_attr__side_sample(rf->fa, h, &rec->sample);
+}
+
+static const struct entry_name *name_of(const struct report_fields *rf, const struct c2c_entry *e)
+{
+	uint64_t i;
+
+	if (!e || !u64map__get(&rf->index, (uint64_t)(uintptr_t)e, &i))
+		return NULL;
+	return &rf->names[i];
+}
+
+static int text_cell(const char *s, int width, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%-*s", width, s);
+
+	return n < 0 ? 0 : n >= (int)size ? (int)size - 1 : n;
+}
+
+static int cell_type(const struct c2c_view *v, const struct c2c_line *l, const struct c2c_entry *e,
+		     int width, char *buf, size_t size)
+{
+	const struct report_fields *rf = of_view(v);
+	const struct entry_name *n = rf ? name_of(rf, e) : NULL;
+
+	return text_cell(n ? n->type : "", width, buf, size);
+}
+
+static int cell_member(const struct c2c_view *v, const struct c2c_line *l,
+		       const struct c2c_entry *e, int width, char *buf, size_t size)
+{
+	const struct report_fields *rf = of_view(v);
+	const struct entry_name *n = rf ? name_of(rf, e) : NULL;
+
+	return text_cell(n ? n->member : "", width, buf, size);
+}
+
+static int width_type(const struct c2c_view *v, const struct c2c_line *l)
+{
+	const struct report_fields *rf = of_view(v);
+
+	return rf ? rf->w_type : 4;
+}
+
+static int width_member(const struct c2c_view *v, const struct c2c_line *l)
+{
+	const struct report_fields *rf = of_view(v);
+
+	return rf ? rf->w_member : 6;
+}
+
+static const struct c2c_column col_type = {
+	.name = "type", .hdr = { NULL, "Type" }, .kind = C2C_COL_STRING,
+	.width_fn = width_type, .cell = cell_type,
+};
+
+static const struct c2c_column col_member = {
+	.name = "member", .hdr = { NULL, "Member" }, .kind = C2C_COL_STRING,
+	.width_fn = width_member, .cell = cell_member,
+};
+
+static void name_entry(struct report_fields *rf, const struct c2c_line *l,
+		       const struct c2c_entry *e, unsigned int line_size)
+{
+	const struct map *map = e->code_map;
+	struct fields_sample fs = { 0 };
+	struct attr_result res;
+	struct entry_name *n;
+
+	fs.ip = map ? map__unmap_ip(map, e->ip_rel) : e->iaddr;
+	fs.addr = (l->addr & ~(uint64_t)(line_size - 1)) + (e->data_rel & (line_size - 1));
+	fs.pid = (uint32_t)e->pid;
+	fs.tid = (uint32_t)e->tid;
+	fs.cpumode = l->cpumode;
+	rf->names = xgrow(rf->names, &rf->cap_names, rf->nr_names + 1, sizeof(*rf->names));
+	n = &rf->names[rf->nr_names];
+	if (fields_attr__resolve(rf->fa, &fs, &res) == 0) {
+		n->type = res.layout->name;
+		n->member = xstrdup(res.path);
+	} else {
+		n->type = "";
+		n->member = xasprintf("(%s)", attr_reason__text(res.reason));
+	}
+	if ((int)strlen(n->type) > rf->w_type)
+		rf->w_type = (int)strlen(n->type);
+	if ((int)strlen(n->member) > rf->w_member)
+		rf->w_member = (int)strlen(n->member);
+	u64map__set(&rf->index, (uint64_t)(uintptr_t)e, rf->nr_names++);
+}
+
+void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, const struct c2c *c)
+{
+	struct c2c_table *t = &v->entries;
+	unsigned int line_size = c2c__config(c)->line_size;
+	int at = t->nr;
+
+	rf->view = v;
+	rf->c = c;
+	rf->w_type = 4;
+	rf->w_member = 6;
+	for (int i = 0; i < MAX_VIEWS; i++)
+		if (!views[i] || views[i] == rf) {
+			views[i] = rf;
+			break;
+		}
+	for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
+		const struct c2c_line *l = c2c__line(c, i);
+
+		if (l->filtered)
+			continue;
+		for (uint32_t k = 0; k < l->nr_entries; k++) {
+			const struct c2c_entry *e = c2c__entry(c, l->entries[k]);
+
+			if (!e->filtered)
+				name_entry(rf, l, e, line_size);
+		}
+	}
+	/* After the data address (and its Node column), before the code address. */
+	for (int i = 0; i < t->nr; i++)
+		if (!strcmp(t->cols[i]->name, "offset") || !strcmp(t->cols[i]->name, "offset_node"))
+			at = i + 1;
+	if (t->nr + 2 > C2C_MAX_COLS)
+		return;
+	memmove(&t->cols[at + 2], &t->cols[at], (size_t)(t->nr - at) * sizeof(t->cols[0]));
+	t->cols[at] = &col_type;
+	t->cols[at + 1] = &col_member;
+	t->nr += 2;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_CLI_REPORT_FIELDS_H
+#define LINEUP_CLI_REPORT_FIELDS_H
+
+/*
+ * `lineup report --fields` (and every --json report): the Type and Member of each Pareto row,
+ * from field attribution (cli/fields_attr.h), as two more columns of the c2c column table, so
+ * --stdio, --json and --csv print them from the same table.  The default --stdio never sees
+ * them and stays perf's layout.
+ *
+ *	report_fields__new(&rf, machine, &opts, err, sizeof(err));	with the report's machine
+ *	report_fields__header(rf, h, input);
+ *	for each record, before the report uses it: report_fields__record(rf, h, &rec);
+ *	after c2c__resolve and c2c_view__init: report_fields__add_columns(rf, &view, c2c);
+ *	report_fields__delete(rf)					after printing
+ *
+ * Ownership: @machine, @opts and the view must outlive the report_fields.
+ */
+#include <stddef.h>
+
+#include "cli/fields_attr.h"
+
+struct c2c;
+struct c2c_view;
+struct machine;
+struct perf_header_info;
+struct record;
+struct report_fields;
+
+int report_fields__new(struct report_fields **out, struct machine *machine,
+		       const struct fields_attr_opts *opts, char *err, size_t errlen);
+void report_fields__delete(struct report_fields *rf);
+void report_fields__header(struct report_fields *rf, const struct perf_header_info *h,
+			   const char *input);
+/* Allocation records and the collector's RMW counts (the record is not consumed). */
+void report_fields__record(struct report_fields *rf, const struct perf_header_info *h,
+			   const struct record *rec);
+/* Name every shown entry of @c and append the Type and Member columns to @v's Pareto table. */
+void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, const struct c2c *c);
+
+#endif

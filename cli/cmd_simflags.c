@@ -63,7 +63,8 @@ static int simflags_option(void *ctx, int id, const char *arg)
 
 /*
  * The runtime: $LINEUP_SIM_LIB, else beside this binary in a build tree
- * (BUILDDIR/sampling/simrt/), else the installed one.  Returns false when none exists.
+ * (BUILDDIR/sampling/simrt/), else in ../lib next to it (an installed tree that was moved, or
+ * staged with DESTDIR), else in the configured libdir.  Returns false when none exists.
  */
 static bool find_runtime(char *out, size_t size)
 {
@@ -78,7 +79,12 @@ static bool find_runtime(char *out, size_t size)
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = 0;
-		snprintf(out, size, "%s/sampling/simrt/" SIM_LIB, dirname(exe));
+		char *dir = dirname(exe);
+
+		snprintf(out, size, "%s/sampling/simrt/" SIM_LIB, dir);
+		if (!access(out, R_OK))
+			return true;
+		snprintf(out, size, "%s/../lib/" SIM_LIB, dir);
 		if (!access(out, R_OK))
 			return true;
 	}

@@ -26,6 +26,11 @@ lib=${lib%% *}
 expect_rc 2 "$LINEUP" sim-flags --cc tcc 2>/dev/null
 expect_rc 2 "$LINEUP" sim-flags extra 2>/dev/null
 LINEUP_SIM_LIB=/nonexistent expect_rc 1 "$LINEUP" sim-flags --libs 2>/dev/null
+# An installed tree, wherever it was moved: PREFIX/bin/lineup finds PREFIX/lib.
+mkdir -p "$T/prefix/bin" "$T/prefix/lib"
+cp "$LINEUP" "$T/prefix/bin/lineup" && cp "$lib" "$T/prefix/lib/" || fail "copy"
+out=$("$T/prefix/bin/lineup" sim-flags --libs) || fail "installed sim-flags"
+case "$out" in *" $T/prefix/bin/../lib/liblineup-sim.a "*) ;; *) fail "installed libs: $out" ;; esac
 
 # lineup record --sim: usage errors, and a program not built for the collector.
 expect_rc 2 "$LINEUP" record --sim -o "$T/x.data" 2>/dev/null

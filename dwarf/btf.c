@@ -45,6 +45,7 @@ struct bbuild {
 	struct btf_source *s;
 	struct arena *arena;
 	unsigned int line_size;
+	bool expand;
 };
 
 static const struct btf_type *type_at(struct bbuild *b, uint32_t id)
@@ -347,8 +348,21 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 	struct strbuf pre = STRBUF_INIT, suffix = STRBUF_INIT, tn = STRBUF_INIT;
 	uint32_t kw_len = 0;	/* pahole prints "struct " before padding the name */
 	bool done = false;
+	const struct btf_type *tt = type_at(b, id);
 
 	m->nr_elems = 1;
+	if (b->expand && tt && btf_kind(tt) == BTF_KIND_TYPEDEF) {
+		struct strbuf note = STRBUF_INIT;
+
+		for (int g = 0; g < MAX_DEPTH && tt && btf_kind(tt) == BTF_KIND_TYPEDEF; g++) {
+			sb_cat(&note, note.len ? " -> " : "/* typedef ", name_of(b, tt) ?: "", NULL);
+			id = tt->type;
+			tt = type_at(b, id);
+		}
+		sb_put(&note, " */ ");
+		m->typedef_note = arena__strdup(b->arena, note.buf);
+		strbuf__release(&note);
+	}
 	for (int guard = 0; !done && guard < MAX_DEPTH; guard++) {
 		const struct btf_type *t = type_at(b, id);
 
@@ -426,6 +440,16 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 			}
 			m->type = em.type;
 			m->inline_type = em.inline_type;
+			if (em.typedef_note && m->typedef_note) {
+				/* a typedef of an array of a typedef: pahole shows both */
+				struct strbuf nb = STRBUF_INIT;
+
+				sb_cat(&nb, m->typedef_note, em.typedef_note, NULL);
+				m->typedef_note = arena__strdup(b->arena, nb.buf);
+				strbuf__release(&nb);
+			} else if (em.typedef_note) {
+				m->typedef_note = em.typedef_note;
+			}
 			m->elem_size = type_size(b, elem, 0);
 			m->nr_elems = (uint64_t)a->nelems * (em.nr_elems ? em.nr_elems : 1);
 			done = true;
@@ -435,8 +459,8 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 		case BTF_KIND_UNION:
 		case BTF_KIND_ENUM:
 		case BTF_KIND_ENUM64:
-			if (!name_of(b, t)) {
-				m->inline_type = true;
+			if (!name_of(b, t) || (b->expand && !is_enum(t))) {
+				m->inline_type = !name_of(b, t);
 				m->type = is_enum(t) ? build_enum(b, t) :
 						       build_type(b, id, depth + 1, in_union);
 			}
@@ -514,6 +538,7 @@ static uint32_t struct_padding(struct bbuild *b, uint32_t id, int depth)
 	struct bbuild sb = *b;
 
 	sb.arena = &b->s->scratch;
+	sb.expand = false;
 	uint32_t pad = build_type(&sb, id, depth + 1, false)->padding;
 
 	if (depth == 0)
@@ -606,7 +631,8 @@ static int btf_find(struct layout_source *src, const char *name,
 		    const struct layout_type **out, char *err, size_t errlen)
 {
 	struct btf_source *s = (struct btf_source *)src;
-	struct bbuild b = { .s = s, .arena = &src->arena, .line_size = 64 };
+	struct bbuild b = { .s = s, .arena = &src->arena, .line_size = 64,
+			    .expand = src->flags & LAYOUT_EXPAND };
 
 	for (uint32_t id = 1; id < s->nr_types; id++) {
 		const struct btf_type *t = btf__type_by_id(s->btf, id);
@@ -632,7 +658,8 @@ static int btf_for_each(struct layout_source *src, bool unions,
 	struct arena keys = { 0 };
 	struct hmap seen = { 0 };
 	struct strbuf sig = STRBUF_INIT;
-	struct bbuild b = { .s = s, .arena = &scratch, .line_size = 64 };
+	struct bbuild b = { .s = s, .arena = &scratch, .line_size = 64,
+			    .expand = src->flags & LAYOUT_EXPAND };
 	int ret = 0;
 
 	for (uint32_t id = 1; id < s->nr_types && !ret; id++) {

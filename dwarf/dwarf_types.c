@@ -467,6 +467,20 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 	bool done = false;
 
 	m->nr_elems = 1;
+	if (b->expand && dwarf_tag(&cur) == DW_TAG_typedef) {
+		struct strbuf note = STRBUF_INIT;
+
+		for (int g = 0; g < MAX_DEPTH && dwarf_tag(&cur) == DW_TAG_typedef; g++) {
+			sb_cat(&note, note.len ? " -> " : "/* typedef ", dwarf_diename(&cur) ?: "",
+			       NULL);
+			if (!die_type(&cur, &t))
+				break;
+			cur = t;
+		}
+		sb_put(&note, " */ ");
+		m->typedef_note = arena__strdup(b->arena, note.buf);
+		strbuf__release(&note);
+	}
 	for (int guard = 0; !done && guard < MAX_DEPTH; guard++) {
 		int tag = dwarf_tag(&cur);
 
@@ -561,6 +575,16 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 			sb_cat(&suffix, em.decl_suffix, d.buf ? d.buf : "", NULL);
 			m->type = em.type;
 			m->inline_type = em.inline_type;
+			if (em.typedef_note && m->typedef_note) {
+				/* a typedef of an array of a typedef: pahole shows both */
+				struct strbuf nb = STRBUF_INIT;
+
+				sb_cat(&nb, m->typedef_note, em.typedef_note, NULL);
+				m->typedef_note = arena__strdup(b->arena, nb.buf);
+				strbuf__release(&nb);
+			} else if (em.typedef_note) {
+				m->typedef_note = em.typedef_note;
+			}
 			m->elem_size = type_size(b, &t, 0);
 			strbuf__release(&d);
 			done = true;
@@ -573,6 +597,7 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 		case DW_TAG_enumeration_type: {
 			bool anon = !dwarf_diename(&cur);
 
+			/* pahole's --expand_types leaves named enums alone */
 			if (anon || (b->expand && tag != DW_TAG_enumeration_type)) {
 				m->inline_type = anon;
 				m->type = tag == DW_TAG_enumeration_type ?

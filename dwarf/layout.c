@@ -560,7 +560,7 @@ static int print_cacheline_boundary(struct pctx *c, uint64_t offset, int indent)
 static int print_struct(struct pctx *c, const struct layout_type *t, int indent, int ts, int ns,
 			const char *suffix, uint64_t base, bool stats);
 static int print_union(struct pctx *c, const struct layout_type *t, int indent, int ts, int ns,
-		       const char *suffix, uint64_t base);
+		       const char *suffix, uint64_t base, bool stats);
 
 static int print_enum(struct pctx *c, const struct layout_type *t, int indent, const char *suffix)
 {
@@ -602,7 +602,7 @@ static int print_inline(struct pctx *c, const struct layout_type *t, int indent,
 {
 	switch (t->kind) {
 	case LAYOUT_UNION:
-		return print_union(c, t, indent, ts - 8, ns, suffix, base);
+		return print_union(c, t, indent, ts - 8, ns, suffix, base, stats);
 	case LAYOUT_ENUM:
 		return print_enum(c, t, indent, suffix);
 	default:
@@ -621,7 +621,7 @@ static bool member_prints_inline(const struct pctx *c, const struct layout_membe
  * boundary comment, as pahole counts them.
  */
 static int print_member(struct pctx *c, const struct layout_member *m, bool union_member,
-			int indent, int ts, int ns, uint64_t base)
+			int indent, int ts, int ns, uint64_t base, bool stats)
 {
 	uint64_t offset = m->offset + base;
 	uint64_t child_base = union_member ? base : offset;
@@ -631,29 +631,38 @@ static int print_member(struct pctx *c, const struct layout_member *m, bool unio
 	bool whole = inl && !m->decl_suffix[0] && !m->decl_prefix[0];
 
 	print_cacheline_boundary(c, offset, indent);
+	if (m->typedef_note)
+		printed += fprintf(c->fp, "%s", m->typedef_note);
 
-	/*
-	 * A qualified inline type ("const struct { ... }"): pahole prints the qualifier, then the
-	 * type with its statistics, loses the member name, and comments it like a plain member.
-	 */
-	if (whole && !c->o->expand && strncmp(m->type_name, "struct", 6) &&
-	    strncmp(m->type_name, "union", 5) && strncmp(m->type_name, "enum", 4) &&
-	    strncmp(m->type_name, "class", 5)) {
+	if (whole && m->typedef_note) {
+		/* --expand through a typedef: pahole names the member after the '}' */
+		printed += print_inline(c, m->type, indent, ts, ns, m->name, child_base, false);
+		whole = false;
+	} else if (whole && strncmp(m->type_name, "struct", 6) &&
+		   strncmp(m->type_name, "union", 5) && strncmp(m->type_name, "enum", 4) &&
+		   strncmp(m->type_name, "class", 5)) {
+		/*
+		 * A qualified inline type ("const struct { ... }"): pahole prints the qualifier,
+		 * then the type with its statistics, loses the member name, and comments it like
+		 * a plain member.
+		 */
 		const char *kw = strstr(m->type_name, m->type->kind == LAYOUT_UNION ? "union" :
 						      m->type->kind == LAYOUT_ENUM ? "enum" :
 						      m->type->kind == LAYOUT_CLASS ? "class" : "struct");
 		int plen = kw ? (int)(kw - m->type_name) : 0;
 
 		printed += fprintf(c->fp, "%.*s", plen, m->type_name);
-		printed += print_inline(c, m->type, indent, ts - plen, ns, NULL, child_base, true);
+		printed += print_inline(c, m->type, indent, ts - plen, ns, NULL, child_base, stats);
 		whole = false;
 	} else if (whole) {
 		printed += print_inline(c, m->type, indent, ts, ns, NULL, child_base, false);
 		if (m->name) {
-			if (!m->type->name || c->o->expand)
+			if (!m->type->name)
 				printed += fprintf(c->fp, " ");
 			printed += fprintf(c->fp, "%s", m->name);
 		}
+		/* a named type shown inline (--expand) is commented like a plain member */
+		whole = !m->type->name;
 	} else if (inl) {
 		/* array of, or pointer to, an inline type: "struct { ... } name[N]" */
 		char *sfx = xasprintf("%s%s", m->decl_prefix, m->name ? m->name : "");
@@ -679,7 +688,7 @@ static int print_member(struct pctx *c, const struct layout_member *m, bool unio
 	fputc(';', c->fp);
 	printed++;
 
-	if (whole && (!m->type->name || c->o->expand)) {
+	if (whole) {
 		int slen = align_printed + (m->name ? (int)strlen(m->name) : -1);
 		int size_spacing = 5;
 
@@ -708,14 +717,14 @@ static int print_member(struct pctx *c, const struct layout_member *m, bool unio
 }
 
 static int print_union(struct pctx *c, const struct layout_type *t, int indent, int ts, int ns,
-		       const char *suffix, uint64_t base)
+		       const char *suffix, uint64_t base, bool stats)
 {
 	int printed = fprintf(c->fp, "union%s%s {\n", t->name ? " " : "", t->name ? t->name : "");
 	uint32_t initial = *c->cachelinep;
 
 	for (uint32_t i = 0; i < t->nr_members; i++) {
 		printed += put_tabs(c, indent + 1);
-		printed += print_member(c, &t->members[i], true, indent + 1, ts, ns, base);
+		printed += print_member(c, &t->members[i], true, indent + 1, ts, ns, base, stats);
 		fputc('\n', c->fp);
 		printed++;
 		*c->cachelinep = initial;
@@ -766,13 +775,14 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 		for (; nest < t->nr_nested && t->nested[nest].before <= i; nest++) {
 			const struct layout_type *nt = t->nested[nest].type;
 
+			/* pahole prints them with the enclosing struct's settings, suffix included */
 			printed += put_tabs(c, ci);
 			if (nt->kind == LAYOUT_UNION)
-				printed += print_union(c, nt, ci, ts, ns, NULL, base);
+				printed += print_union(c, nt, ci, ts, ns, suffix, base, stats);
 			else if (nt->kind == LAYOUT_ENUM)
-				printed += print_enum(c, nt, ci, NULL);
+				printed += print_enum(c, nt, ci, suffix);
 			else
-				printed += print_struct(c, nt, ci, ts, ns, NULL, base, stats);
+				printed += print_struct(c, nt, ci, ts, ns, suffix, base, stats);
 			printed += fprintf(fp, ";\n\n");
 		}
 		if (i == t->nr_members)
@@ -800,6 +810,8 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 					bits = 0;
 				}
 				printed += put_tabs(c, ci);
+				if (pos->typedef_note)
+					printed += fprintf(fp, "%s", pos->typedef_note);
 				printed += fprintf(fp, "%.*s%-*s %s:%u;\n", (int)pos->pad_from,
 						   pos->type_name, ts - (int)pos->pad_from,
 						   pos->type_name + pos->pad_from, "", bits);
@@ -828,7 +840,7 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 			printed++;
 		}
 		printed += put_tabs(c, ci);
-		printed += print_member(c, pos, false, ci, ts, ns, base);
+		printed += print_member(c, pos, false, ci, ts, ns, base, stats);
 		if (pos->type_padding) {
 			nr_paddings++;
 			sum_paddings += pos->type_padding;
@@ -883,6 +895,8 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 			printed += fprintf(fp, "/* Force padding: */\n");
 			for (uint64_t added = 0; added < t->padding; added += size) {
 				printed += put_tabs(c, ci);
+				if (last->typedef_note)
+					printed += fprintf(fp, "%s", last->typedef_note);
 				printed += fprintf(fp, "%.*s%-*s %s%s:%llu;\n", (int)last->pad_from,
 						   last->type_name, ts - (int)last->pad_from,
 						   last->type_name + last->pad_from, "",
@@ -982,12 +996,13 @@ void layout__fprintf(const struct layout_type *type, const struct layout_print_o
 		.has_align_info = !opts->no_forced_align,
 	};
 
+	/* pahole's name column: 23, 21 for a union, 55 when expanding types */
 	if (type->kind == LAYOUT_UNION)
-		print_union(&c, type, 0, 26, 21, NULL, 0);
+		print_union(&c, type, 0, 26, opts->expand ? 55 : 21, NULL, 0, true);
 	else if (type->kind == LAYOUT_ENUM)
 		print_enum(&c, type, 0, NULL);
 	else
-		print_struct(&c, type, 0, 26, 23, NULL, 0, true);
+		print_struct(&c, type, 0, 26, opts->expand ? 55 : 23, NULL, 0, true);
 	fputs(";\n", fp);
 }
 

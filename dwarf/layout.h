@@ -64,6 +64,8 @@ enum layout_kind {
  * @inline_type: the member's type is defined inline (anonymous or not) and printed in place
  * @pad_from:	pahole pads @type_name to its column from this index (after qualifiers and the
  *		struct/union/enum keyword, which it prints before padding)
+ * @typedef_note: with LAYOUT_EXPAND, the typedefs resolved to reach the printed type, as pahole's
+ *		--expand_types shows them in a comment before the type, or NULL
  * @type_padding: when the member's type is a struct itself (not a typedef of one, not an array),
  *		that struct's tail padding (pahole's "XXX last struct has N bytes of padding")
  */
@@ -87,6 +89,7 @@ struct layout_member {
 	uint32_t bit_hole;
 	uint32_t type_padding;
 	uint32_t pad_from;
+	const char *typedef_note;
 	bool inline_type;
 };
 

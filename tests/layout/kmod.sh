@@ -36,6 +36,12 @@ for ko in "$@"; do
 		head -60 "$T/diff" >&2
 		fail "lineup layout differs from pahole on $(basename "$ko")'s $n structs"
 	}
+	"$PAHOLE" --expand_types "$ko" >"$T/pahole.txt" 2>/dev/null
+	"$LINEUP" layout --expand "$ko" >"$T/lineup.txt" || fail "--expand failed on $ko"
+	diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
+		head -40 "$T/diff" >&2
+		fail "--expand differs from pahole --expand_types on $(basename "$ko")"
+	}
 	total=$((total + n))
 done
 

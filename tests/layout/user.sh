@@ -25,6 +25,10 @@ for cc in $compilers; do
 				fail "pahole shows too few structs in $obj"
 			diff -u "$T/pahole.txt" "$T/lineup.txt" ||
 				fail "$cc -gdwarf-$v -O$o: lineup layout differs from pahole"
+			"$PAHOLE" --expand_types "$obj" >"$T/pahole.txt" 2>/dev/null
+			"$LINEUP" layout --expand "$obj" >"$T/lineup.txt" || fail "--expand failed"
+			diff -u "$T/pahole.txt" "$T/lineup.txt" ||
+				fail "$cc -gdwarf-$v -O$o: --expand differs from pahole --expand_types"
 			n=$((n + 1))
 		done
 	done

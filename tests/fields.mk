@@ -17,3 +17,5 @@ TESTS += tests/fields/workloads.sh
 dist_check_SCRIPTS += tests/fields/workloads.sh
 TESTS += tests/fields/bad_input.sh
 dist_check_SCRIPTS += tests/fields/bad_input.sh
+TESTS += tests/fields/report.sh
+dist_check_SCRIPTS += tests/fields/report.sh

@@ -43,6 +43,7 @@ struct simrt_pair_slot *simrt__table;
 static struct simrt_thread threads[SIMRT_MAX_THREADS];
 static atomic_int slot_used[SIMRT_MAX_THREADS];
 static atomic_uint slots_seen;		/* highest slot used + 1 */
+static atomic_uint next_slot;		/* where the next thread starts looking for a slot */
 static pthread_key_t thread_key;
 static pthread_mutex_t cold_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct simrt_rmw rmw_all[RMW_GLOBAL_SLOTS];
@@ -189,7 +190,13 @@ struct simrt_thread *simrt__thread(void)
 	if (gone || inside || simrt__state != 1)
 		return NULL;
 	inside++;
-	for (unsigned s = 0; s < SIMRT_MAX_THREADS; s++) {
+	/*
+	 * Slots are handed out round robin, not lowest-free-first, so that threads which follow
+	 * each other (one exits before the next starts) still get cores of their own: a new
+	 * thread inherits nothing from an old one until all slots have been used once.
+	 */
+	for (unsigned k = 0, first = atomic_fetch_add(&next_slot, 1); k < SIMRT_MAX_THREADS; k++) {
+		unsigned s = (first + k) % SIMRT_MAX_THREADS;
 		int zero = 0;
 
 		if (atomic_load_explicit(&slot_used[s], memory_order_relaxed) ||

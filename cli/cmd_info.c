@@ -301,6 +301,8 @@ static void print_header(const char *path, const struct perf_header_info *h)
 			printf("%02x", h->build_ids[i].build_id[k]);
 		printf(" %s\n", h->build_ids[i].filename);
 	}
+	if (perf_header__has_feat(h, FEAT_DIR_FORMAT))
+		printf("# directory data version : %" PRIu64 "\n", h->dir_version);
 	if (h->tracing_data)
 		printf("# tracing data : %" PRIu64 " bytes\n", h->tracing_data_size);
 	printf("# cache line size : %u%s\n", h->cache_line_size ? h->cache_line_size : 64,

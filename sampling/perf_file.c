@@ -11,6 +11,7 @@
 #include "sampling/perf_file.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -64,6 +65,9 @@ struct perf_file {
 	size_t mem_size;
 	bool seekable;
 	bool swap;
+	uint64_t src_size;	/* size of the file being read (a directory's data.N: that one) */
+	char **dir_files;	/* perf record --threads: DIR/data.N, read after DIR/data */
+	uint32_t nr_dir_files, dir_next;
 	struct perf_header_info h;
 	char err[PERF_FILE_ERRMAX];
 	bool failed;
@@ -290,9 +294,9 @@ static ssize_t src_read(struct perf_file *pf, void *dst, size_t len)
 /* Random access for the file-mode header: exactly @len bytes at @off or an error. */
 static int src_pread(struct perf_file *pf, uint64_t off, void *dst, size_t len, const char *what)
 {
-	if (off > pf->h.file_size || len > pf->h.file_size - off)
+	if (off > pf->src_size || len > pf->src_size - off)
 		return perr(pf, off, "%s (%zu bytes) runs past the end of the file (%" PRIu64
-			    " bytes)", what, len, pf->h.file_size);
+			    " bytes)", what, len, pf->src_size);
 	if (pf->mem) {
 		memcpy(dst, pf->mem + off, len);
 		return 0;
@@ -314,7 +318,7 @@ static int src_pread(struct perf_file *pf, uint64_t off, void *dst, size_t len, 
 /* Map the window that starts at the page holding the stream position and covers @n bytes. */
 static int map_window(struct perf_file *pf, size_t n)
 {
-	uint64_t pos = pf->buf_off + pf->head, start, len, limit = pf->h.file_size;
+	uint64_t pos = pf->buf_off + pf->head, start, len, limit = pf->src_size;
 	long page = sysconf(_SC_PAGESIZE);
 	void *p;
 
@@ -596,6 +600,68 @@ static struct perf_file *perf_file__new(const char *name)
 	return pf;
 }
 
+static int dir_file_cmp(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char *const *)a, '.'), *y = strrchr(*(char *const *)b, '.');
+	unsigned long nx = strtoul(x + 1, NULL, 10), ny = strtoul(y + 1, NULL, 10);
+
+	return nx < ny ? -1 : nx > ny;
+}
+
+/* The DIR/data.N files, in N order. */
+static int list_dir_files(struct perf_file *pf, const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	size_t cap = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) != NULL) {
+		const char *n = de->d_name;
+
+		if (strncmp(n, "data.", 5) || !n[5] || strspn(n + 5, "0123456789") != strlen(n + 5))
+			continue;
+		if (pf->nr_dir_files >= 65536)
+			break;
+		pf->dir_files = xgrow(pf->dir_files, &cap, pf->nr_dir_files + 1, sizeof(char *));
+		pf->dir_files[pf->nr_dir_files++] = xasprintf("%s/%s", path, n);
+	}
+	closedir(d);
+	if (pf->nr_dir_files)
+		qsort(pf->dir_files, pf->nr_dir_files, sizeof(char *), dir_file_cmp);
+	return 0;
+}
+
+/* Go on with the next DIR/data.N: raw records from its first byte to its end. */
+static int next_dir_file(struct perf_file *pf)
+{
+	const char *path = pf->dir_files[pf->dir_next++];
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return perr_errno(pf, errno, path);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return perr(pf, 0, "%s is not a regular file", path);
+	}
+	if (pf->buf)
+		munmap(pf->buf, pf->cap);
+	if (pf->close_fd)
+		close(pf->fd);
+	pf->fd = fd;
+	pf->close_fd = true;
+	pf->buf = NULL;
+	pf->cap = pf->head = pf->tail = 0;
+	pf->buf_off = pf->src_pos = 0;
+	pf->end = UINT64_MAX;
+	pf->src_size = (uint64_t)st.st_size;
+	free(pf->name);
+	pf->name = xstrdup(path);
+	return 0;
+}
+
 int perf_file__open(struct perf_file **pfp, const char *path, char *err, size_t errsz)
 {
 	struct perf_file *pf;
@@ -616,15 +682,33 @@ int perf_file__open(struct perf_file **pfp, const char *path, char *err, size_t 
 		}
 		pf->close_fd = true;
 	}
-	if (fstat(pf->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(pf->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* perf record --threads: DIR/data holds the header, DIR/data.N more records */
+		char *main_path = xasprintf("%s/data", path);
+
+		close(pf->fd);
+		pf->fd = open(main_path, O_RDONLY | O_CLOEXEC);
+		if (pf->fd < 0 || fstat(pf->fd, &st) || !S_ISREG(st.st_mode)) {
+			rc = pf->fd < 0 ? -errno : -EINVAL;
+			snprintf(err, errsz, "%s: a directory without a perf.data 'data' file", path);
+			free(main_path);
+			pf->close_fd = pf->fd >= 0;
+			perf_file__close(pf);
+			return rc;
+		}
+		free(pf->name);
+		pf->name = main_path;
+		rc = list_dir_files(pf, path);
+		if (rc) {
+			snprintf(err, errsz, "%s: %s", path, strerror(-rc));
+			perf_file__close(pf);
+			return rc;
+		}
+	}
+	if (S_ISREG(st.st_mode)) {
 		pf->seekable = true;
-		pf->h.file_size = (uint64_t)st.st_size;
+		pf->h.file_size = pf->src_size = (uint64_t)st.st_size;
 		pf->h.mtime = (int64_t)st.st_mtime;
-	} else if (S_ISDIR(st.st_mode)) {
-		snprintf(err, errsz, "%s: is a directory (perf's directory format is not "
-			 "supported)", path);
-		perf_file__close(pf);
-		return -EISDIR;
 	}
 	rc = open_common(pf);
 	if (rc) {
@@ -646,7 +730,7 @@ int perf_file__open_mem(struct perf_file **pfp, const void *buf, size_t size, co
 	pf->mem = buf;
 	pf->mem_size = size;
 	pf->seekable = true;
-	pf->h.file_size = size;
+	pf->h.file_size = pf->src_size = size;
 	rc = open_common(pf);
 	if (rc) {
 		snprintf(err, errsz, "%s", pf->err);
@@ -676,6 +760,9 @@ void perf_file__close(struct perf_file *pf)
 	free(pf->scratch);
 	free(pf->ids);
 	free(pf->name);
+	for (uint32_t i = 0; i < pf->nr_dir_files; i++)
+		free(pf->dir_files[i]);
+	free(pf->dir_files);
 	free(pf);
 }
 
@@ -1206,6 +1293,7 @@ int perf_file__next_record(struct perf_file *pf, struct record *rec)
 
 	if (pf->failed)
 		return -EINVAL;
+again:
 	rc = next_inflated(pf, rec);
 	if (rc)
 		return rc;
@@ -1222,6 +1310,12 @@ int perf_file__next_record(struct perf_file *pf, struct record *rec)
 		if (pf->end != UINT64_MAX && pf->src_pos < pf->end)
 			return perr(pf, pf->src_pos, "file ends %" PRIu64 " bytes before the end "
 				    "of its data section", pf->end - pf->src_pos);
+		if (pf->dir_next < pf->nr_dir_files) {
+			rc = next_dir_file(pf);
+			if (rc)
+				return rc;
+			goto again;
+		}
 		return 0;
 	}
 	p = pf->buf + pf->head;

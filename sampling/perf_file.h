@@ -315,6 +315,7 @@ struct perf_header_info {
 	uint32_t nr_build_ids;
 
 	uint64_t clockid;		/* CLOCKID: clock resolution in ns */
+	uint64_t dir_version;		/* DIR_FORMAT: a perf record --threads directory */
 
 	bool has_compressed;
 	uint32_t comp_version, comp_type, comp_level, comp_ratio, comp_mmap_len;

@@ -437,6 +437,8 @@ static bool parse_feature(struct perf_header_info *h, unsigned int feat, struct 
 		return parse_mem_topology(h, c);
 	case FEAT_CLOCKID:
 		return rd_u64(c, &h->clockid);
+	case FEAT_DIR_FORMAT:
+		return rd_u64(c, &h->dir_version);
 	case FEAT_COMPRESSED:
 		h->has_compressed = true;
 		return rd_u32(c, &h->comp_version) && rd_u32(c, &h->comp_type) &&

@@ -2,7 +2,8 @@
 # Oracle on recordings made here by perf itself, one per way of recording that changes the
 # bytes: zstd compression (-z), pipe mode (-o -), two events (ids, sample_id_all), callchains
 # (-g), DWARF unwinding (REGS_USER + STACK_USER), data addresses and page sizes, a tracepoint
-# with raw data (RAW + TRACING_DATA), context switches and namespaces.  For each, the record
+# with raw data (RAW + TRACING_DATA), context switches and namespaces, and the directory that
+# perf record --threads writes (DIR/data + DIR/data.N).  For each, the record
 # counts must equal `perf report --stats`, and every sample's tid, time, ip and period must
 # equal `perf script`'s.
 . "$top_srcdir/tests/lib.sh"
@@ -66,6 +67,7 @@ try regs --user-regs=ax,bx,sp -e cpu-clock -F 5000
 try raw -R -e sched:sched_process_exec -e cpu-clock -F 5000
 try switch --switch-events --namespaces -e cpu-clock -F 5000
 try read -s -e cpu-clock -F 5000
+try threads --threads -e cpu-clock -F 5000
 # perf 6.1 cannot read its own zstd pipe ("Couldn't decompress data"); lineup can: its samples
 # must be those of the same recording unpacked by `perf inject` (which fails alike), so check
 # what can be checked: it reads, and counts the samples and COMPRESSED records it holds.

@@ -577,11 +577,51 @@ static int synthesize_pid(struct rec *r, pid_t pid)
 	return rc;
 }
 
+/*
+ * The kernel's text mapping, as perf synthesizes it: MMAP of pid -1 named
+ * "[kernel.kallsyms]_text" from _text to _etext, pgoff = _text (perf's reference symbol), so
+ * perf resolves kernel IPs with the running kernel's symbols.  Left out when /proc/kallsyms
+ * hides the addresses (kptr_restrict).
+ */
+static int synthesize_kernel(struct rec *r)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	unsigned long long text = 0, etext = 0, addr;
+	char line[512], type, name[256];
+	struct rec_mmap m = { 0 };
+	struct sample sid;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f) && (!text || !etext)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_text"))
+			text = addr;
+		else if (!strcmp(name, "_etext"))
+			etext = addr;
+	}
+	fclose(f);
+	if (!text || etext <= text)
+		return 0;
+	m.pid = (uint32_t)-1;
+	m.tid = 0;
+	m.start = text;
+	m.len = etext - text;
+	m.pgoff = text;
+	m.filename = "[kernel.kallsyms]_text";
+	synth_sid(r, &sid, (uint32_t)-1, 0);
+	return perf_writer__mmap(r->w, CPUMODE_KERNEL, &m, &sid);
+}
+
 static int synthesize(struct rec *r)
 {
 	DIR *d;
 	struct dirent *de;
-	int rc = 0;
+	int rc = synthesize_kernel(r);
+
+	if (rc)
+		return rc;
 
 	if (r->o->argv && !r->o->system_wide)
 		return synthesize_pid(r, r->child);

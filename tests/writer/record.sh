@@ -148,6 +148,20 @@ fi
 	grep -v '^\[' | sort > "$T/dsos"
 diff -u "$T/dsos" "$T/bids" || fail "BUILD_ID entries differ from the DSOs with samples"
 
+# kernel samples resolve through the synthesized [kernel.kallsyms]_text map (as perf's do)
+text=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms 2>/dev/null)
+case $text in *[1-9a-f]*) ;; *) text= ;; esac	# all zeros: kptr_restrict hides it
+if [ "$(id -u)" -eq 0 ] && [ -n "$text" ]; then
+	"$LINEUP" record -e page-faults -o "$T/pk.data" -- "$T/pf" > /dev/null 2> "$T/err" ||
+		fail "lineup record (kernel): $(cat "$T/err")"
+	"$PERF" script -i "$T/pk.data" --show-mmap-events 2>/dev/null |
+		grep -q "PERF_RECORD_MMAP -1/0: \[0x$text(0x[0-9a-f]*) @ 0x$text\]: x \[kernel.kallsyms\]_text" ||
+		fail "no kernel text map like perf's"
+	"$PERF" script -i "$T/pk.data" -F ip,sym,dso 2>/dev/null | grep '^ *ffffffff' > "$T/k" ||
+		fail "no kernel samples"
+	! grep -q '\[unknown\] (\[unknown\])' "$T/k" || fail "kernel IPs left unresolved: $(head -3 "$T/k")"
+fi
+
 # the workload's threads are followed (inherit): each thread's faults carry its own tid
 cat > "$T/pt.c" <<'EOF'
 #include <pthread.h>

@@ -22,6 +22,38 @@ for sig in TERM SEGV; do
 	[ "${stores:-0}" -gt 0 ] || fail "SIG$sig: perf c2c reads no stores from the file"
 done
 
+# A real crash (a store through NULL) and abort(), after some contended work: the handler writes
+# the recording, then the program dies of its signal as it would have.
+cat >"$T/crash.c" <<'CEOF'
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+static _Atomic long counter;
+static void *work(void *arg) { for (long i = 0; i < 200000; i++) counter++; return arg; }
+int main(int argc, char **argv)
+{
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, work, NULL);
+	for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+	if (!strcmp(argv[1], "abort")) abort();
+	*(volatile long *)(intptr_t)(argc - 2) = counter;	/* NULL */
+	return 0;
+}
+CEOF
+"$CC" $("$LINEUP" sim-flags --cflags) -O1 -c -o "$T/crash.o" "$T/crash.c" &&
+	"$CC" -o "$T/crash" "$T/crash.o" $("$LINEUP" sim-flags --libs) || fail "build crash.c"
+for how in segv abort; do
+	rm -f "$T/s.data"
+	LINEUP_SIM_OUTPUT="$T/s.data" "$T/crash" $how 2>/dev/null
+	rc=$?
+	case $how in segv) want=139 ;; abort) want=134 ;; esac
+	[ $rc -eq $want ] || fail "$how: exit status $rc, not $want"
+	[ -s "$T/s.data" ] || fail "$how: no perf.data written"
+	[ "$(c2c_stat "$T/s.data" "Locked Load/Store Operations")" -gt 0 ] ||
+		fail "$how: perf c2c reads no locked operations from the file"
+done
+
 # SIGTERM ignored by whoever started the program: it stays ignored, and the program finishes.
 rm -f "$T/s.data"
 (trap '' TERM; LINEUP_SIM_OUTPUT="$T/s.data" exec "$T/fs_adjacent-gcc" 3000000 2 >/dev/null 2>&1) &

@@ -329,7 +329,28 @@ static uint32_t thread_handle(struct report *r, struct thread *t)
 	return r->nr_threads++;
 }
 
-static void note_dso_id(struct report *r, const struct record *rec)
+/* The MMAP2 id bytes, read when the record arrives (its payload does not outlive the reader). */
+static bool mmap2_id(const struct record *rec, struct c2c_dso_id *id)
+{
+	/*
+	 * perf reads maj, min, ino and ino_generation from MMAP2's union even when the record
+	 * carries a build-id there instead (PERF_RECORD_MISC_MMAP_BUILD_ID): its dso id is then
+	 * made of the build-id's bytes.  MMAP records have none.
+	 */
+	const unsigned char *p;
+
+	memset(id, 0, sizeof(*id));
+	if (!rec->mmap.is_mmap2 || !rec->payload || rec->size < 8 + 56)
+		return false;
+	p = (const unsigned char *)rec->payload + 32;
+	memcpy(&id->maj, p, 4);
+	memcpy(&id->min, p + 4, 4);
+	memcpy(&id->ino, p + 8, 8);
+	memcpy(&id->ino_generation, p + 16, 8);
+	return true;
+}
+
+static void note_dso_id(struct report *r, const struct record *rec, const struct c2c_dso_id *id)
 {
 	struct thread *t;
 	struct addr_loc loc;
@@ -353,20 +374,7 @@ static void note_dso_id(struct report *r, const struct record *rec)
 	/* perf's dso keeps the id it was created with */
 	if (!r->dso_id_set[dso->index]) {
 		r->dso_id_set[dso->index] = true;
-		/*
-		 * perf reads maj, min, ino and ino_generation from MMAP2's union even when the
-		 * record carries a build-id there instead (PERF_RECORD_MISC_MMAP_BUILD_ID): its
-		 * dso id is then made of the build-id's bytes.  MMAP records have none.
-		 */
-		if (rec->mmap.is_mmap2 && rec->payload && rec->size >= 8 + 56) {
-			const unsigned char *p = (const unsigned char *)rec->payload + 32;
-			struct c2c_dso_id *id = &r->dso_ids[dso->index];
-
-			memcpy(&id->maj, p, 4);
-			memcpy(&id->min, p + 4, 4);
-			memcpy(&id->ino, p + 8, 8);
-			memcpy(&id->ino_generation, p + 16, 8);
-		}
+		r->dso_ids[dso->index] = *id;
 	}
 }
 
@@ -447,6 +455,180 @@ static void report__sample(struct report *r, const struct sample *s)
 			       !cs.data_id.ino && !cs.data_id.ino_generation;
 	}
 	c2c__add_sample(r->c2c, &cs);
+}
+
+/* ---- perf's ordered events ---- */
+
+/*
+ * perf report sorts the records it reads by time before it uses them (ordered_events): records
+ * with a timestamp are queued; at each FINISHED_ROUND those up to the largest timestamp queued
+ * before the previous round are delivered in time order (ties in arrival order); records
+ * without a timestamp are delivered at once; the rest at the end.  The order matters to the
+ * numbers: the maps a sample is resolved against, the first sample of an entry (what it shows),
+ * PA cnt (changes of the physical address) and the running means.  Memory: two rounds.
+ */
+struct qsample {
+	uint64_t present, ip, time, addr, phys_addr, weight, data_src;
+	uint32_t pid, tid, cpu;
+	uint16_t cpumode;
+};
+
+struct qitem {
+	uint64_t time, seq;
+	bool is_rec;
+	union {
+		struct qsample s;
+		struct {
+			struct record *rec;	/* owned, strings duplicated */
+			struct c2c_dso_id id;
+		} r;
+	};
+};
+
+struct queue {
+	struct qitem *v;
+	size_t n, cap;
+	uint64_t seq, next_flush, max_ts, tail_ts;
+	bool sorted;
+};
+
+static void report__record(struct report *r, const struct record *rec, const struct c2c_dso_id *id)
+{
+	machine__process_record(r->machine, rec);
+	if (rec->type == REC_MMAP2 || rec->type == REC_MMAP)
+		note_dso_id(r, rec, id);
+}
+
+static void qsample__to_sample(const struct qsample *q, struct sample *s)
+{
+	s->present = q->present;
+	s->ip = q->ip;
+	s->time = q->time;
+	s->addr = q->addr;
+	s->phys_addr = q->phys_addr;
+	s->weight = q->weight;
+	s->data_src = q->data_src;
+	s->pid = q->pid;
+	s->tid = q->tid;
+	s->cpu = q->cpu;
+	s->cpumode = q->cpumode;
+}
+
+static void qrec__free(struct record *rec)
+{
+	if (rec->type == REC_COMM)
+		free((void *)rec->comm.comm);
+	else if (rec->type == REC_MMAP || rec->type == REC_MMAP2)
+		free((void *)rec->mmap.filename);
+	free(rec);
+}
+
+static void deliver(struct report *r, struct qitem *it)
+{
+	if (it->is_rec) {
+		report__record(r, it->r.rec, &it->r.id);
+		qrec__free(it->r.rec);
+	} else {
+		struct sample s;
+
+		qsample__to_sample(&it->s, &s);
+		report__sample(r, &s);
+	}
+}
+
+static int qitem_cmp(const void *pa, const void *pb)
+{
+	const struct qitem *a = pa, *b = pb;
+
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Deliver the queued records with time <= @limit, in order. */
+static void queue__flush(struct report *r, struct queue *q, uint64_t limit)
+{
+	size_t k = 0;
+
+	if (!q->sorted) {
+		qsort(q->v, q->n, sizeof(*q->v), qitem_cmp);
+		q->sorted = true;
+	}
+	while (k < q->n && q->v[k].time <= limit)
+		deliver(r, &q->v[k++]);
+	memmove(q->v, q->v + k, (q->n - k) * sizeof(*q->v));
+	q->n -= k;
+}
+
+static struct qitem *queue__add(struct queue *q, uint64_t time)
+{
+	struct qitem *it;
+
+	if (q->n == q->cap)
+		q->v = xgrow(q->v, &q->cap, q->n + 1, sizeof(*q->v));
+	/*
+	 * perf's max_timestamp moves only when an event goes to the tail of its sorted list (or
+	 * into an empty one): then it is that event's time.
+	 */
+	if (!q->n || time >= q->tail_ts) {
+		q->max_ts = time;
+		q->tail_ts = time;
+	}
+	if (q->n && time < q->v[q->n - 1].time)
+		q->sorted = false;
+	it = &q->v[q->n++];
+	it->time = time;
+	it->seq = q->seq++;
+	return it;
+}
+
+static void queue__record(struct report *r, struct queue *q, const struct record *rec)
+{
+	struct c2c_dso_id id;
+	uint64_t t = UINT64_MAX;
+
+	mmap2_id(rec, &id);
+	if (rec->type == REC_SAMPLE) {
+		if (rec->sample.present & SF_TIME)
+			t = rec->sample.time;
+	} else if (rec->has_sample_id && (rec->sample.present & SF_TIME)) {
+		t = rec->sample.time;
+	}
+	if (t == UINT64_MAX) {
+		if (rec->type == REC_SAMPLE)
+			report__sample(r, &rec->sample);
+		else
+			report__record(r, rec, &id);
+		return;
+	}
+	if (rec->type == REC_SAMPLE) {
+		const struct sample *s = &rec->sample;
+		struct qitem *it = queue__add(q, t);
+
+		it->is_rec = false;
+		it->s = (struct qsample){ s->present, s->ip, s->time, s->addr, s->phys_addr,
+					  s->weight, s->data_src, s->pid, s->tid, s->cpu,
+					  s->cpumode };
+	} else {
+		struct qitem *it;
+		struct record *copy;
+
+		/* only what the machine model uses */
+		if (rec->type != REC_MMAP && rec->type != REC_MMAP2 && rec->type != REC_COMM &&
+		    rec->type != REC_FORK && rec->type != REC_EXIT)
+			return;
+		copy = xmalloc(sizeof(*copy));
+		*copy = *rec;
+		copy->payload = NULL;
+		if (rec->type == REC_COMM)
+			copy->comm.comm = rec->comm.comm ? xstrdup(rec->comm.comm) : NULL;
+		else if (rec->type == REC_MMAP || rec->type == REC_MMAP2)
+			copy->mmap.filename = rec->mmap.filename ? xstrdup(rec->mmap.filename) : NULL;
+		it = queue__add(q, t);
+		it->is_rec = true;
+		it->r.rec = copy;
+		it->r.id = id;
+	}
 }
 
 /* ---- resolving names for the shown entries ---- */
@@ -1046,6 +1228,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	struct record rec;
 	struct c2c_view view;
 	struct report_fields *rf = NULL;
+	struct queue q = { .sorted = true };
 	int rc, ret = EXIT_USAGE;
 	int i;
 
@@ -1134,18 +1317,23 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	while ((rc = perf_file__next_record(r.pf, &rec)) > 0) {
 		if (rf)
 			report_fields__record(rf, r.h, &rec);
-		if (rec.type == REC_SAMPLE) {
-			report__sample(&r, &rec.sample);
+		if (rec.type == REC_FINISHED_ROUND) {
+			/* perf does nothing at a round with an empty queue, not even move the mark */
+			if (q.n) {
+				queue__flush(&r, &q, q.next_flush);
+				q.next_flush = q.max_ts;
+			}
 			continue;
 		}
-		machine__process_record(r.machine, &rec);
-		if (rec.type == REC_MMAP2 || rec.type == REC_MMAP)
-			note_dso_id(&r, &rec);
+		if (rec.type >= REC_HEADER_ATTR)
+			continue;
+		queue__record(&r, &q, &rec);
 	}
 	if (rc < 0) {
 		cli__error("%s", perf_file__errmsg(r.pf));
 		goto out;
 	}
+	queue__flush(&r, &q, UINT64_MAX);
 
 	c2c__finish(r.c2c);
 	c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
@@ -1171,6 +1359,10 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	}
 	ret = EXIT_OK;
 out:
+	for (size_t k = 0; k < q.n; k++)
+		if (q.v[k].is_rec)
+			qrec__free(q.v[k].r.rec);
+	free(q.v);
 	report_fields__delete(rf);
 	symbols__delete(r.symbols);
 	machine__delete(r.machine);

@@ -152,6 +152,38 @@ sample store tid=101 cpu=2 ip=0x7f0000002010 addr=0x7f0000000040 src=ST_L1HIT we
 EOF
 "$MKPERF" -o "$T/s3.data" "$T/s3.txt" || fail "mkperf failed on scenario 3"
 
+# Scenario 4: records out of time order across FINISHED_ROUNDs, as perf record writes them
+# (per-CPU buffers): perf sorts them (ordered_events) before use, and the order decides PA cnt,
+# which thread an entry shows (a FORK after the thread's first samples replaces it) and which
+# map a sample falls in (a data mmap whose time is after some samples at its address).
+cat >"$T/s4.txt" <<EOF
+cpus 4 sockets=2
+event load
+event store
+comm 500 500 ooo
+fork 500 500 501 500
+mmap 500 auto $T/prog time=1
+anon 500 0x7f0000000000 0x10000 time=1
+sample load tid=500 cpu=0 time=300 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x1000 weight=10
+sample load tid=501 cpu=1 time=100 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x80001000 weight=21
+sample load tid=500 cpu=1 time=200 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x1000 weight=32
+sample load tid=501 cpu=2 time=250 ip=reader+12 addr=0x7f0000000008 src=RMT_HITM phys=0x80001000 weight=43
+round
+sample load tid=500 cpu=0 time=150 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x80001000 weight=54
+sample load tid=501 cpu=3 time=400 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x1000 weight=65
+sample store tid=500 cpu=0 time=120 ip=writer+23 addr=0x7f0000000000 src=ST_L1HIT phys=0x80001000 weight=1
+round
+sample load tid=501 cpu=2 time=350 ip=reader+12 addr=0x7f0000000008 src=RMT_HITM phys=0x1000 weight=76
+anon 500 0x7f0000100000 0x1000 time=360
+sample load tid=500 cpu=0 time=370 ip=bump+12 addr=0x7f0000100000 src=LCL_HITM phys=0x2000 weight=87
+sample load tid=500 cpu=0 time=355 ip=bump+12 addr=0x7f0000100000 src=LCL_HITM phys=0x2000 weight=98
+comm 500 501 renamed time=380
+sample load tid=501 cpu=3 time=390 ip=reader+16 addr=0x7f0000000010 src=LCL_HITM phys=0x80001000 weight=9
+round
+sample load tid=501 cpu=3 time=10 ip=reader+16 addr=0x7f0000000010 src=LCL_HITM phys=0x1000 weight=7
+EOF
+"$MKPERF" -o "$T/s4.data" "$T/s4.txt" || fail "mkperf failed on scenario 4"
+
 n=0
 compare() {
 	f=$1
@@ -184,6 +216,12 @@ for f in "$T/s1.data" "$T/s2.data"; do
 	compare "$f" --stats
 done
 compare "$T/s3.data" --no-source
+for o in "" "-c tid,iaddr" "-c pid" "-N" "--show-all" "-d lcl"; do
+	# shellcheck disable=SC2086
+	compare "$T/s4.data" $o
+done
+grep -q '^      0      0x7f0000000000   0-1       6 ' "$T/lineup.$((n - 5))" ||
+	fail "scenario 4: PA cnt is not the time-ordered count (6)"
 compare "$T/s3.data" --no-source -c tid,iaddr,dso -N
 
 # The real recording (kernel samples without a vmlinux: with --show-all and Source:Line, perf 6.1

@@ -614,11 +614,43 @@ static int synthesize_kernel(struct rec *r)
 	return perf_writer__mmap(r->w, CPUMODE_KERNEL, &m, &sid);
 }
 
+/* One MMAP per loaded module, named "[name]" (perf then looks for its .ko by name). */
+static int synthesize_modules(struct rec *r)
+{
+	FILE *f = fopen("/proc/modules", "re");
+	char line[1024], name[256];
+	unsigned long long size, addr;
+	int rc = 0;
+
+	if (!f)
+		return 0;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		struct rec_mmap m = { 0 };
+		struct sample sid;
+		char fname[260];
+
+		if (sscanf(line, "%255s %llu %*s %*s %*s %llx", name, &size, &addr) != 3 || !addr)
+			continue;
+		snprintf(fname, sizeof(fname), "[%s]", name);
+		m.pid = (uint32_t)-1;
+		m.start = addr;
+		m.len = size;
+		m.filename = fname;
+		synth_sid(r, &sid, (uint32_t)-1, 0);
+		rc = perf_writer__mmap(r->w, CPUMODE_KERNEL, &m, &sid);
+	}
+	fclose(f);
+	return rc;
+}
+
 static int synthesize(struct rec *r)
 {
 	DIR *d;
 	struct dirent *de;
 	int rc = synthesize_kernel(r);
+
+	if (!rc)
+		rc = synthesize_modules(r);
 
 	if (rc)
 		return rc;

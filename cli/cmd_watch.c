@@ -713,6 +713,18 @@ static bool slab_cache_exists(const char *name)
 	return found;
 }
 
+/* The writer event of a kmem record: the tracepoint whose id is the payload's common_type. */
+static uint32_t tp_evsel_of(const struct watch_alloc *a, const int *evsel, const long long *ids)
+{
+	uint16_t type;
+
+	memcpy(&type, a->raw, 2);
+	for (int t = 0; t < 4; t++)
+		if (ids[t] == type && evsel[t] >= 0)
+			return evsel[t];
+	return (uint32_t)-1;
+}
+
 /*
  * The hits as a perf.data.  A sample's IP is the accessing instruction when it was decoded
  * (the trap address minus the instruction's length), as precise memory events report it and
@@ -723,7 +735,8 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, const struct 
 {
 	struct perf_writer *pw = perf_writer__new();
 	int *evsel_of = xcalloc(r->nr_members, sizeof(int));
-	int rc = 0, tp_evsel[2] = { -1, -1 };
+	int rc = 0, tp_evsel[4] = { -1, -1, -1, -1 };
+	long long tp_id[4] = { -1, -1, -1, -1 };
 	const struct watch_alloc *recs[2] = { &r->alloc_rec, r->freed ? &r->free_rec : NULL };
 
 	for (size_t k = 0; k < r->nr_order; k++) {
@@ -747,13 +760,14 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, const struct 
 	 * kernel's formats (TRACING_DATA): perf script shows them, lineup fields learns the
 	 * object's cache from them. */
 	if (r->alloc_rec.raw_size) {
-		static const char *const tps[] = { "kmem:kmem_cache_alloc", "kmem:kmem_cache_free" };
+		static const char *const tps[] = { "kmem:kmem_cache_alloc", "kmem:kmem_cache_free",
+						   "kmem:kmalloc", "kmem:kfree" };
 		void *td;
 		size_t tdlen;
 		char err[512];
 
-		if (tracefs__tracing_data(tps, 2, &td, &tdlen, err, sizeof(err)) == 0) {
-			for (int t = 0; t < 2; t++) {
+		if (tracefs__tracing_data(tps, 4, &td, &tdlen, err, sizeof(err)) == 0) {
+			for (int t = 0; t < 4; t++) {
 				long long id = tracefs__event_id("kmem", tps[t] + 5, err, sizeof(err));
 				struct perf_writer_event ev = {
 					.name = tps[t],
@@ -766,6 +780,7 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, const struct 
 				};
 
 				tp_evsel[t] = id < 0 ? -1 : perf_writer__add_event(pw, &ev);
+				tp_id[t] = id;
 			}
 			perf_writer__set_tracing_data(pw, td, tdlen);
 			free(td);
@@ -809,9 +824,11 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, const struct 
 	for (int t = 0; t < 2; t++) {
 		struct sample s = { 0 };
 
-		if (tp_evsel[t] < 0 || !recs[t] || !recs[t]->raw_size)
+		if (!recs[t] || !recs[t]->raw_size)
 			continue;
-		s.evsel = tp_evsel[t];
+		s.evsel = tp_evsel_of(recs[t], tp_evsel, tp_id);
+		if (s.evsel == (uint32_t)-1)
+			continue;
 		s.cpumode = CPUMODE_KERNEL;
 		s.ip = recs[t]->ip;
 		s.pid = recs[t]->pid;
@@ -850,10 +867,11 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, const struct 
 		if (perf_writer__sample(pw, &s) < 0)
 			goto fail;
 	}
-	if (tp_evsel[1] >= 0 && recs[1] && recs[1]->raw_size) {
+	if (recs[1] && recs[1]->raw_size &&
+	    tp_evsel_of(recs[1], tp_evsel, tp_id) != (uint32_t)-1) {
 		struct sample s = { 0 };
 
-		s.evsel = tp_evsel[1];
+		s.evsel = tp_evsel_of(recs[1], tp_evsel, tp_id);
 		s.cpumode = CPUMODE_KERNEL;
 		s.ip = recs[1]->ip;
 		s.pid = recs[1]->pid;
@@ -930,6 +948,35 @@ static void print_report(struct watch_run *r, struct site *sites, size_t nr_site
 	}
 	if (r->cfg.quiet)
 		return;
+	/* Per cache line: what the watched words on it add up to. */
+	printf("#\n# %-6s %-40s %9s %9s %9s %9s\n", "line", "members watched", "hits", "writes",
+	       "transfers", "writer-cpus");
+	for (uint64_t line = r->obj / 64; line <= (r->obj + r->obj_size - 1) / 64; line++) {
+		struct strbuf names = STRBUF_INIT;
+		uint64_t hits = 0, writes = 0, transfers = 0, wcpus = 0;
+
+		for (size_t k = 0; k < r->nr_order; k++) {
+			const struct member *m = &r->members[r->order[k]];
+
+			if (m->st.addr / 64 != line || !m->watched_ns)
+				continue;
+			strbuf__addf(&names, "%s%s", names.len ? " " : "", m->name);
+			hits += m->st.hits;
+			writes += m->st.kinds[WR_STORE] + m->st.kinds[WR_RMW] +
+				  m->st.kinds[WR_LOCKED_RMW];
+			transfers += m->st.transfers;
+			for (unsigned int c = 0; c < nr_cpus; c++) {
+				const uint64_t *kc = &m->st.cpu_kinds[c * WR_NR_KINDS];
+
+				if (kc[WR_STORE] || kc[WR_RMW] || kc[WR_LOCKED_RMW])
+					wcpus |= 1ULL << (c % 64);
+			}
+		}
+		printf("  %-6" PRIu64 " %-40s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9d\n",
+		       line - r->obj / 64, names.buf ? names.buf : "(none)", hits, writes, transfers,
+		       __builtin_popcountll(wcpus));
+		strbuf__release(&names);
+	}
 	printf("#\n# cpus: writers/readers; per CPU and code site below\n");
 	for (size_t k = 0; k < r->nr_order; k++) {
 		int mi = r->order[k];
@@ -1367,6 +1414,9 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		}
 		if (r->cfg.alloc && watcher__filter_allocs(r->w, r->cfg.alloc, err, sizeof(err)) < 0)
 			cli__error("%s (following every cache instead)", err);
+		if (!r->cfg.alloc && r->obj &&
+		    watcher__filter_object(r->w, r->obj, err, sizeof(err)) < 0)
+			cli__error("%s", err);
 	}
 	r->start_ns = now_ns();
 	if (r->obj) {
@@ -1423,6 +1473,8 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 			rc = install_group(r);
 			if (rc)
 				goto out;
+			if (watcher__filter_object(r->w, r->obj, err, sizeof(err)) < 0)
+				cli__error("%s", err);
 			continue;
 		}
 		if (d == 2) {

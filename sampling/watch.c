@@ -37,8 +37,14 @@
 /* Which event an id belongs to. */
 struct id_ent {
 	uint64_t id;
-	int point;		/* breakpoint index, or -1 for a tracepoint */
+	int point;		/* breakpoint index, or -1 - TP_* for a tracepoint */
+	int fd;			/* the event's fd (found on demand for filters), or -1 */
 };
+
+/* The followed tracepoints, in their order in the tracepoint list. */
+enum { TP_CACHE_ALLOC, TP_CACHE_FREE, TP_KMALLOC, TP_KFREE, TP_NR };
+static const char *const tp_names[TP_NR] = { "kmem_cache_alloc", "kmem_cache_free", "kmalloc",
+					     "kfree" };
 
 struct watcher {
 	struct watch_opts opts;
@@ -48,7 +54,9 @@ struct watcher {
 	/* allocation followers */
 	struct perf_evlist *tp_list;
 	struct tp_decoder *dec;
-	int alloc_id, free_id;
+	int tp_ids[TP_NR];		/* tracepoint ids (common_type) */
+	struct perf_evsel *tp_evsels[TP_NR];
+	bool tp_filtered[TP_NR];	/* a perf tracepoint event takes one filter, once */
 
 	/* breakpoints */
 	struct perf_evlist *bp_list;
@@ -94,7 +102,7 @@ int watcher__new(struct watcher **out, const struct watch_opts *opts, char *err,
 	}
 	if (opts->pid > 0)
 		perf_thread_map__set_pid(w->threads, 0, opts->pid);
-	w->alloc_id = w->free_id = -1;
+
 	*out = w;
 	return 0;
 }
@@ -152,6 +160,7 @@ static int collect_ids(struct watcher *w, struct perf_evsel *evsel, int point)
 		w->ids = xgrow(w->ids, &w->ids_cap, w->nr_ids + 1, sizeof(*w->ids));
 		w->ids[w->nr_ids].id = v.id;
 		w->ids[w->nr_ids].point = point;
+		w->ids[w->nr_ids].fd = -1;
 		w->nr_ids++;
 	}
 	return 0;
@@ -184,24 +193,21 @@ static const char *open_errmsg(int e)
 
 int watcher__follow_allocs(struct watcher *w, char *err, size_t errlen)
 {
-	struct perf_evsel *ev[2];
-	const char *names[2] = { "kmem_cache_alloc", "kmem_cache_free" };
-	int ids[2], rc;
+	struct perf_evsel *ev[TP_NR];
+	int *ids = w->tp_ids, rc;
 
 	if (w->tp_list)
 		return 0;
 	w->dec = tp_decoder__new();
-	for (int i = 0; i < 2; i++) {
-		ids[i] = tp_decoder__add_tracefs(w->dec, "kmem", names[i], err, errlen);
+	for (int i = 0; i < TP_NR; i++) {
+		ids[i] = tp_decoder__add_tracefs(w->dec, "kmem", tp_names[i], err, errlen);
 		if (ids[i] < 0) {
 			rc = ids[i];
 			goto fail;
 		}
 	}
-	w->alloc_id = ids[0];
-	w->free_id = ids[1];
 	w->tp_list = perf_evlist__new();
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < TP_NR; i++) {
 		struct perf_event_attr attr = {
 			.type = PERF_TYPE_TRACEPOINT,
 			.size = sizeof(attr),
@@ -216,8 +222,9 @@ int watcher__follow_allocs(struct watcher *w, char *err, size_t errlen)
 			.sample_id_all = 1,
 		};
 
-		ev[i] = perf_evsel__new(&attr);
+		ev[i] = w->tp_evsels[i] = perf_evsel__new(&attr);
 		perf_evlist__add(w->tp_list, ev[i]);
+		w->tp_filtered[i] = false;
 	}
 	{
 		/* Per CPU, every task. */
@@ -228,7 +235,7 @@ int watcher__follow_allocs(struct watcher *w, char *err, size_t errlen)
 	}
 	rc = perf_evlist__open(w->tp_list);
 	if (rc < 0) {
-		snprintf(err, errlen, "cannot open the kmem:kmem_cache_alloc/free tracepoints: %s%s",
+		snprintf(err, errlen, "cannot open the kmem tracepoints: %s%s",
 			 strerror(-rc), open_errmsg(-rc));
 		goto fail;
 	}
@@ -238,8 +245,8 @@ int watcher__follow_allocs(struct watcher *w, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot map the tracepoint ring buffers: %s", strerror(-rc));
 		goto fail;
 	}
-	for (int i = 0; i < 2; i++) {
-		rc = collect_ids(w, ev[i], -1);
+	for (int i = 0; i < TP_NR; i++) {
+		rc = collect_ids(w, ev[i], -1 - i);
 		if (rc < 0) {
 			snprintf(err, errlen, "cannot read the tracepoint event ids: %s", strerror(-rc));
 			goto fail;
@@ -423,7 +430,7 @@ static int decode_alloc(struct watcher *w, const struct perf_event_header *h,
 	a->raw_size = raw_size <= sizeof(a->raw) ? raw_size : 0;
 	memcpy(a->raw, r.p, a->raw_size);
 	memset(a->cache, 0, sizeof(a->cache));
-	a->is_free = ev.id == w->free_id;
+	a->is_free = ev.id == w->tp_ids[TP_CACHE_FREE] || ev.id == w->tp_ids[TP_KFREE];
 	a->is_comm = false;
 	a->cpu = (uint32_t)cpu;
 	a->comm[0] = 0;
@@ -437,6 +444,11 @@ static int decode_alloc(struct watcher *w, const struct perf_event_header *h,
 	f = tp_event__field(&ev, "name");
 	if (f && f->kind == TP_STR)
 		memcpy(a->cache, f->str, f->len < sizeof(a->cache) - 1 ? f->len : sizeof(a->cache) - 1);
+	else if (ev.id == w->tp_ids[TP_KMALLOC])
+		/* kmalloc names no cache: its size class is the cache (kmalloc-cg-N and
+		 * kmalloc-rcl-N look the same here). */
+		snprintf(a->cache, sizeof(a->cache), "kmalloc-%llu",
+			 (unsigned long long)a->bytes_alloc);
 	return 0;
 }
 
@@ -568,23 +580,13 @@ int watcher__drain(struct watcher *w, int (*on_hit)(const struct watch_hit *hit,
 	return ret;
 }
 
-int watcher__filter_allocs(struct watcher *w, const char *cache, char *err, size_t errlen)
+/* Find the fds of the tracepoint events among this process's perf fds, by id. */
+static int find_tp_fds(struct watcher *w, char *err, size_t errlen)
 {
-	char filter[128], path[300], link[64];
+	char path[300], link[64];
 	struct dirent *de;
-	DIR *dir;
-	int n = 0, want = 0;
+	DIR *dir = opendir("/proc/self/fd");
 
-	if (!w->tp_list)
-		return -EINVAL;
-	if (strpbrk(cache, "\"\\") || strlen(cache) > 64) {
-		snprintf(err, errlen, "bad cache name '%s'", cache);
-		return -EINVAL;
-	}
-	snprintf(filter, sizeof(filter), "name == \"%s\"", cache);
-	for (size_t i = 0; i < w->nr_ids; i++)
-		want += w->ids[i].point < 0;
-	dir = opendir("/proc/self/fd");
 	if (!dir) {
 		snprintf(err, errlen, "/proc/self/fd: %s", strerror(errno));
 		return -errno;
@@ -603,24 +605,88 @@ int watcher__filter_allocs(struct watcher *w, const char *cache, char *err, size
 		link[l] = 0;
 		if (strcmp(link, "anon_inode:[perf_event]") || ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
 			continue;
-		for (size_t i = 0; i < w->nr_ids; i++) {
-			if (w->ids[i].id != id || w->ids[i].point >= 0)
-				continue;
-			if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0) {
-				snprintf(err, errlen, "cannot filter the kmem tracepoints on '%s': %s",
-					 filter, strerror(errno));
-				closedir(dir);
-				return -errno;
-			}
-			n++;
-		}
+		for (size_t i = 0; i < w->nr_ids; i++)
+			if (w->ids[i].id == id && w->ids[i].point < 0)
+				w->ids[i].fd = fd;
 	}
 	closedir(dir);
-	if (n != want) {
-		snprintf(err, errlen, "filtered %d of the %d kmem tracepoint events", n, want);
-		return -ENOENT;
+	for (size_t i = 0; i < w->nr_ids; i++)
+		if (w->ids[i].point < 0 && w->ids[i].fd < 0) {
+			snprintf(err, errlen, "cannot find the fd of a kmem tracepoint event");
+			return -ENOENT;
+		}
+	return 0;
+}
+
+static int set_tp_filter(struct watcher *w, int tp, const char *filter, char *err, size_t errlen)
+{
+	if (w->tp_filtered[tp])
+		return 0;	/* the kernel refuses a second one (EEXIST) */
+	w->tp_filtered[tp] = true;
+	for (size_t i = 0; i < w->nr_ids; i++) {
+		if (w->ids[i].point != -1 - tp)
+			continue;
+		if (w->ids[i].fd < 0) {
+			int rc = find_tp_fds(w, err, errlen);
+
+			if (rc < 0)
+				return rc;
+		}
+		if (ioctl(w->ids[i].fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0) {
+			snprintf(err, errlen, "cannot set the filter '%s' on kmem:%s: %s", filter,
+				 tp_names[tp], strerror(errno));
+			return -errno;
+		}
 	}
 	return 0;
+}
+
+int watcher__filter_allocs(struct watcher *w, const char *cache, char *err, size_t errlen)
+{
+	char filter[128];
+	unsigned long long size = 0;
+	int rc;
+
+	if (!w->tp_list)
+		return -EINVAL;
+	if (strpbrk(cache, "\"\\") || strlen(cache) > 64) {
+		snprintf(err, errlen, "bad cache name '%s'", cache);
+		return -EINVAL;
+	}
+	snprintf(filter, sizeof(filter), "name == \"%s\"", cache);
+	rc = set_tp_filter(w, TP_CACHE_ALLOC, filter, err, errlen);
+	if (!rc)
+		rc = set_tp_filter(w, TP_CACHE_FREE, filter, err, errlen);
+	/* kmalloc-N (or kmalloc-cg-N, kmalloc-rcl-N): kmalloc() of that size class. */
+	if (sscanf(cache, "kmalloc-%llu", &size) == 1 || sscanf(cache, "kmalloc-cg-%llu", &size) == 1 ||
+	    sscanf(cache, "kmalloc-rcl-%llu", &size) == 1)
+		snprintf(filter, sizeof(filter), "bytes_alloc == %llu", size);
+	else
+		snprintf(filter, sizeof(filter), "ptr == 0");	/* none */
+	if (!rc)
+		rc = set_tp_filter(w, TP_KMALLOC, filter, err, errlen);
+	/* Frees of kmalloc'ed memory say nothing about the cache: for a kmalloc cache they are
+	 * filtered once the object is known (a filter can be set only once), else dropped. */
+	if (!rc && !size)
+		rc = set_tp_filter(w, TP_KFREE, "ptr == 0", err, errlen);
+	return rc;
+}
+
+int watcher__filter_object(struct watcher *w, uint64_t ptr, char *err, size_t errlen)
+{
+	char filter[64];
+	int rc;
+
+	if (!w->tp_list)
+		return -EINVAL;
+	snprintf(filter, sizeof(filter), "ptr == 0x%llx", (unsigned long long)ptr);
+	rc = set_tp_filter(w, TP_CACHE_FREE, filter, err, errlen);
+	if (!rc)
+		rc = set_tp_filter(w, TP_KFREE, filter, err, errlen);
+	/* No more allocations needed. */
+	perf_evsel__disable(w->tp_evsels[TP_CACHE_ALLOC]);
+	perf_evsel__disable(w->tp_evsels[TP_KMALLOC]);
+	return rc;
 }
 
 int watcher__probe_slots(char *err, size_t errlen)

@@ -106,18 +106,25 @@ int watcher__new(struct watcher **out, const struct watch_opts *opts, char *err,
 void watcher__delete(struct watcher *w);
 
 /*
- * Start following kmem_cache_alloc and kmem_cache_free on every CPU (all caches: a libperf
- * event cannot carry a tracefs filter; callers filter the records they get).
+ * Start following kmem_cache_alloc, kmem_cache_free, kmalloc and kfree on every CPU (all
+ * caches until watcher__filter_allocs; kmalloc records carry the cache "kmalloc-SIZE").
  */
 int watcher__follow_allocs(struct watcher *w, char *err, size_t errlen);
 /*
- * Let the kernel drop every allocation record of another cache (a tracefs filter,
- * name == "@cache", on both events): following one cache then costs little even on a busy
+ * Let the kernel drop every allocation record of another cache (tracefs filters:
+ * name == "@cache" on the kmem_cache events, bytes_alloc == N on kmalloc for "kmalloc-N",
+ * nothing from kfree until the object is known): following one cache then costs little even on a busy
  * machine, where the unfiltered records overflow the buffers and a free can be lost.
  * libperf has no fd accessor, so the events' fds are found by their ids among this
  * process's perf fds.  Returns 0 or -errno (the caller may go on unfiltered).
  */
 int watcher__filter_allocs(struct watcher *w, const char *cache, char *err, size_t errlen);
+
+/*
+ * Once the object is chosen: let only its frees through (kmem_cache_free and kfree with
+ * ptr == @ptr) and no more allocations.
+ */
+int watcher__filter_object(struct watcher *w, uint64_t ptr, char *err, size_t errlen);
 
 /* Stop following allocations (close those events). */
 void watcher__stop_allocs(struct watcher *w);

@@ -19,3 +19,11 @@ TESTS += tests/fields/bad_input.sh
 dist_check_SCRIPTS += tests/fields/bad_input.sh
 TESTS += tests/fields/report.sh
 dist_check_SCRIPTS += tests/fields/report.sh
+check_PROGRAMS += tests/fields/kmemmix
+tests_fields_kmemmix_SOURCES = tests/fields/kmemmix.c tests/fields/kmemmix_read.c \
+	tests/fields/kmemmix.h
+tests_fields_kmemmix_CFLAGS = $(AM_CFLAGS) $(LIBTRACEEVENT_CFLAGS)
+tests_fields_kmemmix_LDADD = sampling/libsampling.a sampling/libperfwriter.a util/libutil.a \
+	$(LIBTRACEEVENT_LIBS) $(LIBZSTD_LIBS)
+TESTS += tests/fields/kmem.sh
+dist_check_SCRIPTS += tests/fields/kmem.sh

@@ -70,6 +70,9 @@ struct symbols_dso {
 	bool adjust_symbols;
 	uint64_t text_offset;	/* .text sh_addr - sh_offset: map_ip space -> objdump address */
 	bool kernel_vmlinux;	/* kernel symbols from a vmlinux (link-time addresses) */
+	bool module_ko;		/* module symbols from its .ko: .text-relative, perf's remap */
+	uint64_t module_text_off; /* the .ko's .text sh_offset: perf's module map pgoff */
+	uint64_t module_text_base; /* where libdwfl put the .ko's .text */
 	uint64_t vmlinux_ref;	/* link-time address of the reference symbol, or 0 */
 
 	Dwfl *dwfl;
@@ -823,6 +826,80 @@ static void dso__load_vmlinux(struct symbols *s, struct symbols_dso *d, const ch
 	symtab__finish(&b, false, &d->syms, &d->nr_syms);
 }
 
+/*
+ * A kernel module's .ko, as perf loads it (dso__load_sym with kmodule): its .text symbols
+ * (section-relative in an ET_REL) become .text offsets, and perf moves the module map's pgoff
+ * to .text's file offset, so that map_ip of an ip is its .text offset plus that file offset.
+ * Symbols of other sections go, in perf, to extra maps at made-up addresses; lineup keeps
+ * .text only (a module's hot code; see the notes).
+ */
+static bool dso__load_ko(struct symbols *s, struct symbols_dso *d)
+{
+	const char *symfs = s->opts.symfs ? s->opts.symfs : "";
+	char *cand[4];
+	size_t nc = 0;
+	struct elf_file f = { .fd = -1 };
+	struct symtab_builder b = { 0 };
+	GElf_Shdr tsh, symshdr;
+	Elf_Scn *text, *scn = NULL;
+	Elf_Data *data;
+	bool ok = false;
+
+	if (d->bid_size && s->debug_dir) {
+		char hex[41];
+
+		bid_hex(d, hex);
+		cand[nc++] = xasprintf("%s/.build-id/%.2s/%s/elf", s->debug_dir, hex, hex + 2);
+		cand[nc++] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex,
+				       hex + 2);
+	}
+	if (d->long_name[0] == '/')
+		cand[nc++] = xasprintf("%s%s", symfs, d->long_name);
+	for (size_t i = 0; i < nc && !f.elf; i++)
+		if (elf_file__open(&f, cand[i], d) == 0 && !f.has_symtab)
+			elf_file__close(&f);
+	for (size_t i = 0; i < nc; i++)
+		free(cand[i]);
+	if (!f.elf)
+		return false;
+	text = find_section(f.elf, ".text", SHT_PROGBITS, &tsh);
+	while ((scn = elf_nextscn(f.elf, scn)))
+		if (gelf_getshdr(scn, &symshdr) && symshdr.sh_type == SHT_SYMTAB)
+			break;
+	if (text && scn && symshdr.sh_entsize && (data = elf_getdata(scn, NULL))) {
+		size_t nr = symshdr.sh_size / symshdr.sh_entsize, tidx = elf_ndxscn(text);
+
+		for (size_t i = 0; i < nr; i++) {
+			GElf_Sym sym;
+			const char *name;
+			int stt;
+
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx != tidx || !sym.st_name)
+				continue;
+			stt = GELF_ST_TYPE(sym.st_info);
+			if (stt != STT_FUNC && stt != STT_GNU_IFUNC && stt != STT_OBJECT &&
+			    !(stt == STT_NOTYPE && GELF_ST_VISIBILITY(sym.st_other) != STV_HIDDEN &&
+			      GELF_ST_VISIBILITY(sym.st_other) != STV_INTERNAL))
+				continue;
+			name = elf_strptr(f.elf, symshdr.sh_link, sym.st_name);
+			if (name)
+				symtab__add(s, &b, sym.st_value, sym.st_size, name, (uint8_t)stt,
+					    (uint8_t)GELF_ST_BIND(sym.st_info));
+		}
+		d->module_ko = true;
+		d->module_text_off = tsh.sh_offset;
+		d->symsrc_path = xstrdup(f.path);
+		d->runtime_path = xstrdup(f.path);
+		ok = true;
+	}
+	elf_file__close(&f);
+	if (ok)
+		symtab__finish(&b, false, &d->syms, &d->nr_syms);
+	else
+		free(b.v);
+	return ok;
+}
+
 static void dso__load(struct symbols *s, struct symbols_dso *d)
 {
 	if (d->loaded)
@@ -857,7 +934,9 @@ static void dso__load(struct symbols *s, struct symbols_dso *d)
 	case SYMBOLS_DSO_MODULE: {
 		const char *ks = s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms";
 
-		/* module symbols from kallsyms, at runtime addresses (see symbols__lookup) */
+		if (dso__load_ko(s, d))
+			return;
+		/* else its symbols from kallsyms, at runtime addresses (see symbols__lookup) */
 		if (*ks)
 			dso__load_kallsyms(s, d, ks, d->short_name);
 		return;
@@ -1008,6 +1087,22 @@ static bool bfd_find_function(const struct symbols_dso *d, const struct bfd_sec 
 	return found;
 }
 
+/*
+ * libdwfl lays a relocatable .ko's sections out at addresses of its own (and writes them into
+ * its section headers): where .text went is the base for .text offsets.
+ */
+static void module_text_base(struct symbols_dso *d)
+{
+	Dwarf_Addr bias = 0;
+	Elf *elf = d->mod ? dwfl_module_getelf(d->mod, &bias) : NULL;
+	GElf_Shdr sh;
+
+	if (elf && find_section(elf, ".text", SHT_PROGBITS, &sh))
+		d->module_text_base = sh.sh_addr + bias;
+	else
+		d->mod = NULL;
+}
+
 static void dso__open_dwfl(struct symbols *s, struct symbols_dso *d)
 {
 	const char *path;
@@ -1022,14 +1117,18 @@ static void dso__open_dwfl(struct symbols *s, struct symbols_dso *d)
 	path = d->symsrc_path ? d->symsrc_path : d->long_name;
 	if (path[0] == '[' || !strncmp(path, "/tmp/perf-", 10))
 		return;
-	if (d->kind == SYMBOLS_DSO_KERNEL && !d->kernel_vmlinux)
+	if ((d->kind == SYMBOLS_DSO_KERNEL && !d->kernel_vmlinux) ||
+	    (d->kind == SYMBOLS_DSO_MODULE && !d->module_ko))
 		return;
 	d->dwfl = dwfl_begin(&offline_callbacks);
 	if (!d->dwfl)
 		return;
 	d->mod = dwfl_report_offline(d->dwfl, "", path, -1);
 	dwfl_report_end(d->dwfl, NULL, NULL);
-	load_bfd_view(s, d, path);
+	if (d->module_ko)
+		module_text_base(d);
+	else
+		load_bfd_view(s, d, path);
 }
 
 static const char *die_name(Dwarf_Die *die)
@@ -1171,14 +1270,15 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 	unsigned int n = 0, cap, disc = 0;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
-	const struct bfd_sec *sec = bfd_section_of(d, addr);
+	const struct bfd_sec *sec = d->module_ko ? NULL : bfd_section_of(d, addr);
 	bool have_cu;
 
-	if (!d->mod || !sec)
+	if (!d->mod || (!sec && !d->module_ko))
 		return 0;
 	if (dwfl_module_getelf(d->mod, &bias) == NULL)
 		return 0;
-	a = addr + bias;
+	/* a module's addresses are .text offsets; libdwfl's are absolute already */
+	a = d->module_ko ? d->module_text_base + addr : addr + bias;
 	have_cu = find_cu(d, a, &cudie);
 	if (have_cu) {
 		dwfl_module_getdwarf(d->mod, &bias);
@@ -1192,7 +1292,7 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 		/* no DWARF line: addr2line falls back to the symbol table (line "?") */
 		const char *fn = NULL, *ff = NULL;
 
-		if (!bfd_find_function(d, sec, addr, &fn, &ff))
+		if (!sec || !bfd_find_function(d, sec, addr, &fn, &ff))
 			return 0;
 		fr = arena_alloc(s, sizeof(*fr));
 		fr->function = arena_strdup(s, fn);
@@ -1292,7 +1392,7 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 		/* a line but no function DIE (assembly): addr2line names the ELF symbol */
 		const char *fn = NULL, *ff = NULL;
 
-		if (bfd_find_function(d, sec, addr, &fn, &ff))
+		if (sec && bfd_find_function(d, sec, addr, &fn, &ff))
 			fr[0].function = arena_strdup(s, fn);
 	}
 	for (unsigned int i = 0; i < n; i++)
@@ -1312,7 +1412,7 @@ static uint64_t objdump_addr(const struct symbols_dso *d, const struct symbols_m
 		return addr;
 	}
 	if (d->kind == SYMBOLS_DSO_MODULE)
-		return addr;
+		return d->module_ko ? addr - map->pgoff : addr;	/* rel: rip - pgoff */
 	if (!d->adjust_symbols)
 		return addr;
 	return addr + d->text_offset;
@@ -1343,6 +1443,7 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 	if (!map || !d) {
 		loc->srcline = SRCLINE_UNKNOWN;
 		loc->objdump_addr = addr;
+		loc->map_addr = addr;
 		return 0;
 	}
 	if (!d->cache_size) {
@@ -1360,13 +1461,19 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 	vmlinux_ref(d, map);
 	if (d->kind == SYMBOLS_DSO_KERNEL && d->kernel_vmlinux && map->ref_reloc && d->vmlinux_ref)
 		rel = map->ref_reloc - d->vmlinux_ref;
-	if (d->kind == SYMBOLS_DSO_MODULE)
+	loc->map_addr = addr;
+	if (d->kind == SYMBOLS_DSO_MODULE && d->module_ko) {
+		/* .text offsets; perf's al->addr is that plus .text's file offset */
+		rel = -map->pgoff;
+		loc->map_addr = addr - map->pgoff + d->module_text_off;
+	} else if (d->kind == SYMBOLS_DSO_MODULE) {
 		rel = map->identity ? 0 : map->start - map->pgoff;	/* kallsyms: runtime address */
+	}
 	symaddr = addr + rel;
 	sy = symtab__find(d->syms, d->nr_syms, symaddr);
 	if (sy) {
 		loc->sym = sy->name;
-		loc->sym_start = sy->start - rel;
+		loc->sym_start = sy->start - symaddr + loc->map_addr;
 		loc->sym_is_object = sy->type == STT_OBJECT;
 	}
 	loc->objdump_addr = objdump_addr(d, map, addr);
@@ -1384,7 +1491,7 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 		/* addr2line's "FILE:?" is read by perf as line 0 */
 		txt = xasprintf("%s:%u", f, frames[0].line);
 	} else if (sy) {
-		txt = xasprintf("%s+%" PRIu64, sy->name, addr - loc->sym_start);
+		txt = xasprintf("%s+%" PRIu64, sy->name, loc->map_addr - loc->sym_start);
 	} else {
 		txt = xasprintf("%s[%" PRIx64 "]", d->short_name, loc->objdump_addr);
 	}
@@ -1420,6 +1527,8 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 int symbols__format_sym(char *buf, size_t size, char level, const struct symbols_loc *loc,
 			uint64_t addr)
 {
+	if (loc)
+		addr = loc->map_addr;
 	if (loc && loc->sym) {
 		if (loc->sym_is_object)
 			return snprintf(buf, size, "[%c] %s+0x%" PRIx64, level, loc->sym,

@@ -18,7 +18,9 @@
  *     a file whose build-id differs from the recorded one is rejected;
  *   - the kernel ([kernel.kallsyms]) takes its symbols from -k VMLINUX (relocated by the
  *     recording's reference symbol, KASLR) or else from kallsyms (the build-id cache's copy,
- *     then /proc/kallsyms); a module's from its .ko when at hand;
+ *     then /proc/kallsyms); a module's from its .ko (the MMAP's path, the build-id cache,
+ *     /usr/lib/debug/.build-id) as perf loads it (.text symbols; the map moved to .text's
+ *     file offset, see @map_addr), else from kallsyms;
  *   - Source:Line is what `addr2line -i -f` says first (the innermost inlined location), as
  *     basename:line (the full path with full_srcline), looked up at perf's objdump address
  *     (map__rip_2objdump); when there is no line: "SYM+OFFSET" (decimal) if a symbol covers the
@@ -98,9 +100,12 @@ struct symbols_frame {
 /**
  * struct symbols_loc - what lineup knows about one address of one object.
  * @sym:	the ELF symbol covering it, NULL if none
- * @sym_start:	the symbol's start, in the same space as the address asked (map-relative,
- *		i.e. perf's al->addr space; absolute for the kernel)
+ * @sym_start:	the symbol's start, in @map_addr's space (map-relative, perf's al->addr;
+ *		absolute for the kernel)
  * @sym_is_object: the symbol is a data object (STT_OBJECT): perf prints "name+0xOFF"
+ * @map_addr:	the address as perf's al->addr reads once the object is loaded: the one
+ *		asked, except for a kernel module loaded from its .ko, whose map perf moves to
+ *		.text's file offset (pgoff); Symbol and srcline offsets are in this space
  * @srcline:	perf's Source:Line text (see above)
  * @objdump_addr: the address in the object's own terms (what addr2line was asked)
  * @nr_frames:	length of @frames: 0 when addr2line would say "??" (no line and no symbol);
@@ -111,6 +116,7 @@ struct symbols_loc {
 	const char *sym;
 	uint64_t sym_start;
 	bool sym_is_object;
+	uint64_t map_addr;
 	const char *srcline;
 	uint64_t objdump_addr;
 	unsigned int nr_frames;
@@ -151,8 +157,9 @@ int symbols__find_sym(struct symbols *s, struct symbols_dso *dso, uint64_t addr,
 
 /*
  * perf's Symbol column text: "[L] name" (L the level char: '.' user, 'k' kernel), "[L] name+0xOFF"
- * for a data object, "[L] 0x%016llx" of @addr when unresolved.  @addr is the same address given
- * to symbols__lookup.  Writes at most @size bytes, NUL-terminated; returns the length it wanted.
+ * for a data object, "[L] 0x%016llx" of the address when unresolved: loc->map_addr when @loc
+ * is given (perf's al->addr), else @addr.  Writes at most @size bytes, NUL-terminated; returns
+ * the length it wanted.
  */
 int symbols__format_sym(char *buf, size_t size, char level, const struct symbols_loc *loc,
 			uint64_t addr);

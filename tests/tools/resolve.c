@@ -7,7 +7,7 @@
  *	    555555555210 work (/tmp/prog)
  *	  prog.c:12
  *
- *   resolve [--symfs DIR] [-k VMLINUX] [--kallsyms FILE] [--c2c] FILE
+ *   resolve [--symfs DIR] [-k VMLINUX] [--kallsyms FILE] [--c2c] [--no-srcline] FILE
  *
  * --c2c prints the ip and perf c2c's Symbol, Shared Object and Source:Line cells instead,
  * tab-separated.
@@ -39,6 +39,7 @@ struct ctx {
 	struct machine *m;
 	struct symbols *syms;
 	int c2c;
+	int no_srcline;
 };
 
 static int deliver(void *arg, const struct record *rec)
@@ -76,6 +77,8 @@ static int deliver(void *arg, const struct record *rec)
 	 * perf script asks for the srcline without the symbol (map__fprintf_srcline), so
 	 * where addr2line knows nothing it prints "SHORTNAME[ADDR]", never "SYM+OFF".
 	 */
+	if (cx->no_srcline)
+		return 0;
 	if (al.map && !loc.nr_frames)
 		printf("  %s[%" PRIx64 "]\n", al.dso->short_name, loc.objdump_addr);
 	else if (al.map && strcmp(loc.srcline, "??:0"))
@@ -87,7 +90,7 @@ int main(int argc, char **argv)
 {
 	struct symbols_options o = { 0 };
 	const char *path = NULL;
-	int c2c = 0, rc;
+	int c2c = 0, no_srcline = 0, rc;
 	struct perf_file *pf;
 	char err[PERF_FILE_ERRMAX];
 	struct record rec;
@@ -104,6 +107,8 @@ int main(int argc, char **argv)
 			o.kallsyms = argv[++i];
 		else if (!strcmp(argv[i], "--c2c"))
 			c2c = 1;
+		else if (!strcmp(argv[i], "--no-srcline"))
+			no_srcline = 1;
 		else
 			path = argv[i];
 	}
@@ -125,7 +130,7 @@ int main(int argc, char **argv)
 				      b->build_id, b->size);
 	}
 	{
-		struct ctx cx = { m, syms, c2c };
+		struct ctx cx = { m, syms, c2c, no_srcline };
 		struct ordered *q = ordered__new(deliver, &cx);
 
 		while ((rc = perf_file__next_record(pf, &rec)) > 0)

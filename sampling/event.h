@@ -91,6 +91,47 @@ enum record_type {
 	REC_USER_MAX,
 };
 
+/*
+ * perf.data header feature ids (HEADER_* in perf's util/header.h), shared by the reader
+ * (perf_file.h) and the writer (perf_writer.h) so that one file can include both.
+ */
+enum perf_feature {
+	FEAT_RESERVED = 0,
+	FEAT_TRACING_DATA = 1,
+	FEAT_BUILD_ID,
+	FEAT_HOSTNAME,
+	FEAT_OSRELEASE,
+	FEAT_VERSION,
+	FEAT_ARCH,
+	FEAT_NRCPUS,
+	FEAT_CPUDESC,
+	FEAT_CPUID,
+	FEAT_TOTAL_MEM,
+	FEAT_CMDLINE,
+	FEAT_EVENT_DESC,
+	FEAT_CPU_TOPOLOGY,
+	FEAT_NUMA_TOPOLOGY,
+	FEAT_BRANCH_STACK,
+	FEAT_PMU_MAPPINGS,
+	FEAT_GROUP_DESC,
+	FEAT_AUXTRACE,
+	FEAT_STAT,
+	FEAT_CACHE,
+	FEAT_SAMPLE_TIME,
+	FEAT_MEM_TOPOLOGY,
+	FEAT_CLOCKID,
+	FEAT_DIR_FORMAT,
+	FEAT_BPF_PROG_INFO,
+	FEAT_BPF_BTF,
+	FEAT_COMPRESSED,
+	FEAT_CPU_PMU_CAPS,
+	FEAT_CLOCK_DATA,
+	FEAT_HYBRID_TOPOLOGY,
+	FEAT_PMU_CAPS,
+	FEAT_LAST,
+	FEAT_BITS = 256,
+};
+
 /* perf_event_header.misc cpumode values. */
 enum cpumode {
 	CPUMODE_UNKNOWN = 0,

@@ -1017,7 +1017,7 @@ int perf_writer__raw_record(struct perf_writer *w, const void *rec)
 
 /* ---- header features --------------------------------------------------------------- */
 
-int perf_writer__set_string(struct perf_writer *w, enum perf_feat feat, const char *s)
+int perf_writer__set_string(struct perf_writer *w, enum perf_feature feat, const char *s)
 {
 	char *c;
 

@@ -50,32 +50,7 @@
 
 struct perf_writer;
 
-/* Header feature bits (HEADER_* in perf's util/header.h). */
-enum perf_feat {
-	FEAT_TRACING_DATA = 1,
-	FEAT_BUILD_ID = 2,
-	FEAT_HOSTNAME = 3,
-	FEAT_OSRELEASE = 4,
-	FEAT_VERSION = 5,
-	FEAT_ARCH = 6,
-	FEAT_NRCPUS = 7,
-	FEAT_CPUDESC = 8,
-	FEAT_CPUID = 9,
-	FEAT_TOTAL_MEM = 10,
-	FEAT_CMDLINE = 11,
-	FEAT_EVENT_DESC = 12,
-	FEAT_CPU_TOPOLOGY = 13,
-	FEAT_NUMA_TOPOLOGY = 14,
-	FEAT_BRANCH_STACK = 15,
-	FEAT_PMU_MAPPINGS = 16,
-	FEAT_GROUP_DESC = 17,
-	FEAT_AUXTRACE = 18,
-	FEAT_STAT = 19,
-	FEAT_CACHE = 20,
-	FEAT_SAMPLE_TIME = 21,
-	FEAT_MEM_TOPOLOGY = 22,
-	FEAT_LAST = 32,
-};
+/* Header feature ids: enum perf_feature in sampling/event.h. */
 
 /* perf_event_attr.type values. */
 enum {
@@ -178,7 +153,7 @@ int perf_writer__finished_round(struct perf_writer *w);
 int perf_writer__raw_record(struct perf_writer *w, const void *rec);
 
 /* Header features. Each setter replaces what was set before. */
-int perf_writer__set_string(struct perf_writer *w, enum perf_feat feat, const char *s);
+int perf_writer__set_string(struct perf_writer *w, enum perf_feature feat, const char *s);
 void perf_writer__set_nrcpus(struct perf_writer *w, uint32_t avail, uint32_t online);
 void perf_writer__set_total_mem(struct perf_writer *w, uint64_t kb);
 void perf_writer__set_cmdline(struct perf_writer *w, int argc, const char *const *argv);

@@ -155,7 +155,7 @@ const struct command cmd_sim_flags = {
 		"  cc $(lineup sim-flags --cflags) -c prog.c && cc prog.o $(lineup sim-flags --libs)\n"
 		"The runtime models each cache line's coherence state per thread (64- and 128-byte "
 		"lines) and writes a perf.data that perf c2c and lineup report read.  It reads "
-		"LINEUP_SIM_OUTPUT (the file), LINEUP_SIM_PERIOD (sampling period of accesses that "
+		"LINEUP_SIM_OUTPUT (the file; unset, the program runs unrecorded), LINEUP_SIM_PERIOD (sampling period of accesses that "
 		"hit, 1000), LINEUP_SIM_MISS_PERIOD (of those that miss: HITMs, invalidations; "
 		"PERIOD/20), LINEUP_SIM_MAX_ALLOCS (allocations logged, 1000000) and "
 		"LINEUP_SIM_YIELD (each thread yields the CPU every N accesses: threads contend "

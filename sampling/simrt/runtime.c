@@ -35,7 +35,7 @@ uint64_t simrt__max_allocs = 1000000;
 /* Sampling periods: [0] accesses that hit (L1), [1] those that miss (contention, cold). */
 uint64_t simrt__periods[2] = { 1000, 50 };
 int64_t simrt__yield_every;
-static char out_path[4096] = "perf.data";
+static char out_path[4096];
 static int spool_fd = -1;
 struct coh_costs simrt__costs;
 struct simrt_pair_slot *simrt__table;
@@ -334,14 +334,17 @@ void simrt__init(void)
 	if (simrt__state)
 		return;
 	simrt__state = 2;
+	s = getenv("LINEUP_SIM_OUTPUT");
+	/* Not under `lineup record --sim` (run as a plain program): record nothing, write nothing. */
+	if (!s || !*s)
+		return;
 	if (getenv("LINEUP_SIM_ACTIVE"))
 		return;		/* an instrumented child of a recorded program */
 	setenv("LINEUP_SIM_ACTIVE", "1", 1);
-	s = getenv("LINEUP_SIM_OUTPUT");
-	if (s && *s)
-		snprintf(out_path, sizeof(out_path), "%s", s);
+	snprintf(out_path, sizeof(out_path), "%s", s);
 	simrt__periods[0] = env_u64("LINEUP_SIM_PERIOD", simrt__periods[0]);
-	simrt__periods[1] = env_u64("LINEUP_SIM_MISS_PERIOD", simrt__periods[0] >= 20 ? simrt__periods[0] / 20 : 1);
+	simrt__periods[1] = env_u64("LINEUP_SIM_MISS_PERIOD",
+				    simrt__periods[0] >= 20 ? simrt__periods[0] / 20 : 1);
 	for (int k = 0; k < 2; k++)
 		if (!simrt__periods[k])
 			simrt__periods[k] = 1;

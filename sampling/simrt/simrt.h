@@ -10,7 +10,7 @@
  * output.c turns what was recorded into a perf.data at exit (or on a fatal signal).
  *
  * Environment (read once, by __tsan_init):
- *	LINEUP_SIM_OUTPUT	the perf.data to write ("perf.data")
+ *	LINEUP_SIM_OUTPUT	the perf.data to write; unset: the program runs unrecorded
  *	LINEUP_SIM_PERIOD	mean sampling period of loads and stores that hit (1000)
  *	LINEUP_SIM_MISS_PERIOD	mean sampling period of those that miss: HITMs, LLC and DRAM
  *				loads, stores that invalidate other copies (PERIOD / 20)

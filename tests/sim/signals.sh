@@ -1,7 +1,7 @@
 #!/bin/sh
 # The runtime writes its perf.data when the program is killed (SIGTERM) or crashes (SIGSEGV),
-# keeps a signal ignored at start ignored, and an instrumented child of a recorded program
-# does not overwrite its parent's file.
+# keeps a signal ignored at start ignored; run without lineup, or as an instrumented child of a
+# recorded program, it writes nothing.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sim/sim-lib.sh"
 scratch
@@ -62,6 +62,10 @@ sleep 0.1
 kill -TERM $pid 2>/dev/null
 wait $pid || fail "the program died of a SIGTERM it was started ignoring"
 [ -s "$T/s.data" ] || fail "no perf.data after a normal exit"
+
+# Run as a plain program (no LINEUP_SIM_OUTPUT): it records nothing, writes no perf.data.
+(cd "$T" && rm -f perf.data && "$T/fs_adjacent-gcc" 1000 2 >/dev/null 2>&1) || fail "plain run"
+[ ! -e "$T/perf.data" ] || fail "an instrumented program run without lineup wrote perf.data"
 
 # A recorded program that runs an instrumented child: the child records nothing.
 rm -f "$T/s.data"

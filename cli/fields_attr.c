@@ -93,6 +93,8 @@ static const char *strip_tag(const char *name)
 	return name;
 }
 
+#define KERNEL_BTF "/sys/kernel/btf/vmlinux"
+
 static struct source_entry *add_source(struct fields_attr *c, const char *path)
 {
 	struct source_entry *e;
@@ -106,7 +108,11 @@ static struct source_entry *add_source(struct fields_attr *c, const char *path)
 	e = &c->sources[c->nr_sources++];
 	memset(e, 0, sizeof(*e));
 	e->path = xstrdup(path);
-	rc = layout_source__open(&e->src, path, LAYOUT_EXPAND, err, sizeof(err));
+	/* The running kernel's BTF is the layout source of last resort for kernel types (no
+	 * vmlinux with DWARF on most machines; lineup watch's recordings need it). */
+	rc = !strcmp(path, KERNEL_BTF) ?
+		     layout_source__open(&e->src, NULL, LAYOUT_BTF | LAYOUT_EXPAND, err, sizeof(err)) :
+		     layout_source__open(&e->src, path, LAYOUT_EXPAND, err, sizeof(err));
 	if (rc < 0) {
 		e->src = NULL;
 		e->error = xstrdup(err[0] ? err : strerror(-rc));
@@ -189,6 +195,13 @@ const struct flat_layout *fields_attr__find_type(void *ctx, const char *name)
 
 		if (c->sources[i].src &&
 		    layout_source__find(c->sources[i].src, tag, &lt, err, sizeof(err)) != 0)
+			lt = NULL;
+	}
+	if (!lt && !access(KERNEL_BTF, R_OK)) {
+		struct source_entry *e = add_source(c, KERNEL_BTF);
+		char err[256];
+
+		if (e->src && layout_source__find(e->src, tag, &lt, err, sizeof(err)) != 0)
 			lt = NULL;
 	}
 	t = xcalloc(1, sizeof(*t));

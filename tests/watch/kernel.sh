@@ -72,5 +72,16 @@ grep -q "kmem:kmem_cache_alloc: call_site=alloc_empty_file.* ptr=$obj name=filp"
 grep -q "kmem:kmem_cache_free: .* ptr=$obj name=filp" "$T/kmem" ||
 	fail "no free record of $obj: $(cat "$T/kmem")"
 
+# lineup fields reads the recording: every hit is tied to struct file through the allocation
+# record (cache filp) and the running kernel's BTF; f_op only loads, f_ref's locked RMWs from
+# both CPUs with HITMs.
+"$LINEUP" fields -i "$T/w.data" >"$T/fields" 2>"$T/fields.err" || fail "lineup fields: $(cat "$T/fields.err")"
+grep -q '^# all samples: [0-9]*, attributed [0-9]* (100.0%), allocation 100.0%' "$T/fields" ||
+	fail "lineup fields does not attribute every hit: $(head -5 "$T/fields")"
+awk '$4 == "f_op" { exit !($6 == 0 && $7 == 0 && $5 > 0) }' "$T/fields" ||
+	fail "lineup fields: f_op not only read: $(grep ' f_op ' "$T/fields")"
+awk '$4 == "f_ref" { exit !($7 > 0 && $8 > 0 && $11 == 2) }' "$T/fields" ||
+	fail "lineup fields: f_ref without locked RMWs and HITMs from 2 CPUs: $(grep ' f_ref ' "$T/fields")"
+
 [ "$(tracefs_state)" = "$before" ] || fail "tracefs changed: $before -> $(tracefs_state)"
 slots_free

@@ -16,21 +16,21 @@ command -v "$PAHOLE" >/dev/null 2>&1 || { echo "no pahole: apt-get install dwarv
 T=$(mktemp -d "${TMPDIR:-/tmp}/lineup-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-# measure REPS CMD...: prints "seconds_total peak_kb" for REPS runs of CMD
+# measure REPS CMD...: prints "cpu_ms_per_run peak_kb".  CPU time (task-clock from perf stat
+# when perf is there, else user+system from time(1)), not wall time: these build machines are
+# shared, and waiting for a core is not the program's cost.
 measure() {
 	reps=$1
 	shift
-	start=$(date +%s.%N)
-	peak=0
-	i=0
-	while [ $i -lt "$reps" ]; do
-		/usr/bin/time -f %M -o "$T/mem" "$@" >/dev/null 2>&1
-		m=$(tail -1 "$T/mem")
-		[ "$m" -gt "$peak" ] 2>/dev/null && peak=$m
-		i=$((i + 1))
-	done
-	end=$(date +%s.%N)
-	echo "$(echo "$end - $start" | bc) $peak"
+	/usr/bin/time -f "%U %S %M" -o "$T/mem" "$@" >/dev/null 2>&1
+	peak=$(tail -1 "$T/mem" | awk '{ print $3 }')
+	if command -v perf >/dev/null 2>&1 &&
+	   perf stat -x, -e task-clock -r "$reps" -o "$T/stat" "$@" >/dev/null 2>&1; then
+		ms=$(awk -F, '/task-clock/ { print $1; exit }' "$T/stat")
+	else
+		ms=$(tail -1 "$T/mem" | awk '{ print 1000 * ($1 + $2) }')
+	fi
+	echo "$ms $peak"
 }
 
 row() {	# row LABEL REPS -- PAHOLE_CMD... -- LINEUP_CMD...
@@ -42,14 +42,14 @@ row() {	# row LABEL REPS -- PAHOLE_CMD... -- LINEUP_CMD...
 	pr=$(eval measure "$reps" $p)
 	lr=$(measure "$reps" "$@")
 	set -- $pr $lr
-	awk -v l="$label" -v n="$reps" -v pt="$1" -v pm="$2" -v lt="$3" -v lm="$4" 'BEGIN {
-		printf "%-34s %8.1f ms %8.1f ms %6.2fx   %7d KB %7d KB %6.2fx\n", l,
-			1000 * pt / n, 1000 * lt / n, (lt > 0 ? pt / lt : 0), pm, lm, (lm > 0 ? pm / lm : 0)
+	awk -v l="$label" -v pt="$1" -v pm="$2" -v lt="$3" -v lm="$4" 'BEGIN {
+		printf "%-38s %8.1f ms %8.1f ms %6.2fx   %7d KB %7d KB %6.2fx\n", l,
+			pt, lt, (lt > 0 ? pt / lt : 0), pm, lm, (lm > 0 ? pm / lm : 0)
 	}'
 }
 
-printf '%-34s %11s %11s %7s   %10s %10s %7s\n' "object / what" "pahole" "lineup" "speed" \
-	"pahole" "lineup" "memory"
+printf '%-38s %11s %11s %7s   %10s %10s %7s\n' "object / what (CPU ms per run)" "pahole" \
+	"lineup" "speed" "pahole" "lineup" "memory"
 
 hdr=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | head -1)
 if [ -n "$hdr" ]; then
@@ -72,6 +72,24 @@ if [ -r "$btf" ]; then
 	row "vmlinux BTF: -C task_struct" 10 -- "$PAHOLE" -F btf -C task_struct "$btf" -- \
 		"$LINEUP" layout --btf -C task_struct
 	row "vmlinux BTF: full dump" 5 -- "$PAHOLE" -F btf "$btf" -- "$LINEUP" layout --btf
+fi
+
+# glibc's separate debuginfo (libc6-dbg), found by build-id, decompressed so that neither tool
+# spends its time in zlib: a 10 MB DWARF object.
+libc=$(ldd /bin/sh 2>/dev/null | awk '/libc.so/ { print $3 }')
+id=$(readelf -n "$libc" 2>/dev/null | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+ldbg=/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
+if [ -n "$id" ] && [ -f "$ldbg" ] && objcopy --decompress-debug-sections "$ldbg" "$T/libc.debug"; then
+	first=$("$LINEUP" layout "$T/libc.debug" | awk '/^struct / { print $2; exit }')
+	last=$("$LINEUP" layout "$T/libc.debug" | awk '/^struct / { n = $2 } END { print n }')
+	row "libc debuginfo: -C $first (early)" 5 -- "$PAHOLE" -C "$first" "$T/libc.debug" -- \
+		"$LINEUP" layout -C "$first" "$T/libc.debug"
+	row "libc debuginfo: -C $last (late)" 5 -- "$PAHOLE" -C "$last" "$T/libc.debug" -- \
+		"$LINEUP" layout -C "$last" "$T/libc.debug"
+	row "libc debuginfo: full dump" 3 -- "$PAHOLE" "$T/libc.debug" -- \
+		"$LINEUP" layout "$T/libc.debug"
+else
+	echo "libc debuginfo: not installed (apt-get install libc6-dbg)"
 fi
 
 dbg=$(ls /usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -1)

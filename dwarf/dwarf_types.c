@@ -40,6 +40,9 @@ struct dwarf_source {
 	struct hmap found;	/* name -> struct layout_type * (in base.arena) */
 	struct hmap natural;	/* DIE offset -> natural alignment */
 	struct hmap padding;	/* DIE offset -> tail padding + 1 */
+	struct hmap names;	/* DIE offset -> pahole's name of the type (in names_arena) */
+	struct hmap sizes;	/* DIE offset -> type size + 1 */
+	struct arena names_arena;
 	struct arena scratch;	/* for types built only to learn their padding */
 };
 
@@ -77,6 +80,25 @@ static int64_t die_sdata(Dwarf_Die *die, unsigned int at, int64_t dflt)
 	if (!dwarf_attr_integrate(die, at, &a) || dwarf_formsdata(&a, &w))
 		return dflt;
 	return w;
+}
+
+/* An array bound: DW_FORM_dataN are unsigned here (a char[256] has upper bound 255 in data1) */
+static int64_t die_bound(Dwarf_Die *die, unsigned int at, int64_t dflt)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	Dwarf_Sword sw;
+
+	if (!dwarf_attr_integrate(die, at, &a))
+		return dflt;
+	if (dwarf_whatform(&a) == DW_FORM_sdata || dwarf_whatform(&a) == DW_FORM_implicit_const)
+		return dwarf_formsdata(&a, &sw) ? dflt : sw;
+	if (dwarf_formudata(&a, &w))
+		return dflt;
+	/* all ones in 4 or 8 bytes: a "-1" upper bound (zero-length array) */
+	if (w == (Dwarf_Word)-1 || (dwarf_whatform(&a) == DW_FORM_data4 && w == 0xffffffffu))
+		return -1;
+	return (int64_t)w;
 }
 
 static bool die_has(Dwarf_Die *die, unsigned int at)
@@ -134,8 +156,8 @@ static int array_dims(Dwarf_Die *array, uint64_t *dims, int max)
 		if (die_has(&child, DW_AT_count)) {
 			count = die_udata(&child, DW_AT_count, 0);
 		} else if (die_has(&child, DW_AT_upper_bound)) {
-			int64_t lo = die_sdata(&child, DW_AT_lower_bound, 0);
-			int64_t hi = die_sdata(&child, DW_AT_upper_bound, -1);
+			int64_t lo = die_bound(&child, DW_AT_lower_bound, 0);
+			int64_t hi = die_bound(&child, DW_AT_upper_bound, -1);
 
 			count = hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
 		}
@@ -145,8 +167,24 @@ static int array_dims(Dwarf_Die *array, uint64_t *dims, int max)
 	return n;
 }
 
-/* pahole's tag__size: the byte size of a type, arrays included, void 0. */
+static uint64_t type_size_uncached(struct build *b, Dwarf_Die *die, int depth);
+
+/* pahole's tag__size: the byte size of a type, arrays included, void 0; cached by DIE. */
 static uint64_t type_size(struct build *b, Dwarf_Die *die, int depth)
+{
+	uint64_t off = dwarf_dieoffset(die), size;
+	struct hmap_entry *e = hmap_slot(&b->src->sizes, hash_u64(off), NULL, off, false);
+
+	if (e)
+		return (uint64_t)(uintptr_t)e->val - 1;
+	size = type_size_uncached(b, die, depth);
+	e = hmap_slot(&b->src->sizes, hash_u64(off), NULL, off, true);
+	e->okey = off;
+	e->val = (void *)(uintptr_t)(size + 1);
+	return size;
+}
+
+static uint64_t type_size_uncached(struct build *b, Dwarf_Die *die, int depth)
 {
 	Dwarf_Die t;
 	Dwarf_Word size;
@@ -274,6 +312,7 @@ static const char *struct_prefix(int tag)
 }
 
 static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int depth);
+static void tag_name_uncached(struct build *b, Dwarf_Die *die, struct strbuf *sb, int depth);
 
 /* pahole's ftype__fprintf_parms: "(int, const char  *)" */
 static void params(struct build *b, Dwarf_Die *fn, struct strbuf *sb, int depth)
@@ -343,7 +382,7 @@ static void ptr_name(struct build *b, Dwarf_Die *die, const char *suffix, struct
 }
 
 /* pahole's __tag__name: the name of a type as it appears in declarations. */
-static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int depth)
+static void tag_name_uncached(struct build *b, Dwarf_Die *die, struct strbuf *sb, int depth)
 {
 	Dwarf_Die t;
 	const char *name;
@@ -395,6 +434,32 @@ static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int dep
 		sb_cat(sb, struct_prefix(dwarf_tag(die)), name ? name : "", NULL);
 		break;
 	}
+}
+
+/* Type names repeat across members and structs: cache them by DIE. */
+static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int depth)
+{
+	struct hmap *map = &b->src->names;
+	struct hmap_entry *e;
+	uint64_t off;
+	size_t start;
+
+	if (!die || depth > MAX_DEPTH) {
+		tag_name_uncached(b, die, sb, depth);
+		return;
+	}
+	off = dwarf_dieoffset(die);
+	e = hmap_slot(map, hash_u64(off), NULL, off, false);
+	if (e) {
+		sb_put(sb, e->val);
+		return;
+	}
+	start = sb->len;
+	tag_name_uncached(b, die, sb, depth);
+	e = hmap_slot(map, hash_u64(off), NULL, off, true);
+	e->okey = off;
+	e->val = arena__strndup(&b->src->names_arena, sb->buf ? sb->buf + start : "",
+				sb->len - start);
 }
 
 static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth,
@@ -710,16 +775,47 @@ static uint32_t struct_padding(struct build *b, Dwarf_Die *die, int depth)
 
 	if (e)
 		return (uint32_t)(uintptr_t)e->val - 1;
-	if (depth > MAX_DEPTH)
-		return 0;
-	struct build sb = *b;
+	/* only offsets and sizes matter for the padding: no names, no nested layouts */
+	struct layout_type t = { .kind = LAYOUT_STRUCT, .size = die_udata(die, DW_AT_byte_size, 0) };
+	Dwarf_Die child, type, st;
+	uint32_t n = 0, cap = 0;
 
-	sb.arena = &b->src->scratch;
-	sb.expand = false;
-	sb.tmp = (struct strbuf)STRBUF_INIT;
-	pad = build_type(&sb, die, depth + 1, false)->padding;
-	if (depth == 0)
-		arena__reset(&b->src->scratch);
+	if (dwarf_child(die, &child) == 0) {
+		do {
+			uint64_t moff = 0, dbo = 0;
+			bool has_dbo;
+
+			if (dwarf_tag(&child) != DW_TAG_member)
+				continue;
+			has_dbo = die_has(&child, DW_AT_data_bit_offset);
+			if (has_dbo)
+				dbo = die_udata(&child, DW_AT_data_bit_offset, 0);
+			else if (!member_location(&child, &moff))
+				continue;
+			if (n == cap) {
+				struct layout_member *nm = arena__zalloc(&b->src->scratch,
+								(cap ? cap * 2 : 16) * sizeof(*nm));
+
+				if (n)
+					memcpy(nm, t.members, n * sizeof(*nm));
+				t.members = nm;
+				cap = cap ? cap * 2 : 16;
+			}
+			struct layout_member *m = &t.members[n++];
+			bool have_type = die_type(&child, &type);
+
+			m->bit_size = (uint32_t)die_udata(&child, DW_AT_bit_size, 0);
+			m->size = have_type ? type_size(b, &type, 0) : 0;
+			m->offset = has_dbo ? dbo / 8 : moff;
+			if (m->bit_size)
+				member_bitfield(m, &child, has_dbo, dbo, moff,
+						have_type && strip(&type, &st) ? type_size(b, &st, 0) : 0);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	t.nr_members = n;
+	layout__compute_holes(&t);
+	pad = t.padding;
+	arena__reset(&b->src->scratch);
 	e = hmap_slot(map, hash_u64(off), NULL, off, true);
 	e->okey = off;
 	e->val = (void *)(uintptr_t)(pad + 1);
@@ -908,8 +1004,18 @@ static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *
 					return ret;
 			} while (dwarf_siblingof(&child, &child) == 0);
 		}
-		if (per_cu_reset)
+		if (per_cu_reset) {
+			/*
+			 * DIEs of different CUs are different types (short of LTO's cross-CU
+			 * references, which only miss the caches): keep the caches one CU big.
+			 */
 			arena__reset(b->arena);
+			hmap_clear(&s->names);
+			hmap_clear(&s->sizes);
+			hmap_clear(&s->natural);
+			hmap_clear(&s->padding);
+			arena__reset(&s->names_arena);
+		}
 		off = next;
 	}
 	return 0;
@@ -1033,6 +1139,9 @@ static void dwarf_delete(struct layout_source *src)
 	hmap_free(&s->found);
 	hmap_free(&s->natural);
 	hmap_free(&s->padding);
+	hmap_free(&s->names);
+	hmap_free(&s->sizes);
+	arena__release(&s->names_arena);
 	arena__release(&s->scratch);
 	arena__release(&src->arena);
 	free(src->path);

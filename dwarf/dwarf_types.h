@@ -50,6 +50,7 @@ uint64_t hash_u64(uint64_t k);
 /* The entry for the key, NULL when absent and !insert; a new entry has hash set, key NULL. */
 struct hmap_entry *hmap_slot(struct hmap *m, uint64_t h, const char *skey, uint64_t okey,
 			     bool insert);
+void hmap_clear(struct hmap *m);
 void hmap_free(struct hmap *m);
 
 #include <string.h>

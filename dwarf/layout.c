@@ -123,7 +123,7 @@ static void hmap_grow(struct hmap *m)
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->e[i].hash)
 			continue;
-		size_t j = m->e[i].hash & (cap - 1);
+		size_t j = (m->e[i].hash >> 7) & (cap - 1);
 
 		while (e[j].hash)
 			j = (j + 1) & (cap - 1);
@@ -141,7 +141,8 @@ struct hmap_entry *hmap_slot(struct hmap *m, uint64_t h, const char *skey, uint6
 		hmap_grow(m);
 	if (!m->cap)
 		return NULL;
-	for (size_t j = h & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
+	/* bit 0 of a hash is always set (0 marks an empty slot): index with higher bits */
+	for (size_t j = (h >> 7) & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
 		struct hmap_entry *e = &m->e[j];
 
 		if (!e->hash) {
@@ -154,6 +155,13 @@ struct hmap_entry *hmap_slot(struct hmap *m, uint64_t h, const char *skey, uint6
 		if (e->hash == h && (skey ? e->key && !strcmp(e->key, skey) : e->okey == okey))
 			return e;
 	}
+}
+
+void hmap_clear(struct hmap *m)
+{
+	if (m->n)
+		memset(m->e, 0, m->cap * sizeof(*m->e));
+	m->n = 0;
 }
 
 void hmap_free(struct hmap *m)

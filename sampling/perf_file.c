@@ -388,6 +388,23 @@ static int consume(struct perf_file *pf, uint64_t n, void *dst, uint64_t off)
 {
 	uint8_t *d = dst;
 
+	if (!dst && pf->seekable) {
+		/* skip without reading: check against the end, then move the window's start */
+		uint64_t pos = pf->buf_off + pf->head, limit = pf->src_size;
+
+		if (pf->end < limit)
+			limit = pf->end;
+		if (pos > limit || n > limit - pos)
+			return perr(pf, off, "%" PRIu64 " bytes of trailing data run past the end of "
+				    "the data", n);
+		if (n <= pf->tail - pf->head) {
+			pf->head += (size_t)n;
+			return 0;
+		}
+		pf->buf_off = pf->src_pos = pos + n;
+		pf->head = pf->tail = 0;
+		return 0;
+	}
 	while (n) {
 		size_t chunk;
 		int rc;

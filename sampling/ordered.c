@@ -13,14 +13,28 @@
 struct qrec {
 	uint64_t time, seq;
 	struct record rec;
-	uint8_t *payload;	/* copy of the record's payload; the record's pointers rebased */
+	uint8_t payload[];	/* copy of the record's payload; the record's pointers rebased */
+};
+
+/*
+ * The queue is a few sorted runs (each CPU's buffer arrives in time order, so a record almost
+ * always extends some run), merged on delivery by picking the smallest head: O(runs) a
+ * record with no allocation beyond the record's own copy.  Past MAX_RUNS (input in no order
+ * at all) a record is inserted into the last run by binary search.
+ */
+#define MAX_RUNS 64
+
+struct run {
+	struct qrec **v;
+	size_t head, n, cap;	/* live entries are v[head .. n) */
 };
 
 struct ordered {
 	ordered_deliver_fn deliver;
 	void *ctx;
-	struct qrec **heap;	/* min-heap on (time, seq) */
-	size_t n, cap;
+	struct run runs[MAX_RUNS];
+	unsigned int nr_runs;
+	uint64_t queued;
 	uint64_t seq;
 	uint64_t max_timestamp;	/* largest time queued so far */
 	uint64_t next_flush;	/* the limit the next FINISHED_ROUND delivers up to */
@@ -36,19 +50,15 @@ struct ordered *ordered__new(ordered_deliver_fn deliver, void *ctx)
 	return o;
 }
 
-static void qrec__free(struct qrec *q)
-{
-	free(q->payload);
-	free(q);
-}
-
 void ordered__delete(struct ordered *o)
 {
 	if (!o)
 		return;
-	for (size_t i = 0; i < o->n; i++)
-		qrec__free(o->heap[i]);
-	free(o->heap);
+	for (unsigned int r = 0; r < o->nr_runs; r++) {
+		for (size_t i = o->runs[r].head; i < o->runs[r].n; i++)
+			free(o->runs[r].v[i]);
+		free(o->runs[r].v);
+	}
 	free(o);
 }
 
@@ -57,48 +67,83 @@ static bool before(const struct qrec *a, const struct qrec *b)
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-static void heap_push(struct ordered *o, struct qrec *q)
+static void run_append(struct run *r, struct qrec *q)
 {
-	size_t i;
-
-	o->heap = xgrow(o->heap, &o->cap, o->n + 1, sizeof(*o->heap));
-	i = o->n++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-
-		if (!before(q, o->heap[p]))
-			break;
-		o->heap[i] = o->heap[p];
-		i = p;
+	if (r->n == r->cap && r->head > r->cap / 2) {
+		/* reuse the delivered front before growing */
+		memmove(r->v, r->v + r->head, (r->n - r->head) * sizeof(*r->v));
+		r->n -= r->head;
+		r->head = 0;
 	}
-	o->heap[i] = q;
-	if (o->n > o->max_queued)
-		o->max_queued = o->n;
+	r->v = xgrow(r->v, &r->cap, r->n + 1, sizeof(*r->v));
+	r->v[r->n++] = q;
 }
 
-static struct qrec *heap_pop(struct ordered *o)
+static void queue(struct ordered *o, struct qrec *q)
 {
-	struct qrec *top = o->heap[0], *last = o->heap[--o->n];
-	size_t i = 0;
+	struct run *r;
+	size_t lo, hi;
 
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		const struct qrec *cur = last;
-
-		if (l < o->n && before(o->heap[l], cur)) {
-			m = l;
-			cur = o->heap[l];
+	/* the newest runs first: that is where the current CPU's buffer goes on */
+	for (unsigned int i = o->nr_runs; i-- > 0;) {
+		r = &o->runs[i];
+		if (r->n == r->head || !before(q, r->v[r->n - 1])) {
+			run_append(r, q);
+			goto out;
 		}
-		if (r < o->n && before(o->heap[r], cur))
-			m = r;
-		if (m == i)
-			break;
-		o->heap[i] = o->heap[m];
-		i = m;
 	}
-	if (o->n)
-		o->heap[i] = last;
-	return top;
+	if (o->nr_runs < MAX_RUNS) {
+		run_append(&o->runs[o->nr_runs++], q);
+		goto out;
+	}
+	r = &o->runs[MAX_RUNS - 1];
+	lo = r->head;
+	hi = r->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (before(q, r->v[mid]))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	run_append(r, q);
+	memmove(r->v + lo + 1, r->v + lo, (r->n - 1 - lo) * sizeof(*r->v));
+	r->v[lo] = q;
+out:
+	if (++o->queued > o->max_queued)
+		o->max_queued = o->queued;
+}
+
+/* The run whose head comes first, or NULL when all are empty. */
+static struct run *first_run(struct ordered *o)
+{
+	struct run *best = NULL;
+
+	for (unsigned int i = 0; i < o->nr_runs; i++) {
+		struct run *r = &o->runs[i];
+
+		if (r->head < r->n && (!best || before(r->v[r->head], best->v[best->head])))
+			best = r;
+	}
+	return best;
+}
+
+/* Drop empty runs (keeping their buffers for reuse would pin memory of an old burst). */
+static void compact_runs(struct ordered *o)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < o->nr_runs; i++) {
+		if (o->runs[i].head == o->runs[i].n) {
+			free(o->runs[i].v);
+			continue;
+		}
+		o->runs[k++] = o->runs[i];
+	}
+	for (unsigned int i = k; i < o->nr_runs; i++)
+		memset(&o->runs[i], 0, sizeof(o->runs[i]));
+	o->nr_runs = k;
 }
 
 /* Move a pointer that points into [old, old + len) to the same place in @copy. */
@@ -113,15 +158,14 @@ static const void *rebase(const void *p, const uint8_t *old, size_t len, uint8_t
 
 static struct qrec *qrec__new(const struct record *rec, uint64_t time, uint64_t seq)
 {
-	struct qrec *q = xmalloc(sizeof(*q));
 	size_t len = rec->size > 8 ? rec->size - 8u : 0;
+	struct qrec *q = xmalloc(sizeof(*q) + len);
 	const uint8_t *old = rec->payload;
 	struct sample *s = &q->rec.sample;
 
 	q->time = time;
 	q->seq = seq;
 	q->rec = *rec;
-	q->payload = xmalloc(len ? len : 1);
 	if (old && len)
 		memcpy(q->payload, old, len);
 #define REBASE(field) (field) = rebase((field), old, len, q->payload)
@@ -163,15 +207,20 @@ static uint64_t record_time(const struct record *rec)
 /* Deliver queued records with time <= @limit. */
 static int flush_upto(struct ordered *o, uint64_t limit)
 {
-	while (o->n && o->heap[0]->time <= limit) {
-		struct qrec *q = heap_pop(o);
-		int rc = o->deliver(o->ctx, &q->rec);
+	struct run *r;
+	int rc = 0;
 
-		qrec__free(q);
+	while ((r = first_run(o)) && r->v[r->head]->time <= limit) {
+		struct qrec *q = r->v[r->head++];
+
+		o->queued--;
+		rc = o->deliver(o->ctx, &q->rec);
+		free(q);
 		if (rc)
-			return rc;
+			break;
 	}
-	return 0;
+	compact_runs(o);
+	return rc;
 }
 
 int ordered__push(struct ordered *o, const struct record *rec)
@@ -191,7 +240,7 @@ int ordered__push(struct ordered *o, const struct record *rec)
 		return o->deliver(o->ctx, rec);
 	if (t > o->max_timestamp)
 		o->max_timestamp = t;
-	heap_push(o, qrec__new(rec, t, o->seq++));
+	queue(o, qrec__new(rec, t, o->seq++));
 	return 0;
 }
 
@@ -202,7 +251,7 @@ int ordered__flush(struct ordered *o)
 
 uint64_t ordered__queued(const struct ordered *o)
 {
-	return o->n;
+	return o->queued;
 }
 
 uint64_t ordered__max_queued(const struct ordered *o)

@@ -14,3 +14,7 @@ TESTS += tests/symbols/machine.sh
 dist_check_SCRIPTS += tests/symbols/machine.sh
 TESTS += tests/symbols/kmod.sh
 dist_check_SCRIPTS += tests/symbols/kmod.sh
+check_PROGRAMS += tests/unit/ordered_test
+tests_unit_ordered_test_SOURCES = tests/unit/ordered_test.c
+tests_unit_ordered_test_LDADD = sampling/libsampling.a util/libutil.a
+TESTS += tests/unit/ordered_test

@@ -7,7 +7,7 @@
  *	    555555555210 work (/tmp/prog)
  *	  prog.c:12
  *
- *   resolve [--symfs DIR] [-k VMLINUX] [--kallsyms FILE] [--c2c] [--no-srcline] FILE
+ *   resolve [--symfs DIR] [-k VMLINUX] [--kallsyms FILE] [--c2c] [--no-srcline] [--count] FILE
  *
  * --c2c prints the ip and perf c2c's Symbol, Shared Object and Source:Line cells instead,
  * tab-separated.
@@ -40,6 +40,8 @@ struct ctx {
 	struct symbols *syms;
 	int c2c;
 	int no_srcline;
+	int count;		/* --count: resolve only, print how many resolved (for timing) */
+	uint64_t nr, nr_sym;
 };
 
 static int deliver(void *arg, const struct record *rec)
@@ -64,6 +66,11 @@ static int deliver(void *arg, const struct record *rec)
 		symbols__lookup(cx->syms, dso_handle(cx->syms, al.dso), &sm, al.addr, &loc);
 	} else {
 		symbols__lookup(cx->syms, NULL, NULL, al.addr, &loc);
+	}
+	if (cx->count) {
+		cx->nr++;
+		cx->nr_sym += loc.sym != NULL;
+		return 0;
 	}
 	if (cx->c2c) {
 		symbols__format_sym(sym, sizeof(sym), al.level, &loc, al.addr);
@@ -90,7 +97,7 @@ int main(int argc, char **argv)
 {
 	struct symbols_options o = { 0 };
 	const char *path = NULL;
-	int c2c = 0, no_srcline = 0, rc;
+	int c2c = 0, no_srcline = 0, count = 0, rc;
 	struct perf_file *pf;
 	char err[PERF_FILE_ERRMAX];
 	struct record rec;
@@ -109,6 +116,8 @@ int main(int argc, char **argv)
 			c2c = 1;
 		else if (!strcmp(argv[i], "--no-srcline"))
 			no_srcline = 1;
+		else if (!strcmp(argv[i], "--count"))
+			count = 1;
 		else
 			path = argv[i];
 	}
@@ -130,7 +139,7 @@ int main(int argc, char **argv)
 				      b->build_id, b->size);
 	}
 	{
-		struct ctx cx = { m, syms, c2c, no_srcline };
+		struct ctx cx = { m, syms, c2c, no_srcline, count, 0, 0 };
 		struct ordered *q = ordered__new(deliver, &cx);
 
 		while ((rc = perf_file__next_record(pf, &rec)) > 0)
@@ -138,6 +147,8 @@ int main(int argc, char **argv)
 		if (rc == 0)
 			ordered__flush(q);
 		ordered__delete(q);
+		if (count)
+			printf("%" PRIu64 " samples, %" PRIu64 " with a symbol\n", cx.nr, cx.nr_sym);
 	}
 	if (rc < 0)
 		fprintf(stderr, "resolve: %s\n", perf_file__errmsg(pf));

@@ -175,7 +175,7 @@ static void print_cpus_line(const char *what, char *const *v, uint32_t n)
 		printf("# %s : %s\n", what, v[i] ? v[i] : "");
 }
 
-static void print_header(const char *path, const struct perf_header_info *h)
+static void print_header(const struct perf_header_info *h)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -307,7 +307,6 @@ static void print_header(const char *path, const struct perf_header_info *h)
 		printf("# tracing data : %" PRIu64 " bytes\n", h->tracing_data_size);
 	printf("# cache line size : %u%s\n", h->cache_line_size ? h->cache_line_size : 64,
 	       h->cache_line_size ? "" : " (not in the recording: default)");
-	(void)path;
 	if (!h->pipe) {
 		printf("# missing features: ");
 		for (unsigned int f = FEAT_TRACING_DATA; f < FEAT_LAST; f++)
@@ -494,7 +493,7 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 		print_json(o.input, perf_file__header(pf), &c, !o.header_only);
 	} else {
 		if (!o.stats_only)
-			print_header(o.input, perf_file__header(pf));
+			print_header(perf_file__header(pf));
 		if (!o.header_only)
 			print_stats(perf_file__header(pf), &c);
 	}

@@ -10,8 +10,8 @@
 
 #include "sampling/perf_file.h"
 
-#include <errno.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -436,7 +436,7 @@ static int read_file_header(struct perf_file *pf)
 {
 	uint8_t fh[FILE_HEADER_SIZE];
 	struct perf_header_info *h = &pf->h;
-	uint64_t attrs_off, attrs_size, nr_attrs, pos, nfeat, feat_size;
+	uint64_t attrs_off, attrs_size, nr_attrs, pos, nfeat;
 	bool sw = pf->swap;
 	int rc;
 
@@ -553,7 +553,6 @@ static int read_file_header(struct perf_file *pf)
 	} else if (!h->data_size) {
 		memset(h->features, 0, sizeof(h->features));
 	}
-	(void)feat_size;
 
 	pf->src_pos = pf->buf_off = h->data_offset;
 	pf->head = pf->tail = 0;

@@ -296,9 +296,11 @@ static inline bool perf_header__has_feat(const struct perf_header_info *h, unsig
 struct perf_file;
 
 /*
- * Open @path ("-" reads standard input) and read its header: file header, attrs and their ids,
- * and the feature sections (file mode) or the pipe header (pipe mode).  Returns 0 and sets *pfp,
- * or -errno with a message in @err (file, byte offset, what was wrong).
+ * Open @path ("-" reads standard input; a directory is perf record --threads' DIR/data followed
+ * by DIR/data.N) and read its header: file header, attrs and their ids, and the feature sections
+ * (file mode) or the pipe header (pipe mode).  Returns 0 and sets *pfp, or -errno with a message
+ * in @err (file, byte offset, what was wrong).  A regular file is read through mmap windows,
+ * anything else through read().
  */
 int perf_file__open(struct perf_file **pfp, const char *path, char *err, size_t errsz);
 

@@ -65,8 +65,9 @@ static int find_container(const struct attr_types *types, const struct attr_quer
 		const struct attr_fact *c = &q->facts[i];
 		const struct flat_layout *l;
 
-		if (i == inner || !c->type || c->base > in->base)
-			continue;
+		if (i == inner || !c->type || c->base > in->base ||
+		    (c->base == in->base && flat_layout__same_type(c->type, in->type)))
+			continue;	/* not outside it, or the same object again */
 		l = types->find(types->ctx, c->type);
 		if (!l || !covers(c->base, l->size, in->base) || l->size <= best_size)
 			continue;

@@ -70,6 +70,7 @@ struct fields_attr {
 	size_t nr_hints;
 	struct fields_rmw *rmw;
 	size_t nr_rmw, cap_rmw;
+	bool kernel_sample;		/* the sample being resolved is a kernel one */
 	uint64_t nr_alloc_records, nr_kmem_records;
 	/* Warnings printed once. */
 	struct u64map warned_dso;
@@ -111,8 +112,8 @@ static struct source_entry *add_source(struct fields_attr *c, const char *path)
 	/* The running kernel's BTF is the layout source of last resort for kernel types (no
 	 * vmlinux with DWARF on most machines; lineup watch's recordings need it). */
 	rc = !strcmp(path, KERNEL_BTF) ?
-		     layout_source__open(&e->src, NULL, LAYOUT_BTF | LAYOUT_EXPAND, err, sizeof(err)) :
-		     layout_source__open(&e->src, path, LAYOUT_EXPAND, err, sizeof(err));
+		     layout_source__open(&e->src, NULL, LAYOUT_BTF, err, sizeof(err)) :
+		     layout_source__open(&e->src, path, 0, err, sizeof(err));
 	if (rc < 0) {
 		e->src = NULL;
 		e->error = xstrdup(err[0] ? err : strerror(-rc));
@@ -138,30 +139,45 @@ static void flat_add(struct type_entry *t, const char *path, const char *type, u
 	f->depth = depth;
 }
 
-/* Members at every depth, containers first; anonymous members add no path component. */
-static void flatten(struct fields_attr *c, struct type_entry *t, const struct layout_type *lt,
-		    const char *prefix, uint64_t base, uint16_t depth)
+/*
+ * Members at every depth, containers first; anonymous members add no path component.  The
+ * sources are opened without LAYOUT_EXPAND so that type names stay as declared (atomic_long_t,
+ * spinlock_t): descending goes into anonymous members and members declared `struct X`
+ * (f_path.dentry, f_pos_lock.owner), whose layout is looked up by name in @src, but not into
+ * typedef'd wrappers: f_count and f_lock are what people call those fields, not
+ * f_count.counter.
+ */
+static void flatten(struct fields_attr *c, struct layout_source *src, struct type_entry *t,
+		    const struct layout_type *lt, const char *prefix, uint64_t base, uint16_t depth)
 {
-	if (depth > 8)
+	if (depth > 8 || lt->kind == LAYOUT_ENUM)
 		return;
 	for (uint32_t i = 0; i < lt->nr_members; i++) {
 		const struct layout_member *m = &lt->members[i];
+		const struct layout_type *sub = m->type;
 		const char *path = prefix;
 		char *type;
 
-		if (lt->kind == LAYOUT_ENUM)
-			return;
 		if (m->name) {
 			path = own(c, prefix[0] ? xasprintf("%s.%s", prefix, m->name) :
 						  xstrdup(m->name));
-			type = xasprintf("%s%s%s", m->type_name ? m->type_name : "?",
-					 m->decl_suffix && m->decl_suffix[0] == '[' ? "" : "",
+			type = xasprintf("%s%s", m->type_name ? m->type_name : "?",
 					 m->decl_suffix && m->decl_suffix[0] == '[' ?
 						 m->decl_suffix : "");
 			flat_add(t, path, own(c, type), base + m->offset, m, depth);
 		}
-		if (m->type && m->nr_elems == 1 && m->type->kind != LAYOUT_ENUM)
-			flatten(c, t, m->type, path, base + m->offset,
+		if (m->nr_elems != 1 || (m->name && !(m->type_name &&
+						     (!strncmp(m->type_name, "struct", 6) ||
+						      !strncmp(m->type_name, "union", 5)))))
+			continue;
+		if (!sub && m->type_id && src) {
+			char err[256];
+
+			if (layout_source__find(src, m->type_id, &sub, err, sizeof(err)) != 0)
+				sub = NULL;
+		}
+		if (sub && sub != lt)
+			flatten(c, src, t, sub, path, base + m->offset,
 				(uint16_t)(m->name ? depth + 1 : depth));
 	}
 }
@@ -183,6 +199,7 @@ const struct flat_layout *fields_attr__find_type(void *ctx, const char *name)
 {
 	struct fields_attr *c = ctx;
 	const struct layout_type *lt = NULL;
+	struct layout_source *src = NULL;
 	const char *tag = strip_tag(name);
 	struct type_entry *t;
 
@@ -194,14 +211,19 @@ const struct flat_layout *fields_attr__find_type(void *ctx, const char *name)
 		char err[256];
 
 		if (c->sources[i].src &&
-		    layout_source__find(c->sources[i].src, tag, &lt, err, sizeof(err)) != 0)
+		    layout_source__find(c->sources[i].src, tag, &lt, err, sizeof(err)) == 0)
+			src = c->sources[i].src;
+		else
 			lt = NULL;
 	}
-	if (!lt && !access(KERNEL_BTF, R_OK)) {
+	/* Only for a kernel sample: a user program's struct is no kernel struct of that name. */
+	if (!lt && c->kernel_sample && !access(KERNEL_BTF, R_OK)) {
 		struct source_entry *e = add_source(c, KERNEL_BTF);
 		char err[256];
 
-		if (e->src && layout_source__find(e->src, tag, &lt, err, sizeof(err)) != 0)
+		if (e->src && layout_source__find(e->src, tag, &lt, err, sizeof(err)) == 0)
+			src = e->src;
+		else
 			lt = NULL;
 	}
 	t = xcalloc(1, sizeof(*t));
@@ -210,7 +232,7 @@ const struct flat_layout *fields_attr__find_type(void *ctx, const char *name)
 	c->types[c->nr_types++] = t;
 	if (!lt)
 		return NULL;	/* remembered as missing */
-	flatten(c, t, lt, "", 0, 0);
+	flatten(c, src, t, lt, "", 0, 0);
 	/* Union members share offsets: sort so lookups can stop at the first member past. */
 	qsort(t->members, t->nr, sizeof(*t->members), member_cmp);
 	t->layout.name = own(c, xasprintf("%s %s", lt->kind == LAYOUT_UNION ? "union" :
@@ -420,6 +442,31 @@ static enum attr_reason vt_reason(int rc)
 	}
 }
 
+/*
+ * An indexed operand (lock incl 0x18(%rdi,%rsi,4)) reaches disp + index * scale into the
+ * object, the index unknown: of the array elements that could hold the address, take the
+ * first that puts the object's start on an aligned address (8, or 4 for a size that is no
+ * multiple of 8), so every sample of one object agrees on its instance.
+ */
+static uint64_t indexed_part(struct fields_attr *c, const struct vartype_answer *a, uint64_t addr)
+{
+	const struct flat_layout *l;
+	uint64_t align, count, base0;
+	int m;
+
+	if (!a->index_scale || !(l = fields_attr__find_type(c, a->type)))
+		return 0;
+	m = flat_layout__member_at(l, (uint64_t)a->offset);
+	count = m >= 0 && l->members[m].elem_size ? l->members[m].size / l->members[m].elem_size :
+						    1;
+	align = l->size % 8 ? 4 : 8;
+	base0 = addr - (uint64_t)a->offset;
+	for (uint64_t j = 0; j < count && j * a->index_scale <= base0; j++)
+		if ((base0 - j * a->index_scale) % align == 0)
+			return j * a->index_scale;
+	return 0;
+}
+
 /* The type of the instruction's memory operand at the IP. */
 static void evidence_operand(struct fields_attr *c, const struct evidence_query *eq,
 			     struct attr_fact *facts, unsigned int *nr, enum attr_reason *why)
@@ -441,7 +488,8 @@ static void evidence_operand(struct fields_attr *c, const struct evidence_query 
 		*why = vt_reason(rc);
 		return;
 	}
-	facts[(*nr)++] = (struct attr_fact){ ATTR_OPERAND, a.type, eq->addr - (uint64_t)a.offset,
+	facts[(*nr)++] = (struct attr_fact){ ATTR_OPERAND, a.type,
+					     eq->addr - (uint64_t)a.offset - indexed_part(c, &a, eq->addr),
 					     0, a.origin };
 }
 
@@ -768,6 +816,7 @@ int fields_attr__resolve(struct fields_attr *c, const struct fields_sample *ms,
 		alloc_index__prepare(&c->allocs);
 		c->prepared = true;
 	}
+	c->kernel_sample = ms->cpumode == CPUMODE_KERNEL;
 	eq.ip = ms->ip;
 	eq.addr = ms->addr;
 	eq.thread = th;

@@ -616,6 +616,8 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 	a.var = keep(vt, xstrdup(best.var ? best.var : "?"));
 	a.offset = best.offset;
 	a.size = best.size;
+	if (mem->mem.index != X86_REG_INVALID)
+		a.index_scale = (uint32_t)(mem->mem.scale > 0 ? mem->mem.scale : 1);
 	a.origin = keep(vt, xasprintf("%s (%s) in %s: %s %s", reg_names[reg], a.var, sym,
 				      insn->mnemonic, insn->op_str));
 	cs_free(insn, n);

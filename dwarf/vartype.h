@@ -53,6 +53,8 @@ enum vartype_reason {
  *		from the array element for an array of structs; operand: into the pointee)
  * @size:	sizeof the instance (an array element for an array of structs)
  * @elem_size:	for a scalar array global, the element size (0 otherwise)
+ * @index_scale: operand: the instruction adds an index register times this scale to the
+ *		offset (in_flight[rw]), so @offset is where the indexed array starts; 0 otherwise
  * @origin:	"var counters", "var stats[3]", "rdi (f) in lineup_file_get"
  */
 struct vartype_answer {
@@ -62,6 +64,7 @@ struct vartype_answer {
 	int64_t offset;
 	uint64_t size;
 	uint64_t elem_size;
+	uint32_t index_scale;
 	const char *origin;
 };
 

@@ -180,5 +180,14 @@ assert any(s["member"] == "b_state" and s["cpus_write"] == 8 and s["locked"] for
 EOF
 
 grep -q '^struct file (size ' "$T/out.txt" || fail "no struct file table in the text output"
+
+# The weakest evidence: a --type hint names the instance the kernel-proper samples touch.
+"$LINEUP" fields -i "$T/perf.data" --debug-file "$KO" --type 'struct file@0xffff888104e3a400' \
+	--json >"$T/hint.json" 2>/dev/null || fail "lineup fields --type failed"
+python3 - "$T/hint.json" <<'PY' || fail "the --type hint did not attribute the rest"
+import json, sys
+h = json.load(open(sys.argv[1]))["attribution"]["hitm"]
+assert h["share"] == 1.0 and h["by_evidence"]["hint"] == 8 and not h["unresolved"], h
+PY
 grep -q 'read-mostly victims' "$T/out.txt" || fail "no read-mostly victims in the text output"
 exit 0

@@ -9,7 +9,9 @@ tests_unit_reader_test_LDADD = sampling/libsampling.a util/libutil.a $(LIBZSTD_L
 
 # libFuzzer harness of the reader: `make fuzz [FUZZ_SECONDS=60]` (needs clang; not built by
 # default).  CI: tests/fuzz/run.sh (exit 77 when clang is missing).
-EXTRA_DIST += tests/fuzz/reader_fuzz.c tests/fuzz/run.sh
+EXTRA_DIST += tests/fuzz/reader_fuzz.c tests/fuzz/run.sh tests/fuzz/reader-seeds/README \
+	tests/fuzz/reader-seeds/zstd-file.data tests/fuzz/reader-seeds/zstd-pipe.data \
+	tests/fuzz/reader-seeds/be-ctx_switch.data tests/fuzz/reader-seeds/be-pipe-group.data
 FUZZ_SECONDS = 60
 fuzz:
 	CLANG='$(CLANG)' SHARED='$(abs_top_srcdir)/../shared' \

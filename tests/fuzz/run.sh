@@ -2,7 +2,7 @@
 # Build the perf.data reader's libFuzzer harness and run it on its seed corpus.
 #   tests/fuzz/run.sh [SECONDS]      (default 60; CI calls it with no argument)
 # Needs clang with libFuzzer (Debian: clang); exits 77 (skip) without it.  Crashes are kept
-# in tests/fuzz/crashes/ (add each as a regression seed once fixed).
+# in tests/fuzz/crashes/ (add each to tests/fuzz/reader-seeds/ once fixed).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-60}
@@ -21,7 +21,7 @@ printf '#define _GNU_SOURCE 1\n' >"$work/config.h"
 
 # Seeds: the small real recordings (each cut to its first 64 KiB too) and the kept crashes.
 fixtures=${SHARED:-$top/../shared}/fixtures/perf-data
-for f in "$fixtures"/*perf.data* "$top"/tests/fuzz/seeds/*; do
+for f in "$fixtures"/*perf.data* "$top"/tests/fuzz/reader-seeds/*.data; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f")
 	if [ "$(wc -c <"$f")" -le 262144 ]; then

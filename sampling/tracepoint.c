@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -224,8 +228,17 @@ static void register_cmdlines(struct tep_handle *tep, const char *text, size_t l
 	}
 }
 
-int tp_decoder__load_tracing_data(struct tp_decoder *d, const void *data, size_t len, char *err,
-				  size_t errlen)
+/* Before each libtraceevent parse: tell the watching parent where we are (see below). */
+static void progress(int fd, size_t off)
+{
+	uint64_t v = off;
+
+	if (fd >= 0 && write(fd, &v, sizeof(v)) != sizeof(v))
+		_exit(3);
+}
+
+static int load_tracing_data(struct tp_decoder *d, const void *data, size_t len, char *err,
+			     size_t errlen, int progress_fd)
 {
 	static const unsigned char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	struct cursor c = { .p = data, .len = len, .err = err, .errlen = errlen };
@@ -269,6 +282,7 @@ int tp_decoder__load_tracing_data(struct tp_decoder *d, const void *data, size_t
 	c.off += 12;
 	if (cur_u64(&c, &size, "header_page size") || !(s = cur_blob(&c, size, "header_page")))
 		return -EINVAL;
+	progress(progress_fd, s - (const char *)data);
 	if (!tep_parse_header_page(d->tep, (char *)s, size, long_size))
 		tep_set_long_size(d->tep, tep_get_header_page_size(d->tep));
 	if (cur_need(&c, 13, "header_event") || memcmp(c.p + c.off, "header_event", 13)) {
@@ -289,10 +303,9 @@ int tp_decoder__load_tracing_data(struct tp_decoder *d, const void *data, size_t
 		if (cur_u64(&c, &size, "an ftrace format size") ||
 		    !(s = cur_blob(&c, size, "an ftrace format")))
 			return -EINVAL;
-		if (tep_parse_event(d->tep, s, size, "ftrace") != TEP_ERRNO__SUCCESS) {
-			/* perf ignores ftrace formats it cannot parse too; note and go on. */
-			(void)at;
-		}
+		progress(progress_fd, at);
+		/* perf ignores ftrace formats it cannot parse too. */
+		(void)tep_parse_event(d->tep, s, size, "ftrace");
 	}
 
 	/* event systems */
@@ -311,6 +324,7 @@ int tp_decoder__load_tracing_data(struct tp_decoder *d, const void *data, size_t
 			at = c.off;
 			if (!(s = cur_blob(&c, size, "an event format")))
 				return -EINVAL;
+			progress(progress_fd, at);
 			if (tep_parse_event(d->tep, s, size, sys) != TEP_ERRNO__SUCCESS) {
 				snprintf(err, errlen,
 					 "tracing data: byte offset %zu: cannot parse a %s event format",
@@ -345,6 +359,70 @@ int tp_decoder__load_tracing_data(struct tp_decoder *d, const void *data, size_t
 		register_cmdlines(d->tep, s, size);
 	}
 	return 0;
+}
+
+/*
+ * libtraceevent crashes on some malformed formats (found by tests/fuzz/tracepoint_fuzz.c: a
+ * "signed:0\\n" in place of "signed:0;" is enough), and a perf.data is untrusted input.  So
+ * the formats are first parsed in a child process that reports the byte offset of each one
+ * before parsing it; only when the child survives does this process parse them.
+ */
+static int formats_survive(const void *data, size_t len, char *err, size_t errlen)
+{
+	int p[2], status;
+	uint64_t last = 0, v;
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		return 0;	/* cannot check: go on */
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return 0;
+	}
+	if (pid == 0) {
+		struct tp_decoder *d = tp_decoder__new();
+		char e[64];
+		int devnull = open("/dev/null", O_WRONLY);
+
+		close(p[0]);
+		if (devnull >= 0)
+			dup2(devnull, 2);	/* a sanitizer's report of the crash is ours to give */
+		/* Die by the signal itself, not through a sanitizer's or fuzzer's handler. */
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGILL, SIG_DFL);
+		signal(SIGABRT, SIG_DFL);
+		_exit(load_tracing_data(d, data, len, e, sizeof(e), p[1]) < 0 ? 10 : 0);
+	}
+	close(p[1]);
+	while (read(p[0], &v, sizeof(v)) == sizeof(v))
+		last = v;
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	/* 0: parsed, 10: refused with a message (the real parse below gives it); anything
+	 * else is a crash: a signal, or a sanitizer's exit after catching one. */
+	if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+				    WEXITSTATUS(status) != 10)) {
+		snprintf(err, errlen,
+			 "tracing data: byte offset %llu: this event format makes libtraceevent crash "
+			 "(%s %d); refusing the tracing data", (unsigned long long)last,
+			 WIFSIGNALED(status) ? "signal" : "exit", WIFSIGNALED(status) ?
+			 WTERMSIG(status) : WEXITSTATUS(status));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int tp_decoder__load_tracing_data(struct tp_decoder *d, const void *data, size_t len, char *err,
+				  size_t errlen)
+{
+	int rc = formats_survive(data, len, err, errlen);
+
+	return rc < 0 ? rc : load_tracing_data(d, data, len, err, errlen, -1);
 }
 
 int tp_decoder__load_kallsyms(struct tp_decoder *d, const char *path)

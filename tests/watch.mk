@@ -15,3 +15,9 @@ TESTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh tests/w
 	tests/watch/pair.sh
 dist_check_SCRIPTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh \
 	tests/watch/errors.sh tests/watch/pair.sh tests/watch/lib-watch.sh
+check_PROGRAMS += tests/watch/tracing_data_test
+tests_watch_tracing_data_test_SOURCES = tests/watch/tracing_data_test.c
+tests_watch_tracing_data_test_LDADD = sampling/libsampling.a util/libutil.a $(LIBTRACEEVENT_LIBS)
+TESTS += tests/watch/tracing_data_test
+EXTRA_DIST += tests/fuzz/tracepoint_fuzz.c tests/fuzz/tracepoint_run.sh \
+	tests/fuzz/seeds/tracepoint-kmem.bin tests/fuzz/seeds/tracepoint-crash-signed.bin

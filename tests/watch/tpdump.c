@@ -5,6 +5,8 @@
  * decoded by lineup's libtraceevent decoder from the file's own TRACING_DATA section (and
  * kernel symbols from /proc/kallsyms, as perf resolves %pS on the recording machine).
  * With -f, print every decoded field as name=value instead of the print format.
+ * With -s SEED, write a fuzzing seed for tests/fuzz/tracepoint_fuzz.c instead: u32 length, the
+ * TRACING_DATA section, then up to 64 payloads as u16 length + bytes.
  * With -t, load every truncation of the file's TRACING_DATA and of each payload instead: each
  * must fail cleanly with a message (never crash), and print how many did.
  */
@@ -27,6 +29,8 @@ int main(int argc, char **argv)
 	char err[512];
 	int rc, fields = argc > 2 && !strcmp(argv[1], "-f");
 	int trunc = argc > 2 && !strcmp(argv[1], "-t");
+	FILE *seed = NULL;
+	int nseed = 0;
 	const char *path = argv[argc - 1];
 
 	if (argc < 2) {
@@ -47,6 +51,17 @@ int main(int argc, char **argv)
 					  sizeof(err)) < 0) {
 		fprintf(stderr, "tpdump: %s: %s\n", path, err);
 		return 2;
+	}
+	if (argc > 3 && !strcmp(argv[1], "-s")) {
+		uint32_t n = (uint32_t)h->tracing_data_size;
+
+		seed = fopen(argv[2], "wb");
+		if (!seed) {
+			perror(argv[2]);
+			return 2;
+		}
+		fwrite(&n, 4, 1, seed);
+		fwrite(h->tracing_data, 1, n, seed);
 	}
 	if (trunc) {
 		uint64_t failed = 0;
@@ -71,6 +86,17 @@ int main(int argc, char **argv)
 		if (rec.type != REC_SAMPLE || s->evsel >= h->nr_evsels)
 			continue;
 		name = h->evsels[s->evsel].name;
+		if ((s->present & SF_RAW) && seed) {
+			uint16_t len = (uint16_t)s->raw_size;
+
+			if (nseed++ < 64) {
+				fwrite(&len, 2, 1, seed);
+				fwrite(s->raw, 1, len, seed);
+			}
+			continue;
+		}
+		if (seed)
+			continue;
 		if ((s->present & SF_RAW) && trunc) {
 			struct tp_event ev;
 
@@ -119,6 +145,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tpdump: %s\n", perf_file__errmsg(pf));
 		return 2;
 	}
+	if (seed)
+		fclose(seed);
 	tp_decoder__delete(d);
 	perf_file__close(pf);
 	return 0;

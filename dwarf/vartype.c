@@ -284,6 +284,15 @@ static char *struct_name(Dwarf_Die *die)
 	return NULL;
 }
 
+static bool struct_name_ok(Dwarf_Die *die)
+{
+	char *n = struct_name(die);
+	bool ok = n != NULL;
+
+	free(n);
+	return ok;
+}
+
 /* A base or pointer type's C name, roughly, for scalar globals. */
 static char *scalar_name(Dwarf_Die *die)
 {
@@ -449,6 +458,7 @@ struct candidate {
 	const char *var;
 	int64_t offset;
 	uint64_t size;
+	Dwarf_Die die;		/* the pointee struct */
 };
 
 /*
@@ -515,6 +525,7 @@ static void consider(Dwarf_Die *die, Dwarf_Addr pc, int reg, int64_t disp, struc
 	best->var = dwarf_diename(die);
 	best->offset = offset;
 	best->size = size;
+	best->die = p;
 }
 
 /*
@@ -554,6 +565,155 @@ static void operand_var(Dwarf_Die *die, void *arg)
 	struct operand_scan *os = arg;
 
 	consider(die, os->pc, os->reg, os->disp, os->best, &os->any);
+}
+
+
+/*
+ * The pointer type of the member at byte @off of struct @st (anonymous members searched):
+ * its pointee struct in *out.  For a pointer loaded from a member (mov 0x30(%rdi),%rax).
+ */
+static bool member_pointee(Dwarf_Die *st, uint64_t off, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die child, t;
+
+	if (depth > 4 || dwarf_child(st, &child) != 0)
+		return false;
+	do {
+		Dwarf_Attribute at;
+		Dwarf_Word loc;
+		uint64_t sz;
+
+		if (dwarf_tag(&child) != DW_TAG_member ||
+		    !dwarf_attr_integrate(&child, DW_AT_data_member_location, &at) ||
+		    dwarf_formudata(&at, &loc) != 0 || loc > off)
+			continue;
+		if (!type_of(&child, &t) || !strip(&t, &t))
+			continue;
+		if (loc == off && dwarf_tag(&t) == DW_TAG_pointer_type)
+			return type_of(&t, out) && strip(out, out) && struct_name_ok(out);
+		sz = die_size(&t);
+		if ((dwarf_tag(&t) == DW_TAG_structure_type || dwarf_tag(&t) == DW_TAG_union_type) &&
+		    off - loc < sz && member_pointee(&t, off - loc, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+struct trace {
+	struct vartype *vt;
+	Dwarf_Die *cu;
+	Dwarf_Addr bias;
+	cs_insn *insn;
+	size_t n;
+};
+
+/*
+ * What struct the pointer in @reg points into just before instruction @idx (and at which
+ * offset): a variable living in it (location lists), else, within the few instructions
+ * before, the load or address computation that set it from another typed register
+ * (mov 0x30(%rdi),%rax with %rdi a struct buffer_head *: %rax is its b_bdev), or a copy.
+ */
+static bool reg_type(struct trace *tr, size_t idx, int reg, int depth, struct candidate *out)
+{
+	struct candidate best = { 0 };
+	struct operand_scan os = { tr->insn[idx].address - tr->bias, reg, 0, &best, false };
+
+	scan_pc(tr->cu, os.pc, 0, false, operand_var, &os);
+	if (best.type) {
+		*out = best;
+		return true;
+	}
+	if (depth >= 3)
+		return false;
+	for (size_t j = idx; j-- > 0 && idx - j <= 12;) {
+		const cs_insn *in = &tr->insn[j];
+		const cs_x86 *x = &in->detail->x86;
+		struct candidate up = { 0 };
+		int src_reg;
+
+		if (cs_insn_group(tr->vt->cs, in, CS_GRP_JUMP) ||
+		    cs_insn_group(tr->vt->cs, in, CS_GRP_CALL) ||
+		    cs_insn_group(tr->vt->cs, in, CS_GRP_RET))
+			return false;	/* the block ends: give up rather than guess */
+		if (!x->op_count || x->operands[0].type != X86_OP_REG ||
+		    dwarf_reg(x->operands[0].reg) != reg)
+			continue;
+		if (x->op_count != 2)
+			return false;
+		if (x->operands[1].type == X86_OP_REG && in->id == X86_INS_MOV) {
+			src_reg = dwarf_reg(x->operands[1].reg);
+			return src_reg >= 0 && src_reg != 7 &&
+			       reg_type(tr, j, src_reg, depth + 1, out);
+		}
+		if (x->operands[1].type != X86_OP_MEM || x->operands[1].mem.index != X86_REG_INVALID ||
+		    x->operands[1].mem.base == X86_REG_RIP)
+			return false;
+		src_reg = dwarf_reg(x->operands[1].mem.base);
+		if (src_reg < 0 || src_reg == 7 || !reg_type(tr, j, src_reg, depth + 1, &up))
+			return false;
+		if (in->id == X86_INS_LEA) {	/* &up->member: the same object, further in */
+			up.offset += x->operands[1].mem.disp;
+			if (up.offset < 0 || (uint64_t)up.offset >= up.size) {
+				free(up.type);
+				return false;
+			}
+			*out = up;
+			return true;
+		}
+		if (in->id == X86_INS_MOV) {	/* up->member, a pointer: its pointee */
+			Dwarf_Die p;
+			int64_t at = up.offset + x->operands[1].mem.disp;
+
+			free(up.type);
+			if (at < 0 || !member_pointee(&up.die, (uint64_t)at, &p, 0))
+				return false;
+			memset(out, 0, sizeof(*out));
+			out->type = struct_name(&p);
+			out->size = die_size(&p);
+			out->die = p;
+			out->var = NULL;
+			return out->type != NULL;
+		}
+		return false;
+	}
+	return false;
+}
+
+/*
+ * No variable lives in the base register: follow how the register got its value in the
+ * instructions before (perf's data-type profiling does the same), decoding the function from
+ * its start up to the access.
+ */
+static bool traced_type(struct vartype *vt, struct vt_file *f, const struct sym_entry *se,
+			uint64_t off, Dwarf_Die *cu, Dwarf_Addr bias, int reg, int64_t disp,
+			struct candidate *best)
+{
+	size_t len = 0, n, idx;
+	const uint8_t *code = code_at(f, se, 0, &len);
+	struct trace tr = { vt, cu, bias, NULL, 0 };
+	struct candidate c = { 0 };
+	bool ok = false;
+
+	if (!code || off >= len || off > 4096)
+		return false;
+	n = cs_disasm(vt->cs, code, off + 16 < len ? off + 16 : len, se->dwfl_addr, 0, &tr.insn);
+	tr.n = n;
+	for (idx = 0; idx < n && tr.insn[idx].address != se->dwfl_addr + off; idx++)
+		;
+	if (idx < n && reg_type(&tr, idx, reg, 0, &c)) {
+		int64_t at = c.offset + disp;
+
+		if (at >= 0 && (uint64_t)at < c.size) {
+			*best = c;
+			best->offset = at;
+			ok = true;
+		} else {
+			free(c.type);
+		}
+	}
+	if (n)
+		cs_free(tr.insn, n);
+	return ok;
 }
 
 int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint64_t off,
@@ -607,13 +767,15 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 	if (cu)
 		scan_pc(cu, pc, 0, false, operand_var, &os);
 	any = os.any;
+	if (!best.type && cu && traced_type(vt, f, se, off, cu, bias, reg, mem->mem.disp, &best))
+		any = true;
 	if (!best.type) {
 		rc = !cu ? VT_NO_DEBUGINFO : any ? VT_NOT_STRUCT : VT_NO_VARIABLE;
 		cs_free(insn, n);
 		return cache_put(f, key, rc, NULL);
 	}
 	a.type = keep(vt, best.type);
-	a.var = keep(vt, xstrdup(best.var ? best.var : "?"));
+	a.var = keep(vt, xstrdup(best.var ? best.var : "a loaded pointer"));
 	a.offset = best.offset;
 	a.size = best.size;
 	if (mem->mem.index != X86_REG_INVALID)

@@ -32,7 +32,10 @@ KO="$T/kmod/lineup_touch.ko"
 objdump -d --no-show-raw-insn "$KO" >"$T/dis" || fail "objdump failed"
 
 # What each function touches (the truth, written here) and how it is sampled:
-#   FUNCTION TYPE MEMBER OP COUNT CPUS   (OP: L load/HITM, S store, LS locked RMW, I index)
+#   FUNCTION INSTANCE TYPE MEMBER OP COUNT CPUS [NTH]
+#   (OP: L load/HITM, S store, LS locked RMW, I indexed; NTH: which memory operand of the
+#   function, 1 by default: the 2nd of lineup_bh_bdev_open is the access through the pointer
+#   it loaded first, bh->b_bdev->bd_openers, where no variable holds the pointer)
 cat >"$T/plan" <<'EOF'
 lineup_file_get        file  struct_file  f_count           LS 40 0-7
 lineup_file_put        file  struct_file  f_count           LS 20 0-7
@@ -52,6 +55,8 @@ lineup_part_get        part  struct_lineup_hd_struct ref    LS 10 0-7
 lineup_part_in_flight  part  struct_lineup_hd_struct in_flight L 10 0-1
 lineup_mbe_get         mbe   struct_mb_cache_entry e_refcnt LS 10 0-7
 lineup_mbe_value       mbe   struct_mb_cache_entry e_value  L  10 4-7
+lineup_bh_bdev_open    bdev  struct_block_device bd_openers LS 10 0-7 2
+lineup_file_sb         inode struct_inode i_sb              L  10 4-7 2
 EOF
 
 python3 - "$T" <<'EOF' || fail "could not write the scenario"
@@ -63,7 +68,7 @@ for m in re.finditer(r"^([0-9a-f]+) <([^>]+)>:\n((?:\s+[0-9a-f]+:.*\n)+)", dis, 
     funcs[m.group(2)] = m.group(3)
 MOD = 0xffffffffc0a00000
 base = {"file": 0xffff888104e3a400, "bh": 0xffff888105000080, "bdev": 0xffff888106000000,
-        "part": 0xffff888107000040, "mbe": 0xffff888108000000}
+        "part": 0xffff888107000040, "mbe": 0xffff888108000000, "inode": 0xffff888109000000}
 # data_src values (mkperf --classes): HITM loads, stores, locked variants
 LCL_HITM, RMT_HITM = 0x010605800842, 0x111605808042
 ST_L1MISS = 0x010205080184
@@ -73,7 +78,9 @@ out = ["kernel 0xffffffff81000000 0x1000000",
 expect = []
 t = 1000000000
 for line in open(T + "/plan"):
-    fn, inst, typ, member, op, count, cpus = line.split()
+    fields = line.split()
+    fn, inst, typ, member, op, count, cpus = fields[:7]
+    nth = int(fields[7]) if len(fields) > 7 else 1
     body = funcs.get(fn)
     if body is None:
         sys.exit("no function %s in the disassembly" % fn)
@@ -84,6 +91,9 @@ for line in open(T + "/plan"):
             continue
         mem = re.search(r"(-?0x[0-9a-f]+)?\(%(r[a-z0-9]+)[,)]", m.group(3))
         if mem and mem.group(2) not in ("rsp", "rip"):
+            nth -= 1
+            if nth:
+                continue
             ip = int(m.group(1), 16)
             disp = int(mem.group(1), 16) if mem.group(1) else 0
             break

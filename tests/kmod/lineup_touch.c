@@ -128,6 +128,18 @@ noinline int lineup_part_in_flight(struct lineup_hd_struct *part)
 	return atomic_read(&part->in_flight[0]) + atomic_read(&part->in_flight[1]);
 }
 
+/* Through a pointer loaded from another struct: no variable holds it. */
+
+noinline void lineup_bh_bdev_open(struct buffer_head *bh)
+{
+	atomic_inc(&bh->b_bdev->bd_openers);
+}
+
+noinline struct super_block *lineup_file_sb(struct file *f)
+{
+	return READ_ONCE(file_inode(f)->i_sb);
+}
+
 /* struct mb_cache_entry */
 
 noinline void lineup_mbe_get(struct mb_cache_entry *e)
@@ -145,7 +157,8 @@ void *lineup_touch[] = {
 	lineup_file_pos_lock, lineup_file_pos_unlock, lineup_file_op, lineup_file_inode,
 	lineup_file_dentry, lineup_file_mapping, lineup_bh_set_uptodate, lineup_bh_next,
 	lineup_bdev_open, lineup_bdev_stamp, lineup_part_inc_in_flight, lineup_part_get,
-	lineup_part_in_flight, lineup_mbe_get, lineup_mbe_value,
+	lineup_part_in_flight, lineup_mbe_get, lineup_mbe_value, lineup_bh_bdev_open,
+	lineup_file_sb,
 };
 EXPORT_SYMBOL_GPL(lineup_touch);
 

@@ -446,8 +446,14 @@ int tp_decoder__load_kallsyms(struct tp_decoder *d, const char *path)
 static struct tep_event *event_of(struct tp_decoder *d, const void *raw, size_t size)
 {
 	struct tep_record rec = { .data = (void *)raw, .size = size };
+	struct tep_event *first = tep_get_event(d->tep, 0);
+	struct tep_format_field *type;
 
-	if (size < 2)
+	/* libtraceevent reads common_type where its first event's format says, without
+	 * looking at the payload's size: check that first (the format may be hostile). */
+	type = first ? tep_find_common_field(first, "common_type") : NULL;
+	if (!type || type->offset < 0 || type->size <= 0 || type->size > 8 ||
+	    (size_t)type->offset + type->size > size)
 		return NULL;
 	return tep_find_event(d->tep, tep_data_type(d->tep, &rec));
 }

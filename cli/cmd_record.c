@@ -328,8 +328,14 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 		return rc;
 	if (o.list)
 		return list_events(o.ldlat ? o.ldlat : 30);
-	if (o.sim)
+	if (o.sim) {
+		if (o.nr_events || o.all || o.user || o.kernel || o.cpus || o.freq || o.mmap_pages ||
+		    o.ldlat)
+			return cli__usage_error(cmd, "--sim runs CMD under the software collector: -e, "
+						"--ldlat, -a, -u, -k, -C, -F and -m do not apply (-c "
+						"sets its sampling period)");
 		return sim_record__run(o.output, o.count, argc - i, argv + i);
+	}
 	if (o.user && o.kernel)
 		return cli__usage_error(cmd, "-u and -k exclude each other");
 	if (i >= argc && !o.all)

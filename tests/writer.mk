@@ -26,3 +26,7 @@ TESTS += tests/writer/record.sh
 dist_check_SCRIPTS += tests/writer/record.sh
 TESTS += tests/writer/tracing_data.sh
 dist_check_SCRIPTS += tests/writer/tracing_data.sh
+# samples: TID and ADDR of every sample as lineup's reader decodes them (record.sh)
+check_PROGRAMS += tests/tools/samples
+tests_tools_samples_SOURCES = tests/tools/samples.c
+tests_tools_samples_LDADD = sampling/libsampling.a util/libutil.a $(LIBZSTD_LIBS)

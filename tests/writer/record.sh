@@ -85,6 +85,8 @@ done
 [ ! -e "$T/none.data" ] || fail "a file was written although nothing could be recorded"
 
 # Bad usage.
+expect_rc 2 "$LINEUP" record --sim -e page-faults -- true 2> "$T/err"
+grep -q -- "--sim runs CMD under the software collector" "$T/err" || fail "--sim with -e accepted"
 expect_rc 2 "$LINEUP" record -e no-such-event -- true 2> /dev/null
 expect_rc 2 "$LINEUP" record -u -k -e page-faults -- true 2> /dev/null
 expect_rc 2 "$LINEUP" record -e page-faults 2> /dev/null
@@ -118,6 +120,14 @@ ours=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$T/err")
 theirs=$(wc -l < "$T/addrs")
 [ "$ours" -gt 64 ] || fail "only $ours samples recorded"
 [ "$ours" -eq "$theirs" ] || fail "lineup wrote $ours samples, perf script reads $theirs"
+# lineup's own reader decodes the same samples: same threads, same addresses (perf script
+# sorts by time, the reader gives file order: compare sorted)
+"$top_builddir/tests/tools/samples" "$T/pf.data" 2> "$T/err" | sort > "$T/ours" ||
+	fail "lineup's reader: $(cat "$T/err")"
+[ -s "$T/ours" ] || fail "lineup's reader found no samples: $(cat "$T/err")"
+"$PERF" script -i "$T/pf.data" -F tid,addr 2>/dev/null | awk '{ print $1, $2 }' | sort > "$T/theirs"
+diff -u "$T/theirs" "$T/ours" > /dev/null ||
+	fail "lineup's reader and perf script disagree on the samples' tid/addr"
 # lineup's own reader counts the same
 "$LINEUP" info -i "$T/pf.data" --stats > "$T/info" 2>&1 || fail "lineup info: $(cat "$T/info")"
 grep -q "SAMPLE events: *$ours\$" "$T/info" || { cat "$T/info" >&2; fail "lineup info count"; }

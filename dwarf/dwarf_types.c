@@ -38,6 +38,10 @@ struct dwarf_source {
 	Dwfl *dwfl;
 	Dwarf *dw;
 	struct hmap found;	/* name -> struct layout_type * (in base.arena) */
+	struct hmap index;	/* name -> DIE offset of its first definition (okey) */
+	struct arena index_names;
+	Dwarf_Off scan_next;	/* the first CU not indexed yet */
+	bool scan_done;
 	struct hmap natural;	/* DIE offset -> natural alignment */
 	struct hmap padding;	/* DIE offset -> tail padding + 1 */
 	struct hmap names;	/* DIE offset -> pahole's name of the type (in names_arena) */
@@ -1021,20 +1025,46 @@ static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *
 	return 0;
 }
 
-struct find_arg {
-	const char *name;
-	struct layout_type *found;
-};
-
-static int find_one(struct build *b, Dwarf_Die *die, void *arg)
+/*
+ * Index struct names CU by CU from where the last lookup stopped, up to the CU that defines
+ * @want (NULL: to the end): a -C lookup reads only the CUs up to its struct, several lookups
+ * read each CU once, and the closest-name search reuses the index.
+ */
+static void index_scan(struct dwarf_source *s, const char *want)
 {
-	struct find_arg *fa = arg;
-	const char *name = dwarf_diename(die);
+	while (!s->scan_done) {
+		Dwarf_Off off = s->scan_next, next;
+		Dwarf_Die cu, child;
+		size_t hsize;
+		bool hit = false;
 
-	if (!name || strcmp(name, fa->name))
-		return 0;
-	fa->found = build_type(b, die, 0, false);
-	return 1;
+		if (dwarf_nextcu(s->dw, off, &next, &hsize, NULL, NULL, NULL) != 0) {
+			s->scan_done = true;
+			break;
+		}
+		s->scan_next = next;
+		if (!dwarf_offdie(s->dw, off + hsize, &cu) || dwarf_child(&cu, &child))
+			continue;
+		do {
+			struct hmap_entry *e;
+			const char *name;
+
+			if (!is_struct_tag(dwarf_tag(&child)) || die_has(&child, DW_AT_declaration))
+				continue;
+			name = dwarf_diename(&child);
+			if (!name)
+				continue;
+			e = hmap_slot(&s->index, hash_str(name), name, 0, true);
+			if (e->key)
+				continue;
+			e->key = arena__strdup(&s->index_names, name);
+			e->okey = dwarf_dieoffset(&child);
+			if (want && !strcmp(name, want))
+				hit = true;
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (hit)
+			break;
+	}
 }
 
 static int dwarf_find(struct layout_source *src, const char *name,
@@ -1044,20 +1074,31 @@ static int dwarf_find(struct layout_source *src, const char *name,
 	struct hmap_entry *e = hmap_slot(&s->found, hash_str(name), name, 0, false);
 	struct build b = { .src = s, .arena = &src->arena, .addr_size = src->addr_size,
 			   .expand = src->flags & LAYOUT_EXPAND };
-	struct find_arg fa = { .name = name };
+	struct layout_type *t;
+	Dwarf_Die die;
 
 	if (e) {
 		*out = e->val;
 		return 0;
 	}
-	walk_types(s, &b, find_one, &fa, false);
-	strbuf__release(&b.tmp);
-	if (!fa.found)
+	e = hmap_slot(&s->index, hash_str(name), name, 0, false);
+	if (!e && !s->scan_done) {
+		index_scan(s, name);
+		e = hmap_slot(&s->index, hash_str(name), name, 0, false);
+	}
+	if (!e)
 		return 1;
+	if (!dwarf_offdie(s->dw, e->okey, &die)) {
+		snprintf(err, errlen, "%s: offset %llu: unreadable DIE of struct %s", src->path,
+			 (unsigned long long)e->okey, name);
+		return -EINVAL;
+	}
+	t = build_type(&b, &die, 0, false);
+	strbuf__release(&b.tmp);
 	e = hmap_slot(&s->found, hash_str(name), name, 0, true);
-	e->key = fa.found->name;
-	e->val = fa.found;
-	*out = fa.found;
+	e->key = arena__strdup(&src->arena, name);
+	e->val = t;
+	*out = t;
 	return 0;
 }
 
@@ -1105,29 +1146,15 @@ static int dwarf_for_each(struct layout_source *src, bool unions,
 	return ret;
 }
 
-struct names_arg {
-	void (*cb)(const char *name, void *arg);
-	void *arg;
-};
-
-static int name_one(struct build *b, Dwarf_Die *die, void *arg)
-{
-	struct names_arg *na = arg;
-	const char *name = dwarf_diename(die);
-
-	if (name)
-		na->cb(name, na->arg);
-	return 0;
-}
-
 static void dwarf_names(struct layout_source *src, void (*cb)(const char *name, void *arg),
 			void *arg)
 {
 	struct dwarf_source *s = (struct dwarf_source *)src;
-	struct build b = { .src = s, .arena = &src->arena, .addr_size = src->addr_size };
-	struct names_arg na = { cb, arg };
 
-	walk_types(s, &b, name_one, &na, false);
+	index_scan(s, NULL);
+	for (size_t i = 0; i < s->index.cap; i++)
+		if (s->index.e[i].key)
+			cb(s->index.e[i].key, arg);
 }
 
 static void dwarf_delete(struct layout_source *src)
@@ -1137,6 +1164,8 @@ static void dwarf_delete(struct layout_source *src)
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
 	hmap_free(&s->found);
+	hmap_free(&s->index);
+	arena__release(&s->index_names);
 	hmap_free(&s->natural);
 	hmap_free(&s->padding);
 	hmap_free(&s->names);

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -759,6 +760,25 @@ static void rec_cleanup(struct rec *r)
 	free(r->maps);
 }
 
+/* As perf record does: an existing recording becomes OUTPUT.old instead of being lost. */
+static int keep_old(struct rec *r, const char *output)
+{
+	struct stat sb;
+	char *old;
+	int rc = 0;
+
+	if (stat(output, &sb) || !S_ISREG(sb.st_mode) || !sb.st_size)
+		return 0;
+	old = malloc(strlen(output) + 5);
+	if (!old)
+		return rec_error(r, -ENOMEM, "out of memory");
+	sprintf(old, "%s.old", output);
+	if (rename(output, old))
+		rc = rec_error(r, errno, "cannot move %s to %s: %s", output, old, strerror(errno));
+	free(old);
+	return rc;
+}
+
 int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char *err,
 		  size_t errlen)
 {
@@ -785,6 +805,9 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		goto out;
 	}
 	rc = describe_events(&r);
+	if (rc)
+		goto out;
+	rc = keep_old(&r, o->output);
 	if (rc)
 		goto out;
 	rc = perf_writer__open(r.w, o->output);

@@ -8,8 +8,9 @@
  * a standard perf.data through the perf writer: the kernel's own records (SAMPLE, MMAP2, COMM,
  * FORK, EXIT, LOST ...) as they come, a FINISHED_ROUND after each pass, COMM/MMAP2 synthesized
  * from /proc for what existed before recording (as perf does), and the header features
- * (host, topology, NUMA, CACHE, memory topology, CMDLINE, EVENT_DESC, build-ids of the
- * executable mappings seen and of the kernel).  No libperf type appears in this header.
+ * (host, topology, NUMA, CACHE, memory topology, CMDLINE, EVENT_DESC, build-ids of the files
+ * samples hit).  An existing output file becomes OUTPUT.old, as with perf record.  No libperf
+ * type appears in this header.
  */
 
 #include <signal.h>

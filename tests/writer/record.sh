@@ -236,6 +236,11 @@ if command -v timeout > /dev/null; then
 		fail "record -a: perf does not read the $ours samples lineup wrote"
 fi
 
+# a second recording keeps the first as .old, as perf record does
+cp "$T/pf.data" "$T/first.data"
+"$LINEUP" record -u -e page-faults -o "$T/pf.data" -- "$T/pf" > /dev/null 2>&1 || fail "second record"
+cmp -s "$T/first.data" "$T/pf.data.old" || fail "the previous recording was not kept as .old"
+
 # system-wide while a command runs
 "$LINEUP" record -a -u -e page-faults -o "$T/pfa.data" -- "$T/pf" > "$T/base" 2> "$T/err" ||
 	fail "lineup record -a: $(cat "$T/err")"

@@ -20,7 +20,8 @@
 /* Append a string literal. */
 #define SB_LIT(sb, lit) strbuf__add(sb, lit, sizeof(lit) - 1)
 
-enum { OPT_JSON = 1, OPT_INPUT = 'i', OPT_STATS = 2, OPT_HEADER = 3, OPT_SAMPLES = 4 };
+enum { OPT_JSON = 1, OPT_INPUT = 'i', OPT_STATS = 2, OPT_HEADER = 3, OPT_SAMPLES = 4,
+       OPT_SHOW_INFO = 'I' };
 
 static const struct cli_option info_options[] = {
 	{ OPT_INPUT, 'i', "input", "FILE", "the recording to read (default perf.data; - for stdin)" },
@@ -28,6 +29,8 @@ static const struct cli_option info_options[] = {
 	{ OPT_STATS, 0, "stats", NULL, "print only the record counts (perf report --stats)" },
 	{ OPT_HEADER, 0, "header-only", NULL,
 	  "print only the header facts (perf report --header-only)" },
+	{ OPT_SHOW_INFO, 'I', "show-info", NULL,
+	  "print CPU topology, NUMA nodes, caches and memory nodes in full (perf's -I)" },
 	{ OPT_SAMPLES, 0, "samples", NULL,
 	  "print each sample, one line: event index, pid, tid, cpu, time, ip, period, addr, "
 	  "data_src, weight, callchain depth, event name" },
@@ -36,7 +39,7 @@ static const struct cli_option info_options[] = {
 
 struct info_opts {
 	const char *input;
-	int json, stats_only, header_only, samples;
+	int json, stats_only, header_only, samples, show_info;
 };
 
 static int info_option(void *ctx, int id, const char *arg)
@@ -58,6 +61,9 @@ static int info_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_SAMPLES:
 		o->samples = 1;
+		break;
+	case OPT_SHOW_INFO:
+		o->show_info = 1;
 		break;
 	}
 	return 0;
@@ -169,16 +175,118 @@ static void bits_to_names(struct strbuf *sb, uint64_t v, const char *const *name
 	}
 }
 
-static void print_cpus_line(const char *what, char *const *v, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		printf("# %s : %s\n", what, v[i] ? v[i] : "");
-}
-
-static void print_header(const struct perf_header_info *h)
+static void print_event(const struct perf_evsel *ev)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	bits_to_names(&sb, ev->attr.sample_type, sample_type_names,
+		      sizeof(sample_type_names) / sizeof(sample_type_names[0]));
+	printf("# event : name = %s, , id = {", ev->name);
+	for (uint32_t k = 0; k < ev->nr_ids; k++)
+		printf("%s %" PRIu64, k ? "," : "", ev->ids[k]);
+	printf(" }, type = %u, size = %u, config = 0x%" PRIx64 ", sample_type = %s, "
+	       "read_format = 0x%" PRIx64 ", flags = 0x%" PRIx64 "\n",
+	       ev->attr.type, ev->attr.size, ev->attr.config, sb.buf ? sb.buf : "",
+	       ev->attr.read_format, ev->attr.flags);
+	strbuf__release(&sb);
+}
+
+/* perf's unit_number__scnprintf: 2G, 512M ... */
+static void unit_number(char *buf, size_t size, uint64_t n)
+{
+	static const char unit[] = "BKMG";
+	int i = 0;
+
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, size, "%" PRIu64 "%c", n, unit[i]);
+}
+
+/* A bitmap as ranges of set bits ("0-3,8"), as perf's bitmap_scnprintf. */
+static void bitmap_ranges(struct strbuf *sb, const uint64_t *map, uint64_t nbits)
+{
+	bool first = true;
+
+	for (uint64_t i = 0; i < nbits; i++) {
+		uint64_t j = i;
+
+		if (!((map[i / 64] >> (i % 64)) & 1))
+			continue;
+		while (j + 1 < nbits && ((map[(j + 1) / 64] >> ((j + 1) % 64)) & 1))
+			j++;
+		if (j == i)
+			strbuf__addf(sb, "%s%" PRIu64, first ? "" : ",", i);
+		else
+			strbuf__addf(sb, "%s%" PRIu64 "-%" PRIu64, first ? "" : ",", i, j);
+		first = false;
+		i = j;
+	}
+}
+
+static void print_cpu_topology(const struct perf_header_info *h)
+{
+	for (uint32_t i = 0; i < h->nr_core_siblings; i++)
+		printf("# sibling sockets : %s\n", h->core_siblings[i]);
+	for (uint32_t i = 0; i < h->nr_die_siblings; i++)
+		printf("# sibling dies    : %s\n", h->die_siblings[i]);
+	for (uint32_t i = 0; i < h->nr_thread_siblings; i++)
+		printf("# sibling threads : %s\n", h->thread_siblings[i]);
+	if (!h->cpu_topo) {
+		printf(h->nr_die_siblings ? "# Core ID, Die ID and Socket ID information is not "
+					    "available\n"
+					  : "# Core ID and Socket ID information is not available\n");
+		return;
+	}
+	for (uint32_t i = 0; i < h->nr_cpu_topo; i++)
+		if (h->nr_die_siblings)
+			printf("# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i,
+			       h->cpu_topo[i].core_id, h->cpu_topo[i].die_id,
+			       h->cpu_topo[i].socket_id);
+		else
+			printf("# CPU %u: Core ID %d, Socket ID %d\n", i, h->cpu_topo[i].core_id,
+			       h->cpu_topo[i].socket_id);
+}
+
+static void print_mem_topology(const struct perf_header_info *h)
+{
+	printf("# memory nodes (nr %u, block size 0x%" PRIx64 "):\n", h->nr_mem_nodes,
+	       h->mem_block_size);
+	for (uint32_t i = 0; i < h->nr_mem_nodes; i++) {
+		const struct perf_mem_node *n = &h->mem_nodes[i];
+		struct strbuf sb = STRBUF_INIT;
+		uint64_t set = 0;
+		char size[32];
+
+		for (uint64_t w = 0; w < (n->nr_bits + 63) / 64; w++)
+			set += (uint64_t)__builtin_popcountll(n->bitmap[w]);
+		unit_number(size, sizeof(size), h->mem_block_size * set);
+		bitmap_ranges(&sb, n->bitmap, n->nr_bits);
+		printf("#  %3" PRIu64 " [%s]: %s\n", n->node, size, sb.buf ? sb.buf : "");
+		strbuf__release(&sb);
+	}
+}
+
+static void print_pmu_caps(const struct perf_pmu_caps *pc)
+{
+	if (!pc->nr_caps) {
+		printf("# %s pmu capabilities: not available\n", pc->pmu_name);
+		return;
+	}
+	printf("# %s pmu capabilities: ", pc->pmu_name);
+	for (uint32_t k = 0; k < pc->nr_caps; k++)
+		printf("%s%s", k ? ", " : "", pc->caps[k]);
+	printf("\n");
+}
+
+/*
+ * The header as perf report --header-only prints it (with @full, as -I does): the file
+ * header, then each feature the file has, in feature order, in perf's words.  The lines perf
+ * does not print are marked "# lineup:".
+ */
+static void print_header(const struct perf_header_info *h, bool full)
+{
 	printf("# ========\n");
 	if (h->mtime) {
 		time_t t = (time_t)h->mtime;
@@ -189,123 +297,168 @@ static void print_header(const struct perf_header_info *h)
 	printf("# data offset    : %" PRIu64 "\n", h->data_offset);
 	printf("# data size      : %" PRIu64 "\n", h->data_size);
 	printf("# feat offset    : %" PRIu64 "\n", h->feat_offset);
+	if (h->pipe)
+		printf("# ========\n#\n");
 	if (h->big_endian)
-		printf("# byte order     : big-endian (swapped)\n");
-	if (h->hostname)
-		printf("# hostname : %s\n", h->hostname);
-	if (h->osrelease)
-		printf("# os release : %s\n", h->osrelease);
-	if (h->version)
-		printf("# perf version : %s\n", h->version);
-	if (h->arch)
-		printf("# arch : %s\n", h->arch);
-	if (perf_header__has_feat(h, FEAT_NRCPUS)) {
-		printf("# nrcpus online : %u\n", h->nr_cpus_online);
-		printf("# nrcpus avail : %u\n", h->nr_cpus_avail);
-	}
-	if (h->cpudesc)
-		printf("# cpudesc : %s\n", h->cpudesc);
-	if (h->cpuid)
-		printf("# cpuid : %s\n", h->cpuid);
-	if (perf_header__has_feat(h, FEAT_TOTAL_MEM))
-		printf("# total memory : %" PRIu64 " kB\n", h->total_mem);
-	if (perf_header__has_feat(h, FEAT_CMDLINE)) {
-		printf("# cmdline : ");
-		for (uint32_t i = 0; i < h->nr_cmdline; i++)
-			printf("%s ", h->cmdline[i]);
-		printf("\n");
-	}
-	for (uint32_t i = 0; i < h->nr_evsels; i++) {
-		const struct perf_evsel *ev = &h->evsels[i];
+		printf("# lineup: byte order : big-endian (swapped)\n");
+	for (unsigned int f = 1; f < FEAT_LAST; f++) {
+		if (!perf_header__has_feat(h, f))
+			continue;
+		switch (f) {
+		case FEAT_TRACING_DATA:
+			if (h->tracing_data)
+				printf("# lineup: tracing data : %" PRIu64 " bytes\n",
+				       h->tracing_data_size);
+			break;
+		case FEAT_BUILD_ID:
+			for (uint32_t i = 0; i < h->nr_build_ids; i++) {
+				printf("# lineup: build id : ");
+				for (uint32_t k = 0; k < h->build_ids[i].size; k++)
+					printf("%02x", h->build_ids[i].build_id[k]);
+				printf(" %s\n", h->build_ids[i].filename);
+			}
+			break;
+		case FEAT_HOSTNAME:
+			printf("# hostname : %s\n", h->hostname ? h->hostname : "");
+			break;
+		case FEAT_OSRELEASE:
+			printf("# os release : %s\n", h->osrelease ? h->osrelease : "");
+			break;
+		case FEAT_VERSION:
+			printf("# perf version : %s\n", h->version ? h->version : "");
+			break;
+		case FEAT_ARCH:
+			printf("# arch : %s\n", h->arch ? h->arch : "");
+			break;
+		case FEAT_NRCPUS:
+			printf("# nrcpus online : %u\n", h->nr_cpus_online);
+			printf("# nrcpus avail : %u\n", h->nr_cpus_avail);
+			break;
+		case FEAT_CPUDESC:
+			printf("# cpudesc : %s\n", h->cpudesc ? h->cpudesc : "");
+			break;
+		case FEAT_CPUID:
+			printf("# cpuid : %s\n", h->cpuid ? h->cpuid : "");
+			break;
+		case FEAT_TOTAL_MEM:
+			printf("# total memory : %" PRIu64 " kB\n", h->total_mem);
+			break;
+		case FEAT_CMDLINE:
+			printf("# cmdline : ");
+			for (uint32_t i = 0; i < h->nr_cmdline; i++)
+				printf("%s ", h->cmdline[i]);
+			printf("\n");
+			break;
+		case FEAT_EVENT_DESC:
+			for (uint32_t i = 0; i < h->nr_evsels; i++)
+				print_event(&h->evsels[i]);
+			break;
+		case FEAT_CPU_TOPOLOGY:
+			if (full)
+				print_cpu_topology(h);
+			else
+				printf("# CPU_TOPOLOGY info available, use -I to display\n");
+			break;
+		case FEAT_NUMA_TOPOLOGY:
+			if (!full) {
+				printf("# NUMA_TOPOLOGY info available, use -I to display\n");
+				break;
+			}
+			for (uint32_t i = 0; i < h->nr_numa_nodes; i++)
+				printf("# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64
+				       " kB\n# node%u cpu list : %s\n",
+				       h->numa_nodes[i].node, h->numa_nodes[i].mem_total,
+				       h->numa_nodes[i].mem_free, h->numa_nodes[i].node,
+				       h->numa_nodes[i].cpus);
+			break;
+		case FEAT_BRANCH_STACK:
+			printf("# contains samples with branch stack\n");
+			break;
+		case FEAT_PMU_MAPPINGS:
+			printf("# pmu mappings: ");
+			for (uint32_t i = 0; i < h->nr_pmu_mappings; i++)
+				printf("%s%s = %u", i ? ", " : "", h->pmu_mappings[i].name,
+				       h->pmu_mappings[i].type);
+			printf("\n");
+			break;
+		case FEAT_GROUP_DESC:
+			for (uint32_t i = 0; i < h->nr_groups; i++) {
+				const struct perf_group_desc *g = &h->groups[i];
 
-		strbuf__reset(&sb);
-		bits_to_names(&sb, ev->attr.sample_type, sample_type_names,
-			      sizeof(sample_type_names) / sizeof(sample_type_names[0]));
-		printf("# event : name = %s, , id = {", ev->name);
-		for (uint32_t k = 0; k < ev->nr_ids; k++)
-			printf("%s %" PRIu64, k ? "," : "", ev->ids[k]);
-		printf(" }, type = %u, size = %u, config = 0x%" PRIx64 ", sample_type = %s, "
-		       "read_format = 0x%" PRIx64 ", flags = 0x%" PRIx64 "\n",
-		       ev->attr.type, ev->attr.size, ev->attr.config, sb.buf ? sb.buf : "",
-		       ev->attr.read_format, ev->attr.flags);
+				/* perf names an unnamed group "{anon_group}" and prints no name */
+				printf("# group: %s{",
+				       g->name && strcmp(g->name, "{anon_group}") ? g->name : "");
+				for (uint32_t k = 0;
+				     k < g->nr_members && g->leader_idx + k < h->nr_evsels; k++)
+					printf("%s%s", k ? "," : "", h->evsels[g->leader_idx + k].name);
+				printf("}\n");
+			}
+			break;
+		case FEAT_AUXTRACE:
+			printf("# contains AUX area data (e.g. instruction trace)\n");
+			break;
+		case FEAT_CACHE:
+			if (!full) {
+				printf("# CACHE info available, use -I to display\n");
+				break;
+			}
+			printf("# CPU cache info:\n");
+			for (uint32_t i = 0; i < h->nr_caches; i++)
+				printf("#  L%u %-15s %8s [%s]\n", h->caches[i].level,
+				       h->caches[i].type, h->caches[i].size, h->caches[i].map);
+			break;
+		case FEAT_SAMPLE_TIME:
+			printf("# time of first sample : %" PRIu64 ".%06" PRIu64 "\n",
+			       h->sample_time_first / 1000000000,
+			       h->sample_time_first % 1000000000 / 1000);
+			printf("# time of last sample : %" PRIu64 ".%06" PRIu64 "\n",
+			       h->sample_time_last / 1000000000,
+			       h->sample_time_last % 1000000000 / 1000);
+			printf("# sample duration : %10.3f ms\n",
+			       (double)(h->sample_time_last - h->sample_time_first) / 1e6);
+			break;
+		case FEAT_MEM_TOPOLOGY:
+			if (full)
+				print_mem_topology(h);
+			else
+				printf("# MEM_TOPOLOGY info available, use -I to display\n");
+			break;
+		case FEAT_CLOCKID:
+			printf("# clockid frequency: %" PRIu64 " MHz\n", h->clockid * 1000);
+			break;
+		case FEAT_DIR_FORMAT:
+			printf("# directory data version : %" PRIu64 "\n", h->dir_version);
+			break;
+		case FEAT_COMPRESSED:
+			printf("# compressed : %s, level = %u, ratio = %u\n",
+			       h->comp_type == 1 ? "Zstd" : "Unknown", h->comp_level, h->comp_ratio);
+			break;
+		case FEAT_CPU_PMU_CAPS:
+			print_pmu_caps(&h->cpu_pmu_caps);
+			break;
+		case FEAT_HYBRID_TOPOLOGY:
+			if (!full) {
+				printf("# HYBRID_TOPOLOGY info available, use -I to display\n");
+				break;
+			}
+			printf("# hybrid cpu system:\n");
+			for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++)
+				printf("# %s cpu list : %s\n", h->hybrid_nodes[i].pmu_name,
+				       h->hybrid_nodes[i].cpus);
+			break;
+		case FEAT_PMU_CAPS:
+			for (uint32_t i = 0; i < h->nr_pmu_caps; i++)
+				print_pmu_caps(&h->pmu_caps[i]);
+			break;
+		default:
+			break;
+		}
 	}
-	print_cpus_line("sibling sockets", h->core_siblings, h->nr_core_siblings);
-	print_cpus_line("sibling dies", h->die_siblings, h->nr_die_siblings);
-	print_cpus_line("sibling threads", h->thread_siblings, h->nr_thread_siblings);
-	for (uint32_t i = 0; i < h->nr_numa_nodes; i++)
-		printf("# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64 " kB\n"
-		       "# node%u cpu list : %s\n",
-		       h->numa_nodes[i].node, h->numa_nodes[i].mem_total, h->numa_nodes[i].mem_free,
-		       h->numa_nodes[i].node, h->numa_nodes[i].cpus);
-	if (h->nr_pmu_mappings) {
-		printf("# pmu mappings: ");
-		for (uint32_t i = 0; i < h->nr_pmu_mappings; i++)
-			printf("%s%s = %u", i ? ", " : "", h->pmu_mappings[i].name,
-			       h->pmu_mappings[i].type);
-		printf("\n");
-	}
-	if (perf_header__has_feat(h, FEAT_BRANCH_STACK))
-		printf("# contains samples with branch stack\n");
-	if (perf_header__has_feat(h, FEAT_AUXTRACE))
-		printf("# contains AUX area data (e.g. instruction trace)\n");
-	for (uint32_t i = 0; i < h->nr_groups; i++) {
-		const struct perf_group_desc *g = &h->groups[i];
-
-		/* perf names an unnamed group "{anon_group}" and prints no name for it */
-		printf("# group: %s{",
-		       g->name && strcmp(g->name, "{anon_group}") ? g->name : "");
-		for (uint32_t k = 0; k < g->nr_members && g->leader_idx + k < h->nr_evsels; k++)
-			printf("%s%s", k ? "," : "", h->evsels[g->leader_idx + k].name);
-		printf("}\n");
-	}
-	for (uint32_t i = 0; i < h->nr_caches; i++)
-		printf("# cache L%u %-8s: %4s, %u-byte lines, %u sets, %u ways, cpus %s\n",
-		       h->caches[i].level, h->caches[i].type, h->caches[i].size,
-		       h->caches[i].line_size, h->caches[i].sets, h->caches[i].ways,
-		       h->caches[i].map);
-	if (perf_header__has_feat(h, FEAT_SAMPLE_TIME)) {
-		printf("# time of first sample : %" PRIu64 ".%06" PRIu64 "\n",
-		       h->sample_time_first / 1000000000, h->sample_time_first % 1000000000 / 1000);
-		printf("# time of last sample : %" PRIu64 ".%06" PRIu64 "\n",
-		       h->sample_time_last / 1000000000, h->sample_time_last % 1000000000 / 1000);
-		printf("# sample duration : %10.3f ms\n",
-		       (double)(h->sample_time_last - h->sample_time_first) / 1e6);
-	}
-	if (h->nr_mem_nodes) {
-		printf("# memory nodes (block size 0x%" PRIx64 "):\n", h->mem_block_size);
-		for (uint32_t i = 0; i < h->nr_mem_nodes; i++)
-			printf("#    %3" PRIu64 " [%" PRIu64 "M]\n", h->mem_nodes[i].node,
-			       h->mem_nodes[i].size >> 20);
-	}
-	for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++)
-		printf("# %s cpu list : %s\n", h->hybrid_nodes[i].pmu_name,
-		       h->hybrid_nodes[i].cpus);
-	if (h->cpu_pmu_caps.nr_caps) {
-		printf("# cpu pmu capabilities: ");
-		for (uint32_t k = 0; k < h->cpu_pmu_caps.nr_caps; k++)
-			printf("%s%s", k ? ", " : "", h->cpu_pmu_caps.caps[k]);
-		printf("\n");
-	}
-	for (uint32_t i = 0; i < h->nr_pmu_caps; i++) {
-		printf("# %s pmu capabilities: ", h->pmu_caps[i].pmu_name);
-		for (uint32_t k = 0; k < h->pmu_caps[i].nr_caps; k++)
-			printf("%s%s", k ? ", " : "", h->pmu_caps[i].caps[k]);
-		printf("\n");
-	}
-	if (h->has_compressed)
-		printf("# compressed : %s, level = %u, ratio = %u\n",
-		       h->comp_type == 1 ? "Zstd" : "?", h->comp_level, h->comp_ratio);
-	for (uint32_t i = 0; i < h->nr_build_ids; i++) {
-		printf("# build id : ");
-		for (uint32_t k = 0; k < h->build_ids[i].size; k++)
-			printf("%02x", h->build_ids[i].build_id[k]);
-		printf(" %s\n", h->build_ids[i].filename);
-	}
-	if (perf_header__has_feat(h, FEAT_DIR_FORMAT))
-		printf("# directory data version : %" PRIu64 "\n", h->dir_version);
-	if (h->tracing_data)
-		printf("# tracing data : %" PRIu64 " bytes\n", h->tracing_data_size);
-	printf("# cache line size : %u%s\n", h->cache_line_size ? h->cache_line_size : 64,
+	/* Facts perf has no line for, or finds elsewhere. */
+	if (!perf_header__has_feat(h, FEAT_EVENT_DESC))
+		for (uint32_t i = 0; i < h->nr_evsels; i++)
+			print_event(&h->evsels[i]);
+	printf("# lineup: cache line size : %u%s\n", h->cache_line_size ? h->cache_line_size : 64,
 	       h->cache_line_size ? "" : " (not in the recording: default)");
 	if (!h->pipe) {
 		printf("# missing features: ");
@@ -313,9 +466,8 @@ static void print_header(const struct perf_header_info *h)
 			if (!perf_header__has_feat(h, f))
 				printf("%s ", perf_feature__name(f));
 		printf("\n");
+		printf("# ========\n#\n");
 	}
-	printf("# ========\n#\n");
-	strbuf__release(&sb);
 }
 
 static void json_str(struct strbuf *sb, const char *key, const char *v)
@@ -493,7 +645,7 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 		print_json(o.input, perf_file__header(pf), &c, !o.header_only);
 	} else {
 		if (!o.stats_only)
-			print_header(perf_file__header(pf));
+			print_header(perf_file__header(pf), o.show_info);
 		if (!o.header_only)
 			print_stats(perf_file__header(pf), &c);
 	}
@@ -506,7 +658,7 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 const struct command cmd_info = {
 	.name = "info",
 	.summary = "show a recording's header facts and record counts",
-	.usage = "[-i FILE] [--json] [--stats|--header-only|--samples]",
+	.usage = "[-i FILE] [-I] [--json] [--stats|--header-only|--samples]",
 	.description = "Read a perf.data (file or pipe mode, either byte order, zstd-compressed "
 		       "records too) and print its header facts, like perf report "
 		       "--header-only, and the number of records of each type and of samples "

@@ -4,8 +4,8 @@
 # (-g), DWARF unwinding (REGS_USER + STACK_USER), data addresses and page sizes, a tracepoint
 # with raw data (RAW + TRACING_DATA), context switches and namespaces, and the directory that
 # perf record --threads writes (DIR/data + DIR/data.N).  For each, the record
-# counts must equal `perf report --stats`, and every sample's tid, time, ip and period must
-# equal `perf script`'s.
+# counts must equal `perf report --stats`, every sample's tid, time, ip and period must
+# equal `perf script`'s, and the header must read as `perf report --header-only [-I]` prints it.
 . "$top_srcdir/tests/lib.sh"
 need "${PERF:-perf}"
 PERF=${PERF:-perf}
@@ -53,6 +53,13 @@ try() {
 	[ -s "$T/p.samples" ] || fail "$name: perf script printed no samples"
 	diff -u "$T/p.samples" "$T/l.samples" >"$T/diff" ||
 		fail "$name: samples differ from perf script: $(head -20 "$T/diff")"
+	# The header, line for line, plain and with -I (lineup's extra lines say "# lineup:").
+	for I in "" -I; do
+		"$PERF" report --header-only $I -i "$f" 2>/dev/null | grep -v '^# event :' >"$T/p.hdr"
+		"$LINEUP" info --header-only $I -i "$f" | grep -v '^# event :' |
+			grep -v '^# lineup:' >"$T/l.hdr"
+		diff -u "$T/p.hdr" "$T/l.hdr" || fail "$name: header differs from perf's ($I)"
+	done
 	n=$((n + 1))
 }
 

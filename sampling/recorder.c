@@ -67,6 +67,7 @@ struct rec {
 	} *maps;
 	size_t nr_maps, cap_maps, last_map;
 	bool kernel_hit;
+	uint64_t first_time, last_time;	/* SAMPLE_TIME, as perf record writes it */
 };
 
 static int rec_error(struct rec *r, int rc, const char *fmt, ...)
@@ -682,6 +683,15 @@ static int handle(struct rec *r, const union perf_event *ev)
 	case PERF_RECORD_SAMPLE:
 		r->st->samples++;
 		sample_hit(r, ev);
+		if (ev->header.size >= 40) {
+			uint64_t t;
+
+			memcpy(&t, p + 32, 8);	/* header, IDENTIFIER, IP, TID, then TIME */
+			if (!r->first_time || t < r->first_time)
+				r->first_time = t;
+			if (t > r->last_time)
+				r->last_time = t;
+		}
 		break;
 	case PERF_RECORD_LOST:
 		r->st->lost_records++;
@@ -859,6 +869,8 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 	if (o->cmdline)
 		perf_writer__set_cmdline(r.w, o->cmdline_argc, o->cmdline);
 	add_build_ids(&r);
+	if (r.first_time)
+		perf_writer__set_sample_time(r.w, r.first_time, r.last_time);
 	rc = perf_writer__close(r.w);
 	if (rc) {
 		rec_error(&r, rc, "%s", perf_writer__strerror(r.w));

@@ -236,6 +236,14 @@ if command -v timeout > /dev/null; then
 		fail "record -a: perf does not read the $ours samples lineup wrote"
 fi
 
+# SAMPLE_TIME: the first and last sample times, as perf record writes them
+"$PERF" script -i "$T/pf.data" -F time 2>/dev/null | tr -d ' :' > "$T/times"
+first=$(sort -n "$T/times" | head -1)
+last=$(sort -n "$T/times" | tail -1)
+"$PERF" report -i "$T/pf.data" --header-only 2>/dev/null > "$T/hdr"
+grep -q "^# time of first sample : $first\$" "$T/hdr" && grep -q "^# time of last sample : $last\$" "$T/hdr" ||
+	fail "SAMPLE_TIME is not $first..$last: $(grep 'time of' "$T/hdr")"
+
 # a second recording keeps the first as .old, as perf record does
 cp "$T/pf.data" "$T/first.data"
 "$LINEUP" record -u -e page-faults -o "$T/pf.data" -- "$T/pf" > /dev/null 2>&1 || fail "second record"

@@ -289,6 +289,7 @@ struct report {
 	struct thread *last_thread;
 	uint32_t last_handle;
 	char *grouping;			/* "offset,iaddr" */
+	struct c2c_config cfg;		/* from the options; the rest from the header */
 };
 
 /* The machine never frees a thread, so its pointer is a stable key; c2c wants a u32 handle. */
@@ -397,6 +398,8 @@ static bool comm_selected(const struct report *r, const struct thread *t)
 
 #define MAP_SHARED_ 0x01
 
+static void report__make_c2c(struct report *r);
+
 static void report__sample(struct report *r, const struct sample *s)
 {
 	struct c2c_sample cs;	/* every field set below: no memset on the hot path */
@@ -454,6 +457,8 @@ static void report__sample(struct report *r, const struct sample *s)
 		cs.data_anon = !(dmap->flags & MAP_SHARED_) && !cs.data_id.maj && !cs.data_id.min &&
 			       !cs.data_id.ino && !cs.data_id.ino_generation;
 	}
+	if (!r->c2c)
+		report__make_c2c(r);
 	c2c__add_sample(r->c2c, &cs);
 }
 
@@ -1252,6 +1257,46 @@ static void print_csv(FILE *out, struct report *r, const struct c2c_view *v)
 	csv_table(out, r, v, &v->entries, true);
 }
 
+/*
+ * The c2c needs the recording's CPUs, nodes, memory ranges and line size: in pipe mode they
+ * arrive as records, so it is made when the first sample is delivered (or at the end).
+ */
+static void report__make_c2c(struct report *r)
+{
+	struct c2c_config cfg = r->cfg;
+	const struct perf_header_info *h = r->h;
+	struct c2c_mem_range *mem;
+	int *cpu2node = NULL;
+
+	/* perf picks peer on arm64, where there are no HITMs */
+	if (!r->o->display && h->arch && !strcmp(h->arch, "arm64"))
+		cfg.display = C2C_DISPLAY_PEER;
+	cfg.line_size = r->o->line_size ? r->o->line_size :
+			h->cache_line_size ? h->cache_line_size : 64;
+	if (cfg.line_size & (cfg.line_size - 1))
+		cfg.line_size = 64;
+	if (r->o->double_cl)
+		cfg.line_size *= 2;
+	cfg.show_all = r->o->show_all;
+	cfg.node_info = r->o->node_info > 2 ? 2 : r->o->node_info;
+	cfg.want_node_stats = cfg.node_info == 1;
+	cfg.nr_cpus = h->nr_cpus_avail;
+	cfg.nr_nodes = h->nr_numa_nodes;
+	if (cfg.nr_cpus) {
+		cpu2node = xmalloc(cfg.nr_cpus * sizeof(int));
+		for (uint32_t k = 0; k < cfg.nr_cpus; k++)
+			cpu2node[k] = -1;
+		for (uint32_t k = 0; k < h->nr_numa_nodes; k++)
+			cpulist_to_node(h->numa_nodes[k].cpus, k, cpu2node, cfg.nr_cpus);
+	}
+	cfg.cpu2node = cpu2node;
+	mem = mem_ranges(h, &cfg.nr_mem);
+	cfg.mem = mem;
+	r->c2c = c2c__new(&cfg);	/* copies cpu2node and mem */
+	free(cpu2node);
+	free(mem);
+}
+
 /* ---- the command ---- */
 
 static int report_run(const struct command *cmd, int argc, char **argv)
@@ -1260,8 +1305,6 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	struct report r = { .o = &o };
 	struct c2c_config cfg = { 0 };
 	struct symbols_options so = { 0 };
-	struct c2c_mem_range *mem = NULL;
-	int *cpu2node = NULL;
 	char err[PERF_FILE_ERRMAX];
 	struct record rec;
 	struct c2c_view view;
@@ -1306,32 +1349,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		goto out_opts;
 	}
 	r.h = perf_file__header(r.pf);
-	/* perf picks peer on arm64, where there are no HITMs */
-	if (!o.display && r.h->arch && !strcmp(r.h->arch, "arm64"))
-		cfg.display = C2C_DISPLAY_PEER;
-
-	cfg.line_size = o.line_size ? o.line_size :
-			r.h->cache_line_size ? r.h->cache_line_size : 64;
-	if (cfg.line_size & (cfg.line_size - 1))
-		cfg.line_size = 64;
-	if (o.double_cl)
-		cfg.line_size *= 2;
-	cfg.show_all = o.show_all;
-	cfg.node_info = o.node_info > 2 ? 2 : o.node_info;
-	cfg.want_node_stats = cfg.node_info == 1;
-	cfg.nr_cpus = r.h->nr_cpus_avail;
-	cfg.nr_nodes = r.h->nr_numa_nodes;
-	if (cfg.nr_cpus) {
-		cpu2node = xmalloc(cfg.nr_cpus * sizeof(int));
-		for (uint32_t k = 0; k < cfg.nr_cpus; k++)
-			cpu2node[k] = -1;
-		for (uint32_t k = 0; k < r.h->nr_numa_nodes; k++)
-			cpulist_to_node(r.h->numa_nodes[k].cpus, k, cpu2node, cfg.nr_cpus);
-	}
-	cfg.cpu2node = cpu2node;
-	mem = mem_ranges(r.h, &cfg.nr_mem);
-	cfg.mem = mem;
-	r.c2c = c2c__new(&cfg);
+	r.cfg = cfg;
 	r.machine = machine__new();
 	for (uint32_t k = 0; k < r.h->nr_build_ids; k++) {
 		const struct perf_build_id *b = &r.h->build_ids[k];
@@ -1372,6 +1390,8 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		goto out;
 	}
 	queue__flush(&r, &q, UINT64_MAX);
+	if (!r.c2c)
+		report__make_c2c(&r);
 
 	c2c__finish(r.c2c);
 	c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
@@ -1410,8 +1430,6 @@ out:
 	free(r.thread_ht);
 	free(r.dso_ids);
 	free(r.dso_id_set);
-	free(mem);
-	free(cpu2node);
 out_opts:
 	free(r.grouping);
 	free(o.pids.v);

@@ -10,7 +10,7 @@
  *
  * Life of a writer:
  *	w = perf_writer__new();
- *	perf_writer__add_event(w, &ev)		(one per event, before the first record)
+ *	perf_writer__add_event(w, &ev)		(one per event, before open)
  *	perf_writer__open(w, path)		(writes a provisional header)
  *	perf_writer__sample/mmap/comm/...	(streamed through a fixed-size buffer)
  *	perf_writer__set_... / __fill_host	(header features; any time before close)

@@ -312,6 +312,21 @@ static void col_tids_w(const struct row *r, uint64_t *n, double *f, struct strbu
 	*n = r->st->tids_write.nr;
 }
 
+/* The member's hot-path use, as Documentation/networking/net_cachelines/ tables say it. */
+static void col_use(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
+{
+	const struct field_stats *st = r->st;
+
+	if (!st->loads && !st->stores)
+		strbuf__addf(sb, "-");
+	else if (!st->stores || st->stores * 20 <= st->loads)
+		strbuf__addf(sb, "read-mostly");
+	else if (!st->loads)
+		strbuf__addf(sb, "write-only");
+	else
+		strbuf__addf(sb, "read-write");
+}
+
 static void col_code(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
 {
 	for (size_t i = 0; i < r->st->nr_ips && i < 3; i++) {
@@ -328,6 +343,7 @@ static const struct column member_columns[] = {
 	{ "Size", "size", 5, COL_NUM, col_size },
 	{ "CL", "cacheline", 3, COL_NUM, col_line },
 	{ "Member", "member", -24, COL_TEXT, col_member },
+	{ "Use", "use", -11, COL_TEXT, col_use },
 	{ "Type", "type", 0, COL_TEXT, col_type },	/* JSON/CSV only (width 0) */
 	{ "Loads", "loads", 7, COL_NUM, col_loads },
 	{ "Stores", "stores", 7, COL_NUM, col_stores },

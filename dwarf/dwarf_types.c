@@ -40,7 +40,9 @@ struct dwarf_source {
 	struct hmap found;	/* name -> struct layout_type * (in base.arena) */
 	struct hmap index;	/* name -> DIE offset of its first definition (okey) */
 	struct arena index_names;
+	Dwarf *alt;		/* the dwz supplementary file (.gnu_debugaltlink), or NULL */
 	Dwarf_Off scan_next;	/* the first CU not indexed yet */
+	bool scan_alt;		/* index_scan is in the supplementary file */
 	bool scan_done;
 	struct hmap natural;	/* DIE offset -> natural alignment */
 	struct hmap padding;	/* DIE offset -> tail padding + 1 */
@@ -58,6 +60,14 @@ struct build {
 	bool expand;
 	struct strbuf tmp;
 };
+
+/* Cache key of a DIE: its offset, with the top bit set for a DIE of the supplementary file. */
+static uint64_t die_key(struct dwarf_source *s, Dwarf_Die *die)
+{
+	uint64_t off = dwarf_dieoffset(die);
+
+	return s->alt && dwarf_cu_getdwarf(die->cu) == s->alt ? off | (1ull << 63) : off;
+}
 
 static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
 {
@@ -176,7 +186,7 @@ static uint64_t type_size_uncached(struct build *b, Dwarf_Die *die, int depth);
 /* pahole's tag__size: the byte size of a type, arrays included, void 0; cached by DIE. */
 static uint64_t type_size(struct build *b, Dwarf_Die *die, int depth)
 {
-	uint64_t off = dwarf_dieoffset(die), size;
+	uint64_t off = die_key(b->src, die), size;
 	struct hmap_entry *e = hmap_slot(&b->src->sizes, hash_u64(off), NULL, off, false);
 
 	if (e)
@@ -263,7 +273,7 @@ static uint32_t natural_align(struct build *b, Dwarf_Die *die, int depth)
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 	case DW_TAG_interface_type: {
-		uint64_t off = dwarf_dieoffset(die);
+		uint64_t off = die_key(b->src, die);
 		struct hmap_entry *e = hmap_slot(&b->src->natural, hash_u64(off), NULL, off, false);
 		Dwarf_Die child;
 
@@ -452,7 +462,7 @@ static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int dep
 		tag_name_uncached(b, die, sb, depth);
 		return;
 	}
-	off = dwarf_dieoffset(die);
+	off = die_key(b->src, die);
 	e = hmap_slot(map, hash_u64(off), NULL, off, false);
 	if (e) {
 		sb_put(sb, e->val);
@@ -772,7 +782,7 @@ static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth
 /* Tail padding of a named struct used as a member type, cached by DIE. */
 static uint32_t struct_padding(struct build *b, Dwarf_Die *die, int depth)
 {
-	uint64_t off = dwarf_dieoffset(die);
+	uint64_t off = die_key(b->src, die);
 	struct hmap *map = &b->src->padding;
 	struct hmap_entry *e = hmap_slot(map, hash_u64(off), NULL, off, false);
 	uint32_t pad;
@@ -988,39 +998,46 @@ typedef int (*die_fn)(struct build *b, Dwarf_Die *die, void *arg);
 static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *arg,
 		      bool per_cu_reset)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	uint8_t asize, osize;
+	Dwarf *dws[2] = { s->dw, s->alt };
 	int ret = 0;
 
-	while (dwarf_nextcu(s->dw, off, &next, &hsize, NULL, &asize, &osize) == 0) {
-		Dwarf_Die cu, child;
+	/* the object's units, then those of its dwz supplementary file */
+	for (int k = 0; k < 2 && dws[k]; k++) {
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+		uint8_t asize, osize;
 
-		if (dwarf_offdie(s->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			b->addr_size = asize ? asize : 8;
-			do {
-				int tag = dwarf_tag(&child);
+		while (dwarf_nextcu(dws[k], off, &next, &hsize, NULL, &asize, &osize) == 0) {
+			Dwarf_Die cu, child;
 
-				if (!is_struct_tag(tag) || die_has(&child, DW_AT_declaration))
-					continue;
-				ret = fn(b, &child, arg);
-				if (ret)
-					return ret;
-			} while (dwarf_siblingof(&child, &child) == 0);
+			if (dwarf_offdie(dws[k], off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+				b->addr_size = asize ? asize : 8;
+				do {
+					int tag = dwarf_tag(&child);
+
+					if (!is_struct_tag(tag) ||
+					    die_has(&child, DW_AT_declaration))
+						continue;
+					ret = fn(b, &child, arg);
+					if (ret)
+						return ret;
+				} while (dwarf_siblingof(&child, &child) == 0);
+			}
+			if (per_cu_reset) {
+				/*
+				 * DIEs of different CUs are different types (short of LTO's
+				 * cross-CU references, which only miss the caches): keep the
+				 * caches one CU big.
+				 */
+				arena__reset(b->arena);
+				hmap_clear(&s->names);
+				hmap_clear(&s->sizes);
+				hmap_clear(&s->natural);
+				hmap_clear(&s->padding);
+				arena__reset(&s->names_arena);
+			}
+			off = next;
 		}
-		if (per_cu_reset) {
-			/*
-			 * DIEs of different CUs are different types (short of LTO's cross-CU
-			 * references, which only miss the caches): keep the caches one CU big.
-			 */
-			arena__reset(b->arena);
-			hmap_clear(&s->names);
-			hmap_clear(&s->sizes);
-			hmap_clear(&s->natural);
-			hmap_clear(&s->padding);
-			arena__reset(&s->names_arena);
-		}
-		off = next;
 	}
 	return 0;
 }
@@ -1033,17 +1050,23 @@ static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *
 static void index_scan(struct dwarf_source *s, const char *want)
 {
 	while (!s->scan_done) {
+		Dwarf *dw = s->scan_alt ? s->alt : s->dw;
 		Dwarf_Off off = s->scan_next, next;
 		Dwarf_Die cu, child;
 		size_t hsize;
 		bool hit = false;
 
-		if (dwarf_nextcu(s->dw, off, &next, &hsize, NULL, NULL, NULL) != 0) {
+		if (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) != 0) {
+			if (!s->scan_alt && s->alt) {
+				s->scan_alt = true;
+				s->scan_next = 0;
+				continue;
+			}
 			s->scan_done = true;
 			break;
 		}
 		s->scan_next = next;
-		if (!dwarf_offdie(s->dw, off + hsize, &cu) || dwarf_child(&cu, &child))
+		if (!dwarf_offdie(dw, off + hsize, &cu) || dwarf_child(&cu, &child))
 			continue;
 		do {
 			struct hmap_entry *e;
@@ -1058,7 +1081,7 @@ static void index_scan(struct dwarf_source *s, const char *want)
 			if (e->key)
 				continue;
 			e->key = arena__strdup(&s->index_names, name);
-			e->okey = dwarf_dieoffset(&child);
+			e->okey = die_key(s, &child);
 			if (want && !strcmp(name, want))
 				hit = true;
 		} while (dwarf_siblingof(&child, &child) == 0);
@@ -1088,7 +1111,7 @@ static int dwarf_find(struct layout_source *src, const char *name,
 	}
 	if (!e)
 		return 1;
-	if (!dwarf_offdie(s->dw, e->okey, &die)) {
+	if (!dwarf_offdie(e->okey >> 63 ? s->alt : s->dw, e->okey & ~(1ull << 63), &die)) {
 		snprintf(err, errlen, "%s: offset %llu: unreadable DIE of struct %s", src->path,
 			 (unsigned long long)e->okey, name);
 		return -EINVAL;
@@ -1205,6 +1228,7 @@ int dwarf_source__open(struct layout_source **out, const char *path, unsigned in
 	s->base.path = xstrdup(path);
 	s->dwfl = dwfl;
 	s->dw = dw;
+	s->alt = dwarf_getalt(dw);
 
 	/* the address size of the first CU stands for the object's */
 	Dwarf_Off next;

@@ -754,6 +754,38 @@ static void member_list(const struct field_line *l, bool written, int group, str
 	}
 }
 
+static const struct flat_layout *first_layout(const struct field_line *l)
+{
+	for (size_t i = 0; i < l->nr_slots; i++)
+		if (l->slots[i].layout)
+			return l->slots[i].layout;
+	return NULL;
+}
+
+/* Every writer group is one instance of one type, and the groups are different instances. */
+static bool groups_are_instances(const struct field_line *l)
+{
+	const struct flat_layout *t = first_layout(l);
+
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		const struct line_slot *a = &l->slots[i];
+
+		if (a->group < 0)
+			continue;
+		if (a->layout != t || !t)
+			return false;
+		for (size_t k = 0; k < l->nr_slots; k++) {
+			const struct line_slot *b = &l->slots[k];
+
+			if (b->group < 0)
+				continue;
+			if ((a->group == b->group) != (a->base == b->base))
+				return false;
+		}
+	}
+	return t != NULL;
+}
+
 void fields__explain_line(const struct fields *f, const struct field_line *l,
 			  fields_ip_namer namer, void *ctx, struct strbuf *out)
 {
@@ -784,7 +816,15 @@ void fields__explain_line(const struct fields *f, const struct field_line *l,
 
 	switch (l->verdict) {
 	case LINE_FALSE_SHARING:
-		if (l->nr_groups >= 2) {
+		if (l->nr_groups >= 2 && groups_are_instances(l)) {
+			add_str(out, "  evidence: different instances of ");
+			add_str(out, first_layout(l)->name);
+			add_str(out, ", each written by its own CPUs, share the line\n");
+			strbuf__addf(out, "  suggestion: give each instance a line of its own: align "
+				     "%s to the line size (____cacheline_aligned_in_smp) or pad "
+				     "the array's elements, or make the data per-CPU",
+				     first_layout(l)->name);
+		} else if (l->nr_groups >= 2) {
 			add_str(out, "  evidence: members written by different CPUs share the line\n");
 			add_str(out, "  suggestion: give each group of members written by the same "
 				     "CPUs a line of its own: ");

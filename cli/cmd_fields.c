@@ -555,6 +555,23 @@ static void print_attr_json(const char *key, const struct attr_stats *st, FILE *
 	fputs("}}", out);
 }
 
+/* The attributed slot that places a line within its struct, or NULL (unattributed bytes). */
+static const struct line_slot *line_key(const struct field_line *l)
+{
+	for (size_t i = 0; i < l->nr_slots; i++)
+		if (l->slots[i].layout)
+			return &l->slots[i];
+	return NULL;
+}
+
+/* Two lines at the same offset of two instances of the same struct. */
+static bool same_line(const struct field_line *a, const struct field_line *b)
+{
+	const struct line_slot *x = line_key(a), *y = line_key(b);
+
+	return x && y && x->layout == y->layout && a->addr - x->base == b->addr - y->base;
+}
+
 static void print_stdio(struct fields_ctx *c, FILE *out)
 {
 	struct fields *f = c->fields;
@@ -607,12 +624,35 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 	fprintf(out, "\n# contended cache lines\n");
 	for (size_t i = 0; i < f->nr_lines; i++) {
 		const struct field_line *l = &f->lines[i];
+		const struct line_slot *key = line_key(l);
+		size_t same = 0, verdicts[LINE_WRITE_READ + 1] = { 0 };
+		bool seen = false;
 
 		if (l->verdict == LINE_QUIET || !line_selected(c, l))
 			continue;
+		/*
+		 * Many instances of one struct (every struct file of a kernel recording) give
+		 * the same line again and again: explain the hottest (lines are sorted by
+		 * HITMs), count the others.
+		 */
+		for (size_t k = 0; k < i && key && !seen; k++)
+			seen = f->lines[k].verdict != LINE_QUIET && same_line(&f->lines[k], l);
+		if (seen)
+			continue;
+		for (size_t k = i + 1; k < f->nr_lines && key; k++)
+			if (f->lines[k].verdict != LINE_QUIET && same_line(&f->lines[k], l)) {
+				same++;
+				verdicts[f->lines[k].verdict]++;
+			}
 		strbuf__reset(&sb);
 		fields__explain_line(f, l, fields_attr__name_ip, c->fa, &sb);
 		fprintf(out, "\n%s", sb.buf);
+		if (same)
+			fprintf(out, "  and %zu more line%s at the same offsets of other %s instances "
+				"(%zu false sharing, %zu true sharing, %zu one writer)\n", same,
+				same == 1 ? "" : "s", key->layout->name,
+				verdicts[LINE_FALSE_SHARING], verdicts[LINE_TRUE_SHARING],
+				verdicts[LINE_WRITE_READ]);
 	}
 	strbuf__release(&sb);
 }

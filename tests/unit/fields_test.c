@@ -147,6 +147,11 @@ int main(void)
 	for (int i = 0; i < 4; i++)
 		add(f, &lk, 0x7000, 1, i % 2, 0xa0, 1, 1, 0, 2 * sec);
 	add(f, &lk, 0x7000, 2, 1, 0xa1, 1, 0, 0, 2 * sec);
+	/* 0x8000: two instances of struct pair on one line, each written by its own CPU. */
+	for (int i = 0; i < 4; i++) {
+		add(f, &pair, 0x8000, 0, 0, 0xb0, 1, 0, 0, 2 * sec);
+		add(f, &pair, 0x8010, 0, 1, 0xb0, 1, 0, 0, 2 * sec);
+	}
 	/* 0x5000: CPU 0 alone: quiet. 0x6008: unattributed, stores from 2 CPUs. */
 	add(f, &pair, 0x5000, 0, 0, 0x70, 1, 0, 0, 2 * sec);
 	add(f, &pair, 0x5000, 1, 0, 0x71, 0, 0, 0, 2 * sec);
@@ -155,7 +160,7 @@ int main(void)
 	add(f, NULL, 0x600c, 0, 1, 0x81, 1, 0, 0, 2 * sec);
 	fields__finish(f);
 
-	CHECK(f->nr_lines == 7);
+	CHECK(f->nr_lines == 8);
 	CHECK(f->lines[0].addr == 0x1000);	/* most HITMs first */
 	l = line_at(f, 0x1000);
 	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->written == 2 && l->writer_cpus == 2);
@@ -196,6 +201,12 @@ int main(void)
 	CHECK(l && l->verdict == LINE_TRUE_SHARING && l->nr_slots == 1 && !l->slots[0].layout);
 	CHECK(l && l->slots[0].offset == 8);
 
+	l = line_at(f, 0x8000);
+	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->nr_groups == 2);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "different instances of struct pair, each written by its own CPUs"));
+	CHECK(strstr(sb.buf, "align struct pair to the line size"));
+
 	l = line_at(f, 0x7000);
 	CHECK(l && l->verdict == LINE_TRUE_SHARING);
 	explain(f, l, &sb);
@@ -207,12 +218,13 @@ int main(void)
 		const struct field_struct *s = &f->structs[i];
 
 		if (s->layout == &pair) {
-			CHECK(s->nr_instances == 2);
-			CHECK(s->members[0].stores == 11 && s->members[0].loads == 10);
-			CHECK(s->members[0].lcl_hitm == 10 && s->members[0].cpus_write.nr == 1);
+			CHECK(s->nr_instances == 4);
+			/* a: 10+1 stores by CPU 0 (0x1000, 0x5000), 8 more at 0x8000/0x8010 */
+			CHECK(s->members[0].stores == 19 && s->members[0].loads == 10);
+			CHECK(s->members[0].lcl_hitm == 10 && s->members[0].cpus_write.nr == 2);
 			CHECK(s->members[0].ips[0].ip == 0x11);	/* the HITM ip first */
-			CHECK(s->members[0].weighted == 21 &&
-			      s->members[0].weight_sum == 10 * 300 + 11 * 30);
+			CHECK(s->members[0].weighted == 29 &&
+			      s->members[0].weight_sum == 10 * 300 + 19 * 30);
 		}
 		if (s->layout == &lk) {
 			struct field_stats st;
@@ -231,7 +243,7 @@ int main(void)
 		}
 	}
 	CHECK(f->structs[0].layout == &pair);	/* most HITMs */
-	CHECK(f->attr_all.samples == 40 + 10 + 24 + 10 + 5 + 5);
+	CHECK(f->attr_all.samples == 40 + 10 + 24 + 10 + 5 + 5 + 8);
 	CHECK(f->attr_all.unresolved_samples[ATTR_NO_DEBUGINFO] == 3);
 	CHECK(f->attr_hitm.samples == 20 + 2 + 9 + 1 + 1);
 	CHECK(f->attr_hitm.unresolved_samples[ATTR_NO_DEBUGINFO] == 1);

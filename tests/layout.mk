@@ -6,3 +6,9 @@ dist_check_SCRIPTS += tests/layout/user.sh tests/layout/kmod.sh tests/layout/btf
 EXTRA_DIST += tests/layout/structs.c tests/layout/hd_struct.h tests/kmod/lineup_kmod.c \
 	tests/kmod/Kbuild tests/fuzz/elf_fuzz.c tests/fuzz/elf_run.sh tests/fuzz/seeds/elf-btf-outside.bin \
 	bench/layout.sh
+check_PROGRAMS += tests/unit/layout_test
+tests_unit_layout_test_SOURCES = tests/unit/layout_test.c
+tests_unit_layout_test_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBBPF_CFLAGS)
+tests_unit_layout_test_LDADD = dwarf/libdwarf.a util/libutil.a $(LIBDW_LIBS) $(LIBELF_LIBS) \
+	$(LIBBPF_LIBS)
+TESTS += tests/unit/layout_test

@@ -74,14 +74,19 @@ grep -q "kmem:kmem_cache_free: .* ptr=$obj name=filp" "$T/kmem" ||
 
 # lineup fields reads the recording: every hit is tied to struct file through the allocation
 # record (cache filp) and the running kernel's BTF; f_op only loads, f_ref's locked RMWs from
-# both CPUs with HITMs.
-"$LINEUP" fields -i "$T/w.data" >"$T/fields" 2>"$T/fields.err" || fail "lineup fields: $(cat "$T/fields.err")"
-grep -q '^# all samples: [0-9]*, attributed [0-9]* (100.0%), allocation 100.0%' "$T/fields" ||
-	fail "lineup fields does not attribute every hit: $(head -5 "$T/fields")"
-awk '$4 == "f_op" { exit !($6 == 0 && $7 == 0 && $5 > 0) }' "$T/fields" ||
-	fail "lineup fields: f_op not only read: $(grep ' f_op ' "$T/fields")"
-awk '$4 == "f_ref" { exit !($7 > 0 && $8 > 0 && $11 == 2) }' "$T/fields" ||
-	fail "lineup fields: f_ref without locked RMWs and HITMs from 2 CPUs: $(grep ' f_ref ' "$T/fields")"
+# both CPUs with HITMs (JSON: the text table's columns belong to lineup fields).
+"$LINEUP" fields -i "$T/w.data" --json >"$T/fields.json" 2>"$T/fields.err" ||
+	fail "lineup fields: $(cat "$T/fields.err")"
+python3 - "$T/fields.json" <<'PY' || fail "lineup fields on the watch recording"
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = d["attribution"]["all"]
+assert a["share"] == 1.0 and a["by_evidence"]["allocation"] == a["total"], a
+m = {x["member"]: x for s in d["structs"] if s["type"] == "struct file" for x in s["members"]}
+assert m["f_op"]["loads"] > 0 and m["f_op"]["stores"] == 0 and m["f_op"]["locked"] == 0, m["f_op"]
+r = m["f_ref"]
+assert r["locked"] > 0 and r["lcl_hitm"] > 0 and r["cpus_read"] == 2, r
+PY
 
 [ "$(tracefs_state)" = "$before" ] || fail "tracefs changed: $before -> $(tracefs_state)"
 slots_free

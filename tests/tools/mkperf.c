@@ -1286,6 +1286,36 @@ static void run_scenario(FILE *in)
 	scenario_free();
 }
 
+/* The [start, end) link addresses of @path's .text, or 0s. */
+static void text_section(const char *path, uint64_t *start, uint64_t *end)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	*start = *end = 0;
+	if (e && !elf_getshdrstrndx(e, &shstrndx)) {
+		while ((scn = elf_nextscn(e, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (!gelf_getshdr(scn, &sh))
+				continue;
+			name = elf_strptr(e, shstrndx, sh.sh_name);
+			if (name && !strcmp(name, ".text")) {
+				*start = sh.sh_addr;
+				*end = sh.sh_addr + sh.sh_size;
+				break;
+			}
+		}
+	}
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* ---- generator --------------------------------------------------------------------- */
 
 static uint64_t rng_state;
@@ -1335,19 +1365,12 @@ static void generate(uint64_t n, unsigned int threads, unsigned int lines, uint6
 	snprintf(buf, sizeof(buf), "anon %" PRIu64 " %#" PRIx64 " %#" PRIx64, pid, heap,
 		 (uint64_t)lines * 64 + 4096);
 	run_line(buf);
-	for (size_t i = 0; i < S->nr_maps; i++) {
-		/* the executable segment: the mmap flagged r-x */
-		const struct map *m = &S->maps[i];
-
-		if (m->file >= 0 && !text_lo && (m->prot & 4)) {
-			text_lo = m->start;
-			text_hi = m->start + m->len;
-		}
-	}
-	if (!text_lo) {
-		text_lo = S->maps[0].start;
-		text_hi = S->maps[0].start + S->maps[0].len;
-	}
+	/* IPs only in .text (real code: no PLT stubs, where symbolizers differ) */
+	text_section(self, &text_lo, &text_hi);
+	if (text_hi <= text_lo + 16)
+		die("%s: no .text section", self);
+	text_lo += S->maps[0].bias;
+	text_hi += S->maps[0].bias;
 	for (unsigned int t = 1; t < threads; t++) {
 		snprintf(buf, sizeof(buf), "fork %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, pid,
 			 pid, pid + t, pid);
@@ -1369,7 +1392,8 @@ static void generate(uint64_t n, unsigned int threads, unsigned int lines, uint6
 		s.time = 1000000 + i * 100;
 		s.ip = text_lo + ((r >> 24) % ((text_hi - text_lo) / 16)) * 16;
 		s.addr = heap + line * 64 + off;
-		s.phys_addr = 0x100000000ULL + line * 64 + off;
+		/* odd lines on node 1, even ones on node 0 (MEM_TOPOLOGY: 2 GiB a node) */
+		s.phys_addr = (line & 1 ? 2ULL << 30 : 0) + 0x10000000ULL + line * 64 + off;
 		s.period = 1;
 		s.weight = 30 + (r >> 48) % 400;
 		s.data_src = src[c];
@@ -1435,8 +1459,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (generating) {
-		if (!threads || !lines)
-			die("--threads and --lines must be positive");
+		if (!threads || !lines || threads > 256 || lines > (1u << 24))
+			die("--threads: 1 to 256, --lines: 1 to 16777216");
 		sc.src = "generator";
 		char self[4096];
 		ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);

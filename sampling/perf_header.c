@@ -206,8 +206,11 @@ static bool parse_cpu_topology(struct perf_header_info *h, struct fcur *c)
 	if (!rd_strings(c, &h->core_siblings, &h->nr_core_siblings) ||
 	    !rd_strings(c, &h->thread_siblings, &h->nr_thread_siblings))
 		return false;
-	/* Per-CPU core and socket ids came later (perf 4.x); then dies (5.x). */
-	if (!left(c))
+	/*
+	 * Per-CPU core and socket ids came later (perf 4.x); then dies (5.x).  A pipe pads the
+	 * section to 8 bytes (perf 6.12), so fewer bytes than the next part needs is padding.
+	 */
+	if (left(c) < (size_t)h->nr_cpus_avail * 8 || !h->nr_cpus_avail)
 		return true;
 	if (!check_count(c, h->nr_cpus_avail, 8))
 		return false;
@@ -222,7 +225,7 @@ static bool parse_cpu_topology(struct perf_header_info *h, struct fcur *c)
 		h->cpu_topo[i].socket_id = (int32_t)socket;
 		h->cpu_topo[i].die_id = -1;
 	}
-	if (!left(c))
+	if (left(c) < 4 + (size_t)h->nr_cpu_topo * 4)
 		return true;
 	if (!rd_strings(c, &h->die_siblings, &h->nr_die_siblings))
 		return false;

@@ -5,14 +5,17 @@
  * real recordings.
  *
  *	perfswap IN OUT		file mode
- *	perfswap -p IN OUT	pipe mode (HEADER_ATTR records)
+ *	perfswap -p IN OUT	pipe mode (HEADER_ATTR records, HEADER_FEATURE records)
+ *	perfswap -P IN OUT	pipe mode without HEADER_FEATURE records: perf 6.1 does not swap
+ *				a HEADER_FEATURE's feature id ("wrong feature ID") and stops
  *
  * Kept: the attrs and their ids, and the kernel records (SAMPLE, MMAP, MMAP2, COMM, FORK,
  * EXIT, LOST, LOST_SAMPLES, THROTTLE, UNTHROTTLE, SWITCH, SWITCH_CPU_WIDE, NAMESPACES, AUX,
- * ITRACE_START) and FINISHED_ROUND; records from COMPRESSED ones are written out plain.  Other
- * user records and the header features are dropped (the output is a smaller recording, read
- * by perf and lineup alike).  RAW and STACK_USER payloads are copied as bytes.  Exit 2 on
- * input lineup's reader refuses.
+ * ITRACE_START) and FINISHED_ROUND; records from COMPRESSED ones are written out plain; the
+ * header features lineup parses (as feature sections, or HEADER_FEATURE records in a pipe).
+ * Other user records are dropped (the output is a smaller recording, read by perf and lineup
+ * alike).  RAW and STACK_USER payloads are copied as bytes.  Exit 2 on input lineup's reader
+ * refuses.
  */
 #include <config.h>
 
@@ -165,6 +168,191 @@ static void trailer_be(struct out *o, uint64_t t, const uint8_t *p)
 		words(o, &p, 1);
 }
 
+/* perf's do_write_string: u32 length padded to 64, the string, NUL padding. */
+static void wstr(struct out *o, const char *s)
+{
+	size_t n = strlen(s ? s : "") + 1, len = (n + 63) & ~(size_t)63;
+
+	be32(o, (uint32_t)len);
+	put(o, s ? s : "", n);
+	while (n++ < len)
+		put(o, "", 1);
+}
+
+static void wcaps(struct out *o, const struct perf_pmu_caps *pc)
+{
+	be32(o, pc->nr_caps);
+	for (uint32_t i = 0; i < pc->nr_caps; i++) {
+		char *eq = strchr(pc->caps[i], '=');
+		char *name = strndup(pc->caps[i], eq ? (size_t)(eq - pc->caps[i]) : strlen(pc->caps[i]));
+
+		wstr(o, name);
+		wstr(o, eq ? eq + 1 : "");
+		free(name);
+	}
+}
+
+/* Feature @f of @h, big-endian, onto @o; false when the input has no such feature. */
+static bool feature_be(struct out *o, const struct perf_header_info *h, unsigned int f, bool pipe)
+{
+	if (!perf_header__has_feat(h, f))
+		return false;
+	switch (f) {
+	case FEAT_BUILD_ID:
+		for (uint32_t i = 0; i < h->nr_build_ids; i++) {
+			const struct perf_build_id *b = &h->build_ids[i];
+			size_t n = strlen(b->filename) + 1, len = (n + 63) & ~(size_t)63;
+
+			be32(o, REC_HEADER_BUILD_ID), be16(o, b->misc);
+			be16(o, (uint16_t)(8 + 4 + 24 + len));
+			be32(o, (uint32_t)b->pid);
+			put(o, b->build_id, 20);
+			put(o, &b->size, 1);
+			put(o, "\0\0\0", 3);
+			put(o, b->filename, n);
+			while (n++ < len)
+				put(o, "", 1);
+		}
+		return true;
+	case FEAT_HOSTNAME:
+		wstr(o, h->hostname);
+		return true;
+	case FEAT_OSRELEASE:
+		wstr(o, h->osrelease);
+		return true;
+	case FEAT_VERSION:
+		wstr(o, h->version);
+		return true;
+	case FEAT_ARCH:
+		wstr(o, h->arch);
+		return true;
+	case FEAT_CPUDESC:
+		wstr(o, h->cpudesc);
+		return true;
+	case FEAT_CPUID:
+		wstr(o, h->cpuid);
+		return true;
+	case FEAT_NRCPUS:
+		be32(o, h->nr_cpus_avail), be32(o, h->nr_cpus_online);
+		return true;
+	case FEAT_TOTAL_MEM:
+		be64(o, h->total_mem);
+		return true;
+	case FEAT_CMDLINE:
+		be32(o, h->nr_cmdline);
+		for (uint32_t i = 0; i < h->nr_cmdline; i++)
+			wstr(o, h->cmdline[i]);
+		return true;
+	case FEAT_EVENT_DESC: {
+		uint32_t sz = h->nr_evsels ? h->evsels[0].attr.size : 64;
+
+		if (pipe)
+			return false;
+		be32(o, h->nr_evsels), be32(o, sz);
+		for (uint32_t i = 0; i < h->nr_evsels; i++) {
+			struct perf_attr a = h->evsels[i].attr;
+
+			a.size = sz;
+			attr_be(o, &a);
+			be32(o, h->evsels[i].nr_ids);
+			wstr(o, h->evsels[i].name);
+			for (uint32_t k = 0; k < h->evsels[i].nr_ids; k++)
+				be64(o, h->evsels[i].ids[k]);
+		}
+		return true;
+	}
+	case FEAT_CPU_TOPOLOGY:
+		be32(o, h->nr_core_siblings);
+		for (uint32_t i = 0; i < h->nr_core_siblings; i++)
+			wstr(o, h->core_siblings[i]);
+		be32(o, h->nr_thread_siblings);
+		for (uint32_t i = 0; i < h->nr_thread_siblings; i++)
+			wstr(o, h->thread_siblings[i]);
+		if (!h->cpu_topo)
+			return true;
+		for (uint32_t i = 0; i < h->nr_cpu_topo; i++)
+			be32(o, (uint32_t)h->cpu_topo[i].core_id),
+				be32(o, (uint32_t)h->cpu_topo[i].socket_id);
+		if (!h->die_siblings)
+			return true;
+		be32(o, h->nr_die_siblings);
+		for (uint32_t i = 0; i < h->nr_die_siblings; i++)
+			wstr(o, h->die_siblings[i]);
+		for (uint32_t i = 0; i < h->nr_cpu_topo; i++)
+			be32(o, (uint32_t)h->cpu_topo[i].die_id);
+		return true;
+	case FEAT_NUMA_TOPOLOGY:
+		be32(o, h->nr_numa_nodes);
+		for (uint32_t i = 0; i < h->nr_numa_nodes; i++) {
+			be32(o, h->numa_nodes[i].node);
+			be64(o, h->numa_nodes[i].mem_total), be64(o, h->numa_nodes[i].mem_free);
+			wstr(o, h->numa_nodes[i].cpus);
+		}
+		return true;
+	case FEAT_BRANCH_STACK:
+		return true;
+	case FEAT_AUXTRACE:
+		be64(o, 0);	/* an empty AUX area index: the AUXTRACE records are dropped */
+		return true;
+	case FEAT_PMU_MAPPINGS:
+		be32(o, h->nr_pmu_mappings);
+		for (uint32_t i = 0; i < h->nr_pmu_mappings; i++) {
+			be32(o, h->pmu_mappings[i].type);
+			wstr(o, h->pmu_mappings[i].name);
+		}
+		return true;
+	case FEAT_GROUP_DESC:
+		be32(o, h->nr_groups);
+		for (uint32_t i = 0; i < h->nr_groups; i++) {
+			wstr(o, h->groups[i].name);
+			be32(o, h->groups[i].leader_idx), be32(o, h->groups[i].nr_members);
+		}
+		return true;
+	case FEAT_CACHE:
+		be32(o, 1), be32(o, h->nr_caches);
+		for (uint32_t i = 0; i < h->nr_caches; i++) {
+			const struct perf_cache_level *c = &h->caches[i];
+
+			be32(o, c->level), be32(o, c->line_size), be32(o, c->sets), be32(o, c->ways);
+			wstr(o, c->type), wstr(o, c->size), wstr(o, c->map);
+		}
+		return true;
+	case FEAT_SAMPLE_TIME:
+		be64(o, h->sample_time_first), be64(o, h->sample_time_last);
+		return true;
+	case FEAT_MEM_TOPOLOGY:
+		be64(o, 1), be64(o, h->mem_block_size), be64(o, h->nr_mem_nodes);
+		for (uint32_t i = 0; i < h->nr_mem_nodes; i++) {
+			const struct perf_mem_node *n = &h->mem_nodes[i];
+
+			be64(o, n->node), be64(o, n->size), be64(o, n->nr_bits);
+			for (uint64_t w = 0; w < (n->nr_bits + 63) / 64; w++)
+				be64(o, n->bitmap[w]);
+		}
+		return true;
+	case FEAT_CLOCKID:
+		be64(o, h->clockid);
+		return true;
+	case FEAT_HYBRID_TOPOLOGY:
+		be32(o, h->nr_hybrid_nodes);
+		for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++)
+			wstr(o, h->hybrid_nodes[i].pmu_name), wstr(o, h->hybrid_nodes[i].cpus);
+		return true;
+	case FEAT_CPU_PMU_CAPS:
+		wcaps(o, &h->cpu_pmu_caps);
+		return true;
+	case FEAT_PMU_CAPS:
+		be32(o, h->nr_pmu_caps);
+		for (uint32_t i = 0; i < h->nr_pmu_caps; i++) {
+			wcaps(o, &h->pmu_caps[i]);
+			wstr(o, h->pmu_caps[i].pmu_name);
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool record_be(struct out *o, const struct perf_header_info *h, const struct record *r)
 {
 	const uint8_t *p = r->payload, *end = p + r->size - 8, *body_end = end;
@@ -240,7 +428,8 @@ static bool record_be(struct out *o, const struct perf_header_info *h, const str
 
 int main(int argc, char **argv)
 {
-	bool pipe = argc > 1 && !strcmp(argv[1], "-p");
+	bool pipe = argc > 1 && (!strcmp(argv[1], "-p") || !strcmp(argv[1], "-P"));
+	bool pipe_features = pipe && !strcmp(argv[1], "-p");
 	char err[PERF_FILE_ERRMAX];
 	struct perf_file *pf;
 	const struct perf_header_info *h;
@@ -250,7 +439,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc != 3 + pipe) {
-		fprintf(stderr, "usage: perfswap [-p] IN OUT\n");
+		fprintf(stderr, "usage: perfswap [-p|-P] IN OUT\n");
 		return 2;
 	}
 	if (perf_file__open(&pf, argv[1 + pipe], err, sizeof(err)) < 0) {
@@ -287,6 +476,22 @@ int main(int argc, char **argv)
 			for (uint32_t k = 0; k < e->nr_ids; k++)
 				be64(&o, e->ids[k]);
 		}
+		for (unsigned int ft = 1; pipe_features && ft < FEAT_LAST; ft++) {
+			struct out fd = { 0 };
+
+			if (ft == FEAT_BUILD_ID || !feature_be(&fd, h, ft, true))
+				continue;
+			while (fd.len % 8)
+				put(&fd, "", 1);
+			if (fd.len + 16 > 65535) {
+				free(fd.b);
+				continue;
+			}
+			be32(&o, REC_HEADER_FEATURE), be16(&o, 0), be16(&o, (uint16_t)(16 + fd.len));
+			be64(&o, ft);
+			put(&o, fd.b, fd.len);
+			free(fd.b);
+		}
 		put(&o, data.b, data.len);
 	} else {
 		uint64_t attr_size = h->nr_evsels ? h->evsels[0].attr.size + 16 : 80;
@@ -297,10 +502,19 @@ int main(int argc, char **argv)
 			data_off += 8 * h->evsels[i].nr_ids;
 		be64(&o, 104), be64(&o, attr_size);
 		be64(&o, attrs_off), be64(&o, attr_size * h->nr_evsels);
+		struct out secs[FEAT_LAST];
+		uint64_t bits = 0, nfeat = 0, at;
+
+		for (unsigned int ft = 1; ft < FEAT_LAST; ft++) {
+			memset(&secs[ft], 0, sizeof(secs[ft]));
+			if (feature_be(&secs[ft], h, ft, false)) {
+				bits |= 1ULL << ft;
+				nfeat++;
+			}
+		}
 		be64(&o, data_off), be64(&o, data.len);
 		be64(&o, 0), be64(&o, 0);
-		for (int i = 0; i < 4; i++)
-			be64(&o, 0);		/* no features */
+		be64(&o, bits), be64(&o, 0), be64(&o, 0), be64(&o, 0);
 		for (uint32_t i = 0; i < h->nr_evsels; i++) {
 			const struct perf_evsel *e = &h->evsels[i];
 			struct perf_attr a = e->attr;
@@ -314,6 +528,18 @@ int main(int argc, char **argv)
 			for (uint32_t k = 0; k < h->evsels[i].nr_ids; k++)
 				be64(&o, h->evsels[i].ids[k]);
 		put(&o, data.b, data.len);
+		/* the feature table, then the sections */
+		at = o.len + 16 * nfeat;
+		for (unsigned int ft = 1; ft < FEAT_LAST; ft++)
+			if (bits & (1ULL << ft)) {
+				be64(&o, at), be64(&o, secs[ft].len);
+				at += secs[ft].len;
+			}
+		for (unsigned int ft = 1; ft < FEAT_LAST; ft++) {
+			if (bits & (1ULL << ft))
+				put(&o, secs[ft].b, secs[ft].len);
+			free(secs[ft].b);
+		}
 	}
 	f = fopen(argv[2 + pipe], "w");
 	if (!f || fwrite(o.b, 1, o.len, f) != o.len || fclose(f)) {

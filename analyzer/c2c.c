@@ -36,8 +36,10 @@ struct c2c {
 	uint32_t nr_shared;
 
 	struct c2c_line *lines;
+	struct lkey *lkeys;		/* parallel to lines */
 	size_t nr_lines, cap_lines;
 	struct c2c_entry *entries;
+	struct ekey *ekeys;		/* parallel to entries */
 	size_t nr_entries, cap_entries;
 
 	/* open addressing, values are index + 1, 0 = empty */
@@ -275,7 +277,9 @@ void c2c__delete(struct c2c *c)
 	free(c->cpu2node);
 	free(c->mem);
 	free(c->lines);
+	free(c->lkeys);
 	free(c->entries);
+	free(c->ekeys);
 	free(c->line_ht);
 	free(c->entry_ht);
 	free(c->bits);
@@ -433,53 +437,55 @@ static inline uint64_t fmix(uint64_t h)
 	return h;
 }
 
-static inline uint64_t line_hash(const struct c2c_line *l)
-{
-	uint64_t h = mix(l->cl, l->cpumode | (uint64_t)l->mapped << 8 | (uint64_t)l->anon << 9);
+/*
+ * Keys, packed into whole 64-bit words and kept apart from the lines and entries: probing
+ * touches only these small arrays, and a key built in registers is compared word by word (a
+ * key assembled byte by byte on the stack and read back as words stalls on store forwarding).
+ */
+struct lkey {
+	uint64_t cl;
+	uint64_t meta;		/* cpumode | mapped << 8 | anon << 9 | (u32)pid << 32 */
+	uint64_t majmin;	/* dso id, zero when unmapped */
+	uint64_t ino;
+	uint64_t gen;
+};
 
-	if (l->mapped) {
-		h = mix(h, (uint64_t)l->id.maj << 32 | l->id.min);
-		h = mix(h, l->id.ino);
-	}
-	h = mix(h, (uint32_t)l->pid);
-	return fmix(h);
-}
-
-static inline bool line_eq(const struct c2c_line *a, const struct c2c_line *b)
-{
-	if (a->cl != b->cl || a->cpumode != b->cpumode || a->mapped != b->mapped ||
-	    a->pid != b->pid || a->anon != b->anon)
-		return false;
-	if (!a->mapped)
-		return true;
-	/* perf compares generations only when both have one (synthesized MMAPs have none) */
-	return a->id.maj == b->id.maj && a->id.min == b->id.min && a->id.ino == b->id.ino &&
-	       (!a->id.ino_generation || !b->id.ino_generation ||
-		a->id.ino_generation == b->id.ino_generation);
-}
-
-struct entry_key {
-	uint32_t line, offset;
+struct ekey {
+	uint64_t lineoff;	/* line << 32 | offset */
 	uint64_t iaddr;
-	int32_t pid, tid;
+	uint64_t pidtid;	/* (u32)pid << 32 | (u32)tid */
 	const char *dso;
 };
 
-static inline uint64_t entry_hash(const struct entry_key *k)
+static inline uint64_t lkey_hash(struct lkey k)
 {
-	uint64_t h = mix((uint64_t)k->line << 32 | k->offset, k->iaddr);
+	uint64_t h = mix(k.cl, k.meta);
 
-	h = mix(h, (uint64_t)(uint32_t)k->pid << 32 | (uint32_t)k->tid);
-	h = mix(h, (uint64_t)(uintptr_t)k->dso);
+	h = mix(h, k.majmin);
+	h = mix(h, k.ino);
 	return fmix(h);
 }
 
-static inline bool entry_eq(const struct c2c *c, const struct c2c_entry *e,
-			    const struct entry_key *k)
+static inline bool lkey_eq(const struct lkey *a, struct lkey b)
 {
-	return e->line == k->line && e->offset == k->offset &&
-	       (!c->key_iaddr || e->iaddr == k->iaddr) && (!c->key_pid || e->pid == k->pid) &&
-	       (!c->key_tid || e->tid == k->tid) && (!c->key_dso || e->dso == k->dso);
+	/* perf compares generations only when both have one (synthesized MMAPs have none) */
+	return a->cl == b.cl && a->meta == b.meta && a->majmin == b.majmin && a->ino == b.ino &&
+	       (!a->gen || !b.gen || a->gen == b.gen);
+}
+
+static inline uint64_t ekey_hash(struct ekey k)
+{
+	uint64_t h = mix(k.lineoff, k.iaddr);
+
+	h = mix(h, k.pidtid);
+	h = mix(h, (uint64_t)(uintptr_t)k.dso);
+	return fmix(h);
+}
+
+static inline bool ekey_eq(const struct ekey *a, struct ekey b)
+{
+	return a->lineoff == b.lineoff && a->iaddr == b.iaddr && a->pidtid == b.pidtid &&
+	       a->dso == b.dso;
 }
 
 static void line_ht_grow(struct c2c *c)
@@ -488,7 +494,7 @@ static void line_ht_grow(struct c2c *c)
 	uint32_t *ht = xcalloc(cap, sizeof(uint32_t));
 
 	for (size_t i = 0; i < c->nr_lines; i++) {
-		size_t at = line_hash(&c->lines[i]) & (cap - 1);
+		size_t at = lkey_hash(c->lkeys[i]) & (cap - 1);
 
 		while (ht[at])
 			at = (at + 1) & (cap - 1);
@@ -499,29 +505,13 @@ static void line_ht_grow(struct c2c *c)
 	c->line_ht_cap = cap;
 }
 
-static struct entry_key entry_key_of(const struct c2c *c, const struct c2c_entry *e)
-{
-	struct entry_key k = { e->line, e->offset, 0, 0, 0, NULL };
-
-	if (c->key_iaddr)
-		k.iaddr = e->iaddr;
-	if (c->key_pid)
-		k.pid = e->pid;
-	if (c->key_tid)
-		k.tid = e->tid;
-	if (c->key_dso)
-		k.dso = e->dso;
-	return k;
-}
-
 static void entry_ht_grow(struct c2c *c)
 {
 	size_t cap = c->entry_ht_cap * 2;
 	uint32_t *ht = xcalloc(cap, sizeof(uint32_t));
 
 	for (size_t i = 0; i < c->nr_entries; i++) {
-		struct entry_key k = entry_key_of(c, &c->entries[i]);
-		size_t at = entry_hash(&k) & (cap - 1);
+		size_t at = ekey_hash(c->ekeys[i]) & (cap - 1);
 
 		while (ht[at])
 			at = (at + 1) & (cap - 1);
@@ -532,32 +522,25 @@ static void entry_ht_grow(struct c2c *c)
 	c->entry_ht_cap = cap;
 }
 
-static uint32_t line__findnew(struct c2c *c, const struct c2c_line *key)
+static uint32_t line__new(struct c2c *c, struct lkey k, const struct c2c_sample *s, size_t at)
 {
-	uint64_t h = line_hash(key);
-	size_t at = h & (c->line_ht_cap - 1);
 	struct c2c_line *l;
 
-	for (;;) {
-		uint32_t v = c->line_ht[at];
-
-		if (!v)
-			break;
-		if (line_eq(&c->lines[v - 1], key))
-			return v - 1;
-		at = (at + 1) & (c->line_ht_cap - 1);
-	}
-	if (c->nr_lines == c->cap_lines)
+	if (c->nr_lines == c->cap_lines) {
 		c->lines = xgrow(c->lines, &c->cap_lines, c->nr_lines + 1, sizeof(*c->lines));
+		c->lkeys = xrealloc(c->lkeys, c->cap_lines * sizeof(*c->lkeys));
+	}
+	c->lkeys[c->nr_lines] = k;
 	l = &c->lines[c->nr_lines];
 	memset(l, 0, sizeof(*l));
-	l->cpumode = key->cpumode;
-	l->mapped = key->mapped;
-	l->anon = key->anon;
-	l->pid = key->pid;
-	l->id = key->id;
-	l->cl = key->cl;
-	l->addr = key->addr;
+	l->cpumode = k.meta & 0xff;
+	l->mapped = k.meta >> 8 & 1;
+	l->anon = k.meta >> 9 & 1;
+	l->pid = (int32_t)(k.meta >> 32);
+	if (l->mapped)
+		l->id = s->data_id;
+	l->cl = k.cl;
+	l->addr = s->addr;
 	l->cpuset = bits__alloc(c, c->words_cpu);
 	l->nodeset = bits__alloc(c, c->words_node);
 	c->line_ht[at] = ++c->nr_lines;
@@ -566,34 +549,35 @@ static uint32_t line__findnew(struct c2c *c, const struct c2c_line *key)
 	return c->nr_lines - 1;
 }
 
-static uint32_t entry__findnew(struct c2c *c, const struct entry_key *k, bool *created)
+static inline uint32_t line__findnew(struct c2c *c, struct lkey k, const struct c2c_sample *s)
 {
-	size_t at;
-	struct c2c_entry *e;
-
-	/* grow before probing: a new entry's keys are filled in by the caller, after this */
-	if ((c->nr_entries + 1) * 2 > c->entry_ht_cap)
-		entry_ht_grow(c);
-	at = entry_hash(k) & (c->entry_ht_cap - 1);
+	size_t at = lkey_hash(k) & (c->line_ht_cap - 1);
 
 	for (;;) {
-		uint32_t v = c->entry_ht[at];
+		uint32_t v = c->line_ht[at];
 
 		if (!v)
-			break;
-		if (entry_eq(c, &c->entries[v - 1], k)) {
-			*created = false;
+			return line__new(c, k, s, at);
+		if (lkey_eq(&c->lkeys[v - 1], k))
 			return v - 1;
-		}
-		at = (at + 1) & (c->entry_ht_cap - 1);
+		at = (at + 1) & (c->line_ht_cap - 1);
 	}
-	if (c->nr_entries == c->cap_entries)
+}
+
+static uint32_t entry__new(struct c2c *c, struct ekey k, size_t at)
+{
+	struct c2c_entry *e;
+
+	if (c->nr_entries == c->cap_entries) {
 		c->entries = xgrow(c->entries, &c->cap_entries, c->nr_entries + 1,
 				   sizeof(*c->entries));
+		c->ekeys = xrealloc(c->ekeys, c->cap_entries * sizeof(*c->ekeys));
+	}
+	c->ekeys[c->nr_entries] = k;
 	e = &c->entries[c->nr_entries];
 	memset(e, 0, sizeof(*e));
-	e->line = k->line;
-	e->offset = k->offset;
+	e->line = k.lineoff >> 32;
+	e->offset = (uint32_t)k.lineoff;
 	e->cpuset = bits__alloc(c, c->words_cpu);
 	e->nodeset = bits__alloc(c, c->words_node);
 	e->node_stats = UINT32_MAX;
@@ -608,8 +592,30 @@ static uint32_t entry__findnew(struct c2c *c, const struct entry_key *k, bool *c
 		c->nr_node_stats += n;
 	}
 	c->entry_ht[at] = ++c->nr_entries;
-	*created = true;
 	return c->nr_entries - 1;
+}
+
+static inline uint32_t entry__findnew(struct c2c *c, struct ekey k, bool *created)
+{
+	size_t at;
+
+	/* grow before probing, so that the slot found stays valid */
+	if ((c->nr_entries + 1) * 2 > c->entry_ht_cap)
+		entry_ht_grow(c);
+	at = ekey_hash(k) & (c->entry_ht_cap - 1);
+	for (;;) {
+		uint32_t v = c->entry_ht[at];
+
+		if (!v) {
+			*created = true;
+			return entry__new(c, k, at);
+		}
+		if (ekey_eq(&c->ekeys[v - 1], k)) {
+			*created = false;
+			return v - 1;
+		}
+		at = (at + 1) & (c->entry_ht_cap - 1);
+	}
 }
 
 /* ---- the hot path ---- */
@@ -679,8 +685,9 @@ static inline void stats__add_decoded(struct c2c_stats *st, const struct decoded
 void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
 {
 	const struct decoded *d;
-	struct c2c_line key, *l;
-	struct entry_key ek;
+	struct c2c_line *l;
+	struct lkey lk;
+	struct ekey ek;
 	struct c2c_entry *e;
 	uint32_t li, ei;
 	bool created;
@@ -690,44 +697,35 @@ void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
 	stats__add_decoded(&c->total, d);
 	node = s->phys_addr ? c2c__phys_node(c, s->phys_addr) : -1;
 
-	key.cpumode = s->cpumode;
-	key.mapped = s->data_mapped;
-	key.anon = false;
-	key.pid = 0;
-	if (s->data_mapped) {
-		key.id = s->data_id;
-		if (s->cpumode != CPUMODE_KERNEL_ && s->data_anon) {
-			key.anon = true;
-			key.pid = s->pid;
-		}
-	} else {
-		memset(&key.id, 0, sizeof(key.id));
+	{
+		bool anon = s->data_mapped && s->cpumode != CPUMODE_KERNEL_ && s->data_anon;
+
+		lk.cl = s->data_rel & ~c->cl_mask;
+		lk.meta = s->cpumode | (uint64_t)s->data_mapped << 8 | (uint64_t)anon << 9 |
+			  (anon ? (uint64_t)(uint32_t)s->pid << 32 : 0);
+		lk.majmin = s->data_mapped ? (uint64_t)s->data_id.maj << 32 | s->data_id.min : 0;
+		lk.ino = s->data_mapped ? s->data_id.ino : 0;
+		lk.gen = s->data_mapped ? s->data_id.ino_generation : 0;
 	}
-	key.cl = s->data_rel & ~c->cl_mask;
 	/* consecutive samples often hit the same line: skip the hash then */
-	if (c->last_line < c->nr_lines && line_eq(&c->lines[c->last_line], &key)) {
+	if (c->last_line < c->nr_lines && lkey_eq(&c->lkeys[c->last_line], lk))
 		li = c->last_line;
-	} else {
-		key.addr = s->addr;
-		li = line__findnew(c, &key);
-		c->last_line = li;
-	}
+	else
+		li = c->last_line = line__findnew(c, lk, s);
 	l = &c->lines[li];
 	stats__add_decoded(&l->stats, d);
 	set_cpu_node(c, l->cpuset, l->nodeset, &l->paddr, &l->paddr_cnt, s, node);
 
-	ek.line = li;
-	ek.offset = s->addr & c->cl_mask;
+	ek.lineoff = (uint64_t)li << 32 | (uint32_t)(s->addr & c->cl_mask);
 	ek.iaddr = c->key_iaddr ? s->ip : 0;
-	ek.pid = c->key_pid ? s->pid : 0;
-	ek.tid = c->key_tid ? s->tid : 0;
+	ek.pidtid = (c->key_pid ? (uint64_t)(uint32_t)s->pid << 32 : 0) |
+		    (c->key_tid ? (uint32_t)s->tid : 0);
 	ek.dso = c->key_dso ? s->code_dso : NULL;
-	if (c->last_entry < c->nr_entries && entry_eq(c, &c->entries[c->last_entry], &ek)) {
+	if (c->last_entry < c->nr_entries && ekey_eq(&c->ekeys[c->last_entry], ek)) {
 		ei = c->last_entry;
 		created = false;
 	} else {
-		ei = entry__findnew(c, &ek, &created);
-		c->last_entry = ei;
+		ei = c->last_entry = entry__findnew(c, ek, &created);
 	}
 	e = &c->entries[ei];
 	if (created) {

@@ -7,12 +7,12 @@ void coherence__default_costs(struct coh_costs *costs)
 {
 	/* Rough Intel client/server figures: L1 4, LLC 40, cross-core HITM 80, DRAM 200. */
 	*costs = (struct coh_costs){
-		.load = { [COH_SRC_L1] = 4, [COH_SRC_LLC] = 40, [COH_SRC_HITM] = 80,
-			  [COH_SRC_DRAM] = 200 },
-		.store_hit = 1,
-		.store_miss = 60,
-		.store_hitm = 80,
-		.lock = 20,
+	    .load =
+		{[COH_SRC_L1] = 4, [COH_SRC_LLC] = 40, [COH_SRC_HITM] = 80, [COH_SRC_DRAM] = 200},
+	    .store_hit = 1,
+	    .store_miss = 60,
+	    .store_hitm = 80,
+	    .lock = 20,
 	};
 }
 
@@ -30,7 +30,7 @@ coh_state_t coherence__step(coh_state_t old, unsigned core, enum coh_op op,
 	uint64_t sharers = old & COH_SHARERS_MASK;
 	coh_state_t tag = old & COH_TAG_MASK;
 	int owner = coherence__owner(old);
-	struct coh_outcome o = { .op = op, .prev_owner = owner };
+	struct coh_outcome o = {.op = op, .prev_owner = owner};
 	coh_state_t next;
 
 	if (op == COH_LOAD || op == COH_RMW) {

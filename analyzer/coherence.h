@@ -33,15 +33,15 @@ typedef uint64_t coh_state_t;
 enum coh_op {
 	COH_LOAD,
 	COH_STORE,
-	COH_RMW,	/* atomic read-modify-write: a load and a store, locked */
+	COH_RMW, /* atomic read-modify-write: a load and a store, locked */
 };
 
 /* Where a load found its data. */
 enum coh_src {
-	COH_SRC_L1,	/* own cache held the line */
-	COH_SRC_LLC,	/* another core held it clean: shared-cache hit */
-	COH_SRC_HITM,	/* another core held it Modified: snoop hit modified */
-	COH_SRC_DRAM,	/* nobody held it */
+	COH_SRC_L1,   /* own cache held the line */
+	COH_SRC_LLC,  /* another core held it clean: shared-cache hit */
+	COH_SRC_HITM, /* another core held it Modified: snoop hit modified */
+	COH_SRC_DRAM, /* nobody held it */
 };
 
 /**
@@ -49,11 +49,11 @@ enum coh_src {
  * parameter: see coherence__default_costs()).
  */
 struct coh_costs {
-	uint32_t load[4];	/* indexed by enum coh_src */
-	uint32_t store_hit;	/* line already held exclusively */
-	uint32_t store_miss;	/* read-for-ownership, invalidating other holders */
-	uint32_t store_hitm;	/* RFO that had to pull the line Modified from another core */
-	uint32_t lock;		/* extra cost of a locked RMW */
+	uint32_t load[4];    /* indexed by enum coh_src */
+	uint32_t store_hit;  /* line already held exclusively */
+	uint32_t store_miss; /* read-for-ownership, invalidating other holders */
+	uint32_t store_hitm; /* RFO that had to pull the line Modified from another core */
+	uint32_t lock;	     /* extra cost of a locked RMW */
 };
 
 /**
@@ -114,7 +114,7 @@ static inline bool coherence__silent(coh_state_t s, uint64_t me, enum coh_op op)
  */
 struct coh_slot {
 	uint64_t index;
-	coh_state_t tag;	/* already shifted into place */
+	coh_state_t tag; /* already shifted into place */
 };
 
 static inline struct coh_slot coherence__slot(uint64_t addr, unsigned line_shift,
@@ -126,8 +126,8 @@ static inline struct coh_slot coherence__slot(uint64_t addr, unsigned line_shift
 	uint64_t mix = high * 0x9e3779b97f4a7c15ULL;
 
 	return (struct coh_slot){
-		.index = (line ^ (mix >> (64 - log2_slots))) & ((1ULL << log2_slots) - 1),
-		.tag = ((high + 1) << COH_TAG_SHIFT) & COH_TAG_MASK,
+	    .index = (line ^ (mix >> (64 - log2_slots))) & ((1ULL << log2_slots) - 1),
+	    .tag = ((high + 1) << COH_TAG_SHIFT) & COH_TAG_MASK,
 	};
 }
 

@@ -29,13 +29,12 @@ enum {
 };
 
 static const struct cli_option simflags_options[] = {
-	{ OPT_CFLAGS, 0, "cflags", NULL, "print the compile flags (use them with -c)" },
-	{ OPT_LIBS, 0, "libs", NULL,
-	  "print the link flags (link without -fsanitize=thread, or libtsan comes in too)" },
-	{ OPT_CC, 0, "cc", "gcc|clang",
-	  "the compiler (default: from $CC, else gcc); they spell the options differently" },
-	CLI_OPTION_END
-};
+    {OPT_CFLAGS, 0, "cflags", NULL, "print the compile flags (use them with -c)"},
+    {OPT_LIBS, 0, "libs", NULL,
+     "print the link flags (link without -fsanitize=thread, or libtsan comes in too)"},
+    {OPT_CC, 0, "cc", "gcc|clang",
+     "the compiler (default: from $CC, else gcc); they spell the options differently"},
+    CLI_OPTION_END};
 
 struct simflags_opts {
 	const struct command *cmd;
@@ -94,7 +93,7 @@ static bool find_runtime(char *out, size_t size)
 
 static int simflags_run(const struct command *cmd, int argc, char **argv)
 {
-	struct simflags_opts o = { .cmd = cmd };
+	struct simflags_opts o = {.cmd = cmd};
 	char lib[PATH_MAX + 32];
 	bool clang;
 	int rc, i = cli__parse(cmd, argc, argv, simflags_option, &o, &rc);
@@ -127,7 +126,8 @@ static int simflags_run(const struct command *cmd, int argc, char **argv)
 		o.cflags = o.libs = true;
 	if (o.libs && !find_runtime(lib, sizeof(lib))) {
 		cli__error("sim-flags: the collector's runtime %s is not built or installed "
-			   "(looked beside this lineup and in %s)", SIM_LIB, LINEUP_LIBDIR);
+			   "(looked beside this lineup and in %s)",
+			   SIM_LIB, LINEUP_LIBDIR);
 		return EXIT_NOTHING;
 	}
 	if (o.cflags)
@@ -144,23 +144,24 @@ static int simflags_run(const struct command *cmd, int argc, char **argv)
 }
 
 const struct command cmd_sim_flags = {
-	.name = "sim-flags",
-	.summary = "compiler and linker flags for the software collector (record --sim)",
-	.usage = "[--cflags] [--libs] [--cc gcc|clang]",
-	.description =
-		"Print the flags that build a program for `lineup record --sim`: compile with "
-		"-fsanitize=thread (ThreadSanitizer's instrumentation, function entry/exit hooks "
-		"off) and link with lineup's runtime instead of libtsan.  Compile and link in "
-		"separate steps:\n"
-		"  cc $(lineup sim-flags --cflags) -c prog.c && cc prog.o $(lineup sim-flags --libs)\n"
-		"The runtime models each cache line's coherence state per thread (64- and 128-byte "
-		"lines) and writes a perf.data that perf c2c and lineup report read.  It reads "
-		"LINEUP_SIM_OUTPUT (the file; unset, the program runs unrecorded), LINEUP_SIM_PERIOD (sampling period of accesses that "
-		"hit, 1000), LINEUP_SIM_MISS_PERIOD (of those that miss: HITMs, invalidations; "
-		"PERIOD/20), LINEUP_SIM_MAX_ALLOCS (allocations logged, 1000000) and "
-		"LINEUP_SIM_YIELD (each thread yields the CPU every N accesses: threads contend "
-		"only when they run at the same time, so set it, e.g. to 500, where there are fewer "
-		"free CPUs than threads).",
-	.options = simflags_options,
-	.run = simflags_run,
+    .name = "sim-flags",
+    .summary = "compiler and linker flags for the software collector (record --sim)",
+    .usage = "[--cflags] [--libs] [--cc gcc|clang]",
+    .description =
+	"Print the flags that build a program for `lineup record --sim`: compile with "
+	"-fsanitize=thread (ThreadSanitizer's instrumentation, function entry/exit hooks "
+	"off) and link with lineup's runtime instead of libtsan.  Compile and link in "
+	"separate steps:\n"
+	"  cc $(lineup sim-flags --cflags) -c prog.c && cc prog.o $(lineup sim-flags --libs)\n"
+	"The runtime models each cache line's coherence state per thread (64- and 128-byte "
+	"lines) and writes a perf.data that perf c2c and lineup report read.  It reads "
+	"LINEUP_SIM_OUTPUT (the file; unset, the program runs unrecorded), LINEUP_SIM_PERIOD "
+	"(sampling period of accesses that "
+	"hit, 1000), LINEUP_SIM_MISS_PERIOD (of those that miss: HITMs, invalidations; "
+	"PERIOD/20), LINEUP_SIM_MAX_ALLOCS (allocations logged, 1000000) and "
+	"LINEUP_SIM_YIELD (each thread yields the CPU every N accesses: threads contend "
+	"only when they run at the same time, so set it, e.g. to 500, where there are fewer "
+	"free CPUs than threads).",
+    .options = simflags_options,
+    .run = simflags_run,
 };

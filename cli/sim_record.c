@@ -18,7 +18,7 @@
 int sim_record__run(const char *output, unsigned long long period, int argc, char **argv)
 {
 	char cwd[PATH_MAX], path[2 * PATH_MAX], old[2 * PATH_MAX + 8], num[32];
-	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oterm;
+	struct sigaction ign = {.sa_handler = SIG_IGN}, oint, oterm;
 	struct stat st;
 	int status;
 	pid_t pid;
@@ -56,7 +56,8 @@ int sim_record__run(const char *output, unsigned long long period, int argc, cha
 		}
 		unsetenv("LINEUP_SIM_ACTIVE");
 		execvp(argv[0], argv);
-		fprintf(stderr, "lineup: record --sim: cannot run %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "lineup: record --sim: cannot run %s: %s\n", argv[0],
+			strerror(errno));
 		_exit(127);
 	}
 	/* ^C goes to the program, whose runtime writes what it has; we wait for it. */

@@ -58,16 +58,18 @@ static inline bool countdown(struct simrt_thread *t, int k)
 	return true;
 }
 
-static __attribute__((noinline)) void sample_load(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
-			const struct coh_outcome *o, int miss)
+static __attribute__((noinline)) void sample_load(struct simrt_thread *t, enum coh_op op,
+						  uint64_t addr, uint64_t ret,
+						  const struct coh_outcome *o, int miss)
 {
 	simrt__emit(t, SIMRT_EV_LOAD, simrt__ip(ret), addr,
 		    coherence__load_data_src(o->load_src, op == COH_RMW), o->load_cycles,
 		    simrt__periods[miss]);
 }
 
-static __attribute__((noinline)) void sample_store(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
-			 const struct coh_outcome *o, int miss)
+static __attribute__((noinline)) void sample_store(struct simrt_thread *t, enum coh_op op,
+						   uint64_t addr, uint64_t ret,
+						   const struct coh_outcome *o, int miss)
 {
 	simrt__emit(t, SIMRT_EV_STORE, simrt__ip(ret), addr,
 		    coherence__store_data_src(o->store_hit, op == COH_RMW), o->store_cycles,
@@ -76,8 +78,9 @@ static __attribute__((noinline)) void sample_store(struct simrt_thread *t, enum 
 
 /* An access only the 128-byte model finds contended: data_src as the 128-byte model sees it,
  * with the op bits set to PERF_MEM_OP_NA so that perf c2c does not count it as an access. */
-static __attribute__((noinline)) void sample_pair(struct simrt_thread *t, enum coh_op op, uint64_t addr, uint64_t ret,
-			const struct coh_outcome *o)
+static __attribute__((noinline)) void sample_pair(struct simrt_thread *t, enum coh_op op,
+						  uint64_t addr, uint64_t ret,
+						  const struct coh_outcome *o)
 {
 	uint64_t ds = op == COH_STORE ? coherence__store_data_src(false, false)
 				      : coherence__load_data_src(o->load_src, op == COH_RMW);
@@ -95,8 +98,9 @@ static inline bool pair_contended(const struct simrt_thread *t, uint64_t addr, e
 {
 	struct coh_slot s = coherence__slot(addr, 7, SIMRT_LOG2_SLOTS);
 	coh_state_t other = coherence__lookup(
-		atomic_load_explicit(&simrt__table[s.index].half[((addr >> 6) & 1) ^ 1],
-				     memory_order_relaxed), s);
+	    atomic_load_explicit(&simrt__table[s.index].half[((addr >> 6) & 1) ^ 1],
+				 memory_order_relaxed),
+	    s);
 
 	if (op == COH_LOAD)
 		return coherence__owner(other) >= 0 && !(other & t->me);
@@ -156,12 +160,13 @@ static __attribute__((noinline)) void access_slow(struct simrt_thread *t, uint64
 }
 
 static __attribute__((noinline, cold)) void sample_hit(struct simrt_thread *t, uint64_t addr,
-							enum coh_op op, uint64_t ret, bool load)
+						       enum coh_op op, uint64_t ret, bool load)
 {
 	struct coh_slot s = coherence__slot(addr, 7, SIMRT_LOG2_SLOTS);
-	coh_state_t s64 = coherence__lookup(
-		atomic_load_explicit(&simrt__table[s.index].half[(addr >> 6) & 1],
-				     memory_order_relaxed), s);
+	coh_state_t s64 =
+	    coherence__lookup(atomic_load_explicit(&simrt__table[s.index].half[(addr >> 6) & 1],
+						   memory_order_relaxed),
+			      s);
 	struct coh_outcome o;
 
 	coherence__step(s64, t->core, op, &simrt__costs, &o);
@@ -177,7 +182,7 @@ static __attribute__((noinline, cold)) void sample_hit(struct simrt_thread *t, u
  * slot, the sampling countdowns, no store.  Anything else goes to access_slow().
  */
 static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, uint64_t size,
-								   enum coh_op op, uint64_t ret)
+								enum coh_op op, uint64_t ret)
 {
 	struct simrt_thread *t = simrt__cur;
 	struct coh_slot s;
@@ -198,13 +203,16 @@ static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, u
 	}
 	s = coherence__slot(addr, 7, SIMRT_LOG2_SLOTS);
 	slot = &simrt__table[s.index];
-	if (likely(coherence__silent(coherence__lookup(atomic_load_explicit(
-						 &slot->half[(addr >> 6) & 1], memory_order_relaxed), s),
-				 t->me, op) &&
-		   coherence__silent(coherence__lookup(atomic_load_explicit(
-						 &slot->pair, memory_order_relaxed), s),
-				 t->me, op) &&
-		   ((addr ^ (addr + size - 1)) >> 6) == 0)) {
+	if (likely(
+		coherence__silent(
+		    coherence__lookup(
+			atomic_load_explicit(&slot->half[(addr >> 6) & 1], memory_order_relaxed),
+			s),
+		    t->me, op) &&
+		coherence__silent(
+		    coherence__lookup(atomic_load_explicit(&slot->pair, memory_order_relaxed), s),
+		    t->me, op) &&
+		((addr ^ (addr + size - 1)) >> 6) == 0)) {
 		if (op != COH_STORE && unlikely(--t->left[CD_LOAD_HIT] <= 0)) {
 			t->left[CD_LOAD_HIT] = simrt__next_period(t, 0);
 			sample_hit(t, addr, op, ret, true);

@@ -28,8 +28,8 @@ static void log_event(enum simrt_event ev, void *p, uint64_t size, uint64_t ret)
 
 	if (!p || simrt__state != 1 || simrt__inside())
 		return;
-	if (ev == SIMRT_EV_ALLOC && atomic_fetch_add_explicit(&nr_logged, 1, memory_order_relaxed) >=
-					    simrt__max_allocs)
+	if (ev == SIMRT_EV_ALLOC &&
+	    atomic_fetch_add_explicit(&nr_logged, 1, memory_order_relaxed) >= simrt__max_allocs)
 		return;
 	t = simrt__thread();
 	if (!t)

@@ -23,12 +23,12 @@
 #define MISC_MMAP_DATA (1u << 13)
 
 static const char *const event_names[SIMRT_NR_EVENTS] = {
-	[SIMRT_EV_LOAD] = "lineup-sim/mem-loads/P",
-	[SIMRT_EV_STORE] = "lineup-sim/mem-stores/P",
-	[SIMRT_EV_REDUNDANT] = "lineup-sim/redundant-rmw/",
-	[SIMRT_EV_PAIR_HITM] = "lineup-sim/pair-hitm/",
-	[SIMRT_EV_ALLOC] = "lineup-sim/alloc/",
-	[SIMRT_EV_FREE] = "lineup-sim/free/",
+    [SIMRT_EV_LOAD] = "lineup-sim/mem-loads/P",
+    [SIMRT_EV_STORE] = "lineup-sim/mem-stores/P",
+    [SIMRT_EV_REDUNDANT] = "lineup-sim/redundant-rmw/",
+    [SIMRT_EV_PAIR_HITM] = "lineup-sim/pair-hitm/",
+    [SIMRT_EV_ALLOC] = "lineup-sim/alloc/",
+    [SIMRT_EV_FREE] = "lineup-sim/free/",
 };
 
 static ssize_t read_file(const char *path, char *buf, size_t size)
@@ -56,7 +56,7 @@ static void write_maps(struct perf_writer *w, uint32_t pid)
 {
 	static char maps[1 << 20];
 	ssize_t len = read_file("/proc/self/maps", maps, sizeof(maps));
-	struct sample sid = { .pid = pid, .tid = pid };
+	struct sample sid = {.pid = pid, .tid = pid};
 	char *line, *save = NULL;
 
 	if (len <= 0)
@@ -69,8 +69,8 @@ static void write_maps(struct perf_writer *w, uint32_t pid)
 		struct rec_mmap m;
 		const char *name;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj,
-			   &min, &ino, &off) < 7)
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
+			   &maj, &min, &ino, &off) < 7)
 			continue;
 		name = off ? line + off : "";
 		if (!*name)
@@ -78,14 +78,22 @@ static void write_maps(struct perf_writer *w, uint32_t pid)
 		if (!strcmp(name, "[vvar]") || !strcmp(name, "[vsyscall]"))
 			continue;
 		m = (struct rec_mmap){
-			.pid = pid, .tid = pid, .start = start, .len = end - start, .pgoff = pgoff,
-			.is_mmap2 = true, .maj = maj, .min = min, .ino = ino,
-			.prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
-				(perms[2] == 'x' ? 4 : 0),
-			.flags = perms[3] == 's' ? 1 : 2,	/* MAP_SHARED : MAP_PRIVATE */
-			.filename = name,
+		    .pid = pid,
+		    .tid = pid,
+		    .start = start,
+		    .len = end - start,
+		    .pgoff = pgoff,
+		    .is_mmap2 = true,
+		    .maj = maj,
+		    .min = min,
+		    .ino = ino,
+		    .prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
+			    (perms[2] == 'x' ? 4 : 0),
+		    .flags = perms[3] == 's' ? 1 : 2, /* MAP_SHARED : MAP_PRIVATE */
+		    .filename = name,
 		};
-		perf_writer__mmap(w, CPUMODE_USER | (perms[2] == 'x' ? 0 : MISC_MMAP_DATA), &m, &sid);
+		perf_writer__mmap(w, CPUMODE_USER | (perms[2] == 'x' ? 0 : MISC_MMAP_DATA), &m,
+				  &sid);
 	}
 }
 
@@ -116,8 +124,8 @@ static void write_header(struct perf_writer *w, unsigned nr_cores)
 }
 
 /* Call @fn on every spooled record. */
-static void spool_each(int fd, void (*fn)(struct perf_writer *w, const struct simrt_rec *r,
-					  uint32_t pid),
+static void spool_each(int fd,
+		       void (*fn)(struct perf_writer *w, const struct simrt_rec *r, uint32_t pid),
 		       struct perf_writer *w, uint32_t pid)
 {
 	static struct simrt_rec chunk[4096];
@@ -139,10 +147,10 @@ static void spool_each(int fd, void (*fn)(struct perf_writer *w, const struct si
 
 static void put_thread(struct perf_writer *w, const struct simrt_rec *r, uint32_t pid)
 {
-	struct sample sid = { .pid = pid, .tid = r->tid };
+	struct sample sid = {.pid = pid, .tid = r->tid};
 	char comm[17] = "";
-	struct rec_comm c = { .pid = pid, .tid = r->tid, .comm = comm };
-	struct rec_task t = { .pid = pid, .ppid = pid, .tid = r->tid, .ptid = pid };
+	struct rec_comm c = {.pid = pid, .tid = r->tid, .comm = comm};
+	struct rec_task t = {.pid = pid, .ppid = pid, .tid = r->tid, .ptid = pid};
 
 	if (r->kind != SIMRT_REC_THREAD)
 		return;
@@ -159,9 +167,18 @@ static void put_sample(struct perf_writer *w, const struct simrt_rec *r, uint32_
 	if (r->kind != SIMRT_REC_SAMPLE || r->event >= SIMRT_NR_EVENTS)
 		return;
 	s = (struct sample){
-		.evsel = r->event, .cpumode = CPUMODE_USER, .ip = r->ip, .pid = pid, .tid = r->tid,
-		.time = r->time, .addr = r->addr, .id = perf_writer__event_id(w, r->event),
-		.cpu = r->core, .period = r->period, .weight = r->weight, .data_src = r->data_src,
+	    .evsel = r->event,
+	    .cpumode = CPUMODE_USER,
+	    .ip = r->ip,
+	    .pid = pid,
+	    .tid = r->tid,
+	    .time = r->time,
+	    .addr = r->addr,
+	    .id = perf_writer__event_id(w, r->event),
+	    .cpu = r->core,
+	    .period = r->period,
+	    .weight = r->weight,
+	    .data_src = r->data_src,
 	};
 	perf_writer__sample(w, &s);
 }
@@ -180,17 +197,24 @@ int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned err
 	}
 	for (int e = 0; e < SIMRT_NR_EVENTS; e++) {
 		struct perf_writer_event ev = {
-			.name = event_names[e],
-			.type = PW_TYPE_RAW,
-			/* mem-loads / mem-stores' Intel raw codes; private codes for the rest */
-			.config = e == SIMRT_EV_LOAD ? 0x1cd : e == SIMRT_EV_STORE ? 0x2cd : 0x4c00 + e,
-			.sample_period = o->period,
-			.sample_type = SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_ADDR | SF_CPU |
-				       SF_PERIOD | SF_WEIGHT | SF_DATA_SRC,
-			.precise_ip = e <= SIMRT_EV_STORE ? 2 : 0,
-			.sample_id_all = true,
-			.mmap = e == 0, .mmap2 = e == 0, .mmap_data = e == 0, .comm = e == 0,
-			.task = e == 0, .exclude_kernel = true, .exclude_hv = true,
+		    .name = event_names[e],
+		    .type = PW_TYPE_RAW,
+		    /* mem-loads / mem-stores' Intel raw codes; private codes for the rest */
+		    .config = e == SIMRT_EV_LOAD    ? 0x1cd
+			      : e == SIMRT_EV_STORE ? 0x2cd
+						    : 0x4c00 + e,
+		    .sample_period = o->period,
+		    .sample_type = SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_ADDR | SF_CPU |
+				   SF_PERIOD | SF_WEIGHT | SF_DATA_SRC,
+		    .precise_ip = e <= SIMRT_EV_STORE ? 2 : 0,
+		    .sample_id_all = true,
+		    .mmap = e == 0,
+		    .mmap2 = e == 0,
+		    .mmap_data = e == 0,
+		    .comm = e == 0,
+		    .task = e == 0,
+		    .exclude_kernel = true,
+		    .exclude_hv = true,
 		};
 
 		rc = perf_writer__add_event(w, &ev);
@@ -204,8 +228,8 @@ int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned err
 	write_maps(w, pid);
 	{
 		static char comm[64];
-		struct rec_comm c = { .pid = pid, .tid = pid, .exec = true, .comm = comm };
-		struct sample sid = { .pid = pid, .tid = pid };
+		struct rec_comm c = {.pid = pid, .tid = pid, .exec = true, .comm = comm};
+		struct sample sid = {.pid = pid, .tid = pid};
 
 		if (read_file("/proc/self/comm", comm, sizeof(comm)) > 0)
 			comm[strcspn(comm, "\n")] = 0;
@@ -218,10 +242,17 @@ int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned err
 	for (unsigned i = 0; i < o->nr_rmw; i++) {
 		const struct simrt_rmw *e = &o->rmw[i];
 		struct sample s = {
-			.evsel = SIMRT_EV_REDUNDANT, .cpumode = CPUMODE_USER, .ip = e->ip, .pid = pid,
-			.tid = pid, .time = now, .addr = e->addr,
-			.id = perf_writer__event_id(w, SIMRT_EV_REDUNDANT), .period = e->redundant,
-			.weight = e->total, .data_src = 1 /* PERF_MEM_OP_NA */,
+		    .evsel = SIMRT_EV_REDUNDANT,
+		    .cpumode = CPUMODE_USER,
+		    .ip = e->ip,
+		    .pid = pid,
+		    .tid = pid,
+		    .time = now,
+		    .addr = e->addr,
+		    .id = perf_writer__event_id(w, SIMRT_EV_REDUNDANT),
+		    .period = e->redundant,
+		    .weight = e->total,
+		    .data_src = 1 /* PERF_MEM_OP_NA */,
 		};
 
 		if (e->redundant)

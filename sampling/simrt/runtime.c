@@ -33,7 +33,7 @@ int simrt__state;
 uint64_t simrt__max_allocs = 1000000;
 
 /* Sampling periods: [0] accesses that hit (L1), [1] those that miss (contention, cold). */
-uint64_t simrt__periods[2] = { 1000, 50 };
+uint64_t simrt__periods[2] = {1000, 50};
 int64_t simrt__yield_every;
 static char out_path[4096];
 static int spool_fd = -1;
@@ -42,8 +42,8 @@ struct simrt_pair_slot *simrt__table;
 
 static struct simrt_thread threads[SIMRT_MAX_THREADS];
 static atomic_int slot_used[SIMRT_MAX_THREADS];
-static atomic_uint slots_seen;		/* highest slot used + 1 */
-static atomic_uint next_slot;		/* where the next thread starts looking for a slot */
+static atomic_uint slots_seen; /* highest slot used + 1 */
+static atomic_uint next_slot;  /* where the next thread starts looking for a slot */
 static pthread_key_t thread_key;
 static pthread_mutex_t cold_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct simrt_rmw rmw_all[RMW_GLOBAL_SLOTS];
@@ -83,9 +83,9 @@ uint64_t simrt__ip(uint64_t ret)
 
 	if (ret & SIMRT_EXACT_IP)
 		return ret & ~SIMRT_EXACT_IP;
-	if (p[-5] == 0xe8)			/* call rel32 */
+	if (p[-5] == 0xe8) /* call rel32 */
 		return ret - 5;
-	if (p[-6] == 0xff && p[-5] == 0x15)	/* call *rel32(%rip) (-fno-plt) */
+	if (p[-6] == 0xff && p[-5] == 0x15) /* call *rel32(%rip) (-fno-plt) */
 		return ret - 6;
 	return ret - 1;
 }
@@ -132,9 +132,16 @@ void simrt__emit(struct simrt_thread *t, enum simrt_event ev, uint64_t ip, uint6
 	struct simrt_rec *r = &t->buf[t->nrec];
 
 	*r = (struct simrt_rec){
-		.kind = SIMRT_REC_SAMPLE, .event = ev, .core = t->core, .tid = t->tid,
-		.ip = ip, .addr = addr, .time = simrt__now(), .data_src = data_src,
-		.weight = weight, .period = per,
+	    .kind = SIMRT_REC_SAMPLE,
+	    .event = ev,
+	    .core = t->core,
+	    .tid = t->tid,
+	    .ip = ip,
+	    .addr = addr,
+	    .time = simrt__now(),
+	    .data_src = data_src,
+	    .weight = weight,
+	    .period = per,
 	};
 	if (++t->nrec == SIMRT_BUF_RECS)
 		thread_flush(t);
@@ -226,8 +233,8 @@ struct simrt_thread *simrt__thread(void)
 		t->left[k] = simrt__next_period(t, k & 1);
 	t->registered = true;
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
-	t->buf[0] = (struct simrt_rec){ .kind = SIMRT_REC_THREAD, .core = t->core, .tid = t->tid,
-					.time = simrt__now() };
+	t->buf[0] = (struct simrt_rec){
+	    .kind = SIMRT_REC_THREAD, .core = t->core, .tid = t->tid, .time = simrt__now()};
 	memcpy(&t->buf[0].ip, comm, 16);
 	t->nrec = 1;
 	pthread_setspecific(thread_key, t);
@@ -285,13 +292,13 @@ void simrt__finish(void)
 	for (unsigned i = 0; i < n; i++)
 		rmw_all[i].ip = simrt__ip(rmw_all[i].ip);
 	o = (struct simrt_output){
-		.path = out_path,
-		.spool_fd = spool_fd,
-		.period = simrt__periods[0],
-		.rmw = rmw_all,
-		.nr_rmw = n,
-		.nr_cores = atomic_load(&slots_seen) < COH_MAX_CORES ? atomic_load(&slots_seen) :
-								     COH_MAX_CORES,
+	    .path = out_path,
+	    .spool_fd = spool_fd,
+	    .period = simrt__periods[0],
+	    .rmw = rmw_all,
+	    .nr_rmw = n,
+	    .nr_cores =
+		atomic_load(&slots_seen) < COH_MAX_CORES ? atomic_load(&slots_seen) : COH_MAX_CORES,
 	};
 	if (simrt__write_perf_data(&o, err, sizeof(err)) < 0)
 		dprintf(2, "lineup-sim: %s\n", err);
@@ -326,7 +333,7 @@ static uint64_t env_u64(const char *name, uint64_t def)
 
 void simrt__init(void)
 {
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGINT, SIGTERM };
+	static const int fatal[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGINT, SIGTERM};
 	size_t tab_bytes = sizeof(struct simrt_pair_slot) << SIMRT_LOG2_SLOTS;
 	char spool[4200];
 	const char *s;
@@ -335,16 +342,17 @@ void simrt__init(void)
 		return;
 	simrt__state = 2;
 	s = getenv("LINEUP_SIM_OUTPUT");
-	/* Not under `lineup record --sim` (run as a plain program): record nothing, write nothing. */
+	/* Not under `lineup record --sim` (run as a plain program): record nothing, write nothing.
+	 */
 	if (!s || !*s)
 		return;
 	if (getenv("LINEUP_SIM_ACTIVE"))
-		return;		/* an instrumented child of a recorded program */
+		return; /* an instrumented child of a recorded program */
 	setenv("LINEUP_SIM_ACTIVE", "1", 1);
 	snprintf(out_path, sizeof(out_path), "%s", s);
 	simrt__periods[0] = env_u64("LINEUP_SIM_PERIOD", simrt__periods[0]);
-	simrt__periods[1] = env_u64("LINEUP_SIM_MISS_PERIOD",
-				    simrt__periods[0] >= 20 ? simrt__periods[0] / 20 : 1);
+	simrt__periods[1] =
+	    env_u64("LINEUP_SIM_MISS_PERIOD", simrt__periods[0] >= 20 ? simrt__periods[0] / 20 : 1);
 	for (int k = 0; k < 2; k++)
 		if (!simrt__periods[k])
 			simrt__periods[k] = 1;
@@ -353,7 +361,7 @@ void simrt__init(void)
 	coherence__default_costs(&simrt__costs);
 
 	simrt__table = mmap(NULL, tab_bytes, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	snprintf(spool, sizeof(spool), "%s.spool.%d", out_path, (int)getpid());
 	spool_fd = open(spool, O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
 	if (simrt__table == MAP_FAILED || spool_fd < 0) {
@@ -366,7 +374,8 @@ void simrt__init(void)
 		return;
 	pthread_atfork(NULL, NULL, at_fork_child);
 	for (unsigned i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
-		struct sigaction sa = { .sa_handler = on_fatal, .sa_flags = SA_RESETHAND | SA_NODEFER };
+		struct sigaction sa = {.sa_handler = on_fatal,
+				       .sa_flags = SA_RESETHAND | SA_NODEFER};
 		struct sigaction old;
 
 		/* A signal the program was started with ignored (nohup, `cmd &`) stays ignored. */

@@ -41,26 +41,26 @@
 
 /* Events of the perf.data, in attr order. */
 enum simrt_event {
-	SIMRT_EV_LOAD,		/* lineup-sim/mem-loads/: sampled loads (RMWs: their load part) */
-	SIMRT_EV_STORE,		/* lineup-sim/mem-stores/: sampled stores (RMWs: their store part) */
-	SIMRT_EV_REDUNDANT,	/* lineup-sim/redundant-rmw/: one per IP, period = RMWs that
-				 * changed nothing, weight = all RMWs at that IP */
-	SIMRT_EV_PAIR_HITM,	/* lineup-sim/pair-hitm/: a sampled access that only the 128-byte
-				 * (adjacent-line pair) model sees as contended */
-	SIMRT_EV_ALLOC,		/* lineup-sim/alloc/: ip = call site, addr = block, period = size */
-	SIMRT_EV_FREE,		/* lineup-sim/free/: ip = call site, addr = block */
+	SIMRT_EV_LOAD,	    /* lineup-sim/mem-loads/: sampled loads (RMWs: their load part) */
+	SIMRT_EV_STORE,	    /* lineup-sim/mem-stores/: sampled stores (RMWs: their store part) */
+	SIMRT_EV_REDUNDANT, /* lineup-sim/redundant-rmw/: one per IP, period = RMWs that
+			     * changed nothing, weight = all RMWs at that IP */
+	SIMRT_EV_PAIR_HITM, /* lineup-sim/pair-hitm/: a sampled access that only the 128-byte
+			     * (adjacent-line pair) model sees as contended */
+	SIMRT_EV_ALLOC,	    /* lineup-sim/alloc/: ip = call site, addr = block, period = size */
+	SIMRT_EV_FREE,	    /* lineup-sim/free/: ip = call site, addr = block */
 	SIMRT_NR_EVENTS,
 };
 
 enum simrt_rec_kind {
 	SIMRT_REC_SAMPLE = 1,
-	SIMRT_REC_THREAD,	/* tid, core; comm in the ip/addr words */
+	SIMRT_REC_THREAD, /* tid, core; comm in the ip/addr words */
 };
 
 /* One spooled record: fixed size so that a crash handler can write buffers out as they are. */
 struct simrt_rec {
 	uint8_t kind;
-	uint8_t event;		/* enum simrt_event */
+	uint8_t event; /* enum simrt_event */
 	uint16_t core;
 	uint32_t tid;
 	uint64_t ip;
@@ -77,7 +77,7 @@ struct simrt_rec {
 
 /* Per-IP counts of atomic read-modify-writes (each thread keeps its own, merged at exit). */
 struct simrt_rmw {
-	uint64_t ip;		/* the raw return address; 0: free slot */
+	uint64_t ip; /* the raw return address; 0: free slot */
 	uint64_t addr;
 	uint64_t total;
 	uint64_t redundant;
@@ -96,10 +96,10 @@ enum simrt_countdown {
 struct simrt_thread {
 	unsigned slot;
 	unsigned core;
-	uint64_t me;		/* 1 << core: the core's sharer bit */
+	uint64_t me; /* 1 << core: the core's sharer bit */
 	uint32_t tid;
-	int64_t left[SIMRT_NR_COUNTDOWNS];
-	int64_t yield_left;	/* sampling countdowns, enum simrt_countdown */
+	int64_t left[SIMRT_NR_COUNTDOWNS]; /* sampling countdowns, enum simrt_countdown */
+	int64_t yield_left;		   /* accesses until the next sched_yield() */
 	uint64_t rng;
 	unsigned nrec;
 	bool registered;
@@ -125,10 +125,11 @@ struct simrt_pair_slot {
 extern int simrt__state;
 extern struct simrt_pair_slot *simrt__table;
 extern struct coh_costs simrt__costs;
-extern uint64_t simrt__periods[2];	/* sampling periods: [0] hits, [1] misses */
+extern uint64_t simrt__periods[2]; /* sampling periods: [0] hits, [1] misses */
 extern int64_t simrt__yield_every;
 extern __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
-int64_t simrt__next_period(struct simrt_thread *t, int miss);		/* 0 not started, 1 recording, 2 stopped */
+int64_t simrt__next_period(struct simrt_thread *t,
+			   int miss); /* 0 not started, 1 recording, 2 stopped */
 void simrt__init(void);
 struct simrt_thread *simrt__thread(void);
 /* access.h: simrt__access() and simrt__range(), inlined into the hooks. */
@@ -139,7 +140,7 @@ uint64_t simrt__ip(uint64_t ret);
 uint64_t simrt__now(void);
 /* Flush every buffer, write the perf.data, stop recording; safe to call more than once. */
 void simrt__finish(void);
-void simrt__enter(void);		/* the runtime's own allocations are not logged */
+void simrt__enter(void); /* the runtime's own allocations are not logged */
 void simrt__leave(void);
 bool simrt__inside(void);
 extern uint64_t simrt__max_allocs;
@@ -149,7 +150,7 @@ struct simrt_output {
 	const char *path;
 	int spool_fd;
 	uint64_t period;
-	const struct simrt_rmw *rmw;	/* merged per-IP RMW table */
+	const struct simrt_rmw *rmw; /* merged per-IP RMW table */
 	unsigned nr_rmw;
 	unsigned nr_cores;
 };

@@ -61,24 +61,24 @@ API void __tsan_ignore_thread_end(void)
 	simrt__leave();
 }
 
-#define ACCESS(name, size, op)                                                                   \
-	API void __tsan_##name(void *addr)                                                       \
-	{                                                                                        \
-		simrt__access((uintptr_t)addr, size, op, RET);                                   \
-	}                                                                                        \
-	API void __tsan_##name##_pc(void *addr, void *pc)                                        \
-	{                                                                                        \
-		simrt__access((uintptr_t)addr, size, op, (uintptr_t)pc | SIMRT_EXACT_IP);            \
+#define ACCESS(name, size, op)                                                                     \
+	API void __tsan_##name(void *addr)                                                         \
+	{                                                                                          \
+		simrt__access((uintptr_t)addr, size, op, RET);                                     \
+	}                                                                                          \
+	API void __tsan_##name##_pc(void *addr, void *pc)                                          \
+	{                                                                                          \
+		simrt__access((uintptr_t)addr, size, op, (uintptr_t)pc | SIMRT_EXACT_IP);          \
 	}
 
-#define ACCESS_ALL(n)                                                                            \
-	ACCESS(read##n, n, COH_LOAD)                                                             \
-	ACCESS(write##n, n, COH_STORE)                                                           \
-	ACCESS(unaligned_read##n, n, COH_LOAD)                                                   \
-	ACCESS(unaligned_write##n, n, COH_STORE)                                                 \
-	ACCESS(volatile_read##n, n, COH_LOAD)                                                    \
-	ACCESS(volatile_write##n, n, COH_STORE)                                                  \
-	ACCESS(unaligned_volatile_read##n, n, COH_LOAD)                                          \
+#define ACCESS_ALL(n)                                                                              \
+	ACCESS(read##n, n, COH_LOAD)                                                               \
+	ACCESS(write##n, n, COH_STORE)                                                             \
+	ACCESS(unaligned_read##n, n, COH_LOAD)                                                     \
+	ACCESS(unaligned_write##n, n, COH_STORE)                                                   \
+	ACCESS(volatile_read##n, n, COH_LOAD)                                                      \
+	ACCESS(volatile_write##n, n, COH_STORE)                                                    \
+	ACCESS(unaligned_volatile_read##n, n, COH_LOAD)                                            \
 	ACCESS(unaligned_volatile_write##n, n, COH_STORE)
 
 ACCESS_ALL(1)
@@ -144,123 +144,123 @@ API void *__tsan_memset(void *dst, int c, unsigned long size)
  * an order the operation cannot take (acquire on a store) is strengthened to seq_cst, as
  * the compilers do for a non-constant order.
  */
-#define LOAD_ORD(expr_r, expr_a, expr_s)                                                         \
-	switch (mo) {                                                                            \
-	case mo_relaxed:                                                                         \
-		expr_r;                                                                          \
-		break;                                                                           \
-	case mo_consume:                                                                         \
-	case mo_acquire:                                                                         \
-		expr_a;                                                                          \
-		break;                                                                           \
-	default:                                                                                 \
-		expr_s;                                                                          \
-		break;                                                                           \
+#define LOAD_ORD(expr_r, expr_a, expr_s)                                                           \
+	switch (mo) {                                                                              \
+	case mo_relaxed:                                                                           \
+		expr_r;                                                                            \
+		break;                                                                             \
+	case mo_consume:                                                                           \
+	case mo_acquire:                                                                           \
+		expr_a;                                                                            \
+		break;                                                                             \
+	default:                                                                                   \
+		expr_s;                                                                            \
+		break;                                                                             \
 	}
 
-#define RMW_ORD(OPN, ...)                                                                        \
-	switch (mo) {                                                                            \
-	case mo_relaxed:                                                                         \
-		old = OPN(__VA_ARGS__, __ATOMIC_RELAXED);                                        \
-		break;                                                                           \
-	case mo_consume:                                                                         \
-	case mo_acquire:                                                                         \
-		old = OPN(__VA_ARGS__, __ATOMIC_ACQUIRE);                                        \
-		break;                                                                           \
-	case mo_release:                                                                         \
-		old = OPN(__VA_ARGS__, __ATOMIC_RELEASE);                                        \
-		break;                                                                           \
-	case mo_acq_rel:                                                                         \
-		old = OPN(__VA_ARGS__, __ATOMIC_ACQ_REL);                                        \
-		break;                                                                           \
-	default:                                                                                 \
-		old = OPN(__VA_ARGS__, __ATOMIC_SEQ_CST);                                        \
-		break;                                                                           \
+#define RMW_ORD(OPN, ...)                                                                          \
+	switch (mo) {                                                                              \
+	case mo_relaxed:                                                                           \
+		old = OPN(__VA_ARGS__, __ATOMIC_RELAXED);                                          \
+		break;                                                                             \
+	case mo_consume:                                                                           \
+	case mo_acquire:                                                                           \
+		old = OPN(__VA_ARGS__, __ATOMIC_ACQUIRE);                                          \
+		break;                                                                             \
+	case mo_release:                                                                           \
+		old = OPN(__VA_ARGS__, __ATOMIC_RELEASE);                                          \
+		break;                                                                             \
+	case mo_acq_rel:                                                                           \
+		old = OPN(__VA_ARGS__, __ATOMIC_ACQ_REL);                                          \
+		break;                                                                             \
+	default:                                                                                   \
+		old = OPN(__VA_ARGS__, __ATOMIC_SEQ_CST);                                          \
+		break;                                                                             \
 	}
 
-#define ATOMIC_RMW(T, n, name, builtin, changed)                                                 \
-	API T __tsan_atomic##n##_##name(volatile T *a, T v, morder mo)                           \
-	{                                                                                        \
-		uint64_t ret = RET;                                                              \
-		T old;                                                                           \
-		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                            \
-		RMW_ORD(builtin, a, v)                                                           \
-		simrt__rmw_done((uintptr_t)a, changed, ret);                                     \
-		return old;                                                                      \
+#define ATOMIC_RMW(T, n, name, builtin, changed)                                                   \
+	API T __tsan_atomic##n##_##name(volatile T *a, T v, morder mo)                             \
+	{                                                                                          \
+		uint64_t ret = RET;                                                                \
+		T old;                                                                             \
+		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                              \
+		RMW_ORD(builtin, a, v)                                                             \
+		simrt__rmw_done((uintptr_t)a, changed, ret);                                       \
+		return old;                                                                        \
 	}
 
 #define NAND_NEW(T, old, v) ((T) ~((old) & (v)))
 
-#define ATOMIC_ALL(T, n)                                                                         \
-	API T __tsan_atomic##n##_load(const volatile T *a, morder mo)                            \
-	{                                                                                        \
-		T v;                                                                             \
-		simrt__access((uintptr_t)a, sizeof(T), COH_LOAD, RET);                           \
-		LOAD_ORD(v = __atomic_load_n(a, __ATOMIC_RELAXED),                               \
-			 v = __atomic_load_n(a, __ATOMIC_ACQUIRE),                               \
-			 v = __atomic_load_n(a, __ATOMIC_SEQ_CST))                               \
-		return v;                                                                        \
-	}                                                                                        \
-	API void __tsan_atomic##n##_store(volatile T *a, T v, morder mo)                         \
-	{                                                                                        \
-		simrt__access((uintptr_t)a, sizeof(T), COH_STORE, RET);                          \
-		switch (mo) {                                                                    \
-		case mo_relaxed:                                                                 \
-			__atomic_store_n(a, v, __ATOMIC_RELAXED);                                \
-			break;                                                                   \
-		case mo_release:                                                                 \
-			__atomic_store_n(a, v, __ATOMIC_RELEASE);                                \
-			break;                                                                   \
-		default:                                                                         \
-			__atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                \
-			break;                                                                   \
-		}                                                                                \
-	}                                                                                        \
-	ATOMIC_RMW(T, n, exchange, __atomic_exchange_n, old != v)                                \
-	ATOMIC_RMW(T, n, fetch_add, __atomic_fetch_add, v != 0)                                  \
-	ATOMIC_RMW(T, n, fetch_sub, __atomic_fetch_sub, v != 0)                                  \
-	ATOMIC_RMW(T, n, fetch_and, __atomic_fetch_and, (T)(old & v) != old)                     \
-	ATOMIC_RMW(T, n, fetch_or, __atomic_fetch_or, (T)(old | v) != old)                       \
-	ATOMIC_RMW(T, n, fetch_xor, __atomic_fetch_xor, v != 0)                                  \
-	ATOMIC_RMW(T, n, fetch_nand, __atomic_fetch_nand, NAND_NEW(T, old, v) != old)               \
-	API int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, morder mo,  \
-							  morder fmo)                             \
-	{                                                                                        \
-		uint64_t ret = RET;                                                              \
-		T expect = *c;                                                                   \
-		bool ok;                                                                         \
-		(void)fmo;                                                                       \
-		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                            \
-		ok = __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST,               \
-						 __ATOMIC_SEQ_CST);                              \
-		simrt__rmw_done((uintptr_t)a, ok && expect != v, ret);                           \
-		return ok;                                                                       \
-	}                                                                                        \
-	API int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, morder mo,    \
-							morder fmo)                               \
-	{                                                                                        \
-		uint64_t ret = RET;                                                              \
-		T expect = *c;                                                                   \
-		bool ok;                                                                         \
-		(void)fmo;                                                                       \
-		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                            \
-		ok = __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST,                \
-						 __ATOMIC_SEQ_CST);                              \
-		simrt__rmw_done((uintptr_t)a, ok && expect != v, ret);                           \
-		return ok;                                                                       \
-	}                                                                                        \
-	API T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, morder mo,        \
-						      morder fmo)                                 \
-	{                                                                                        \
-		uint64_t ret = RET;                                                              \
-		T expect = c;                                                                    \
-		bool ok;                                                                         \
-		(void)fmo;                                                                       \
-		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                            \
-		ok = __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST,              \
-						 __ATOMIC_SEQ_CST);                              \
-		simrt__rmw_done((uintptr_t)a, ok && expect != v, ret);                           \
-		return c;                                                                        \
+#define ATOMIC_ALL(T, n)                                                                           \
+	API T __tsan_atomic##n##_load(const volatile T *a, morder mo)                              \
+	{                                                                                          \
+		T v;                                                                               \
+		simrt__access((uintptr_t)a, sizeof(T), COH_LOAD, RET);                             \
+		LOAD_ORD(v = __atomic_load_n(a, __ATOMIC_RELAXED),                                 \
+			 v = __atomic_load_n(a, __ATOMIC_ACQUIRE),                                 \
+			 v = __atomic_load_n(a, __ATOMIC_SEQ_CST))                                 \
+		return v;                                                                          \
+	}                                                                                          \
+	API void __tsan_atomic##n##_store(volatile T *a, T v, morder mo)                           \
+	{                                                                                          \
+		simrt__access((uintptr_t)a, sizeof(T), COH_STORE, RET);                            \
+		switch (mo) {                                                                      \
+		case mo_relaxed:                                                                   \
+			__atomic_store_n(a, v, __ATOMIC_RELAXED);                                  \
+			break;                                                                     \
+		case mo_release:                                                                   \
+			__atomic_store_n(a, v, __ATOMIC_RELEASE);                                  \
+			break;                                                                     \
+		default:                                                                           \
+			__atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                  \
+			break;                                                                     \
+		}                                                                                  \
+	}                                                                                          \
+	ATOMIC_RMW(T, n, exchange, __atomic_exchange_n, old != v)                                  \
+	ATOMIC_RMW(T, n, fetch_add, __atomic_fetch_add, v != 0)                                    \
+	ATOMIC_RMW(T, n, fetch_sub, __atomic_fetch_sub, v != 0)                                    \
+	ATOMIC_RMW(T, n, fetch_and, __atomic_fetch_and, (T)(old & v) != old)                       \
+	ATOMIC_RMW(T, n, fetch_or, __atomic_fetch_or, (T)(old | v) != old)                         \
+	ATOMIC_RMW(T, n, fetch_xor, __atomic_fetch_xor, v != 0)                                    \
+	ATOMIC_RMW(T, n, fetch_nand, __atomic_fetch_nand, NAND_NEW(T, old, v) != old)              \
+	API int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, morder mo,    \
+							   morder fmo)                             \
+	{                                                                                          \
+		uint64_t ret = RET;                                                                \
+		T expect = *c;                                                                     \
+		bool ok;                                                                           \
+		(void)fmo;                                                                         \
+		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                              \
+		ok = __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST,                 \
+						 __ATOMIC_SEQ_CST);                                \
+		simrt__rmw_done((uintptr_t)a, ok &&expect != v, ret);                              \
+		return ok;                                                                         \
+	}                                                                                          \
+	API int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, morder mo,      \
+							 morder fmo)                               \
+	{                                                                                          \
+		uint64_t ret = RET;                                                                \
+		T expect = *c;                                                                     \
+		bool ok;                                                                           \
+		(void)fmo;                                                                         \
+		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                              \
+		ok = __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST,                  \
+						 __ATOMIC_SEQ_CST);                                \
+		simrt__rmw_done((uintptr_t)a, ok &&expect != v, ret);                              \
+		return ok;                                                                         \
+	}                                                                                          \
+	API T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, morder mo,          \
+						      morder fmo)                                  \
+	{                                                                                          \
+		uint64_t ret = RET;                                                                \
+		T expect = c;                                                                      \
+		bool ok;                                                                           \
+		(void)fmo;                                                                         \
+		simrt__access((uintptr_t)a, sizeof(T), COH_RMW, ret);                              \
+		ok = __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST,                \
+						 __ATOMIC_SEQ_CST);                                \
+		simrt__rmw_done((uintptr_t)a, ok &&expect != v, ret);                              \
+		return c;                                                                          \
 	}
 
 ATOMIC_ALL(a8, 8)

@@ -14,13 +14,12 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                               \
-			failures++;                                                   \
-		}                                                                     \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 static struct coh_costs costs;
@@ -75,7 +74,7 @@ static void test_read_mostly(void)
 
 	s = step(s, 0, COH_LOAD, &o);
 	s = step(s, 1, COH_LOAD, &o);
-	CHECK(o.load_src == COH_SRC_LLC);	/* clean copy elsewhere */
+	CHECK(o.load_src == COH_SRC_LLC); /* clean copy elsewhere */
 	s = step(s, 2, COH_LOAD, &o);
 	CHECK(o.load_src == COH_SRC_LLC && coherence__sharers(s) == 7);
 	CHECK(step(s, 1, COH_LOAD, &o) == s && o.load_src == COH_SRC_L1);
@@ -128,7 +127,8 @@ static void test_slots(void)
 	CHECK(coherence__lookup(s, a) == s);
 	/* 128-byte slots: both halves of a pair share one. */
 	CHECK(coherence__slot(0x1000, 7, 20).index == coherence__slot(0x1040, 7, 20).index);
-	CHECK(coherence__first_line(0x103c, 6) == 0x40 && coherence__last_line(0x103c, 8, 6) == 0x41);
+	CHECK(coherence__first_line(0x103c, 6) == 0x40 &&
+	      coherence__last_line(0x103c, 8, 6) == 0x41);
 }
 
 /* Field extraction as perf_mem_data_src's bitfields lay them out (little-endian x86). */

@@ -4,6 +4,7 @@
 #include "dwarf/symbols.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -413,6 +414,114 @@ static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Word type, GElf_Sh
 }
 
 /*
+ * C++ names as perf shows them: perf 6.1 (Debian) calls libiberty's cplus_demangle with
+ * DMGL_NO_OPTS for user-space symbols, which prints the bare name: no parameters, no return
+ * type, no cv/ref qualifiers, no "[clone .isra.0]".  lineup takes the full demangling from
+ * the C++ runtime's __cxa_demangle (found at run time, so lineup needs no C++ at build time)
+ * and cuts it down the same way.  Special names (vtables, thunks...) are kept whole.
+ */
+typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+
+static cxa_demangle_fn cxa_demangle(void)
+{
+	static int tried;
+	static cxa_demangle_fn fn;
+
+	if (!tried) {
+		void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+		tried = 1;
+		if (h)
+			fn = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
+	}
+	return fn;
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+/*
+ * Scan @d at nesting depth 0, calling out the positions that matter: it skips an operator
+ * name's symbol ("operator<", "operator()", "operator->") so that it is not taken for
+ * brackets.  Returns the index of the last top-level '(' whose group is not a scope
+ * ("(anonymous namespace)::"), or -1; *last_space gets the last top-level space before @end.
+ */
+static long param_list(const char *d, size_t end, long *last_space)
+{
+	int depth = 0;
+	long open = -1, params = -1;
+
+	*last_space = -1;
+	for (size_t i = 0; i < end; i++) {
+		char c = d[i];
+
+		if (c == 'o' && !strncmp(d + i, "operator", 8) && (i == 0 || !ident_char(d[i - 1])) &&
+		    !ident_char(d[i + 8])) {
+			size_t j = i + 8;
+
+			if ((d[j] == '(' && d[j + 1] == ')') || (d[j] == '[' && d[j + 1] == ']'))
+				j += 2;
+			else
+				while (j < end && d[j] && strchr("<>=!+-*/%^&|~,", d[j]))
+					j++;
+			i = j - 1;	/* the loop's i++ lands on what follows the operator */
+			continue;
+		}
+		if (c == '(' || c == '<' || c == '[' || c == '{') {
+			if (depth == 0 && c == '(')
+				open = (long)i;
+			depth++;
+		} else if (c == ')' || c == '>' || c == ']' || c == '}') {
+			depth--;
+			if (depth == 0 && c == ')' && open >= 0 && strncmp(d + i + 1, "::", 2))
+				params = open;
+		} else if (c == ' ' && depth == 0) {
+			/* "operator new", "operator int": the space belongs to the name */
+			if (!(i >= 8 && !strncmp(d + i - 8, "operator", 8)))
+				*last_space = (long)i;
+		}
+	}
+	return params;
+}
+
+static char *demangle(const char *name)
+{
+	static const char *const special[] = {
+		"vtable for ", "VTT for ", "construction vtable for ", "typeinfo for ",
+		"typeinfo name for ", "typeinfo fn for ", "non-virtual thunk to ",
+		"virtual thunk to ", "covariant return thunk to ", "guard variable for ",
+		"reference temporary", "transaction clone for ", "TLS init function for ",
+		"TLS wrapper function for ", "hidden alias for ", "java Class for ",
+	};
+	cxa_demangle_fn fn;
+	char *d;
+	int status = -1;
+	long params, space, sp2;
+
+	if (name[0] != '_' || name[1] != 'Z' || !(fn = cxa_demangle()))
+		return NULL;
+	d = fn(name, NULL, NULL, &status);
+	if (!d || status != 0) {
+		free(d);
+		return NULL;
+	}
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+		if (!strncmp(d, special[i], strlen(special[i])))
+			return d;
+	params = param_list(d, strlen(d), &space);
+	if (params < 0)
+		return d;
+	d[params] = 0;
+	/* a template function's return type comes first: drop it */
+	param_list(d, (size_t)params, &sp2);
+	if (sp2 >= 0)
+		memmove(d, d + sp2 + 1, strlen(d + sp2 + 1) + 1);
+	return d;
+}
+
+/*
  * Load one symbol table (symtab or dynsym) of @syms into @b.  @runtime supplies program and
  * section headers for NOBITS sections of a debug file, as perf's runtime_ss does.
  */
@@ -485,8 +594,14 @@ static int load_elf_syms(struct symbols *s, Elf *syms, Elf *runtime,
 			else
 				sym.st_value -= ph.p_vaddr - ph.p_offset;
 		}
-		symtab__add(s, b, sym.st_value, sym.st_size, name, (uint8_t)stt,
-			    (uint8_t)GELF_ST_BIND(sym.st_info));
+		{
+			/* perf demangles user-space names only (symbol_conf.demangle_kernel off) */
+			char *dm = kernel ? NULL : demangle(name);
+
+			symtab__add(s, b, sym.st_value, sym.st_size, dm ? dm : name, (uint8_t)stt,
+				    (uint8_t)GELF_ST_BIND(sym.st_info));
+			free(dm);
+		}
 	}
 	return 0;
 }
@@ -669,7 +784,12 @@ static void synthesize_plt(struct symbols *s, Elf *elf, struct symtab_builder *b
 		if (!gelf_getsym(syms, (int)symidx, &sym))
 			continue;
 		name = elf_strptr(elf, dsh.sh_link, sym.st_name);
-		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
+		{
+			char *dm = name ? demangle(name) : NULL;
+
+			snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name ? name : "");
+			free(dm);
+		}
 		symtab__add(s, b, off, entsize, buf, STT_FUNC, STB_GLOBAL);
 		off += entsize;
 	}
@@ -1136,8 +1256,12 @@ static const char *die_name(Dwarf_Die *die)
 	Dwarf_Attribute a;
 	const char *n;
 
-	/* binutils prints the linkage name when there is one (C++), else the name */
-	n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	/* binutils prints the linkage name when there is one (C++, mangled), else the name */
+	n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
 	return n;
 }
 
@@ -1252,6 +1376,37 @@ static bool implicit_file_row(Dwarf_Die *cudie, Dwarf_Line *dl)
 	return true;
 }
 
+/* binutils' non_mangled(): languages whose DW_AT_name is the linkage name. */
+static bool non_mangled_lang(int lang)
+{
+	switch (lang) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Ada83: case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85: case DW_LANG_Fortran77: case DW_LANG_Pascal83: case DW_LANG_C99:
+	case DW_LANG_Ada95: case DW_LANG_PLI: case DW_LANG_UPC: case DW_LANG_C11:
+	case DW_LANG_Mips_Assembler:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool has_linkage_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	       dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a);
+}
+
+/* Whether the binutils-view symbol named @name starts exactly at @addr. */
+static bool bfd_sym_starts_at(const struct symbols_dso *d, const char *name, uint64_t addr)
+{
+	for (size_t i = 0; i < d->nr_bsyms; i++)
+		if (d->bsyms[i].value == addr && d->bsyms[i].name == name)
+			return true;
+	return false;
+}
+
 /*
  * `addr2line -f -i` for @addr (an address in the object's own terms): level 0 is the line
  * table's row and the innermost function; each further level is the call site of the level
@@ -1271,7 +1426,7 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
 	const struct bfd_sec *sec = d->module_ko ? NULL : bfd_section_of(d, addr);
-	bool have_cu;
+	bool have_cu, mangled_lang;
 
 	if (!d->mod || (!sec && !d->module_ko))
 		return 0;
@@ -1357,6 +1512,7 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 	fr[0].discriminator = disc;
 	n = 1;
 	dwarf_getsrcfiles(&cudie, &files, &nfiles);
+	mangled_lang = !non_mangled_lang(dwarf_srclang(&cudie));
 	for (int i = 0; i < nscopes; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 		Dwarf_Attribute at;
@@ -1373,6 +1529,24 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 		    dwarf_whatform(&at) == DW_FORM_rnglistx)
 			continue;
 		fn = die_name(&scopes[i]);
+		if (mangled_lang && !has_linkage_name(&scopes[i]) && sec) {
+			/*
+			 * binutils: a C++ function DWARF gives no linkage name for takes the ELF
+			 * symbol's name, at level 0 the nearest symbol (even the caller's, for an
+			 * inlined one), above it the symbol starting where the function starts.
+			 */
+			const char *sn = NULL, *sf = NULL;
+			Dwarf_Addr lo;
+
+			if (n == 1) {
+				if (bfd_find_function(d, sec, addr, &sn, &sf))
+					fn = sn;
+			} else if (dwarf_entrypc(&scopes[i], &lo) == 0 &&
+				   bfd_find_function(d, sec, lo + bias - (a - addr), &sn, &sf) &&
+				   bfd_sym_starts_at(d, sn, lo + bias - (a - addr))) {
+				fn = sn;
+			}
+		}
 		fr[n - 1].function = arena_strdup(s, fn ? fn : "??");
 		if (tag == DW_TAG_subprogram)
 			break;

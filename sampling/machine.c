@@ -497,6 +497,12 @@ static int is_vdso_map(const char *f)
 	return !strcmp(f, "[vdso]") || !strcmp(f, "[vdso32]") || !strcmp(f, "[vdsox32]");
 }
 
+/* A record's end, saturated: a hostile length must not wrap below the start. */
+static uint64_t map_end(const struct rec_mmap *mm)
+{
+	return mm->len > UINT64_MAX - mm->start ? UINT64_MAX : mm->start + mm->len;
+}
+
 /* "/lib/modules/.../nf-nat.ko.xz" -> "[nf_nat]"; "[foo]" stays. */
 static void module_short_name(const char *path, char *out, size_t size)
 {
@@ -549,7 +555,7 @@ static void kernel_mmap(struct machine *m, const struct rec_mmap *mm, bool has_b
 		module_short_name(name, sn, sizeof(sn));
 		map->dso = dso__findnew(m, name, sn, DSO_KIND_MODULE);
 		map->start = mm->start;
-		map->end = mm->start + mm->len;
+		map->end = map_end(mm);
 		map->prot = PROT_EXEC_BIT;
 		if (has_bid)
 			dso__set_build_id(map->dso, mm->build_id, mm->build_id_size);
@@ -571,7 +577,7 @@ static void kernel_mmap(struct machine *m, const struct rec_mmap *mm, bool has_b
 		km->identity = true;
 		km->prot = PROT_EXEC_BIT;
 		km->start = mm->start;
-		km->end = mm->start + mm->len;
+		km->end = map_end(mm);
 		if (km->start == 0 && km->end == 0)
 			km->end = ~0ULL;
 		m->kernel_map = km;
@@ -617,7 +623,7 @@ static int process_mmap(struct machine *m, const struct record *rec)
 
 	map = map__alloc(m);
 	map->start = mm->start;
-	map->end = mm->start + mm->len;
+	map->end = map_end(mm);
 	map->pgoff = mm->pgoff;
 	map->prot = prot;
 	map->flags = flags;

@@ -18,3 +18,5 @@ check_PROGRAMS += tests/unit/ordered_test
 tests_unit_ordered_test_SOURCES = tests/unit/ordered_test.c
 tests_unit_ordered_test_LDADD = sampling/libsampling.a util/libutil.a
 TESTS += tests/unit/ordered_test
+TESTS += tests/symbols/fuzz_elf.sh
+dist_check_SCRIPTS += tests/symbols/fuzz_elf.sh

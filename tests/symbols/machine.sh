@@ -144,3 +144,47 @@ if ! cmp -s "$T/want" "$T/got"; then
 	fail "perf c2c's Symbol/Object/Source:Line cells differ from lineup's"
 fi
 echo "c2c cells: $(wc -l < "$T/got") code addresses like perf c2c"
+
+# C++: perf demangles user-space names to the bare name (libiberty, DMGL_NO_OPTS: no
+# parameters, return type, qualifiers or clone suffix); lineup does the same from
+# __cxa_demangle.  A real recording of a C++ program with templates, operators, a lambda,
+# anonymous namespaces and gcc clones.
+if command -v g++ >/dev/null 2>&1; then
+	cat > "$T/cxx.cc" <<'SRC'
+#include <vector>
+#include <map>
+#include <string>
+namespace ns {
+struct K { int v; __attribute__((noinline)) int get(int x) const { return v * x; }
+  __attribute__((noinline)) bool operator<(const K &o) const { return v < o.v; }
+  __attribute__((noinline)) int operator()(int a) { return a + v; } };
+template <typename T> __attribute__((noinline)) T mx(T a, T b) { return a < b ? b : a; }
+}
+namespace { __attribute__((noinline)) int anon_fn(int x) { return x * 3; } }
+static __attribute__((noinline)) int cl(int x, int y) { return x * y + 1; }
+int glob[8];
+__attribute__((noinline)) int run(std::vector<int> &a) {
+  ns::K k{3}; int s = 0;
+  auto lam = [&](int q) __attribute__((noinline)) { return q * s + 1; };
+  for (int i = 0; i < 10000000; i++) {
+    s += k.get(a[i & 7]); s += ns::mx<int>(s, i); s += anon_fn(i); s += k(i); s += lam(i) + cl(i, 3);
+    s += (k < ns::K{i}) ? 1 : 0; glob[i & 7] += s; }
+  std::map<int, std::string> m; for (int i = 0; i < 200000; i++) m[i % 1000] = "x";
+  return s + (int)m.size();
+}
+int main() { std::vector<int> a(8, 1); return run(a) & 1; }
+SRC
+	g++ -O2 -g -o "$T/cxx" "$T/cxx.cc" || fail "g++ failed"
+	if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/cxx.data" -- "$T/cxx" \
+		>/dev/null 2>"$T/rec.err"; then
+		"$PERF" script -i "$T/cxx.data" -F ip,sym,dso,srcline 2>/dev/null | grep -v '^$' \
+			> "$T/want" || fail "perf script failed on the C++ recording"
+		"$RESOLVE" "$T/cxx.data" > "$T/got" || fail "resolve failed on the C++ recording"
+		if ! cmp -s "$T/want" "$T/got"; then
+			diff "$T/want" "$T/got" | head -30
+			fail "C++ recording: lineup resolves samples differently from perf script"
+		fi
+		grep -q 'ns::K::get (' "$T/got" || fail "C++ names not demangled: $(head "$T/got")"
+		echo "C++ recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
+	fi
+fi

@@ -3,6 +3,7 @@
 # peak RSS of each (/usr/bin/time -v), their ratios, and whether the outputs are identical.
 #
 #   bench/c2c_report.sh [SAMPLES] [OUT.data]      (from a build directory; default 12.5M samples)
+#   REUSE=1 bench/c2c_report.sh N OUT              (keep OUT if it exists)
 #
 # The recording is written by mkperf (lineup's perf.data writer) from a generated scenario that
 # looks like a contended program: 16 threads on 16 CPUs in 2 NUMA nodes, 64 hot lines (HITMs,
@@ -68,8 +69,12 @@ awk -v n="$N" -v mk="$MK" -v symfile="$W/syms" 'BEGIN {
 	}
 }' >"$W/scenario"
 
-echo "writing $OUT ($N samples)..."
-"$MKPERF" -o "$OUT" "$W/scenario"
+if [ "${REUSE:-0}" = 1 ] && [ -s "$OUT" ]; then
+	echo "reusing $OUT (REUSE=1)"
+else
+	echo "writing $OUT ($N samples)..."
+	"$MKPERF" -o "$OUT" "$W/scenario"
+fi
 SIZE=$(stat -c %s "$OUT")
 echo "recording: $OUT, $SIZE bytes"
 
@@ -87,6 +92,7 @@ run() {
 			print s
 		}' "$W/$name.time" >"$W/$name.wall"
 	awk -F': ' '/Maximum resident set size/ {print $2}' "$W/$name.time" >"$W/$name.rss"
+	awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$W/$name.time" >"$W/$name.cpu"
 }
 
 run lineup "$LINEUP" report --stdio -i "$OUT"
@@ -94,13 +100,15 @@ run perf "$PERF" c2c report --stdio -i "$OUT"
 
 lw=$(cat "$W/lineup.wall") pw=$(cat "$W/perf.wall")
 lr=$(cat "$W/lineup.rss") pr=$(cat "$W/perf.rss")
+lc=$(cat "$W/lineup.cpu") pc=$(cat "$W/perf.cpu")
 if cmp -s "$W/lineup.out" "$W/perf.out"; then same="identical"; else same="DIFFERENT"; fi
-printf '%-8s %10s %14s\n' tool "wall (s)" "peak RSS (MB)"
-printf '%-8s %10.2f %14.1f\n' lineup "$lw" "$(echo "$lr" | awk '{print $1 / 1024}')"
-printf '%-8s %10.2f %14.1f\n' perf "$pw" "$(echo "$pr" | awk '{print $1 / 1024}')"
-awk -v lw="$lw" -v pw="$pw" -v lr="$lr" -v pr="$pr" 'BEGIN {
-	printf "speed: lineup is %.1fx faster; memory: lineup uses %.3f of perf'"'"'s peak RSS\n", \
-		pw / (lw > 0 ? lw : 0.001), lr / pr
+printf '%-8s %10s %14s %14s\n' tool "wall (s)" "user+sys (s)" "peak RSS (MB)"
+printf '%-8s %10.2f %14.2f %14.1f\n' lineup "$lw" "$lc" "$(echo "$lr" | awk '{print $1 / 1024}')"
+printf '%-8s %10.2f %14.2f %14.1f\n' perf "$pw" "$pc" "$(echo "$pr" | awk '{print $1 / 1024}')"
+awk -v lw="$lw" -v pw="$pw" -v lr="$lr" -v pr="$pr" -v lc="$lc" -v pc="$pc" 'BEGIN {
+	printf "speed: lineup is %.1fx faster (wall), %.1fx (CPU time); ", \
+		pw / (lw > 0 ? lw : 0.001), pc / (lc > 0 ? lc : 0.001)
+	printf "memory: lineup uses %.3f of perf'"'"'s peak RSS\n", lr / pr
 }'
 echo "outputs: $same ($(wc -l <"$W/lineup.out") lines)"
 [ "$same" = identical ] || { diff "$W/perf.out" "$W/lineup.out" | head -20; exit 1; }

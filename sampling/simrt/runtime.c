@@ -335,7 +335,7 @@ void simrt__init(void)
 {
 	static const int fatal[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGINT, SIGTERM};
 	size_t tab_bytes = sizeof(struct simrt_pair_slot) << SIMRT_LOG2_SLOTS;
-	char spool[4200];
+	char spool[4200], cwd[2048];
 	const char *s;
 
 	if (simrt__state)
@@ -349,7 +349,11 @@ void simrt__init(void)
 	if (getenv("LINEUP_SIM_ACTIVE"))
 		return; /* an instrumented child of a recorded program */
 	setenv("LINEUP_SIM_ACTIVE", "1", 1);
-	snprintf(out_path, sizeof(out_path), "%s", s);
+	/* Absolute now: the program may chdir before it exits. */
+	if (s[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(out_path, sizeof(out_path), "%s/%s", cwd, s);
+	else
+		snprintf(out_path, sizeof(out_path), "%s", s);
 	simrt__periods[0] = env_u64("LINEUP_SIM_PERIOD", simrt__periods[0]);
 	simrt__periods[1] =
 	    env_u64("LINEUP_SIM_MISS_PERIOD", simrt__periods[0] >= 20 ? simrt__periods[0] / 20 : 1);

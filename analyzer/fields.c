@@ -375,6 +375,7 @@ void fields__add(struct fields *f, const struct attr_result *res, const struct f
 
 		stats__add(&s->members[m], a);
 		stats__add(&s->total, a);
+		s->by_kind[res->kind]++;
 		if (!u64map__get(inst, res->base, NULL)) {
 			u64map__set(inst, res->base, 1);
 			s->nr_instances++;

@@ -83,12 +83,14 @@ static inline uint64_t field_stats__hitm(const struct field_stats *s)
  *		in no member (holes, padding)
  * @total:	the whole type
  * @nr_instances: distinct instances (base addresses) seen
+ * @by_kind:	samples by the evidence that named the type (operand, variable, ...)
  */
 struct field_struct {
 	const struct flat_layout *layout;
 	struct field_stats *members;
 	struct field_stats total;
 	uint64_t nr_instances;
+	uint64_t by_kind[ATTR__NR];
 };
 
 /**

@@ -59,7 +59,8 @@ static const struct cli_option watch_options[] = {
 	  "watch a global: of the workload's binary (DWARF gives its type), else of the kernel "
 	  "(/proc/kallsyms, with --type)" },
 	{ OPT_ALLOC, 0, "alloc", "CACHE",
-	  "watch the next object allocated from this kernel slab cache (kmem:kmem_cache_alloc)" },
+	  "watch the next object allocated from this kernel slab cache (kmem:kmem_cache_alloc; "
+	  "kmalloc-N: kmem:kmalloc of that size class)" },
 	{ OPT_COMM, 0, "comm", "NAME", "with --alloc: only allocations by a task of this name" },
 	{ OPT_PID, 0, "pid", "PID", "with --alloc: only allocations by this process" },
 	{ OPT_NTH, 0, "nth", "N", "with --alloc: the N-th matching allocation (default 1)" },
@@ -74,7 +75,7 @@ static const struct cli_option watch_options[] = {
 	  "workload exits, the object is freed, or on Ctrl-C)" },
 	{ OPT_BINARY, 0, "binary", "FILE", "the user program holding --symbol (default: the "
 	  "workload's executable)" },
-	{ OPT_QUIET, 'q', "quiet", NULL, "print only the summary line" },
+	{ OPT_QUIET, 'q', "quiet", NULL, "print the header and the member table only" },
 	{ OPT_METHOD, 0, "method", "decode|pair",
 	  "how to tell loads from writes: decode the instruction (default; kernel text from "
 	  "/proc/kcore or BPF) or pair a write-only breakpoint with each read/write one (two "

@@ -1300,7 +1300,7 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 	/* Code bytes, for classifying each hit. */
 	code_reader__new(&code);
 	method = "instruction decode (capstone) of the program's own code, read from its ELF "
-		 "files; kernel-mode hits unknown (no root)";
+		 "files; accesses from kernel mode not watched (not root)";
 	if (!r->kernel && geteuid() == 0)
 		method = "instruction decode (capstone) of the program's own code, read from its ELF "
 			 "files (kernel-mode hits: of the running kernel's text)";

@@ -38,3 +38,19 @@ n=$("$PERF" script -i "$T/u.data" -F ip 2>/dev/null | wc -l)
 "$PERF" script -i "$T/u.data" -F ip,sym 2>/dev/null | awk '{ print $2 }' | sort | uniq -c >"$T/syms"
 grep -q ' 3000 thread_a$' "$T/syms" && grep -q ' 3000 thread_b$' "$T/syms" ||
 	fail "perf script symbols differ: $(cat "$T/syms")"
+
+# Not root (perf_event_paranoid 2 allows user-space breakpoints on one's own processes): the
+# same counts, kernel-mode accesses left out and said so.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 2 ]; then
+	mkdir -p "$T/nobody" && cp "$T/gstruct" "$T/nobody/" && chmod -R a+rwx "$T/nobody" &&
+		chmod a+x "$T"
+	(cd "$T/nobody" && setpriv --reuid=65534 --regid=65534 --clear-groups "$LINEUP" watch \
+		-o "$T/nobody/u.data" --symbol g_stats --fields hits,refs,name,misses -- \
+		"$T/nobody/gstruct" 1000) >"$T/out" 2>"$T/err" || fail "as nobody: $(cat "$T/err")"
+	grep -q 'accesses from kernel mode not watched (not root)' "$T/out" || fail "$(head -5 "$T/out")"
+	expect hits   "2001 1001 1000 0 0 0"
+	expect refs   "2001 1 0 0 2000 0"
+	expect name   "1001 1000 1 0 0 0"
+	expect misses "1001 1 1000 0 0 0"
+fi

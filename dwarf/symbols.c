@@ -30,10 +30,20 @@
  * first, so nothing returned points into libdw memory.
  */
 
+/*
+ * A symbol, and its node in a red-black tree shaped exactly like perf's (dso->symbols): where
+ * symbols overlap (a zero-sized _init stretched over .plt and its "name@plt" symbols), perf's
+ * symbols__find returns the first containing node on its path from the root, so the tree's
+ * shape decides the answer.  The tree is built by the same inserts and erases in the same
+ * order, with the kernel's red-black algorithm (lib/rbtree.c), which shapes trees the way the
+ * textbook one does.
+ */
 struct sym {
 	uint64_t start, end;
 	const char *name;
+	int32_t left, right, parent;	/* node indices, -1 for none */
 	uint8_t type, binding;
+	uint8_t red, dead;
 };
 
 /* A symbol as binutils' elf_find_function sees it (table order matters: STT_FILE scoping). */
@@ -66,8 +76,9 @@ struct symbols_dso {
 	char *symsrc_path;	/* the file the symbols came from (perf's symsrc_filename) */
 	char *runtime_path;	/* the file with the program headers */
 	char *error;
-	struct sym *syms;
+	struct sym *syms;	/* tree nodes in insertion order (erased ones flagged dead) */
 	size_t nr_syms;
+	int32_t sym_root;
 	bool adjust_symbols;
 	uint64_t text_offset;	/* .text sh_addr - sh_offset: map_ip space -> objdump address */
 	bool kernel_vmlinux;	/* kernel symbols from a vmlinux (link-time addresses) */
@@ -228,6 +239,7 @@ struct symbols_dso *symbols__dso(struct symbols *s, const char *long_name, const
 		    (!build_id_size || !memcmp(d->bid, build_id, build_id_size)))
 			return d;
 	d = xcalloc(1, sizeof(*d));
+	d->sym_root = -1;
 	d->long_name = xstrdup(long_name);
 	d->short_name = xstrdup(short_name ? short_name : long_name);
 	d->kind = kind;
@@ -255,6 +267,7 @@ const char *symbols_dso__error(const struct symbols_dso *dso)
 struct symtab_builder {
 	struct sym *v;
 	size_t n, cap;
+	int32_t root;
 };
 
 static void symtab__add(struct symbols *s, struct symtab_builder *b, uint64_t start,
@@ -264,21 +277,239 @@ static void symtab__add(struct symbols *s, struct symtab_builder *b, uint64_t st
 
 	b->v = xgrow(b->v, &b->cap, b->n + 1, sizeof(*b->v));
 	sy = &b->v[b->n++];
+	memset(sy, 0, sizeof(*sy));
 	sy->start = start;
 	sy->end = size ? start + size : start;
 	sy->name = arena_strdup(s, name);
 	sy->type = type;
 	sy->binding = binding;
+	sy->left = sy->right = sy->parent = -1;
 }
 
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct sym *x = a, *y = b;
+/* ---- the red-black tree (indices into v; -1 is NULL, which is black) ---- */
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	/* stable: keep insertion order among equal starts (perf inserts equal keys right) */
-	return x < y ? -1 : x > y;
+#define RB_RED(v, i) ((i) >= 0 && (v)[i].red)
+
+static void rb_set_child(struct symtab_builder *t, int32_t parent, int32_t old, int32_t new)
+{
+	if (parent < 0)
+		t->root = new;
+	else if (t->v[parent].left == old)
+		t->v[parent].left = new;
+	else
+		t->v[parent].right = new;
+	if (new >= 0)
+		t->v[new].parent = parent;
+}
+
+static void rb_rotate_left(struct symtab_builder *t, int32_t x)
+{
+	struct sym *v = t->v;
+	int32_t y = v[x].right;
+
+	v[x].right = v[y].left;
+	if (v[y].left >= 0)
+		v[v[y].left].parent = x;
+	rb_set_child(t, v[x].parent, x, y);
+	v[y].left = x;
+	v[x].parent = y;
+}
+
+static void rb_rotate_right(struct symtab_builder *t, int32_t x)
+{
+	struct sym *v = t->v;
+	int32_t y = v[x].left;
+
+	v[x].left = v[y].right;
+	if (v[y].right >= 0)
+		v[v[y].right].parent = x;
+	rb_set_child(t, v[x].parent, x, y);
+	v[y].right = x;
+	v[x].parent = y;
+}
+
+/* perf's __symbols__insert: equal starts go right; then the insert rebalance. */
+static void rb_insert(struct symtab_builder *t, int32_t z)
+{
+	struct sym *v = t->v;
+	int32_t parent = -1, cur = t->root;
+
+	while (cur >= 0) {
+		parent = cur;
+		cur = v[z].start < v[cur].start ? v[cur].left : v[cur].right;
+	}
+	v[z].parent = parent;
+	v[z].left = v[z].right = -1;
+	v[z].red = 1;
+	if (parent < 0)
+		t->root = z;
+	else if (v[z].start < v[parent].start)
+		v[parent].left = z;
+	else
+		v[parent].right = z;
+	while (RB_RED(v, v[z].parent)) {
+		int32_t p = v[z].parent, g = v[p].parent, u;
+
+		if (p == v[g].left) {
+			u = v[g].right;
+			if (RB_RED(v, u)) {
+				v[p].red = v[u].red = 0;
+				v[g].red = 1;
+				z = g;
+				continue;
+			}
+			if (z == v[p].right) {
+				rb_rotate_left(t, p);
+				z = p;
+				p = v[z].parent;
+			}
+			v[p].red = 0;
+			v[g].red = 1;
+			rb_rotate_right(t, g);
+		} else {
+			u = v[g].left;
+			if (RB_RED(v, u)) {
+				v[p].red = v[u].red = 0;
+				v[g].red = 1;
+				z = g;
+				continue;
+			}
+			if (z == v[p].left) {
+				rb_rotate_right(t, p);
+				z = p;
+				p = v[z].parent;
+			}
+			v[p].red = 0;
+			v[g].red = 1;
+			rb_rotate_left(t, g);
+		}
+	}
+	v[t->root].red = 0;
+}
+
+static int32_t rb_first(const struct symtab_builder *t)
+{
+	int32_t n = t->root;
+
+	while (n >= 0 && t->v[n].left >= 0)
+		n = t->v[n].left;
+	return n;
+}
+
+static int32_t rb_next(const struct symtab_builder *t, int32_t n)
+{
+	const struct sym *v = t->v;
+
+	if (v[n].right >= 0) {
+		n = v[n].right;
+		while (v[n].left >= 0)
+			n = v[n].left;
+		return n;
+	}
+	while (v[n].parent >= 0 && n == v[v[n].parent].right)
+		n = v[n].parent;
+	return v[n].parent;
+}
+
+/* The kernel's rb_erase: a node with two children is replaced by its successor. */
+static void rb_erase(struct symtab_builder *t, int32_t z)
+{
+	struct sym *v = t->v;
+	int32_t x, xp, y = z;
+	uint8_t y_red = v[z].red;
+
+	if (v[z].left < 0) {
+		x = v[z].right;
+		xp = v[z].parent;
+		rb_set_child(t, v[z].parent, z, x);
+	} else if (v[z].right < 0) {
+		x = v[z].left;
+		xp = v[z].parent;
+		rb_set_child(t, v[z].parent, z, x);
+	} else {
+		y = v[z].right;
+		while (v[y].left >= 0)
+			y = v[y].left;
+		y_red = v[y].red;
+		x = v[y].right;
+		if (v[y].parent == z) {
+			xp = y;
+		} else {
+			xp = v[y].parent;
+			rb_set_child(t, v[y].parent, y, x);
+			v[y].right = v[z].right;
+			v[v[y].right].parent = y;
+		}
+		rb_set_child(t, v[z].parent, z, y);
+		v[y].left = v[z].left;
+		v[v[y].left].parent = y;
+		v[y].red = v[z].red;
+	}
+	v[z].dead = 1;
+	v[z].left = v[z].right = v[z].parent = -1;
+	if (y_red)
+		return;
+	while (x != t->root && !RB_RED(v, x)) {
+		int32_t w;
+
+		if (x == v[xp].left) {
+			w = v[xp].right;
+			if (RB_RED(v, w)) {
+				v[w].red = 0;
+				v[xp].red = 1;
+				rb_rotate_left(t, xp);
+				w = v[xp].right;
+			}
+			if (!RB_RED(v, v[w].left) && !RB_RED(v, v[w].right)) {
+				v[w].red = 1;
+				x = xp;
+				xp = v[x].parent;
+			} else {
+				if (!RB_RED(v, v[w].right)) {
+					v[v[w].left].red = 0;
+					v[w].red = 1;
+					rb_rotate_right(t, w);
+					w = v[xp].right;
+				}
+				v[w].red = v[xp].red;
+				v[xp].red = 0;
+				if (v[w].right >= 0)
+					v[v[w].right].red = 0;
+				rb_rotate_left(t, xp);
+				x = t->root;
+				break;
+			}
+		} else {
+			w = v[xp].left;
+			if (RB_RED(v, w)) {
+				v[w].red = 0;
+				v[xp].red = 1;
+				rb_rotate_right(t, xp);
+				w = v[xp].left;
+			}
+			if (!RB_RED(v, v[w].left) && !RB_RED(v, v[w].right)) {
+				v[w].red = 1;
+				x = xp;
+				xp = v[x].parent;
+			} else {
+				if (!RB_RED(v, v[w].left)) {
+					v[v[w].right].red = 0;
+					v[w].red = 1;
+					rb_rotate_left(t, w);
+					w = v[xp].left;
+				}
+				v[w].red = v[xp].red;
+				v[xp].red = 0;
+				if (v[w].left >= 0)
+					v[v[w].left].red = 0;
+				rb_rotate_right(t, xp);
+				x = t->root;
+				break;
+			}
+		}
+	}
+	if (x >= 0)
+		v[x].red = 0;
 }
 
 static int prefix_underscores(const char *n)
@@ -313,57 +544,77 @@ static bool sym_better(const struct sym *a, const struct sym *b)
 	return true;	/* x86's arch__choose_best_symbol keeps the first */
 }
 
-/* Sort, then perf's symbols__fixup_end and symbols__fixup_duplicate, in that order. */
-static void symtab__finish(struct symtab_builder *b, bool is_kallsyms, struct sym **out,
-			   size_t *nr)
+/*
+ * perf's loading: every symbol inserted in table order, then symbols__fixup_end and
+ * symbols__fixup_duplicate over the tree in order (erasing the losers).  The builder's array
+ * keeps erased nodes (flagged dead) so indices stay valid; *out and *nr hand it over whole.
+ */
+static void symtab__finish(struct symtab_builder *b, bool is_kallsyms, struct symbols_dso *d)
 {
-	size_t i, k;
+	int32_t prev, cur;
 
-	if (b->n)
-		qsort(b->v, b->n, sizeof(*b->v), sym_cmp);
-	for (i = 1; i < b->n; i++) {
-		struct sym *prev = &b->v[i - 1], *curr = &b->v[i];
+	b->root = -1;
+	for (size_t i = 0; i < b->n; i++)
+		rb_insert(b, (int32_t)i);
+	prev = rb_first(b);
+	if (prev >= 0) {
+		for (cur = rb_next(b, prev); cur >= 0; prev = cur, cur = rb_next(b, cur)) {
+			struct sym *p = &b->v[prev], *c = &b->v[cur];
 
-		if (prev->end == prev->start) {
-			if (is_kallsyms && (!strchr(prev->name, '[') != !strchr(curr->name, '[')))
-				prev->end = ((prev->end + 4096) + 4095) / 4096 * 4096;
-			else
-				prev->end = curr->start;
+			if (p->end == p->start) {
+				if (is_kallsyms && (!strchr(p->name, '[') != !strchr(c->name, '[')))
+					p->end = ((p->end + 4096) + 4095) / 4096 * 4096;
+				else
+					p->end = c->start;
+			}
 		}
+		if (b->v[prev].end == b->v[prev].start)
+			b->v[prev].end = (b->v[prev].start + 4095) / 4096 * 4096 + 4096;
 	}
-	if (b->n && b->v[b->n - 1].end == b->v[b->n - 1].start)
-		b->v[b->n - 1].end = (b->v[b->n - 1].start + 4095) / 4096 * 4096 + 4096;
-	/* duplicates: keep the best of each run of equal starts */
-	for (i = 0, k = 0; i < b->n; i++) {
-		if (k && b->v[k - 1].start == b->v[i].start) {
-			if (!sym_better(&b->v[k - 1], &b->v[i]))
-				b->v[k - 1] = b->v[i];
+	/* duplicates: of each run of equal starts the best stays (perf's walk, exactly) */
+	cur = rb_first(b);
+	while (cur >= 0) {
+		int32_t next = rb_next(b, cur);
+
+		if (next < 0)
+			break;
+		if (b->v[cur].start != b->v[next].start) {
+			cur = next;
 			continue;
 		}
-		b->v[k++] = b->v[i];
+		if (sym_better(&b->v[cur], &b->v[next])) {
+			rb_erase(b, next);
+		} else {
+			rb_erase(b, cur);
+			cur = next;
+		}
 	}
-	*out = b->v;
-	*nr = k;
+	d->syms = b->v;
+	d->nr_syms = b->n;
+	d->sym_root = b->root;
 }
 
-static const struct sym *symtab__find(const struct sym *v, size_t n, uint64_t addr)
+/* A symbol inserted after the fixups (perf's PLT symbols). */
+static void symtab__insert_late(struct symtab_builder *b, size_t first_new)
 {
-	size_t lo = 0, hi = n;
+	for (size_t i = first_new; i < b->n; i++)
+		rb_insert(b, (int32_t)i);
+}
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+/* perf's symbols__find: the first node on the path from the root that contains @addr. */
+static const struct sym *symtab__find(const struct sym *v, int32_t root, uint64_t addr)
+{
+	int32_t n = root;
 
-		if (v[mid].start <= addr)
-			lo = mid + 1;
+	while (n >= 0) {
+		const struct sym *s = &v[n];
+
+		if (addr < s->start)
+			n = s->left;
+		else if (addr > s->end || (addr == s->end && addr != s->start))
+			n = s->right;
 		else
-			hi = mid;
-	}
-	/* perf: start <= ip < end, or ip == start == end; nested symbols: the closest start */
-	for (size_t i = lo; i > 0 && lo - i < 8; i--) {
-		const struct sym *c = &v[i - 1];
-
-		if (addr < c->end || (addr == c->start && c->start == c->end))
-			return c;
+			return s;
 	}
 	return NULL;
 }
@@ -860,16 +1111,16 @@ static void dso__load_user(struct symbols *s, struct symbols_dso *d)
 		/* perf also reads the symbol file's own dynsym */
 		load_elf_syms(s, se, re, SHT_DYNSYM, false, &b);
 	}
-	symtab__finish(&b, false, &d->syms, &d->nr_syms);
+	symtab__finish(&b, false, d);
 	/* after the fixups, as perf's dso__load does: "name@plt" for each PLT slot */
 	if (d->nr_syms) {
-		b.n = d->nr_syms;
+		size_t before = b.n;
+
 		synthesize_plt(s, runtime.elf ? runtime.elf : syms.elf, &b);
-		if (b.n != d->nr_syms) {
-			qsort(b.v, b.n, sizeof(*b.v), sym_cmp);
-			d->syms = b.v;
-			d->nr_syms = b.n;
-		}
+		symtab__insert_late(&b, before);
+		d->syms = b.v;
+		d->nr_syms = b.n;
+		d->sym_root = b.root;
 	}
 	if (runtime.elf == syms.elf)
 		runtime.elf = NULL;
@@ -919,7 +1170,7 @@ static void dso__load_kallsyms(struct symbols *s, struct symbols_dso *d, const c
 				     module ? " for this module" : "");
 	d->symsrc_path = NULL;
 	d->runtime_path = xstrdup(path);
-	symtab__finish(&b, true, &d->syms, &d->nr_syms);
+	symtab__finish(&b, true, d);
 }
 
 static void dso__load_vmlinux(struct symbols *s, struct symbols_dso *d, const char *path)
@@ -943,7 +1194,7 @@ static void dso__load_vmlinux(struct symbols *s, struct symbols_dso *d, const ch
 	d->runtime_path = xstrdup(path);
 	d->kernel_vmlinux = true;
 	elf_file__close(&f);
-	symtab__finish(&b, false, &d->syms, &d->nr_syms);
+	symtab__finish(&b, false, d);
 }
 
 /*
@@ -1014,7 +1265,7 @@ static bool dso__load_ko(struct symbols *s, struct symbols_dso *d)
 	}
 	elf_file__close(&f);
 	if (ok)
-		symtab__finish(&b, false, &d->syms, &d->nr_syms);
+		symtab__finish(&b, false, d);
 	else
 		free(b.v);
 	return ok;
@@ -1078,7 +1329,7 @@ int symbols__find_sym(struct symbols *s, struct symbols_dso *d, uint64_t addr, c
 	const struct sym *sy;
 
 	dso__load(s, d);
-	sy = symtab__find(d->syms, d->nr_syms, addr);
+	sy = symtab__find(d->syms, d->sym_root, addr);
 	if (!sy)
 		return 1;
 	*name = sy->name;
@@ -1597,7 +1848,7 @@ static void vmlinux_ref(struct symbols_dso *d, const struct symbols_map *map)
 	if (!d->kernel_vmlinux || d->vmlinux_ref || !map->ref_reloc_name || !map->ref_reloc_name[0])
 		return;
 	for (size_t i = 0; i < d->nr_syms; i++)
-		if (!strcmp(d->syms[i].name, map->ref_reloc_name)) {
+		if (!d->syms[i].dead && !strcmp(d->syms[i].name, map->ref_reloc_name)) {
 			d->vmlinux_ref = d->syms[i].start;
 			return;
 		}
@@ -1644,7 +1895,7 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 		rel = map->identity ? 0 : map->start - map->pgoff;	/* kallsyms: runtime address */
 	}
 	symaddr = addr + rel;
-	sy = symtab__find(d->syms, d->nr_syms, symaddr);
+	sy = symtab__find(d->syms, d->sym_root, symaddr);
 	if (sy) {
 		loc->sym = sy->name;
 		loc->sym_start = sy->start - symaddr + loc->map_addr;

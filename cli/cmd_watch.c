@@ -49,6 +49,9 @@ enum {
 	OPT_METHOD,
 };
 
+/* Hits kept in memory for the replay (48 bytes each): beyond, counted and left out. */
+#define MAX_HITS 50000000ULL
+
 /* A W breakpoint's tag in pair mode: the member index with this bit. */
 #define PAIR_W 0x40000000
 
@@ -159,6 +162,7 @@ struct watch_run {
 	size_t nr_hits, hits_cap;
 	uint64_t first_hit, last_hit;
 	uint64_t dropped_after_free;
+	uint64_t hits_over_cap;	/* hits not kept: more than MAX_HITS */
 	uint64_t start_ns, end_ns;
 	/* threads seen: tid -> comm */
 	struct {
@@ -481,8 +485,10 @@ static int on_hit(const struct watch_hit *hit, void *arg)
 
 	if (hit->point < 0 || (unsigned int)hit->point >= n)
 		return 0;
-	if (r->nr_hits >= 200000000ULL)
+	if (r->nr_hits >= MAX_HITS) {
+		r->hits_over_cap++;
 		return 0;
+	}
 	if (r->nr_hits == r->hits_cap) {
 		r->hits = xgrow(r->hits, &r->hits_cap, r->nr_hits + 1, sizeof(*r->hits));
 		r->hit_member = xrealloc(r->hit_member, r->hits_cap * sizeof(int));
@@ -921,9 +927,12 @@ static void print_report(struct watch_run *r, struct site *sites, size_t nr_site
 	printf("# %zu hits in %.2f s: %.0f hits/s (the overhead: every hit is a debug trap and a "
 	       "perf sample)\n", r->nr_hits, secs, secs > 0 ? r->nr_hits / secs : 0.0);
 	printf("# access kinds: %s\n", method);
+	if (r->hits_over_cap)
+		printf("# %" PRIu64 " hits after the first %llu were counted out (memory bound): "
+		       "use --duration\n", r->hits_over_cap, MAX_HITS);
 	if (watcher__lost(r->w))
-		printf("# %" PRIu64 " records lost by the kernel (ring buffer full)\n",
-		       watcher__lost(r->w));
+		printf("# %" PRIu64 " records lost by the kernel (ring buffer full): those hits are "
+		       "missing from the counts and from the replayed order\n", watcher__lost(r->w));
 	if (r->freed)
 		printf("# stopped: the object was freed by %s/%u; %" PRIu64 " hits after the free "
 		       "dropped\n", r->free_comm, r->free_tid, r->dropped_after_free);

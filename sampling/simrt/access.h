@@ -226,7 +226,7 @@ static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, u
 	access_slow(t, addr, size, op, ret);
 }
 
-static void simrt__range(uint64_t addr, uint64_t size, enum coh_op op, uint64_t ret)
+static inline void simrt__range(uint64_t addr, uint64_t size, enum coh_op op, uint64_t ret)
 {
 	uint64_t end = addr + size;
 

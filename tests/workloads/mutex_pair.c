@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * (h) Locks the collector sees although glibc's code is not instrumented: each thread takes
+ * its own pthread mutex to bump its own counter, but the per-thread {mutex, counter} pairs are
+ * 48 bytes, packed, so thread 1's lock word shares thread 0's cache line; and all threads take
+ * one pthread spinlock to bump a shared total.  `mutex_pair [ITERATIONS [THREADS]]`.
+ */
+#include <pthread.h>
+
+#include "workload.h"
+
+struct per_thread {
+	pthread_mutex_t lock;
+	long count;
+};
+
+static struct per_thread per[256] __attribute__((aligned(64)));
+static pthread_spinlock_t total_lock;
+static long total;
+
+static void setup(void)
+{
+	pthread_spin_init(&total_lock, PTHREAD_PROCESS_PRIVATE);
+	for (long t = 0; t < nthreads; t++)
+		pthread_mutex_init(&per[t].lock, NULL);
+}
+
+static void body(long t)
+{
+	struct per_thread *p = &per[t];
+
+	for (long i = 0; i < iterations; i++) {
+		pthread_mutex_lock(&p->lock);
+		p->count++;
+		pthread_mutex_unlock(&p->lock);
+		if ((i & 3) == 0) {
+			pthread_spin_lock(&total_lock);
+			total++;
+			pthread_spin_unlock(&total_lock);
+		}
+	}
+}
+
+static void report(void)
+{
+	long sum = 0;
+
+	for (long t = 0; t < nthreads; t++)
+		sum += per[t].count;
+	/* The locks must still work: a held spinlock refuses a second taker. */
+	if (pthread_spin_trylock(&total_lock) || !pthread_spin_trylock(&total_lock) ||
+	    pthread_mutex_trylock(&per[0].lock))
+		puts("locks broken");
+	else if (sum != iterations * nthreads || total != (iterations + 3) / 4 * nthreads)
+		printf("wrong counts: %ld %ld\n", sum, total);
+	else
+		puts("ok");
+}

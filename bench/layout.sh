@@ -92,10 +92,15 @@ else
 	echo "libc debuginfo: not installed (apt-get install libc6-dbg)"
 fi
 
-dbg=$(ls /usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -1)
+# VMLINUX=path overrides; only the vmlinux of the package is needed:
+#   apt-get download linux-image-$(uname -r)-dbg
+#   dpkg-deb --fsys-tarfile linux-image-*-dbg_*.deb | tar -x --wildcards './usr/lib/debug/boot/vmlinux-*'
+dbg=${VMLINUX:-$(ls /usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -1)}
 if [ -n "$dbg" ]; then
-	row "vmlinux DWARF: -C task_struct" 1 -- "$PAHOLE" -C task_struct "$dbg" -- \
+	row "vmlinux DWARF: -C task_struct (1st CU)" 1 -- "$PAHOLE" -C task_struct "$dbg" -- \
 		"$LINEUP" layout -C task_struct "$dbg"
+	row "vmlinux DWARF: -C mb_cache_entry" 1 -- "$PAHOLE" -C mb_cache_entry "$dbg" -- \
+		"$LINEUP" layout -C mb_cache_entry "$dbg"
 	row "vmlinux DWARF: full dump" 1 -- "$PAHOLE" "$dbg" -- "$LINEUP" layout "$dbg"
 else
 	echo "vmlinux DWARF: not installed (apt-get install linux-image-amd64-dbg, ~850 MB)"

@@ -779,54 +779,70 @@ static void member_bitfield(struct layout_member *m, Dwarf_Die *die, bool has_da
 static void finalize(struct layout_type *t, const uint32_t *natural, bool marked);
 static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth, bool in_union);
 
+/*
+ * The members' names and places only, in the scratch arena: enough for the tail padding and for
+ * the identity pahole's full dump dedups on, without the cost of type names and nested layouts.
+ * Members are chosen and placed exactly as build_type does.
+ */
+static void light_layout(struct build *b, Dwarf_Die *die, struct layout_type *t)
+{
+	int tag = dwarf_tag(die);
+	Dwarf_Die child, type, st;
+	uint32_t n = 0, cap = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->kind = tag == DW_TAG_union_type ? LAYOUT_UNION :
+		  tag == DW_TAG_class_type ? LAYOUT_CLASS : LAYOUT_STRUCT;
+	t->name = dwarf_diename(die);
+	t->size = die_udata(die, DW_AT_byte_size, 0);
+	if (dwarf_child(die, &child))
+		return;
+	do {
+		uint64_t moff = 0, dbo = 0;
+		bool has_dbo;
+
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		has_dbo = die_has(&child, DW_AT_data_bit_offset);
+		if (has_dbo)
+			dbo = die_udata(&child, DW_AT_data_bit_offset, 0);
+		else if (!member_location(&child, &moff) && t->kind != LAYOUT_UNION)
+			continue;
+		if (n == cap) {
+			struct layout_member *nm = arena__zalloc(&b->src->scratch,
+							(cap ? cap * 2 : 16) * sizeof(*nm));
+
+			if (n)
+				memcpy(nm, t->members, n * sizeof(*nm));
+			t->members = nm;
+			cap = cap ? cap * 2 : 16;
+		}
+		struct layout_member *m = &t->members[n++];
+		bool have_type = die_type(&child, &type);
+
+		m->name = dwarf_diename(&child);
+		m->bit_size = (uint32_t)die_udata(&child, DW_AT_bit_size, 0);
+		m->size = have_type ? type_size(b, &type, 0) : 0;
+		m->offset = has_dbo ? dbo / 8 : moff;
+		if (m->bit_size)
+			member_bitfield(m, &child, has_dbo, dbo, moff,
+					have_type && strip(&type, &st) ? type_size(b, &st, 0) : 0);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	t->nr_members = n;
+}
+
 /* Tail padding of a named struct used as a member type, cached by DIE. */
 static uint32_t struct_padding(struct build *b, Dwarf_Die *die, int depth)
 {
 	uint64_t off = die_key(b->src, die);
 	struct hmap *map = &b->src->padding;
 	struct hmap_entry *e = hmap_slot(map, hash_u64(off), NULL, off, false);
+	struct layout_type t;
 	uint32_t pad;
 
 	if (e)
 		return (uint32_t)(uintptr_t)e->val - 1;
-	/* only offsets and sizes matter for the padding: no names, no nested layouts */
-	struct layout_type t = { .kind = LAYOUT_STRUCT, .size = die_udata(die, DW_AT_byte_size, 0) };
-	Dwarf_Die child, type, st;
-	uint32_t n = 0, cap = 0;
-
-	if (dwarf_child(die, &child) == 0) {
-		do {
-			uint64_t moff = 0, dbo = 0;
-			bool has_dbo;
-
-			if (dwarf_tag(&child) != DW_TAG_member)
-				continue;
-			has_dbo = die_has(&child, DW_AT_data_bit_offset);
-			if (has_dbo)
-				dbo = die_udata(&child, DW_AT_data_bit_offset, 0);
-			else if (!member_location(&child, &moff))
-				continue;
-			if (n == cap) {
-				struct layout_member *nm = arena__zalloc(&b->src->scratch,
-								(cap ? cap * 2 : 16) * sizeof(*nm));
-
-				if (n)
-					memcpy(nm, t.members, n * sizeof(*nm));
-				t.members = nm;
-				cap = cap ? cap * 2 : 16;
-			}
-			struct layout_member *m = &t.members[n++];
-			bool have_type = die_type(&child, &type);
-
-			m->bit_size = (uint32_t)die_udata(&child, DW_AT_bit_size, 0);
-			m->size = have_type ? type_size(b, &type, 0) : 0;
-			m->offset = has_dbo ? dbo / 8 : moff;
-			if (m->bit_size)
-				member_bitfield(m, &child, has_dbo, dbo, moff,
-						have_type && strip(&type, &st) ? type_size(b, &st, 0) : 0);
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	t.nr_members = n;
+	light_layout(b, die, &t);
 	layout__compute_holes(&t);
 	pad = t.padding;
 	arena__reset(&b->src->scratch);
@@ -1140,14 +1156,19 @@ static int each_one(struct build *b, Dwarf_Die *die, void *arg)
 	struct layout_type *t;
 	struct hmap_entry *e;
 
+	struct layout_type light;
+
 	if (!name || (!ea->unions && dwarf_tag(die) == DW_TAG_union_type))
 		return 0;
-	t = build_type(b, die, 0, false);
-	layout__signature(t, &b->tmp);
+	/* most structs of a kernel are repeats from other CUs: decide before building */
+	light_layout(b, die, &light);
+	layout__signature(&light, &b->tmp);
+	arena__reset(&b->src->scratch);
 	e = hmap_slot(&ea->seen, hash_str(b->tmp.buf), b->tmp.buf, 0, true);
 	if (e->key)
 		return 0;
 	e->key = arena__strdup(&ea->names, b->tmp.buf);
+	t = build_type(b, die, 0, false);
 	return ea->cb(t, ea->arg);
 }
 

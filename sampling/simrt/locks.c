@@ -31,6 +31,17 @@ __asm__(".symver real_mutex_unlock, __pthread_mutex_unlock@GLIBC_2.2.5");
 #define RET ((uint64_t)(uintptr_t)__builtin_return_address(0))
 #define API __attribute__((visibility("default"), noinline))
 
+/* The runtime's own locking: glibc's, unseen by the model. */
+int simrt__mutex_lock(pthread_mutex_t *m)
+{
+	return real_mutex_lock(m);
+}
+
+int simrt__mutex_unlock(pthread_mutex_t *m)
+{
+	return real_mutex_unlock(m);
+}
+
 /* glibc's struct __pthread_mutex_s on x86-64: __lock at 0, __count 4, __owner 8, __nusers 12. */
 enum { MUTEX_LOCK = 0, MUTEX_OWNER = 8, MUTEX_NUSERS = 12 };
 

@@ -175,14 +175,14 @@ static void thread_retire(void *arg)
 {
 	struct simrt_thread *t = arg;
 
-	pthread_mutex_lock(&cold_lock);
+	simrt__mutex_lock(&cold_lock);
 	if (t->registered) {
 		thread_flush(t);
 		rmw_merge(t->rmw, SIMRT_RMW_SLOTS);
 		t->registered = false;
 		atomic_store(&slot_used[t->slot], 0);
 	}
-	pthread_mutex_unlock(&cold_lock);
+	simrt__mutex_unlock(&cold_lock);
 	simrt__cur = NULL;
 	gone = 1;
 }
@@ -262,9 +262,9 @@ void simrt__rmw_done(uint64_t addr, bool changed, uint64_t ret)
 		return;
 	}
 	/* The thread's table is full: fold it into the global one and start again. */
-	pthread_mutex_lock(&cold_lock);
+	simrt__mutex_lock(&cold_lock);
 	rmw_merge(t->rmw, SIMRT_RMW_SLOTS);
-	pthread_mutex_unlock(&cold_lock);
+	simrt__mutex_unlock(&cold_lock);
 	simrt__rmw_done(addr, changed, ret);
 }
 
@@ -278,7 +278,7 @@ void simrt__finish(void)
 		return;
 	inside++;
 	simrt__state = 2;
-	pthread_mutex_lock(&cold_lock);
+	simrt__mutex_lock(&cold_lock);
 	for (unsigned s = 0; s < SIMRT_MAX_THREADS; s++) {
 		if (!threads[s].registered)
 			continue;
@@ -288,7 +288,7 @@ void simrt__finish(void)
 	for (unsigned i = 0; i < RMW_GLOBAL_SLOTS; i++)
 		if (rmw_all[i].ip)
 			rmw_all[n++] = rmw_all[i];
-	pthread_mutex_unlock(&cold_lock);
+	simrt__mutex_unlock(&cold_lock);
 	for (unsigned i = 0; i < n; i++)
 		rmw_all[i].ip = simrt__ip(rmw_all[i].ip);
 	o = (struct simrt_output){

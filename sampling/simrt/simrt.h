@@ -28,6 +28,7 @@
  * is the access's line; the access instruction itself follows the call.
  */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -144,6 +145,10 @@ void simrt__enter(void); /* the runtime's own allocations are not logged */
 void simrt__leave(void);
 bool simrt__inside(void);
 extern uint64_t simrt__max_allocs;
+
+/* locks.c: glibc's mutex calls, bypassing the interposed (modeled) ones. */
+int simrt__mutex_lock(pthread_mutex_t *m);
+int simrt__mutex_unlock(pthread_mutex_t *m);
 
 /* output.c: write the perf.data from the spool fd; returns 0 or -errno. */
 struct simrt_output {

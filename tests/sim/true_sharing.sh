@@ -35,5 +35,10 @@ hitm=$(c2c_stat "$T/e.data" "Load Local HITM")
 locked=$(c2c_stat "$T/e.data" "Locked Load/Store Operations")
 [ "$locked" -ge "$hitm" ] || fail "$hitm HITMs but only $locked locked operations"
 
+# Nothing of the runtime itself is recorded (its own lock, its buffers, its writer).
+"$PERF" script -i "$T/e.data" -F sym 2>/dev/null |
+	grep -E 'simrt__|thread_retire|access_slow|sample_hit|rmw_merge|__tsan_|perf_writer__' |
+	sort | uniq -c >"$T/self"
+[ ! -s "$T/self" ] || fail "samples inside the runtime: $(cat "$T/self")"
 same_as_perf "$T/e.data"
 exit 0

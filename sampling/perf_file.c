@@ -38,6 +38,8 @@
 #define MAX_RECORD 65536
 #define MAX_DECOMP (256u << 20)		/* bound on inflated data held at once */
 #define MAX_TRACING (512u << 20)	/* bound on pipe-mode TRACING_DATA */
+#define MAX_PREFIX (64u << 20)		/* file mode through a pipe: header + attrs + ids kept */
+#define MAX_SUFFIX (256u << 20)		/* and the feature sections after the data */
 #define MAX_ATTR_SIZE 4096
 #define MAX_EVSELS 65536		/* real recordings have dozens of events */
 #define MAX_IDS (1u << 22)		/* and ids per cpu x thread: a few thousand */
@@ -91,6 +93,11 @@ struct perf_file {
 	uint64_t comp_off;
 
 	uint8_t *scratch;	/* an 8-aligned copy of a record, MAX_RECORD bytes */
+
+	/* A file-mode perf.data through a pipe: the features come after the data. */
+	uint8_t *suffix;
+	uint64_t suffix_off, suffix_len;
+	bool features_done;
 
 	uint64_t last_id;	/* one-entry cache of perf_file__evsel_of_id() */
 	int last_idx;
@@ -291,9 +298,27 @@ static ssize_t src_read(struct perf_file *pf, void *dst, size_t len)
 	return n;
 }
 
-/* Random access for the file-mode header: exactly @len bytes at @off or an error. */
+/*
+ * Random access for the file-mode header: exactly @len bytes at @off or an error.  A file-mode
+ * perf.data through a pipe serves them from the bytes before the data (still in the window,
+ * which starts at offset 0 then) or from those after it (the suffix, read at the end).
+ */
 static int src_pread(struct perf_file *pf, uint64_t off, void *dst, size_t len, const char *what)
 {
+	if (!pf->seekable) {
+		if (pf->suffix && off >= pf->suffix_off && off - pf->suffix_off <= pf->suffix_len &&
+		    len <= pf->suffix_len - (off - pf->suffix_off)) {
+			memcpy(dst, pf->suffix + (off - pf->suffix_off), len);
+			return 0;
+		}
+		if (!pf->suffix && pf->buf_off == 0 && off <= pf->tail && len <= pf->tail - off) {
+			memcpy(dst, pf->buf + off, len);
+			return 0;
+		}
+		return perr(pf, off, "%s (%zu bytes) is out of a pipe's reach (a file-mode "
+			    "perf.data must keep its header before the data, its features after)",
+			    what, len);
+	}
 	if (off > pf->src_size || len > pf->src_size - off)
 		return perr(pf, off, "%s (%zu bytes) runs past the end of the file (%" PRIu64
 			    " bytes)", what, len, pf->src_size);
@@ -432,11 +457,61 @@ static int consume(struct perf_file *pf, uint64_t n, void *dst, uint64_t off)
 
 /* ---- opening ------------------------------------------------------------------------ */
 
+/* Feature sections: a table of {offset, size} after the data, one per set bit. */
+static int read_features(struct perf_file *pf)
+{
+	struct perf_header_info *h = &pf->h;
+	bool sw = pf->swap;
+	uint64_t nfeat;
+	int rc = 0;
+
+	nfeat = 0;
+	for (int i = 0; i < 4; i++)
+		nfeat += (uint64_t)__builtin_popcountll(h->features[i]);
+	if (nfeat) {
+		uint8_t *tab = xmalloc(nfeat * 16);
+		unsigned int k = 0;
+
+		rc = src_pread(pf, h->feat_offset, tab, nfeat * 16, "feature section table");
+		for (unsigned int f = 0; !rc && f < FEAT_BITS; f++) {
+			uint64_t off, size;
+			uint8_t *sec;
+			const char *why;
+			size_t at;
+
+			if (!perf_header__has_feat(h, f))
+				continue;
+			off = ld64(tab + 16 * k, sw);
+			size = ld64(tab + 16 * k + 8, sw);
+			k++;
+			if (pf->seekable ? off > h->file_size || size > h->file_size - off
+					 : size > pf->suffix_len) {
+				rc = perr(pf, h->feat_offset + 16 * (k - 1),
+					  "feature %s section [%" PRIu64 ", +%" PRIu64
+					  ") is outside the file",
+					  perf_feature__name(f) ?: "?", off, size);
+				break;
+			}
+			if (f >= FEAT_LAST)
+				continue;	/* unknown to us: skipped by size */
+			sec = xmalloc(size ? size : 1);
+			rc = src_pread(pf, off, sec, size, "feature section");
+			if (!rc && perf_feature__parse(h, f, sec, size, sw, false, &why, &at))
+				rc = perr(pf, off + at, "bad %s feature section: %s",
+					  perf_feature__name(f), why);
+			free(sec);
+		}
+		free(tab);
+	}
+	return rc;
+}
+
 static int read_file_header(struct perf_file *pf)
 {
 	uint8_t fh[FILE_HEADER_SIZE];
 	struct perf_header_info *h = &pf->h;
-	uint64_t attrs_off, attrs_size, nr_attrs, pos, nfeat;
+	uint64_t attrs_off, attrs_size, nr_attrs, pos;
+	uint64_t limit = pf->seekable ? h->file_size : UINT64_MAX;
 	bool sw = pf->swap;
 	int rc;
 
@@ -461,10 +536,10 @@ static int read_file_header(struct perf_file *pf)
 	if (h->attr_size < PERF_ATTR_SIZE_VER0 + 16 || h->attr_size > MAX_ATTR_SIZE + 16)
 		return perr(pf, 16, "attr size %" PRIu64 " out of range (was the recording "
 			    "terminated properly?)", h->attr_size);
-	if (attrs_off > h->file_size || attrs_size > h->file_size - attrs_off)
+	if (attrs_off > limit || attrs_size > limit - attrs_off)
 		return perr(pf, 24, "attrs section [%" PRIu64 ", +%" PRIu64 ") is outside the "
 			    "file", attrs_off, attrs_size);
-	if (h->data_offset > h->file_size)
+	if (h->data_offset > limit)
 		return perr(pf, 40, "data offset %" PRIu64 " is past the end of the file",
 			    h->data_offset);
 	if (h->data_size > UINT64_MAX - h->data_offset)
@@ -495,7 +570,7 @@ static int read_file_header(struct perf_file *pf)
 		attr.size = sz;
 		ids_off = ld64(raw + sz, sw);
 		ids_size = ld64(raw + sz + 8, sw);
-		if (ids_off > h->file_size || ids_size > h->file_size - ids_off)
+		if (ids_off > limit || ids_size > limit - ids_off)
 			return perr(pf, pos + sz, "ids of attr %" PRIu64 " [%" PRIu64 ", +%" PRIu64
 				    ") are outside the file", i, ids_off, ids_size);
 		if (ids_size / 8 > MAX_IDS)
@@ -510,49 +585,28 @@ static int read_file_header(struct perf_file *pf)
 		pos += sz + 16;
 	}
 
-	/* Feature sections: a table of {offset, size} after the data, one per set bit. */
 	h->feat_offset = h->data_offset + h->data_size;
-	nfeat = 0;
-	for (int i = 0; i < 4; i++)
-		nfeat += (uint64_t)__builtin_popcountll(h->features[i]);
-	if (nfeat && h->data_size) {
-		uint8_t *tab = xmalloc(nfeat * 16);
-		unsigned int k = 0;
-
-		rc = src_pread(pf, h->feat_offset, tab, nfeat * 16, "feature section table");
-		for (unsigned int f = 0; !rc && f < FEAT_BITS; f++) {
-			uint64_t off, size;
-			uint8_t *sec;
-			const char *why;
-			size_t at;
-
-			if (!perf_header__has_feat(h, f))
-				continue;
-			off = ld64(tab + 16 * k, sw);
-			size = ld64(tab + 16 * k + 8, sw);
-			k++;
-			if (off > h->file_size || size > h->file_size - off) {
-				rc = perr(pf, h->feat_offset + 16 * (k - 1),
-					  "feature %s section [%" PRIu64 ", +%" PRIu64
-					  ") is outside the file",
-					  perf_feature__name(f) ?: "?", off, size);
-				break;
-			}
-			if (f >= FEAT_LAST)
-				continue;	/* unknown to us: skipped by size */
-			sec = xmalloc(size ? size : 1);
-			rc = src_pread(pf, off, sec, size, "feature section");
-			if (!rc && perf_feature__parse(h, f, sec, size, sw, false, &why, &at))
-				rc = perr(pf, off + at, "bad %s feature section: %s",
-					  perf_feature__name(f), why);
-			free(sec);
+	if (!h->data_size)
+		memset(h->features, 0, sizeof(h->features));	/* recording not finished */
+	if (!pf->seekable) {
+		/* through a pipe: the records follow what the window holds; features at the end */
+		pf->head = (size_t)h->data_offset;
+		pf->end = h->data_size ? h->data_offset + h->data_size : UINT64_MAX;
+		pf->h.header_at_end = true;
+		if (pf->end < pf->tail) {
+			/* the window already holds bytes past the data: they start the suffix */
+			pf->suffix_off = pf->end;
+			pf->suffix_len = pf->tail - pf->end;
+			pf->suffix = xmalloc(pf->suffix_len);
+			memcpy(pf->suffix, pf->buf + pf->end, pf->suffix_len);
+			pf->tail = (size_t)pf->end;
 		}
-		free(tab);
-		if (rc)
-			return rc;
-	} else if (!h->data_size) {
-		memset(h->features, 0, sizeof(h->features));
+		return 0;
 	}
+	rc = read_features(pf);
+	if (rc)
+		return rc;
+	pf->features_done = true;
 
 	pf->src_pos = pf->buf_off = h->data_offset;
 	pf->head = pf->tail = 0;
@@ -601,9 +655,24 @@ static int open_common(struct perf_file *pf)
 			pf->tail = pf->head;	/* remap writable: big-endian data is swapped in place */
 		return 0;
 	}
-	if (!pf->seekable)
-		return perr(pf, 0, "a file-mode perf.data cannot be read from a pipe (record with "
-			    "'perf record -o -' for pipe mode)");
+	if (!pf->seekable) {
+		/* keep everything before the data in the window: header, ids, attrs */
+		uint64_t data_off;
+
+		rc = ensure(pf, FILE_HEADER_SIZE_NOFEAT);
+		if (rc <= 0)
+			return rc < 0 ? rc : perr(pf, 0, "file header cut short");
+		data_off = ld64(pf->buf + 40, pf->swap);
+		if (data_off > MAX_PREFIX)
+			return perr(pf, 40, "data offset %" PRIu64 " too far for a pipe (at most %u "
+				    "MiB of header kept)", data_off, MAX_PREFIX >> 20);
+		rc = ensure(pf, data_off > FILE_HEADER_SIZE ? data_off : FILE_HEADER_SIZE);
+		if (rc < 0)
+			return rc;
+		if (rc == 0 && pf->tail < data_off)
+			return perr(pf, pf->tail, "the pipe ends before the data (at %" PRIu64 ")",
+				    data_off);
+	}
 	return read_file_header(pf);
 }
 
@@ -774,6 +843,7 @@ void perf_file__close(struct perf_file *pf)
 		free(pf->buf);
 	}
 	free(pf->scratch);
+	free(pf->suffix);
 	free(pf->ids);
 	free(pf->name);
 	for (uint32_t i = 0; i < pf->nr_dir_files; i++)
@@ -1299,6 +1369,36 @@ static int next_inflated(struct perf_file *pf, struct record *rec)
 	return rc < 0 ? rc : 1;
 }
 
+/* A file-mode perf.data through a pipe: read what follows the data, then its features. */
+static int read_suffix(struct perf_file *pf)
+{
+	size_t cap = pf->suffix_len;
+	int rc;
+
+	pf->features_done = true;
+	pf->end = UINT64_MAX;
+	if (!pf->suffix)
+		pf->suffix_off = pf->src_pos;
+	for (;;) {
+		ssize_t n;
+
+		if (pf->suffix_len >= MAX_SUFFIX)
+			return perr(pf, pf->src_pos, "more than %u MiB after the data",
+				    MAX_SUFFIX >> 20);
+		pf->suffix = xgrow(pf->suffix, &cap, pf->suffix_len + 65536, 1);
+		n = src_read(pf, pf->suffix + pf->suffix_len, cap - pf->suffix_len);
+		if (n < 0)
+			return perr_errno(pf, (int)-n, "read");
+		if (n == 0)
+			break;
+		pf->suffix_len += (uint64_t)n;
+	}
+	rc = pf->h.data_size ? read_features(pf) : 0;
+	zfree(&pf->suffix);
+	pf->suffix_len = 0;
+	return rc;
+}
+
 int perf_file__next_record(struct perf_file *pf, struct record *rec)
 {
 	uint8_t *p;
@@ -1326,6 +1426,11 @@ again:
 		if (pf->end != UINT64_MAX && pf->src_pos < pf->end)
 			return perr(pf, pf->src_pos, "file ends %" PRIu64 " bytes before the end "
 				    "of its data section", pf->end - pf->src_pos);
+		if (pf->h.header_at_end && !pf->features_done) {
+			rc = read_suffix(pf);
+			if (rc)
+				return rc;
+		}
 		if (pf->dir_next < pf->nr_dir_files) {
 			rc = next_dir_file(pf);
 			if (rc)

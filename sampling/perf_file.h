@@ -226,6 +226,8 @@ struct perf_build_id {
 struct perf_header_info {
 	bool pipe;
 	bool big_endian;		/* recorded on a big-endian machine: everything swapped */
+	bool header_at_end;		/* a file-mode perf.data read through a pipe: its
+					   features are known after the last record */
 	uint64_t file_size;		/* 0 for a pipe */
 	int64_t mtime;			/* file modification time, for "captured on" */
 	uint64_t header_size, attr_size;

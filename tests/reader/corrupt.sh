@@ -56,6 +56,16 @@ for f in "$dir"/*perf.data*; do
 		head -c "$off" "$f" >"$T/cut"
 		check "$T/cut" "$b cut at $off"
 		n=$((n + 1))
+		# every fourth cut also through a pipe (the read() path, not mmap)
+		if [ $((n % 4)) -eq 0 ]; then
+			cat "$T/cut" | timeout 20 "$LINEUP" info -i - >/dev/null 2>"$T/err"
+			rc=$?
+			case $rc in
+			0) ;;
+			2) grep -q "lineup: <stdin>: " "$T/err" || fail "$b cut at $off, piped: $(cat "$T/err")" ;;
+			*) fail "$b cut at $off, piped: exit $rc: $(head -3 "$T/err")" ;;
+			esac
+		fi
 	done
 	# Flip one byte at 24 pseudo-random places (fixed seed per file, so failures repeat).
 	for pos in $(awk -v s="$size" -v seed="$size" 'BEGIN {

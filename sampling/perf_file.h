@@ -21,7 +21,10 @@
  * the byte offset and what was wrong.  In pipe mode the header facts arrive as records
  * (HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA, EVENT_UPDATE, ID_INDEX); the reader
  * applies them to the header info as it meets them and still hands each record out, so
- * perf_file__header() grows while reading.  Records come in file order, not time order:
+ * perf_file__header() grows while reading.  A file-mode perf.data read through a pipe keeps
+ * what precedes its data (header, ids, attrs: as perf lays them out) and reads its feature
+ * sections after the last record (h->header_at_end); a file whose attrs follow the data cannot
+ * be streamed and gets a clear error.  Records come in file order, not time order:
  * FINISHED_ROUND records are handed out for consumers that want to sort by time.
  *
  * Ownership: the reader owns everything it hands out.  A struct record's pointers are valid

@@ -746,6 +746,11 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 	se = find_sym(f, sym);
 	if (!se)
 		return cache_put(f, key, VT_NO_SYMBOL, NULL);
+	/* No DWARF for this code (a -g0 object linked with others that have some) says more
+	 * than whatever the instruction is. */
+	cu = dwfl_module_addrdie(f->mod, se->dwfl_addr + off, &bias);
+	if (!cu || !dwfl_module_getsrc(f->mod, se->dwfl_addr + off))
+		return cache_put(f, key, VT_NO_DEBUGINFO, NULL);
 	code = code_at(f, se, off, &len);
 	if (!code || !vt->cs_open)
 		return cache_put(f, key, VT_UNDECODABLE, NULL);
@@ -761,7 +766,6 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 		return cache_put(f, key, VT_UNDECODABLE, NULL);
 	}
 
-	cu = dwfl_module_addrdie(f->mod, se->dwfl_addr + off, &bias);
 	pc = se->dwfl_addr + off - bias;
 	os = (struct operand_scan){ pc, reg, mem->mem.disp, &best, false };
 	if (cu)

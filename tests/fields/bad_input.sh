@@ -55,6 +55,17 @@ grep -q "lineup_touch\]: a module without symbols here: pass its .ko with --debu
 grep -q "unresolved 100.0% (2): object at the IP not found or without symbols" "$T/out" ||
 	fail "unresolved reason missing: $(cat "$T/out")"
 
+# A program built without debug info (-g0) but with the collector: the reason is said.
+. "$top_srcdir/tests/sim/sim-lib.sh"
+if command -v gcc >/dev/null 2>&1; then
+	sim_build fs_adjacent gcc -g0
+	sim_record "$T/nodbg.data" "$T/fs_adjacent-gcc" 20000 2
+	expect_rc 1 "$LINEUP" fields -i "$T/nodbg.data" >"$T/out" 2>"$T/err"
+	grep -q "HITM samples: [0-9]*, attributed 0 (0.0%)" "$T/out" || fail "-g0: $(head -3 "$T/out")"
+	grep -q "unresolved 100.0% ([0-9]*): no debug info" "$T/out" ||
+		fail "-g0: no 'no debug info' reason: $(head -5 "$T/out")"
+fi
+
 # Options.
 expect_rc 2 "$LINEUP" fields -i "$T/mod.data" --type 'struct file' 2>"$T/err"
 grep -q "'struct T'@ADDR" "$T/err" || fail "bad --type: $(cat "$T/err")"

@@ -472,15 +472,18 @@ static void report__sample(struct report *r, const struct sample *s)
  * numbers: the maps a sample is resolved against, the first sample of an entry (what it shows),
  * PA cnt (changes of the physical address) and the running means.  Memory: two rounds.
  */
+/* 72 bytes an item: two rounds of samples stay in as little cache as possible. */
 struct qsample {
-	uint64_t present, ip, time, addr, phys_addr, weight, data_src;
+	uint64_t ip, addr, phys_addr, weight, data_src;
 	uint32_t pid, tid, cpu;
-	uint16_t cpumode;
 };
 
 struct qitem {
-	uint64_t time, seq;
-	bool is_rec;
+	uint64_t time;
+	uint32_t seq;			/* arrival order (mod 2^32: a queue is far shorter) */
+	uint32_t present : 24;		/* the sample_type bits a sample uses (all below 2^24) */
+	uint32_t cpumode : 7;
+	uint32_t is_rec : 1;
 	union {
 		struct qsample s;
 		struct {
@@ -489,6 +492,7 @@ struct qitem {
 		} r;
 	};
 };
+_Static_assert(sizeof(struct qitem) == 72, "queue items grew");
 
 struct queue {
 	struct qitem *v;
@@ -504,11 +508,14 @@ static void report__record(struct report *r, const struct record *rec, const str
 		note_dso_id(r, rec, id);
 }
 
-static void qsample__to_sample(const struct qsample *q, struct sample *s)
+static void qsample__to_sample(const struct qitem *it, struct sample *s)
 {
-	s->present = q->present;
+	const struct qsample *q = &it->s;
+
+	s->present = it->present;
+	s->cpumode = it->cpumode;
+	s->time = it->time;
 	s->ip = q->ip;
-	s->time = q->time;
 	s->addr = q->addr;
 	s->phys_addr = q->phys_addr;
 	s->weight = q->weight;
@@ -516,7 +523,6 @@ static void qsample__to_sample(const struct qsample *q, struct sample *s)
 	s->pid = q->pid;
 	s->tid = q->tid;
 	s->cpu = q->cpu;
-	s->cpumode = q->cpumode;
 }
 
 static void qrec__free(struct record *rec)
@@ -536,7 +542,7 @@ static void deliver(struct report *r, struct qitem *it)
 	} else {
 		struct sample s;
 
-		qsample__to_sample(&it->s, &s);
+		qsample__to_sample(it, &s);
 		report__sample(r, &s);
 	}
 }
@@ -547,7 +553,7 @@ static int qitem_cmp(const void *pa, const void *pb)
 
 	if (a->time != b->time)
 		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return (int32_t)(a->seq - b->seq) < 0 ? -1 : a->seq != b->seq;
 }
 
 /* The queue is a ring: v[(head + i) & (cap - 1)], i < n; cap a power of two. */
@@ -641,9 +647,9 @@ static void queue__record(struct report *r, struct queue *q, const struct record
 		struct qitem *it = queue__add(q, t);
 
 		it->is_rec = false;
-		it->s.present = s->present;
+		it->present = s->present & 0xffffff;
+		it->cpumode = s->cpumode & 0x7f;
 		it->s.ip = s->ip;
-		it->s.time = s->time;
 		it->s.addr = s->addr;
 		it->s.phys_addr = s->phys_addr;
 		it->s.weight = s->weight;
@@ -651,7 +657,6 @@ static void queue__record(struct report *r, struct queue *q, const struct record
 		it->s.pid = s->pid;
 		it->s.tid = s->tid;
 		it->s.cpu = s->cpu;
-		it->s.cpumode = s->cpumode;
 	} else {
 		struct qitem *it;
 		struct record *copy;

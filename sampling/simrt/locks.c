@@ -7,7 +7,9 @@
  * the RMW -- at the caller's IP (the source line of the pthread_ call), and forwarded to glibc
  * (its __pthread_mutex_* names).  Spinlocks are implemented here, exactly as
  * glibc does on x86-64 (1 free, taken by the `lock decl` that reaches 0; pthread_spin_init,
- * not interposed, stores 1), since glibc exports no second name for them.
+ * not interposed, stores 1), since glibc exports no second name for them.  Reader-writer
+ * locks: every reader's lock and unlock is an RMW of the one __readers word, the classic
+ * read-mostly lock that does not scale (true sharing among readers).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -27,6 +29,16 @@ extern int real_mutex_unlock(pthread_mutex_t *m);
 __asm__(".symver real_mutex_lock, __pthread_mutex_lock@GLIBC_2.2.5");
 __asm__(".symver real_mutex_trylock, __pthread_mutex_trylock@GLIBC_2.2.5");
 __asm__(".symver real_mutex_unlock, __pthread_mutex_unlock@GLIBC_2.2.5");
+extern int real_rwlock_rdlock(pthread_rwlock_t *l);
+extern int real_rwlock_tryrdlock(pthread_rwlock_t *l);
+extern int real_rwlock_wrlock(pthread_rwlock_t *l);
+extern int real_rwlock_trywrlock(pthread_rwlock_t *l);
+extern int real_rwlock_unlock(pthread_rwlock_t *l);
+__asm__(".symver real_rwlock_rdlock, __pthread_rwlock_rdlock@GLIBC_2.2.5");
+__asm__(".symver real_rwlock_tryrdlock, __pthread_rwlock_tryrdlock@GLIBC_2.2.5");
+__asm__(".symver real_rwlock_wrlock, __pthread_rwlock_wrlock@GLIBC_2.2.5");
+__asm__(".symver real_rwlock_trywrlock, __pthread_rwlock_trywrlock@GLIBC_2.2.5");
+__asm__(".symver real_rwlock_unlock, __pthread_rwlock_unlock@GLIBC_2.2.5");
 
 #define RET ((uint64_t)(uintptr_t)__builtin_return_address(0))
 #define API __attribute__((visibility("default"), noinline))
@@ -117,4 +129,76 @@ API int pthread_spin_unlock(pthread_spinlock_t *l)
 	simrt__access((uintptr_t)l, sizeof(*l), COH_STORE, RET);
 	__atomic_store_n(l, 1, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* glibc's struct __pthread_rwlock_arch_t on x86-64: __readers at 0, __cur_writer 24, __flags 48. */
+enum { RW_READERS = 0, RW_CUR_WRITER = 24, RW_FLAGS = 48 };
+
+static void model_rdlocked(pthread_rwlock_t *l, uint64_t ret)
+{
+	simrt__access((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
+	simrt__access((uintptr_t)l + RW_FLAGS, 4, COH_LOAD, ret);
+}
+
+static void model_wrlocked(pthread_rwlock_t *l, uint64_t ret)
+{
+	simrt__access((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
+	simrt__access((uintptr_t)l + RW_CUR_WRITER, 4, COH_STORE, ret);
+}
+
+API int pthread_rwlock_rdlock(pthread_rwlock_t *l)
+{
+	uint64_t ret = RET;
+	int rc = real_rwlock_rdlock(l);
+
+	if (!rc)
+		model_rdlocked(l, ret);
+	return rc;
+}
+
+API int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
+{
+	uint64_t ret = RET;
+	int rc = real_rwlock_tryrdlock(l);
+
+	if (!rc)
+		model_rdlocked(l, ret);
+	else
+		simrt__access((uintptr_t)l + RW_READERS, 4, COH_LOAD, ret);
+	return rc;
+}
+
+API int pthread_rwlock_wrlock(pthread_rwlock_t *l)
+{
+	uint64_t ret = RET;
+	int rc = real_rwlock_wrlock(l);
+
+	if (!rc)
+		model_wrlocked(l, ret);
+	return rc;
+}
+
+API int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
+{
+	uint64_t ret = RET;
+	int rc = real_rwlock_trywrlock(l);
+
+	if (!rc)
+		model_wrlocked(l, ret);
+	else
+		simrt__access((uintptr_t)l + RW_READERS, 4, COH_LOAD, ret);
+	return rc;
+}
+
+API int pthread_rwlock_unlock(pthread_rwlock_t *l)
+{
+	uint64_t ret = RET;
+	struct simrt_thread *t = simrt__cur;
+	int writer = __atomic_load_n((int *)((uintptr_t)l + RW_CUR_WRITER), __ATOMIC_RELAXED);
+
+	/* glibc records the writer's tid in __cur_writer, and clears it on the writer's unlock. */
+	if (t && (uint32_t)writer == t->tid)
+		simrt__access((uintptr_t)l + RW_CUR_WRITER, 4, COH_STORE, ret);
+	simrt__access((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
+	return real_rwlock_unlock(l);
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# (h) pthread mutexes and spinlocks: their lock words are in the program's data but glibc's code
+# (h) pthread mutexes, spinlocks and rwlocks: their lock words are in the program's data but glibc's code
 # is not instrumented, so the runtime interposes the calls and models glibc's accesses.  Two
 # threads' packed {mutex, counter} pairs share a line (HITMs at the lock words, from the
 # pthread_mutex_lock line); a shared spinlock's line is contended from pthread_spin_lock; the
@@ -22,6 +22,10 @@ for off in 0x0 0x30; do
 done
 awk -v s="$spin" '$6 == s && $2 != "0.00%"' "$T/pareto" | grep -q . ||
 	fail "no HITM on the spinlock from $spin: $(cat "$T/pareto")"
+# The reader-writer lock (64-byte aligned): readers' RMWs of __readers, offset 0x0.
+rd=$(src_line mutex_pair.c "pthread_rwlock_rdlock(&table_lock);")
+awk -v s="$rd" '$5 == "0x0" && $6 == s && $2 != "0.00%"' "$T/pareto" | grep -q . ||
+	fail "no HITM on the rwlock's reader count from $rd: $(cat "$T/pareto")"
 [ "$(c2c_stat "$T/h.data" "Locked Load/Store Operations")" -gt 0 ] || fail "no locked operations"
 same_as_perf "$T/h.data"
 

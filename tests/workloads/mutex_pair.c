@@ -2,8 +2,10 @@
 /*
  * (h) Locks the collector sees although glibc's code is not instrumented: each thread takes
  * its own pthread mutex to bump its own counter, but the per-thread {mutex, counter} pairs are
- * 48 bytes, packed, so thread 1's lock word shares thread 0's cache line; and all threads take
- * one pthread spinlock to bump a shared total.  `mutex_pair [ITERATIONS [THREADS]]`.
+ * 48 bytes, packed, so thread 1's lock word shares thread 0's cache line; all threads take
+ * one pthread spinlock to bump a shared total, and read a table under one reader-writer lock
+ * (every reader's lock and unlock writes the lock's reader count: true sharing among readers).
+ * `mutex_pair [ITERATIONS [THREADS]]`.
  */
 #include <pthread.h>
 
@@ -17,6 +19,9 @@ struct per_thread {
 static struct per_thread per[256] __attribute__((aligned(64)));
 static pthread_spinlock_t total_lock;
 static long total;
+static pthread_rwlock_t table_lock __attribute__((aligned(64))) = PTHREAD_RWLOCK_INITIALIZER;
+static long table[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+static long read_sum[256];
 
 static void setup(void)
 {
@@ -37,6 +42,10 @@ static void body(long t)
 			pthread_spin_lock(&total_lock);
 			total++;
 			pthread_spin_unlock(&total_lock);
+		} else if ((i & 3) == 1) {
+			pthread_rwlock_rdlock(&table_lock);
+			read_sum[t] += table[i & 7];
+			pthread_rwlock_unlock(&table_lock);
 		}
 	}
 }
@@ -49,7 +58,9 @@ static void report(void)
 		sum += per[t].count;
 	/* The locks must still work: a held spinlock refuses a second taker. */
 	if (pthread_spin_trylock(&total_lock) || !pthread_spin_trylock(&total_lock) ||
-	    pthread_mutex_trylock(&per[0].lock))
+	    pthread_mutex_trylock(&per[0].lock) || pthread_rwlock_trywrlock(&table_lock) ||
+	    !pthread_rwlock_tryrdlock(&table_lock) || pthread_rwlock_unlock(&table_lock) ||
+	    pthread_rwlock_tryrdlock(&table_lock))
 		puts("locks broken");
 	else if (sum != iterations * nthreads || total != (iterations + 3) / 4 * nthreads)
 		printf("wrong counts: %ld %ld\n", sum, total);

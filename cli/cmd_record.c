@@ -37,7 +37,8 @@ enum {
 };
 
 static const struct cli_option record_options[] = {
-	{ OPT_OUTPUT, 'o', "output", "FILE", "write to FILE (default perf.data)" },
+	{ OPT_OUTPUT, 'o', "output", "FILE", "write to FILE (default perf.data; - for pipe mode on "
+	  "stdout)" },
 	{ OPT_EVENT, 'e', "event", "EVENT",
 	  "event to record, repeatable: mem (the default: the memory PMU's load and store "
 	  "events), mem-loads, mem-stores, a software event (page-faults, minor-faults, "

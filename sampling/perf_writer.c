@@ -70,6 +70,9 @@ struct pw_memnode {
 struct perf_writer {
 	int fd;
 	bool own_fd, opened, closed;
+	bool pipe;			/* pipe mode: sequential writes, header records first */
+	uint32_t pipe_sent;		/* features sent as HEADER_FEATURE records at open */
+	size_t pipe_build_ids_sent;	/* bytes of build_ids sent */
 	int err;
 	char errmsg[512];
 	char *path;
@@ -149,7 +152,7 @@ static char *pw_strdup(const char *s)
 
 static void mbuf_add(struct mbuf *b, const void *p, size_t n)
 {
-	if (b->oom)
+	if (b->oom || !n)
 		return;
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
@@ -488,7 +491,7 @@ static int pw_pwrite(struct perf_writer *w, const void *p, size_t n, uint64_t of
 	const uint8_t *b = p;
 
 	while (n) {
-		ssize_t k = pwrite(w->fd, b, n, off);
+		ssize_t k = w->pipe ? write(w->fd, b, n) : pwrite(w->fd, b, n, off);
 
 		if (k < 0) {
 			if (errno == EINTR)
@@ -1358,6 +1361,131 @@ static bool feature_bytes(struct perf_writer *w, int feat, struct mbuf *b)
 	}
 }
 
+/* Append a HEADER_FEATURE record for @feat to @b; false when the feature is not set. */
+static bool pipe_feature(struct perf_writer *w, int feat, struct mbuf *b)
+{
+	size_t at = b->len;
+	uint8_t h[16] = { 0 };
+	uint64_t id = feat;
+	uint16_t size;
+
+	mbuf_add(b, h, 16);
+	if (!feature_bytes(w, feat, b)) {
+		b->len = at;
+		return false;
+	}
+	if (b->len - at > PW_MAX_RECORD) {
+		b->len = at;	/* too big for one record (huge TRACING_DATA-like data) */
+		return false;
+	}
+	size = b->len - at;
+	put_header(b->p + at, REC_HEADER_FEATURE, 0, size);
+	memcpy(b->p + at + 8, &id, 8);
+	return true;
+}
+
+/* The HEADER_BUILD_ID records added since the last call. */
+static void pipe_build_ids(struct perf_writer *w, struct mbuf *b)
+{
+	mbuf_add(b, w->build_ids.p + w->pipe_build_ids_sent,
+		 w->build_ids.len - w->pipe_build_ids_sent);
+	w->pipe_build_ids_sent = w->build_ids.len;
+}
+
+int perf_writer__open_pipe(struct perf_writer *w, int fd)
+{
+	struct mbuf b = { 0 };
+	uint8_t h[16];
+	int rc;
+
+	if (w->opened)
+		return pw_error(w, -EBUSY, "writer already open");
+	if (!w->nr_ev)
+		return pw_error(w, -EINVAL, "no event added before open");
+	w->buf = malloc(PW_BUF_SIZE);
+	if (!w->buf)
+		return pw_error(w, -ENOMEM, "out of memory for the output buffer");
+	w->fd = fd;
+	w->opened = true;
+	w->pipe = true;
+	/* pipe header: magic, size 16 */
+	memcpy(h, &(uint64_t){ PW_MAGIC }, 8);
+	memcpy(h + 8, &(uint64_t){ 16 }, 8);
+	mbuf_add(&b, h, 16);
+	/* the events first (features such as EVENT_DESC refer to them), as perf does */
+	for (uint32_t i = 0; i < w->nr_ev; i++) {
+		size_t size = 8 + PW_ATTR_SIZE + 8 * (size_t)w->ev[i].nr_ids;
+
+		if (size > PW_MAX_RECORD) {
+			free(b.p);
+			return pw_error(w, -EMSGSIZE, "event %s has too many ids for a pipe-mode "
+					"HEADER_ATTR record", w->ev[i].name);
+		}
+		put_header(h, REC_HEADER_ATTR, 0, size);
+		mbuf_add(&b, h, 8);
+		mbuf_add(&b, w->ev[i].attr, PW_ATTR_SIZE);
+		mbuf_add(&b, w->ev[i].ids, 8 * (size_t)w->ev[i].nr_ids);
+	}
+	/* every feature set so far, then perf's end mark */
+	for (int f = 1; f < FEAT_LAST; f++) {
+		if (f == FEAT_TRACING_DATA || f == FEAT_BUILD_ID || f == FEAT_SAMPLE_TIME)
+			continue;
+		if (pipe_feature(w, f, &b))
+			w->pipe_sent |= 1u << f;
+	}
+	memset(h, 0, sizeof(h));
+	put_header(h, REC_HEADER_FEATURE, 0, 16);
+	memcpy(h + 8, &(uint64_t){ FEAT_LAST }, 8);
+	mbuf_add(&b, h, 16);
+	if (w->tracing) {
+		/* HEADER_TRACING_DATA {header, u32 size, pad}: the data follows, padded to 8 */
+		uint32_t aligned = (w->tracing_size + 7) / 8 * 8;
+
+		memset(h, 0, sizeof(h));
+		put_header(h, REC_HEADER_TRACING_DATA, 0, 16);
+		memcpy(h + 8, &aligned, 4);
+		mbuf_add(&b, h, 16);
+		mbuf_add(&b, w->tracing, w->tracing_size);
+		mbuf_zero(&b, aligned - w->tracing_size);
+	}
+	pipe_build_ids(w, &b);
+	put_header(h, REC_FINISHED_INIT, 0, 8);
+	mbuf_add(&b, h, 8);
+	if (b.oom) {
+		free(b.p);
+		return pw_error(w, -ENOMEM, "out of memory for the pipe header");
+	}
+	rc = pw_pwrite(w, b.p, b.len, 0);
+	free(b.p);
+	if (rc)
+		return rc;
+	w->data_offset = 0;
+	w->off = b.len;
+	return 0;
+}
+
+/* Pipe mode's close: what became known since open (SAMPLE_TIME, features set later, build-ids)
+ * as header records after the data. */
+static int close_pipe(struct perf_writer *w)
+{
+	struct mbuf b = { 0 };
+	int rc;
+
+	for (int f = 1; f < FEAT_LAST; f++) {
+		if (f == FEAT_TRACING_DATA || f == FEAT_BUILD_ID || (w->pipe_sent & (1u << f)))
+			continue;
+		pipe_feature(w, f, &b);
+	}
+	pipe_build_ids(w, &b);
+	if (b.oom) {
+		free(b.p);
+		return pw_error(w, -ENOMEM, "out of memory for the last header records");
+	}
+	rc = b.len ? pw_pwrite(w, b.p, b.len, 0) : 0;
+	free(b.p);
+	return rc;
+}
+
 int perf_writer__close(struct perf_writer *w)
 {
 	struct mbuf feats = { 0 };
@@ -1376,6 +1504,13 @@ int perf_writer__close(struct perf_writer *w)
 	rc = pw_flush(w);
 	if (rc)
 		goto out;
+	if (w->pipe) {
+		rc = close_pipe(w);
+		if (rc)
+			goto out;
+		w->closed = true;
+		goto out;
+	}
 	data_size = w->off - w->data_offset;
 
 	/* Feature contents, in bit order, after the section table that follows the data. */

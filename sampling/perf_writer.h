@@ -3,7 +3,8 @@
 #define LINEUP_SAMPLING_PERF_WRITER_H
 
 /*
- * perf_writer - writes a perf.data file (file mode, host endianness) that perf 6.1 reads.
+ * perf_writer - writes a perf.data file (file mode, or pipe mode with perf_writer__open_pipe;
+ * host endianness) that perf 6.1 reads.
  *
  * Depends on libc and sampling/event.h only, so the software collector's runtime (linked into
  * user programs) links it too: it lives in its own sampling/libperfwriter.a.
@@ -133,8 +134,17 @@ uint64_t perf_writer__event_id(const struct perf_writer *w, int evsel);
 int perf_writer__open(struct perf_writer *w, const char *path);
 /* Same on an open regular file (written with pwrite from offset 0, truncated first). */
 int perf_writer__open_fd(struct perf_writer *w, int fd);
+/*
+ * Pipe mode, on any fd (a pipe, a socket, stdout), written strictly in sequence as perf
+ * record -o - writes it: the pipe header, a HEADER_ATTR record per event (so every event and
+ * id must be known at this call), a HEADER_FEATURE record per feature set so far and perf's
+ * end mark, HEADER_TRACING_DATA, HEADER_BUILD_ID records, FINISHED_INIT; then the records.
+ * At close, features set after open (SAMPLE_TIME, ...) and later build-ids follow the data.
+ * Set the header features before this call where the reader needs them early.
+ */
+int perf_writer__open_pipe(struct perf_writer *w, int fd);
 /* Write everything that is buffered, the attrs, the features and the final header; closes
- * the file when perf_writer__open opened it. */
+ * the file when perf_writer__open opened it (pipe mode: the last header records). */
 int perf_writer__close(struct perf_writer *w);
 
 /* Records. */

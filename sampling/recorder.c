@@ -142,6 +142,9 @@ static int start_workload(struct rec *r)
 		close(ee[0]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the recorder gave up */
+		/* with -o - our stdout carries perf.data: the workload prints to stderr */
+		if (!strcmp(r->o->output, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(r->o->argv[0], r->o->argv);
 		e = errno;
 		if (write(ee[1], &e, sizeof(e)) < 0)
@@ -817,10 +820,18 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 	rc = describe_events(&r);
 	if (rc)
 		goto out;
-	rc = keep_old(&r, o->output);
-	if (rc)
-		goto out;
-	rc = perf_writer__open(r.w, o->output);
+	/* The host facts first: pipe mode sends the header before the data. */
+	perf_writer__fill_host(r.w, NULL);
+	if (o->cmdline)
+		perf_writer__set_cmdline(r.w, o->cmdline_argc, o->cmdline);
+	if (!strcmp(o->output, "-")) {
+		rc = perf_writer__open_pipe(r.w, STDOUT_FILENO);
+	} else {
+		rc = keep_old(&r, o->output);
+		if (rc)
+			goto out;
+		rc = perf_writer__open(r.w, o->output);
+	}
 	if (rc) {
 		rec_error(&r, rc, "%s", perf_writer__strerror(r.w));
 		goto out;
@@ -865,9 +876,6 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 	if (rc)
 		goto out;
 
-	perf_writer__fill_host(r.w, NULL);
-	if (o->cmdline)
-		perf_writer__set_cmdline(r.w, o->cmdline_argc, o->cmdline);
 	add_build_ids(&r);
 	if (r.first_time)
 		perf_writer__set_sample_time(r.w, r.first_time, r.last_time);

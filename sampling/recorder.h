@@ -9,8 +9,9 @@
  * FORK, EXIT, LOST ...) as they come, a FINISHED_ROUND after each pass, COMM/MMAP2 synthesized
  * from /proc for what existed before recording (as perf does), and the header features
  * (host, topology, NUMA, CACHE, memory topology, CMDLINE, EVENT_DESC, build-ids of the files
- * samples hit).  An existing output file becomes OUTPUT.old, as with perf record.  No libperf
- * type appears in this header.
+ * samples hit).  An existing output file becomes OUTPUT.old, as with perf record; output "-"
+ * writes pipe mode to stdout (the workload's stdout then goes to stderr).  No libperf type
+ * appears in this header.
  */
 
 #include <signal.h>

@@ -208,6 +208,8 @@ struct scenario {
 	struct file *files;
 	size_t nr_files;
 	unsigned int c2c_ldlat;	/* c2c_events: the writer's perf c2c events */
+	uint8_t *tracing;	/* tracing_data, handed to the writer at open */
+	size_t tracing_size;
 	/* tid -> pid, from comm and fork records */
 	uint32_t tids[4096][2];
 	unsigned int nr_tids;
@@ -364,6 +366,7 @@ static uint64_t address(const char *s, uint32_t pid, const char *what)
 
 static void set_header(void)
 {
+	static bool done;
 	struct perf_writer *w = S->w;
 	static const char *const defaults[FEAT_LAST] = {
 		[FEAT_HOSTNAME] = "mkperf",
@@ -377,6 +380,9 @@ static void set_header(void)
 	unsigned int cores = cpus / tpc, per_socket = cpus / sockets;
 	char buf[64];
 
+	if (done)
+		return;	/* pipe mode set it at open */
+	done = true;
 	if (S->host) {
 		perf_writer__fill_host(w, getenv("LINEUP_SYSFS"));
 	} else {
@@ -663,8 +669,16 @@ static void open_output(void)
 		S->events[S->nr_events].name = S->pending_names[i];
 		S->events[S->nr_events++].evsel = idx;
 	}
-	if (perf_writer__open(S->w, S->out))
+	if (S->tracing)
+		perf_writer__set_tracing_data(S->w, S->tracing, S->tracing_size);
+	if (!strcmp(S->out, "-")) {
+		/* pipe mode: the header goes first, with what the scenario said so far */
+		set_header();
+		if (perf_writer__open_pipe(S->w, STDOUT_FILENO))
+			die("%s", perf_writer__strerror(S->w));
+	} else if (perf_writer__open(S->w, S->out)) {
 		die("%s", perf_writer__strerror(S->w));
+	}
 	S->opened = true;
 }
 
@@ -1238,8 +1252,12 @@ static void run_line(char *line)
 			part = buf + sec[0];
 			psz = sec[1];
 		}
-		open_output();
-		perf_writer__set_tracing_data(S->w, part, psz);
+		if (S->opened)
+			die("tracing_data must come before the first record");
+		free(S->tracing);
+		S->tracing = xalloc(psz);
+		memcpy(S->tracing, part, psz);
+		S->tracing_size = psz;
 		free(buf);
 	} else {
 		die("unknown directive '%s'", tok[0]);
@@ -1259,6 +1277,7 @@ static void scenario_free(void)
 	}
 	free(S->files);
 	free(S->maps);
+	free(S->tracing);
 	for (unsigned int i = 0; i < S->nr_pending; i++)
 		free(S->pending_names[i]);
 	for (unsigned int i = 0; i < S->nr_nodes; i++)

@@ -232,7 +232,33 @@ check_text "perf script of the c2c-style samples" "$T/got" <<'EOF'
   100 [006]     0.000009000:         cpu/mem-stores/P:             2000     10205080144 |OP STORE|LVL L1 or L1 hit|SNP N/A|TLB N/A|LCK N/A|BLK  N/A               0
 EOF
 
-# ---- 4. bad scenarios: exit 2 and the line that is wrong --------------------------------
+# ---- 4. pipe mode: the same scenarios written to a pipe read the same -------------------
+for sc in all rec hdr; do
+	"$MKPERF" -o - "$T/$sc.txt" > "$T/$sc.pipe" || fail "mkperf -o - $sc.txt"
+done
+args="--show-task-events --show-mmap-events --show-lost-events -F comm,tid,cpu,time,event,ip,sym,symoff,addr,period --ns"
+# shellcheck disable=SC2086
+"$PERF" script -i "$T/rec.data" $args 2>&1 | grep -v FINISHED_ROUND > "$T/file.out"
+# shellcheck disable=SC2086
+"$PERF" script -i - $args < "$T/rec.pipe" 2>&1 | grep -v FINISHED_ROUND > "$T/pipe.out"
+grep -q page-faults "$T/pipe.out" || fail "perf script -i - read no sample from the pipe"
+diff -u "$T/file.out" "$T/pipe.out" || fail "pipe mode reads differently from file mode"
+"$PERF" script -i - -F event,tid,cpu,time,addr,phys_addr,data_src --ns < "$T/hdr.pipe" > "$T/got" 2>&1
+"$PERF" script -i "$T/hdr.data" -F event,tid,cpu,time,addr,phys_addr,data_src --ns > "$T/expected" 2>&1
+diff -u "$T/expected" "$T/got" || fail "pipe mode: event names (EVENT_DESC) or samples differ"
+"$PERF" report -i - --header-only < "$T/hdr.pipe" 2>&1 |
+	grep -E '^# (hostname|cmdline|nrcpus avail|event) ' > "$T/got"
+grep -E '^# (hostname|cmdline|nrcpus avail|event) ' > "$T/expected" <<EOF
+$("$PERF" report -i "$T/hdr.data" --header-only 2>&1)
+EOF
+diff -u "$T/expected" "$T/got" || fail "pipe mode: header features differ"
+"$PERF" script -D -i - < "$T/all.pipe" 2>/dev/null | sed -n '/PERF_RECORD_SAMPLE/,/value /p' > "$T/got"
+"$PERF" script -D -i "$T/all.data" 2>/dev/null | sed -n '/PERF_RECORD_SAMPLE/,/value /p' |
+	sed 's/^1 123456789 0x[0-9a-f]* /1 123456789 OFF /' > "$T/expected"
+sed -i 's/^1 123456789 0x[0-9a-f]* /1 123456789 OFF /' "$T/got"
+diff -u "$T/expected" "$T/got" || fail "pipe mode: the all-fields sample decodes differently"
+
+# ---- 5. bad scenarios: exit 2 and the line that is wrong --------------------------------
 bad() {	# bad EXPECTED-MESSAGE SCENARIO-TEXT
 	printf '%b' "$2" > "$T/bad.txt"
 	expect_rc 2 "$MKPERF" -o "$T/bad.data" "$T/bad.txt" 2> "$T/err"

@@ -244,6 +244,13 @@ last=$(sort -n "$T/times" | tail -1)
 grep -q "^# time of first sample : $first\$" "$T/hdr" && grep -q "^# time of last sample : $last\$" "$T/hdr" ||
 	fail "SAMPLE_TIME is not $first..$last: $(grep 'time of' "$T/hdr")"
 
+# -o -: pipe mode on stdout, read by perf from a pipe; the workload's output goes to stderr
+"$LINEUP" record -u -e page-faults -o - -- "$T/pf" 2> "$T/err" |
+	"$PERF" report -i - --stats > "$T/stats" 2>&1 || fail "record -o - | perf report -i -"
+ours=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$T/err")
+grep -q "SAMPLE events: *$ours\$" "$T/stats" || fail "pipe: perf reads other than the $ours samples"
+grep -q '^0x[0-9a-f]*$' "$T/err" || fail "pipe: the workload's stdout did not go to stderr"
+
 # a second recording keeps the first as .old, as perf record does
 cp "$T/pf.data" "$T/first.data"
 "$LINEUP" record -u -e page-faults -o "$T/pf.data" -- "$T/pf" > /dev/null 2>&1 || fail "second record"

@@ -39,4 +39,7 @@ cat > "$T/expected" <<'EOF'
            waker    77 [001] sched:sched_wakeup: comm=hello pid=1234 prio=120 target_cpu=001
 EOF
 diff -u "$T/expected" "$T/got" || fail "perf could not decode the tracepoint sample"
+# the same through a pipe (HEADER_TRACING_DATA record)
+"$MKPERF" -o - "$T/trace.txt" | "$PERF" script -i - -F comm,tid,cpu,event,trace > "$T/got" 2> "$T/err"
+diff -u "$T/expected" "$T/got" || fail "pipe mode: perf could not decode the tracepoint sample"
 exit 0

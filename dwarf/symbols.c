@@ -1271,6 +1271,62 @@ static bool dso__load_ko(struct symbols *s, struct symbols_dso *d)
 	return ok;
 }
 
+static size_t hex_prefix(const char *p, uint64_t *out)
+{
+	size_t n = 0;
+
+	*out = 0;
+	for (;; n++) {
+		int c = p[n], v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+				   c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+
+		if (v < 0)
+			return n;
+		*out = (*out << 4) | (uint64_t)v;
+	}
+}
+
+/*
+ * A JIT's symbol map, /tmp/perf-PID.map ("START SIZE NAME" in hex, one a line), read as perf's
+ * dso__load_perf_map reads it: at absolute addresses (the map is the identity), no end or
+ * duplicate fixups, the last character of each line dropped as its newline.
+ */
+static void dso__load_perf_map(struct symbols *s, struct symbols_dso *d)
+{
+	FILE *f = fopen(d->long_name, "re");
+	struct symtab_builder b = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (!f) {
+		d->error = xasprintf("%s: %s", d->long_name, strerror(errno));
+		return;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		uint64_t start, size;
+		size_t k;
+
+		line[--len] = 0;
+		k = hex_prefix(line, &start) + 1;
+		if ((ssize_t)k + 2 >= len)
+			continue;
+		k += hex_prefix(line + k, &size) + 1;
+		if ((ssize_t)k + 2 >= len)
+			continue;
+		symtab__add(s, &b, start, size, line + k, STT_FUNC, STB_GLOBAL);
+	}
+	free(line);
+	fclose(f);
+	b.root = -1;
+	for (size_t i = 0; i < b.n; i++)
+		rb_insert(&b, (int32_t)i);
+	d->syms = b.v;
+	d->nr_syms = b.n;
+	d->sym_root = b.root;
+	d->runtime_path = xstrdup(d->long_name);
+}
+
 static void dso__load(struct symbols *s, struct symbols_dso *d)
 {
 	if (d->loaded)
@@ -1313,8 +1369,10 @@ static void dso__load(struct symbols *s, struct symbols_dso *d)
 		return;
 	}
 	case SYMBOLS_DSO_ANON:
-	case SYMBOLS_DSO_JIT:
 		d->error = xasprintf("%s: anonymous memory, no object", d->long_name);
+		return;
+	case SYMBOLS_DSO_JIT:
+		dso__load_perf_map(s, d);
 		return;
 	case SYMBOLS_DSO_VDSO:
 	case SYMBOLS_DSO_USER:

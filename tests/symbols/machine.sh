@@ -164,7 +164,7 @@ echo "c2c cells: $(wc -l < "$T/got") code addresses like perf c2c"
 # overlaps the "name@plt" symbols: the symbol tree's shape picks) and into the vDSO.
 cat > "$T/vd.c" <<'SRC'
 #include <time.h>
-int main(void) { struct timespec ts; long s = 0; for (int i = 0; i < 2000000; i++) { clock_gettime(CLOCK_MONOTONIC, &ts); s += ts.tv_nsec; } return s & 1; }
+int main(void) { struct timespec ts; long s = 0; for (int i = 0; i < 2000000; i++) { clock_gettime(CLOCK_MONOTONIC, &ts); s += ts.tv_nsec; } return s == 42; }
 SRC
 gcc -O2 -g -o "$T/vd" "$T/vd.c" || fail "gcc vd"
 if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/vd.data" -- "$T/vd" >/dev/null 2>"$T/rec.err"; then
@@ -176,6 +176,57 @@ if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/vd.data" -- "$T/vd" >/dev/null
 		fail "PLT/vDSO recording: lineup resolves samples differently from perf script"
 	fi
 	echo "PLT/vDSO recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
+fi
+
+# A JIT: code in anonymous executable memory, named by /tmp/perf-PID.map (perf's map for it
+# is "/tmp/perf-PID.map", "[JIT] tid PID", symbols from that file at absolute addresses).
+cat > "$T/jit.c" <<'SRC'
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int main(void)
+{
+	/* mov ecx, 2000000; 1: dec ecx; jnz 1b; mov eax, edi; ret */
+	static const unsigned char spin[] = { 0xb9, 0x80, 0x84, 0x1e, 0x00, 0xff, 0xc9, 0x75, 0xfc,
+					      0x89, 0xf8, 0xc3 };
+	unsigned char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE | PROT_EXEC,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char path[64];
+	FILE *f;
+	int (*fa)(int), (*fb)(int), s = 0;
+
+	if (p == MAP_FAILED)
+		return 1;
+	memcpy(p, spin, sizeof(spin));
+	memcpy(p + 0x100, spin, sizeof(spin));
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	if (!(f = fopen(path, "w")))
+		return 1;
+	fprintf(f, "%lx %x jit_spin_a\n%lx %x jit_spin_b\n", (unsigned long)p, 0x10,
+		(unsigned long)(p + 0x100), 0x8);
+	fclose(f);
+	fa = (int (*)(int))p;
+	fb = (int (*)(int))(p + 0x100);
+	for (int i = 0; i < 60; i++)
+		s += fa(i) + fb(i);
+	printf("%d\n", (int)getpid());
+	return s == 42;
+}
+SRC
+gcc -O2 -o "$T/jit" "$T/jit.c" || fail "gcc jit"
+if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/jit.data" -- "$T/jit" >"$T/jit.pid" 2>"$T/rec.err"; then
+	jitmap="/tmp/perf-$(cat "$T/jit.pid").map"
+	"$PERF" script -i "$T/jit.data" -F ip,sym,dso,srcline 2>/dev/null | grep -v '^$' \
+		> "$T/want" || { rm -f "$jitmap"; fail "perf script failed on the JIT recording"; }
+	"$RESOLVE" "$T/jit.data" > "$T/got" || { rm -f "$jitmap"; fail "resolve failed (JIT)"; }
+	rm -f "$jitmap"
+	if ! cmp -s "$T/want" "$T/got"; then
+		diff "$T/want" "$T/got" | head -30
+		fail "JIT recording: lineup resolves samples differently from perf script"
+	fi
+	grep -q 'jit_spin_a (/tmp/perf-' "$T/got" || fail "JIT symbols not resolved"
+	echo "JIT recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
 fi
 
 # C++: perf demangles user-space names to the bare name (libiberty, DMGL_NO_OPTS: no
@@ -205,7 +256,7 @@ __attribute__((noinline)) int run(std::vector<int> &a) {
   std::map<int, std::string> m; for (int i = 0; i < 200000; i++) m[i % 1000] = "x";
   return s + (int)m.size();
 }
-int main() { std::vector<int> a(8, 1); return run(a) & 1; }
+int main() { std::vector<int> a(8, 1); return run(a) == 42; }
 SRC
 	g++ -O2 -g -o "$T/cxx" "$T/cxx.cc" || fail "g++ failed"
 	if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/cxx.data" -- "$T/cxx" \

@@ -805,8 +805,8 @@ int perf_file__open(struct perf_file **pfp, const char *path, char *err, size_t 
 	return 0;
 }
 
-int perf_file__open_mem(struct perf_file **pfp, const void *buf, size_t size, const char *name,
-			char *err, size_t errsz)
+static int open_mem(struct perf_file **pfp, const void *buf, size_t size, const char *name,
+		    char *err, size_t errsz, bool stream)
 {
 	struct perf_file *pf = perf_file__new(name);
 	int rc;
@@ -814,8 +814,9 @@ int perf_file__open_mem(struct perf_file **pfp, const void *buf, size_t size, co
 	*pfp = NULL;
 	pf->mem = buf;
 	pf->mem_size = size;
-	pf->seekable = true;
-	pf->h.file_size = pf->src_size = size;
+	pf->seekable = !stream;
+	pf->src_size = size;
+	pf->h.file_size = stream ? 0 : size;
 	rc = open_common(pf);
 	if (rc) {
 		snprintf(err, errsz, "%s", pf->err);
@@ -824,6 +825,18 @@ int perf_file__open_mem(struct perf_file **pfp, const void *buf, size_t size, co
 	}
 	*pfp = pf;
 	return 0;
+}
+
+int perf_file__open_mem(struct perf_file **pfp, const void *buf, size_t size, const char *name,
+			char *err, size_t errsz)
+{
+	return open_mem(pfp, buf, size, name, err, errsz, false);
+}
+
+int perf_file__open_mem_stream(struct perf_file **pfp, const void *buf, size_t size,
+			       const char *name, char *err, size_t errsz)
+{
+	return open_mem(pfp, buf, size, name, err, errsz, true);
 }
 
 void perf_file__close(struct perf_file *pf)

@@ -316,6 +316,10 @@ int perf_file__open(struct perf_file **pfp, const char *path, char *err, size_t 
 int perf_file__open_mem(struct perf_file **pfp, const void *buf, size_t size, const char *name,
 			char *err, size_t errsz);
 
+/* The same, reading the buffer front to back as if it came through a pipe. */
+int perf_file__open_mem_stream(struct perf_file **pfp, const void *buf, size_t size,
+			       const char *name, char *err, size_t errsz);
+
 /* Returns 1 with the next record in @rec, 0 at the end of the data, -errno on error. */
 int perf_file__next_record(struct perf_file *pf, struct record *rec);
 

@@ -29,7 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct record rec;
 	int n = 0;
 
-	if (perf_file__open_mem(&pf, data, size, "fuzz", err, sizeof(err)) < 0)
+	/* odd lengths are read front to back as through a pipe, even ones as a file */
+	if ((size & 1 ? perf_file__open_mem_stream : perf_file__open_mem)(&pf, data, size, "fuzz",
+									   err, sizeof(err)) < 0)
 		return 0;
 	while (perf_file__next_record(pf, &rec) > 0 && n++ < 1000000) {
 		const struct sample *s = &rec.sample;

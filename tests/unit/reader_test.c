@@ -408,8 +408,12 @@ static struct out build_file(bool be, bool pipe)
 	return o;
 }
 
-static void test_file(bool be, bool pipe, bool on_disk)
+/* where the bytes come from: memory, a regular file (mmap), memory read as a stream */
+enum source { MEM, DISK, STREAM };
+
+static void test_file(bool be, bool pipe, enum source src)
 {
+	bool on_disk = src == DISK;
 	struct out o = build_file(be, pipe);
 	char err[PERF_FILE_ERRMAX], path[] = "/tmp/reader_test.XXXXXX";
 	struct perf_file *pf;
@@ -428,6 +432,8 @@ static void test_file(bool be, bool pipe, bool on_disk)
 			fclose(f);
 		rc = perf_file__open(&pf, path, err, sizeof(err));
 		unlink(path);
+	} else if (src == STREAM) {
+		rc = perf_file__open_mem_stream(&pf, o.b, o.len, "mem.data", err, sizeof(err));
 	} else {
 		rc = perf_file__open_mem(&pf, o.b, o.len, "mem.data", err, sizeof(err));
 	}
@@ -499,7 +505,8 @@ static void test_file(bool be, bool pipe, bool on_disk)
 
 	/* Every truncation is either a clean end or an error naming the file: never a crash. */
 	for (size_t cut = 0; cut < o.len; cut++) {
-		if (perf_file__open_mem(&pf, o.b, cut, "cut.data", err, sizeof(err))) {
+		if ((src == STREAM ? perf_file__open_mem_stream : perf_file__open_mem)(
+			    &pf, o.b, cut, "cut.data", err, sizeof(err))) {
 			CHECK(!strncmp(err, "cut.data: ", 10));
 			continue;
 		}
@@ -576,11 +583,11 @@ int main(void)
 	test_sample_decode(true);
 	test_attr_decode();
 	test_names();
-	for (int disk = 0; disk < 2; disk++) {
-		test_file(false, false, disk);
-		test_file(true, false, disk);
-		test_file(false, true, disk);
-		test_file(true, true, disk);
+	for (enum source src = MEM; src <= STREAM; src++) {
+		test_file(false, false, src);
+		test_file(true, false, src);
+		test_file(false, true, src);
+		test_file(true, true, src);
 	}
 	test_zero_size_record();
 	if (failures)

@@ -272,3 +272,28 @@ SRC
 		echo "C++ recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
 	fi
 fi
+
+# --symfs: the recording's binaries are found only under a directory (a copy of the target's
+# root), as perf's --symfs finds them.
+mkdir -p "$T/target"
+cp "$T/prog" "$T/target/prog"
+printf 'cpus 2\nevent load\ncomm 300 300 prog\nmmap 300 auto %s\nanon 300 0x7f1000000000 0x1000\n' \
+	"$T/target/prog" > "$T/scenario3"
+for f in $(nm "$T/prog" | awk '$2 ~ /^[tT]$/ { print $3 }'); do
+	echo "sample load tid=300 cpu=0 ip=$f+1 addr=0x7f1000000008 src=L1" >> "$T/scenario3"
+done
+ASAN_OPTIONS=detect_leaks=0 "$MKPERF" -o "$T/symfs.data" "$T/scenario3" || fail "mkperf failed"
+mkdir -p "$T/symfs$T/target"
+mv "$T/target/prog" "$T/symfs$T/target/prog"
+# (an empty build-id cache: perf record above cached prog by its build-id)
+mkdir -p "$T/home2"
+HOME="$T/home2" "$PERF" script -i "$T/symfs.data" --symfs "$T/symfs" -F ip,sym,dso,srcline \
+	2>/dev/null | grep -v '^$' > "$T/want" || fail "perf script --symfs failed"
+HOME="$T/home2" "$RESOLVE" --symfs "$T/symfs" "$T/symfs.data" > "$T/got" ||
+	fail "resolve --symfs failed"
+if ! cmp -s "$T/want" "$T/got"; then
+	diff "$T/want" "$T/got" | head -30
+	fail "--symfs: lineup resolves samples differently from perf script"
+fi
+grep -q ' work (' "$T/got" || fail "--symfs: nothing resolved"
+echo "--symfs: $(grep -c '^ ' "$T/got") samples resolved like perf"

@@ -29,7 +29,7 @@ LIBS_SIM=$("$LINEUP" sim-flags --cc "$CC" --libs)
 # name iterations: sized so that the plain build runs for tens of milliseconds at least (GNU
 # time reports CPU time in 10 ms steps: cpu_x divides by the plain time + 5 ms).
 WORKLOADS="fs_adjacent:100000000 fs_padded:100000000 struct_file:2000000 percpu_stats:50000000
-atomic_counter:10000000 histogram:50000000 flag_word:10000000"
+atomic_counter:10000000 histogram:50000000 flag_word:10000000 mutex_pair:2000000"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 

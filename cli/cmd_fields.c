@@ -146,42 +146,66 @@ struct fields_ctx {
 	struct machine *machine;
 	struct fields_attr *fa;
 	struct fields *fields;
-	/* The recording's samples with a data address, kept for the second pass. */
+	/* Samples with a data address: counted; kept only when the input is a pipe. */
+	bool stream;
 	struct fields_sample *samples;
 	size_t nr_samples, cap_samples;
 };
 
+static void sample__fields(const struct sample *s, struct fields_sample *fs)
+{
+	*fs = (struct fields_sample){
+		.ip = s->ip, .addr = s->addr, .time = s->time,
+		.weight = s->present & (SF_WEIGHT | SF_WEIGHT_STRUCT) ? s->weight : 0,
+		.data_src = s->present & SF_DATA_SRC ? s->data_src : 0,
+		.pid = s->pid, .tid = s->tid,
+		.cpu = s->present & SF_CPU ? s->cpu : 0, .cpumode = s->cpumode,
+	};
+}
+
+/* A memory sample of the recording (not an allocation record, not the collector's counts). */
+static bool is_mem_sample(struct fields_ctx *c, const struct record *rec, bool side)
+{
+	const struct perf_header_info *h = perf_file__header(c->pf);
+
+	if (rec->type != REC_SAMPLE)
+		return false;
+	if (side)
+		return !fields_attr__side_sample(c->fa, h, &rec->sample) &&
+		       (rec->sample.present & SF_ADDR);
+	return !fields_attr__is_side_sample(h, &rec->sample) && (rec->sample.present & SF_ADDR);
+}
+
+/*
+ * First pass: the maps, the allocation records and the collector's counts, all of which a
+ * sample may need that comes before them in the file.  A regular file is read again for the
+ * samples (memory stays bounded by the tables, not by the recording); a pipe cannot be, so
+ * its samples are kept.
+ */
 static int read_recording(struct fields_ctx *c)
 {
-	const struct perf_header_info *h;
 	struct record rec;
 	char err[PERF_FILE_ERRMAX];
 	int rc;
 
+	c->stream = strcmp(c->input, "-") != 0;
 	if (perf_file__open(&c->pf, c->input, err, sizeof(err)) < 0) {
 		cli__error("%s", err);
 		return EXIT_USAGE;
 	}
 	fields_attr__header(c->fa, perf_file__header(c->pf), c->input);
 	while ((rc = perf_file__next_record(c->pf, &rec)) > 0) {
-		const struct sample *s = &rec.sample;
-
 		if (rec.type != REC_SAMPLE) {
 			machine__process_record(c->machine, &rec);
 			continue;
 		}
-		h = perf_file__header(c->pf);
-		if (fields_attr__side_sample(c->fa, h, s) || !(s->present & SF_ADDR))
+		if (!is_mem_sample(c, &rec, true))
 			continue;
-		c->samples = xgrow(c->samples, &c->cap_samples, c->nr_samples + 1,
-				   sizeof(*c->samples));
-		c->samples[c->nr_samples++] = (struct fields_sample){
-			.ip = s->ip, .addr = s->addr, .time = s->time,
-			.weight = s->present & (SF_WEIGHT | SF_WEIGHT_STRUCT) ? s->weight : 0,
-			.data_src = s->present & SF_DATA_SRC ? s->data_src : 0,
-			.pid = s->pid, .tid = s->tid,
-			.cpu = s->present & SF_CPU ? s->cpu : 0, .cpumode = s->cpumode,
-		};
+		c->nr_samples++;
+		if (c->stream)
+			continue;
+		c->samples = xgrow(c->samples, &c->cap_samples, c->nr_samples, sizeof(*c->samples));
+		sample__fields(&rec.sample, &c->samples[c->nr_samples - 1]);
 	}
 	if (rc < 0) {
 		cli__error("%s", perf_file__errmsg(c->pf));
@@ -190,31 +214,62 @@ static int read_recording(struct fields_ctx *c)
 	return 0;
 }
 
-static void attribute_samples(struct fields_ctx *c)
+static void attribute_one(struct fields_ctx *c, const struct fields_sample *ms)
 {
-	for (size_t i = 0; i < c->nr_samples; i++) {
-		const struct fields_sample *ms = &c->samples[i];
-		struct attr_result res;
-		struct fields_access a = { 0 };
-		struct c2c_stats st = { 0 };
+	struct attr_result res;
+	struct fields_access a = { 0 };
+	struct c2c_stats st = { 0 };
 
-		fields_attr__resolve(c->fa, ms, &res);
-		/* load, store, HITM: perf c2c's classification of data_src */
-		c2c_stats__decode(&st, ms->data_src, ms->addr, true);
-		a.ip = ms->ip;
-		a.addr = ms->addr;
-		a.time = ms->time;
-		a.weight = ms->weight;
-		a.cpu = ms->cpu;
-		a.tid = ms->tid;
-		a.load = st.load != 0;
-		a.store = st.store != 0;
-		a.locked = st.locks != 0;
-		a.lcl_hitm = st.lcl_hitm != 0;
-		a.rmt_hitm = st.rmt_hitm != 0;
-		fields__add(c->fields, &res, &a);
+	fields_attr__resolve(c->fa, ms, &res);
+	/* load, store, HITM: perf c2c's classification of data_src */
+	c2c_stats__decode(&st, ms->data_src, ms->addr, true);
+	a.ip = ms->ip;
+	a.addr = ms->addr;
+	a.time = ms->time;
+	a.weight = ms->weight;
+	a.cpu = ms->cpu;
+	a.tid = ms->tid;
+	a.load = st.load != 0;
+	a.store = st.store != 0;
+	a.locked = st.locks != 0;
+	a.lcl_hitm = st.lcl_hitm != 0;
+	a.rmt_hitm = st.rmt_hitm != 0;
+	fields__add(c->fields, &res, &a);
+}
+
+/* Second pass: every memory sample, attributed and counted. */
+static int attribute_samples(struct fields_ctx *c)
+{
+	struct record rec;
+	char err[PERF_FILE_ERRMAX];
+	int rc;
+
+	if (!c->stream) {
+		for (size_t i = 0; i < c->nr_samples; i++)
+			attribute_one(c, &c->samples[i]);
+		fields__finish(c->fields);
+		return 0;
+	}
+	perf_file__close(c->pf);
+	c->pf = NULL;
+	if (perf_file__open(&c->pf, c->input, err, sizeof(err)) < 0) {
+		cli__error("%s", err);
+		return EXIT_USAGE;
+	}
+	while ((rc = perf_file__next_record(c->pf, &rec)) > 0) {
+		struct fields_sample fs;
+
+		if (!is_mem_sample(c, &rec, false))
+			continue;
+		sample__fields(&rec.sample, &fs);
+		attribute_one(c, &fs);
+	}
+	if (rc < 0) {
+		cli__error("%s", perf_file__errmsg(c->pf));
+		return EXIT_USAGE;
 	}
 	fields__finish(c->fields);
+	return 0;
 }
 
 /* --- output: one column table for text, JSON and CSV --- */
@@ -880,7 +935,9 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 		rc = EXIT_NOTHING;
 		goto out;
 	}
-	attribute_samples(&c);
+	rc = attribute_samples(&c);
+	if (rc)
+		goto out;
 	if (o.only_struct && !struct_found(&c)) {
 		rc = wrong_struct(&c);
 		goto out;

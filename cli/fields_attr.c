@@ -790,6 +790,19 @@ bool fields_attr__side_sample(struct fields_attr *c, const struct perf_header_in
 	return evsel_named(h, s->evsel, "lineup-sim/pair-hitm/");
 }
 
+bool fields_attr__is_side_sample(const struct perf_header_info *h, const struct sample *s)
+{
+	static const char *const names[] = { "lineup-sim/alloc/", "lineup-sim/free/",
+					     "lineup-sim/redundant-rmw/", "lineup-sim/pair-hitm/" };
+
+	if (s->evsel < h->nr_evsels && h->evsels[s->evsel].attr.type == ATTR_TYPE_TRACEPOINT)
+		return true;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (evsel_named(h, s->evsel, names[i]))
+			return true;
+	return false;
+}
+
 size_t fields_attr__rmw(const struct fields_attr *c, const struct fields_rmw **out)
 {
 	*out = c->rmw;

@@ -86,6 +86,9 @@ void fields_attr__header(struct fields_attr *fa, const struct perf_header_info *
 bool fields_attr__side_sample(struct fields_attr *fa, const struct perf_header_info *h,
 			      const struct sample *s);
 
+/* Whether @s is such a sample, without recording it (for a second pass over the file). */
+bool fields_attr__is_side_sample(const struct perf_header_info *h, const struct sample *s);
+
 /* Attribute one memory sample: 0 resolved, 1 not (res->reason says why). */
 int fields_attr__resolve(struct fields_attr *fa, const struct fields_sample *s,
 			 struct attr_result *res);

@@ -6,27 +6,36 @@
  * Code addresses to names, the way perf (6.1, built without libbfd, as Debian ships it) names
  * them in its Symbol, Shared Object and Source:Line columns:
  *
- *   - symbols come from the object's ELF .symtab (else .dynsym), both read as perf's
+ *   - symbols come from the object's ELF .symtab and its .dynsym, both read as perf's
  *     dso__load_sym does: functions, ifuncs and objects with a name and a section, labels in
  *     text/data sections, no SHN_ABS, only SHF_ALLOC sections; user symbols are moved to file
  *     offsets (st_value - (p_vaddr - p_offset) of their segment) because a map's map_ip gives
  *     file offsets; zero-sized symbols are extended to the next one; of several symbols at one
- *     address the best is kept (sized, non-weak, global, fewer leading underscores, longer name);
+ *     address the best is kept (sized, non-weak, global, fewer leading underscores, longer
+ *     name); then "NAME@plt" for each PLT slot; C++ names demangled to the bare name perf
+ *     shows (libiberty's DMGL_NO_OPTS: no parameters, return type, qualifiers or clone
+ *     suffix); where symbols overlap, the one perf's symbol tree finds first (the tree is
+ *     built with the same inserts and erases, so it has perf's shape);
  *   - the file is looked for where perf looks: the .gnu_debuglink file, the build-id cache
- *     (~/.debug/.build-id/xx/rest[/debug]), /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH,
- *     /usr/lib/debug/.build-id/xx/rest.debug, then PATH itself, all under --symfs when given;
- *     a file whose build-id differs from the recorded one is rejected;
+ *     (~/.debug/.build-id/xx/rest, a file or a directory with elf/debug/vdso),
+ *     /usr/lib/debug/PATH.debug, /usr/lib/debug/PATH, /usr/lib/debug/.build-id/xx/rest.debug,
+ *     then PATH itself, all under --symfs when given; a file whose build-id differs from the
+ *     recorded one is rejected;
  *   - the kernel ([kernel.kallsyms]) takes its symbols from -k VMLINUX (relocated by the
  *     recording's reference symbol, KASLR) or else from kallsyms (the build-id cache's copy,
  *     then /proc/kallsyms); a module's from its .ko (the MMAP's path, the build-id cache,
  *     /usr/lib/debug/.build-id) as perf loads it (.text symbols; the map moved to .text's
- *     file offset, see @map_addr), else from kallsyms;
- *   - Source:Line is what `addr2line -i -f` says first (the innermost inlined location), as
- *     basename:line (the full path with full_srcline), looked up at perf's objdump address
- *     (map__rip_2objdump); when there is no line: "SYM+OFFSET" (decimal) if a symbol covers the
- *     address, else "SHORTNAME[HEXADDR]"; "??:0" when the address has no map at all.  Objects
- *     whose name starts with '[' or /tmp/perf- never get a line.
- *
+ *     file offset, see @map_addr), else from kallsyms; a JIT's (anonymous executable memory,
+ *     "/tmp/perf-PID.map") from that map file;
+ *   - Source:Line is what binutils' `addr2line -i -f` says first (the innermost inlined
+ *     location: perf 6.1 runs it), as basename:line (the full path with full_srcline), looked
+ *     up at perf's objdump address (map__rip_2objdump), binutils 2.40's quirks included
+ *     (its symbol-table fallback "FILE:?" read by perf as line 0, DWARF 5 file 0 for the rows
+ *     before a sequence's first file change); when addr2line knows nothing: "SYM+OFFSET"
+ *     (decimal) if a symbol covers the address, else "SHORTNAME[HEXADDR]"; "??:0" when the
+ *     address has no map at all.  Objects whose name starts with '[' or /tmp/perf- never get
+ *     a line.
+
  * Source lines and inline chains come from libdwfl (the object's DWARF, or its separate
  * debuginfo found by build-id or debuglink).
  *

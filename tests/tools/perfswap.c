@@ -34,6 +34,8 @@ struct out {
 
 static void put(struct out *o, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	o->b = xgrow(o->b, &o->cap, o->len + n, 1);
 	memcpy(o->b + o->len, p, n);
 	o->len += n;

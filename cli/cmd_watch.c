@@ -47,6 +47,7 @@ enum {
 	OPT_BINARY,
 	OPT_QUIET,
 	OPT_METHOD,
+	OPT_JSON,
 };
 
 /* Hits kept in memory for the replay (48 bytes each): beyond, counted and left out. */
@@ -79,6 +80,8 @@ static const struct cli_option watch_options[] = {
 	{ OPT_BINARY, 0, "binary", "FILE", "the user program holding --symbol (default: the "
 	  "workload's executable)" },
 	{ OPT_QUIET, 'q', "quiet", NULL, "print the header and the member table only" },
+	{ OPT_JSON, 0, "json", NULL,
+	  "print the report as one JSON object (the workload's output goes to stderr)" },
 	{ OPT_METHOD, 0, "method", "decode|pair",
 	  "how to tell loads from writes: decode the instruction (default; kernel text from "
 	  "/proc/kcore or BPF) or pair a write-only breakpoint with each read/write one (two "
@@ -105,7 +108,7 @@ struct watch_cfg {
 	const char *output;
 	const char *object, *symbol, *alloc, *comm, *type, *fields, *binary, *method;
 	long long pid, nth;
-	bool all_fields, quiet;
+	bool all_fields, quiet, json;
 	double rotate, duration;
 };
 
@@ -209,6 +212,7 @@ static int watch_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_ALL_FIELDS: c->all_fields = true; break;
 	case OPT_QUIET: c->quiet = true; break;
+	case OPT_JSON: c->json = true; break;
 	case OPT_PID:
 	case OPT_NTH: {
 		long long v = strtoll(arg, &end, 0);
@@ -568,7 +572,7 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 
 /* Start CMD: held on a pipe until we say go (kernel targets), or stopped by ptrace right after
  * its exec (user targets: the load address is known only then). */
-static pid_t start_workload(char **argv, bool trace, int *go_fd)
+static pid_t start_workload(char **argv, bool trace, int *go_fd, bool quiet_stdout)
 {
 	int p[2] = { -1, -1 };
 	pid_t pid;
@@ -590,6 +594,9 @@ static pid_t start_workload(char **argv, bool trace, int *go_fd)
 			close(p[0]);
 		}
 		signal(SIGINT, SIG_DFL);
+		/* With --json, stdout is lineup's: the workload writes to stderr. */
+		if (quiet_stdout)
+			dup2(2, 1);
 		execvp(argv[0], argv);
 		fprintf(stderr, "lineup watch: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -913,6 +920,241 @@ static int site_cmp(const void *a, const void *b)
 	return x->count > y->count ? -1 : x->count < y->count;
 }
 
+/*
+ * The member table's columns: one table drives the text (header, width; "a/b" pairs) and the
+ * JSON (a key per value), as perf c2c's column tables do.
+ */
+enum mcol_kind { MCOL_STR, MCOL_NUM, MCOL_PCT, MCOL_PAIR };
+
+struct mcol {
+	const char *head;
+	int width;		/* negative: left-aligned */
+	enum mcol_kind kind;
+	const char *key, *key2;	/* JSON keys (key2 for the second half of a pair) */
+	uint64_t (*num)(const struct watch_run *r, const struct member *m, double secs,
+			uint64_t *second);
+};
+
+static uint64_t mc_offset(const struct watch_run *r, const struct member *m, double s, uint64_t *b)
+{
+	return m->offset;
+}
+
+static uint64_t mc_line(const struct watch_run *r, const struct member *m, double s, uint64_t *b)
+{
+	return (r->obj + m->offset) / 64 - r->obj / 64;
+}
+
+static uint64_t mc_bytes(const struct watch_run *r, const struct member *m, double s, uint64_t *b)
+{
+	*b = m->size;
+	return m->wlen;
+}
+
+static uint64_t mc_cover(const struct watch_run *r, const struct member *m, double s, uint64_t *b)
+{
+	/* in tenths of a percent */
+	return s > 0 ? (uint64_t)(m->watched_ns / 1e9 / s * 1000 + 0.5) : 0;
+}
+
+#define MC_FIELD(fn, expr)                                                                  \
+	static uint64_t fn(const struct watch_run *r, const struct member *m, double s,       \
+			   uint64_t *b)                                                         \
+	{                                                                                   \
+		return expr;                                                                \
+	}
+MC_FIELD(mc_hits, m->st.hits)
+MC_FIELD(mc_load, m->st.kinds[WR_LOAD])
+MC_FIELD(mc_store, m->st.kinds[WR_STORE])
+MC_FIELD(mc_rmw, m->st.kinds[WR_RMW])
+MC_FIELD(mc_lrmw, m->st.kinds[WR_LOCKED_RMW])
+MC_FIELD(mc_unknown, m->st.kinds[WR_UNKNOWN])
+MC_FIELD(mc_transfers, m->st.transfers)
+#undef MC_FIELD
+
+static uint64_t mc_cpus(const struct watch_run *r, const struct member *m, double s, uint64_t *b)
+{
+	*b = m->st.reader_cpus;
+	return m->st.writer_cpus;
+}
+
+static const struct mcol member_cols[] = {
+	{ "member", -24, MCOL_STR, "member", NULL, NULL },
+	{ "offset", 6, MCOL_NUM, "offset", NULL, mc_offset },
+	{ "line", 4, MCOL_NUM, "line", NULL, mc_line },
+	{ "bytes", 5, MCOL_PAIR, "watched_bytes", "size", mc_bytes },
+	{ "cover", 6, MCOL_PCT, "cover_pct", NULL, mc_cover },
+	{ "hits", 9, MCOL_NUM, "hits", NULL, mc_hits },
+	{ "load", 8, MCOL_NUM, "loads", NULL, mc_load },
+	{ "store", 8, MCOL_NUM, "stores", NULL, mc_store },
+	{ "rmw", 8, MCOL_NUM, "rmw", NULL, mc_rmw },
+	{ "lock-rmw", 8, MCOL_NUM, "locked_rmw", NULL, mc_lrmw },
+	{ "unknown", 8, MCOL_NUM, "unknown", NULL, mc_unknown },
+	{ "transfers", 9, MCOL_NUM, "transfers", NULL, mc_transfers },
+	{ "cpus", 5, MCOL_PAIR, "writer_cpus", "reader_cpus", mc_cpus },
+};
+#define NR_MEMBER_COLS (sizeof(member_cols) / sizeof(member_cols[0]))
+
+static void member_row_text(const struct watch_run *r, const struct member *m, double secs)
+{
+	putchar(' ');
+	for (size_t c = 0; c < NR_MEMBER_COLS; c++) {
+		const struct mcol *col = &member_cols[c];
+		uint64_t second = 0, v = col->num ? col->num(r, m, secs, &second) : 0;
+		char buf[64];
+
+		switch (col->kind) {
+		case MCOL_STR:
+			printf(" %*s", col->width, m->name);
+			continue;
+		case MCOL_NUM:
+			snprintf(buf, sizeof(buf), "%" PRIu64, v);
+			break;
+		case MCOL_PCT:
+			snprintf(buf, sizeof(buf), "%.0f%%", v / 10.0);
+			break;
+		case MCOL_PAIR:
+			snprintf(buf, sizeof(buf), "%" PRIu64 "/%" PRIu64, v, second);
+			break;
+		}
+		printf(" %*s", col->width, buf);
+	}
+	putchar('\n');
+}
+
+static void member_row_json(const struct watch_run *r, const struct member *m, double secs,
+			    struct strbuf *sb)
+{
+	strbuf__addf(sb, "{");
+	for (size_t c = 0; c < NR_MEMBER_COLS; c++) {
+		const struct mcol *col = &member_cols[c];
+		uint64_t second = 0, v = col->num ? col->num(r, m, secs, &second) : 0;
+
+		strbuf__addf(sb, "%s\"%s\":", c ? "," : "", col->key);
+		if (col->kind == MCOL_STR) {
+			strbuf__add(sb, "\"", 1);
+			strbuf__add_json(sb, m->name);
+			strbuf__add(sb, "\"", 1);
+		} else if (col->kind == MCOL_PCT) {
+			strbuf__addf(sb, "%.1f", v / 10.0);
+		} else {
+			strbuf__addf(sb, "%" PRIu64, v);
+		}
+		if (col->kind == MCOL_PAIR)
+			strbuf__addf(sb, ",\"%s\":%" PRIu64, col->key2, second);
+	}
+	strbuf__addf(sb, ",\"address\":%" PRIu64 ",\"hitm\":%" PRIu64 ",\"invalidations\":%" PRIu64,
+		     m->st.addr, m->st.hitm, m->st.invalidations);
+}
+
+static void json_str(struct strbuf *sb, const char *key, const char *v, bool comma)
+{
+	strbuf__addf(sb, "%s\"%s\":\"", comma ? "," : "", key);
+	strbuf__add_json(sb, v ? v : "");
+	strbuf__add(sb, "\"", 1);
+}
+
+/* The report as one JSON object (same numbers as the text). */
+static void print_report_json(struct watch_run *r, struct site *sites, size_t nr_sites,
+			      unsigned int nr_cpus, const char *method)
+{
+	double secs = (r->end_ns - r->start_ns) / 1e9;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf__addf(&sb, "{\"object\":{");
+	json_str(&sb, "type", r->type_name, false);
+	strbuf__addf(&sb, ",\"address\":%" PRIu64 ",\"size\":%" PRIu64, r->obj, r->obj_size);
+	if (r->cfg.alloc) {
+		json_str(&sb, "cache", r->cfg.alloc, true);
+		json_str(&sb, "allocated_by", r->alloc_comm, true);
+		strbuf__addf(&sb, ",\"allocated_by_tid\":%u", r->alloc_tid);
+	}
+	strbuf__addf(&sb, "}");
+	json_str(&sb, "method", method, true);
+	strbuf__addf(&sb, ",\"seconds\":%.3f,\"hits\":%zu,\"hits_per_second\":%.0f", secs,
+		     r->nr_hits, secs > 0 ? r->nr_hits / secs : 0.0);
+	strbuf__addf(&sb, ",\"lost_records\":%" PRIu64 ",\"hits_over_cap\":%" PRIu64,
+		     watcher__lost(r->w), r->hits_over_cap);
+	strbuf__addf(&sb, ",\"freed\":%s,\"hits_after_free_dropped\":%" PRIu64,
+		     r->freed ? "true" : "false", r->dropped_after_free);
+	if (r->freed) {
+		json_str(&sb, "freed_by", r->free_comm, true);
+		strbuf__addf(&sb, ",\"freed_by_tid\":%u", r->free_tid);
+	}
+	strbuf__addf(&sb, ",\"counts_only_watched\":true,\"members\":[");
+	for (size_t k = 0; k < r->nr_order; k++) {
+		int mi = r->order[k];
+		const struct member *m = &r->members[mi];
+		bool first = true;
+
+		strbuf__addf(&sb, "%s", k ? "," : "");
+		member_row_json(r, m, secs, &sb);
+		strbuf__addf(&sb, ",\"cpus\":[");
+		for (unsigned int c = 0; c < nr_cpus; c++) {
+			const uint64_t *kc = &m->st.cpu_kinds[c * WR_NR_KINDS];
+			uint64_t tot = 0;
+
+			for (int i = 0; i < WR_NR_KINDS; i++)
+				tot += kc[i];
+			if (!tot)
+				continue;
+			strbuf__addf(&sb, "%s{\"cpu\":%u,\"hits\":%" PRIu64, first ? "" : ",", c, tot);
+			for (int i = 0; i < WR_NR_KINDS; i++)
+				strbuf__addf(&sb, ",\"%s\":%" PRIu64, wr_kind__name(i), kc[i]);
+			strbuf__addf(&sb, "}");
+			first = false;
+		}
+		strbuf__addf(&sb, "],\"sites\":[");
+		first = true;
+		for (size_t i = 0; i < nr_sites; i++) {
+			const struct site *st = &sites[i];
+
+			if (st->member != mi)
+				continue;
+			strbuf__addf(&sb, "%s{\"count\":%" PRIu64 ",\"ip\":%" PRIu64,
+				     first ? "" : ",", st->count, st->ip);
+			json_str(&sb, "kind", access_kind__name(st->info.kind), true);
+			json_str(&sb, "function", st->info.func, true);
+			strbuf__addf(&sb, ",\"offset\":%" PRIu64, st->info.func_off);
+			json_str(&sb, "instruction", st->info.text, true);
+			if (st->info.why)
+				json_str(&sb, "why_unknown", st->info.why, true);
+			strbuf__addf(&sb, "}");
+			first = false;
+		}
+		strbuf__addf(&sb, "]}");
+	}
+	strbuf__addf(&sb, "],\"not_watched\":[");
+	{
+		bool first = true;
+
+		for (size_t i = 0; i < r->nr_members; i++) {
+			bool chosen = false;
+
+			if (r->cfg.fields && (int)i >= r->order[0])
+				break;
+			for (size_t k = 0; k < r->nr_order; k++) {
+				const struct member *c = &r->members[r->order[k]];
+
+				if (c->watched_ns && c->offset >= r->members[i].offset &&
+				    c->offset < r->members[i].offset + r->members[i].size)
+					chosen = true;
+			}
+			if (chosen)
+				continue;
+			strbuf__addf(&sb, "%s\"", first ? "" : ",");
+			strbuf__add_json(&sb, r->members[i].name);
+			strbuf__add(&sb, "\"", 1);
+			first = false;
+		}
+	}
+	strbuf__addf(&sb, "]");
+	json_str(&sb, "output", r->cfg.output, true);
+	strbuf__addf(&sb, "}\n");
+	fputs(sb.buf, stdout);
+	strbuf__release(&sb);
+}
+
 static void print_report(struct watch_run *r, struct site *sites, size_t nr_sites,
 			 unsigned int nr_cpus, const char *method)
 {
@@ -938,21 +1180,14 @@ static void print_report(struct watch_run *r, struct site *sites, size_t nr_site
 		       "dropped\n", r->free_comm, r->free_tid, r->dropped_after_free);
 	printf("# counts only what was watched: one word per member; accesses to other bytes of "
 	       "the same lines are invisible, so transfers are a lower bound\n");
-	printf("#\n# %-24s %6s %4s %5s %6s %9s %8s %8s %8s %8s %8s %9s %5s\n", "member", "offset",
-	       "line", "bytes", "cover", "hits", "load", "store", "rmw", "lock-rmw", "unknown",
-	       "transfers", "cpus");
+	printf("#\n#");
+	for (size_t c = 0; c < NR_MEMBER_COLS; c++)
+		printf(" %*s", member_cols[c].width, member_cols[c].head);
+	printf("\n");
 	for (size_t k = 0; k < r->nr_order; k++) {
 		struct member *m = &r->members[r->order[k]];
-		double cover = secs > 0 ? m->watched_ns / 1e9 / secs * 100 : 0;
-		char bytes[32];
 
-		snprintf(bytes, sizeof(bytes), "%u/%" PRIu64, m->wlen, m->size);
-		printf("  %-24s %6" PRIu64 " %4" PRIu64 " %5s %5.0f%% %9" PRIu64 " %8" PRIu64
-		       " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %9" PRIu64 " %2u/%-2u\n",
-		       m->name, m->offset, (r->obj + m->offset) / 64 - r->obj / 64, bytes, cover,
-		       m->st.hits, m->st.kinds[WR_LOAD], m->st.kinds[WR_STORE], m->st.kinds[WR_RMW],
-		       m->st.kinds[WR_LOCKED_RMW], m->st.kinds[WR_UNKNOWN], m->st.transfers,
-		       m->st.writer_cpus, m->st.reader_cpus);
+		member_row_text(r, m, secs);
 		if (m->watched_ns)
 			watched++;
 	}
@@ -1384,7 +1619,7 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		uint64_t base = 0;
 		int st;
 
-		r->child = start_workload(cmd_argv, true, NULL);
+		r->child = start_workload(cmd_argv, true, NULL, r->cfg.json);
 		if (r->child < 0 || waitpid(r->child, &st, 0) != r->child || !WIFSTOPPED(st)) {
 			cli__error("cannot start %s", cmd_argv[0]);
 			rc = EXIT_USAGE;
@@ -1436,7 +1671,7 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 			goto out;
 	}
 	if (r->kernel && *cmd_argv) {
-		r->child = start_workload(cmd_argv, false, &go_fd);
+		r->child = start_workload(cmd_argv, false, &go_fd, r->cfg.json);
 		if (r->child < 0) {
 			cli__error("cannot start %s: %s", cmd_argv[0], strerror(errno));
 			rc = EXIT_USAGE;
@@ -1619,9 +1854,13 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 	if (write_perf_data(r, wh, sites, argc, argv) < 0)
 		rc = EXIT_USAGE;
 	qsort(sites, nr_sites, sizeof(*sites), site_cmp);
-	print_report(r, sites, nr_sites, nr_cpus, method);
-	printf("# written to %s (perf script -i %s lists the hits)\n", r->cfg.output,
-	       r->cfg.output);
+	if (r->cfg.json) {
+		print_report_json(r, sites, nr_sites, nr_cpus, method);
+	} else {
+		print_report(r, sites, nr_sites, nr_cpus, method);
+		printf("# written to %s (perf script -i %s lists the hits)\n", r->cfg.output,
+		       r->cfg.output);
+	}
 	if (!rc && !r->nr_hits)
 		rc = EXIT_NOTHING;
 out:

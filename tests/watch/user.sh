@@ -39,6 +39,21 @@ n=$("$PERF" script -i "$T/u.data" -F ip 2>/dev/null | wc -l)
 grep -q ' 3000 thread_a$' "$T/syms" && grep -q ' 3000 thread_b$' "$T/syms" ||
 	fail "perf script symbols differ: $(cat "$T/syms")"
 
+# The same as JSON (stdout is lineup's alone: the workload's output goes to stderr).
+"$LINEUP" watch --json -o "$T/j.data" --symbol g_stats --fields hits,refs,name,misses -- \
+	"$T/gstruct" 1000 >"$T/j.json" 2>"$T/err" || fail "--json: $(cat "$T/err")"
+python3 - "$T/j.json" <<'PY' || fail "--json report: $(head -c 600 "$T/j.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {x["member"]: x for x in d["members"]}
+want = {"hits": (1001, 1000, 0), "refs": (1, 0, 2000), "name": (1000, 1, 0), "misses": (1, 1000, 0)}
+for k, (l, st, lr) in want.items():
+    assert (m[k]["loads"], m[k]["stores"], m[k]["locked_rmw"]) == (l, st, lr), m[k]
+assert d["hits"] == 6004 and d["not_watched"] == ["pad"] and d["counts_only_watched"], d
+sites = {(s["function"], s["kind"]): s["count"] for s in m["refs"]["sites"]}
+assert sites[("thread_a", "locked-rmw")] == 1000 and sites[("thread_b", "locked-rmw")] == 1000
+PY
+
 # Not root (perf_event_paranoid 2 allows user-space breakpoints on one's own processes): the
 # same counts, kernel-mode accesses left out and said so.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&

@@ -620,8 +620,16 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 			struct strbuf d = STRBUF_INIT;
 			uint64_t n = 1;
 
+			bool vector = die_has(&cur, DW_AT_GNU_vector);
+			uint64_t flat = 0;
+
 			for (int i = 0; i < nd; i++) {
-				if (dims[i] || !last || single || in_union) {
+				if (vector) {
+					/* a vector type prints its size in bytes, no dimensions */
+					if (!dims[i] && !i)
+						break;
+					flat = flat ? flat * dims[i] : dims[i];
+				} else if (dims[i] || !last || single || in_union) {
 					sb_put(&d, "[");
 					sb_u64(&d, (unsigned int)dims[i]);
 					sb_put(&d, "]");
@@ -629,6 +637,14 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 					strbuf__add(&d, "[]", 2);
 				}
 				n *= dims[i];
+			}
+			if (vector && die_type(&cur, &t)) {
+				Dwarf_Die et;
+				uint64_t esize = strip(&t, &et) ? type_size(b, &et, 0) : 0;
+
+				sb_put(&d, " __attribute__ ((__vector_size__ (");
+				sb_u64(&d, (flat ? flat : 1) * esize);
+				sb_put(&d, ")))");
 			}
 			m->nr_elems = n;
 			if (!die_type(&cur, &t)) {

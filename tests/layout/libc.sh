@@ -21,6 +21,12 @@ diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
 	head -60 "$T/diff" >&2
 	fail "lineup layout differs from pahole on glibc's debuginfo"
 }
+"$PAHOLE" --expand_types "$dbg" >"$T/pahole.txt" 2>/dev/null
+"$LINEUP" layout --expand "$libc" >"$T/lineup.txt" || fail "lineup layout --expand failed"
+diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
+	head -40 "$T/diff" >&2
+	fail "--expand differs from pahole --expand_types on glibc's debuginfo"
+}
 # -C of the last struct pahole prints (the slow case for a loader that stops early)
 last=$(awk '/^struct / { n = $2 } END { print n }' "$T/pahole.txt")
 "$PAHOLE" -C "$last" "$dbg" >"$T/p.txt" 2>/dev/null

@@ -23,3 +23,7 @@ EXTRA_DIST += tests/fuzz/tracepoint_fuzz.c tests/fuzz/tracepoint_run.sh \
 	tests/fuzz/seeds/tracepoint-kmem.bin tests/fuzz/seeds/tracepoint-crash-signed.bin
 # Workloads the scripts build themselves (normally, without the sanitizer flags).
 EXTRA_DIST += tests/watch/sharedfd.c tests/watch/gstruct.c
+check_PROGRAMS += tests/watch/replay_test
+tests_watch_replay_test_SOURCES = tests/watch/replay_test.c
+tests_watch_replay_test_LDADD = analyzer/libanalyzer.a util/libutil.a
+TESTS += tests/watch/replay_test

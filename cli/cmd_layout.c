@@ -142,7 +142,7 @@ static int layout_file(struct layout_opts *o, const char *file, struct printer *
 		return EXIT_USAGE;
 	}
 	p->popts.addr_size = layout_source__addr_size(src);
-	p->popts.no_forced_align = o->btf;
+	p->popts.no_forced_align = o->btf || layout_source__is_btf(src);
 	if (o->nr_names) {
 		for (int i = 0; i < o->nr_names; i++) {
 			const struct layout_type *t;

@@ -214,6 +214,18 @@ int layout_source__open(struct layout_source **out, const char *path, unsigned i
 	*out = NULL;
 	if (flags & LAYOUT_BTF)
 		return btf_source__open(out, path, flags, err, errlen);
+	/* a raw BTF file given as FILE (/sys/kernel/btf/vmlinux) needs no --btf */
+	FILE *fp = fopen(path, "rb");
+	unsigned char magic[2] = { 0 };
+
+	if (fp) {
+		size_t n = fread(magic, 1, sizeof(magic), fp);
+
+		fclose(fp);
+		if (n == 2 && ((magic[0] == 0x9f && magic[1] == 0xeb) ||
+			       (magic[0] == 0xeb && magic[1] == 0x9f)))
+			return btf_source__open(out, path, flags | LAYOUT_BTF, err, errlen);
+	}
 	return dwarf_source__open(out, path, flags, err, errlen);
 }
 
@@ -221,6 +233,11 @@ void layout_source__delete(struct layout_source *src)
 {
 	if (src)
 		src->ops->delete(src);
+}
+
+bool layout_source__is_btf(const struct layout_source *src)
+{
+	return src->flags & LAYOUT_BTF;
 }
 
 unsigned int layout_source__addr_size(const struct layout_source *src)

@@ -172,6 +172,9 @@ int layout_source__open(struct layout_source **out, const char *path, unsigned i
 			char *err, size_t errlen);
 void layout_source__delete(struct layout_source *src);
 
+/* Whether the layouts come from BTF (alignments inferred, no "Force padding" in the text). */
+bool layout_source__is_btf(const struct layout_source *src);
+
 /* Pointer size of the object (8 on x86-64); pahole's notion of natural pointer alignment. */
 unsigned int layout_source__addr_size(const struct layout_source *src);
 

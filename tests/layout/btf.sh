@@ -19,5 +19,8 @@ diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
 "$PAHOLE" -F btf -C file "$btf" >>"$T/p.txt" 2>/dev/null
 "$LINEUP" layout --btf="$btf" -C task_struct,file >"$T/l.txt" || fail "-C task_struct,file failed"
 diff -u "$T/p.txt" "$T/l.txt" || fail "task_struct/file differ from pahole"
+# a raw BTF file as FILE is recognized without --btf
+"$LINEUP" layout -C task_struct,file "$btf" >"$T/l.txt" || fail "$btf as FILE failed"
+diff -u "$T/p.txt" "$T/l.txt" || fail "$btf as FILE differs from --btf"
 echo "$n structs identical to pahole"
 exit 0

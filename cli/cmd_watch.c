@@ -1409,6 +1409,26 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 	cmd_argv = argv + i;
 	if (!r->cfg.output)
 		r->cfg.output = "watch.data";
+	{
+		/* Find out now, not after the run, that the recording cannot be written. */
+		char *dir = xstrdup(r->cfg.output), *slash = strrchr(dir, '/');
+		const char *d = ".";
+
+		if (slash == dir) {
+			d = "/";
+		} else if (slash) {
+			*slash = 0;
+			d = dir;
+		}
+
+		if (access(d, W_OK) < 0 || (access(r->cfg.output, F_OK) == 0 &&
+					    access(r->cfg.output, W_OK) < 0)) {
+			cli__error("cannot write %s: %s", r->cfg.output, strerror(errno));
+			free(dir);
+			return EXIT_USAGE;
+		}
+		free(dir);
+	}
 	ntargets = !!r->cfg.object + !!r->cfg.symbol + !!r->cfg.alloc;
 	if (ntargets != 1)
 		return cli__usage_error(cmd, "give exactly one of --object, --symbol, --alloc");

@@ -20,6 +20,10 @@ check() {
 	grep -q "$text" "$T/err" || fail "message lacks '$text': $(cat "$T/err")"
 }
 
+"$LINEUP" watch -o /nonexistent-dir/w.data --alloc filp --comm x --fields f_ref -- true \
+	>"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && grep -q 'cannot write /nonexistent-dir/w.data' "$T/err" ||
+	fail "unwritable output: $(cat "$T/err")"
 check 2 "no slab cache 'no_such_cache'" --alloc no_such_cache --fields f_ref -- true
 check 2 "no struct no_such_struct" --object 'struct no_such_struct'@0xffff888100000000 --fields x
 check 2 "has no member 'f_no_such'" --alloc filp --comm x --fields f_ref,f_no_such -- true

@@ -716,6 +716,67 @@ static bool traced_type(struct vartype *vt, struct vt_file *f, const struct sym_
 	return ok;
 }
 
+/*
+ * Code built for the software collector calls __tsan_readN/__tsan_writeN(addr) before each
+ * access (the sample's IP is that call): the memory operand is the address computation that
+ * put the argument in rdi just before (lea 0x38(%rbx),%rdi; or mov %rbx,%rdi).  Fills *op as
+ * that memory operand and *at with the offset of the instruction that computed it.
+ */
+static bool hook_argument(struct vartype *vt, struct vt_file *f, const struct sym_entry *se,
+			  uint64_t off, const cs_insn *call, uint64_t *at, cs_x86_op *op)
+{
+	const cs_x86 *x = &call->detail->x86;
+	const struct sym_entry *target = NULL;
+	size_t len = 0, n;
+	const uint8_t *code;
+	cs_insn *insn = NULL;
+	bool found = false;
+
+	if (f->rel || call->id != X86_INS_CALL || x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+		return false;
+	for (size_t i = 0; i < f->nr_syms; i++) {
+		const struct sym_entry *e = &f->syms[i];
+
+		if (e->type == STT_FUNC && (uint64_t)x->operands[0].imm >= e->dwfl_addr &&
+		    (uint64_t)x->operands[0].imm - e->dwfl_addr < (e->size ? e->size : 1))
+			target = e;
+	}
+	if (!target || strncmp(target->name, "__tsan_", 7) || off > 8192)
+		return false;
+	code = code_at(f, se, 0, &len);
+	if (!code || off > len)
+		return false;
+	n = cs_disasm(vt->cs, code, off, se->dwfl_addr, 0, &insn);
+	for (size_t j = n; j-- > 0 && n - j <= 8 && !found;) {
+		const cs_x86 *y = &insn[j].detail->x86;
+
+		if (cs_insn_group(vt->cs, &insn[j], CS_GRP_JUMP) ||
+		    cs_insn_group(vt->cs, &insn[j], CS_GRP_CALL) ||
+		    cs_insn_group(vt->cs, &insn[j], CS_GRP_RET))
+			break;
+		if (y->op_count != 2 || y->operands[0].type != X86_OP_REG ||
+		    dwarf_reg(y->operands[0].reg) != 5)
+			continue;
+		if (insn[j].id == X86_INS_LEA && y->operands[1].type == X86_OP_MEM) {
+			*op = y->operands[1];
+			found = true;
+		} else if (insn[j].id == X86_INS_MOV && y->operands[1].type == X86_OP_REG) {
+			memset(op, 0, sizeof(*op));
+			op->type = X86_OP_MEM;
+			op->mem.base = y->operands[1].reg;
+			op->mem.index = X86_REG_INVALID;
+			found = true;
+		}
+		if (found)
+			*at = insn[j].address - se->dwfl_addr;
+		else
+			break;	/* rdi set some other way */
+	}
+	if (n)
+		cs_free(insn, n);
+	return found;
+}
+
 int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint64_t off,
 		     struct vartype_answer *out)
 {
@@ -734,6 +795,8 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 	int reg, rc;
 	struct vartype_answer a = { 0 };
 	struct operand_scan os = { 0 };
+	cs_x86_op hook_op;
+	uint64_t use_off;
 
 	if (f->rc)
 		return f->rc;
@@ -760,18 +823,22 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 	for (int i = 0; i < insn->detail->x86.op_count; i++)
 		if (insn->detail->x86.operands[i].type == X86_OP_MEM)
 			mem = &insn->detail->x86.operands[i];
+	use_off = off;
+	if (!mem && hook_argument(vt, f, se, off, insn, &use_off, &hook_op))
+		mem = &hook_op;	/* the address a __tsan_* hook call was given */
 	if (!mem || mem->mem.base == X86_REG_RIP || (reg = dwarf_reg(mem->mem.base)) < 0 ||
 	    reg == 7) {
 		cs_free(insn, n);
 		return cache_put(f, key, VT_UNDECODABLE, NULL);
 	}
 
-	pc = se->dwfl_addr + off - bias;
+	pc = se->dwfl_addr + use_off - bias;
 	os = (struct operand_scan){ pc, reg, mem->mem.disp, &best, false };
 	if (cu)
 		scan_pc(cu, pc, 0, false, operand_var, &os);
 	any = os.any;
-	if (!best.type && cu && traced_type(vt, f, se, off, cu, bias, reg, mem->mem.disp, &best))
+	if (!best.type && cu &&
+	    traced_type(vt, f, se, use_off, cu, bias, reg, mem->mem.disp, &best))
 		any = true;
 	if (!best.type) {
 		rc = !cu ? VT_NO_DEBUGINFO : any ? VT_NOT_STRUCT : VT_NO_VARIABLE;

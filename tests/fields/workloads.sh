@@ -74,6 +74,9 @@ victims = {s["member"] for l in fs for s in l["slots"] if s["victim"]}
 check("c", {"f_op", "f_inode", "f_path.dentry"} <= victims, victims)
 written = {s["member"] for l in fs for s in l["slots"] if s["stores"]}
 check("c", {"f_count", "f_lock"} <= written, written)
+# The instruction's operand (the address handed to the __tsan_* hook) names the type too.
+ev = [s for s in d["structs"] if s["type"] == "struct file"][0]["evidence"]
+check("c", ev["operand"] > 0 and ev["allocation"] + ev["operand"] > 0, ev)
 
 # (d) per-thread stats array on the heap: false sharing across instances of struct stats.
 d = load("percpu_stats")

@@ -366,16 +366,15 @@ static int load_members(struct watch_run *r, const char *type, const char *elf)
 	if (r->cfg.fields) {
 		/* Only the named ones, in the order given. */
 		char *copy = xstrdup(r->cfg.fields), *save = NULL;
-		size_t all = r->nr_members;
 
 		for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
 			uint64_t off;
 			const struct layout_member *m = find_path(t, f, &off);
 
 			if (!m) {
-				cli__error("%s has no member '%s' (members: see 'lineup layout "
-					   "%s%s')", r->type_name, f, r->kernel ? "--btf " : "",
-					   bare_type(type));
+				cli__error("%s has no member '%s' (its members: 'lineup layout "
+					   "%s-C %s%s%s')", r->type_name, f, r->kernel ? "--btf " : "",
+					   bare_type(type), elf ? " " : "", elf ? elf : "");
 				free(copy);
 				layout_source__delete(src);
 				return EXIT_USAGE;
@@ -385,8 +384,7 @@ static int load_members(struct watch_run *r, const char *type, const char *elf)
 			r->order[r->nr_order++] = r->nr_members - 1;
 		}
 		free(copy);
-		/* Keep the full list first (for "not watched"), the chosen ones after it. */
-		(void)all;
+		/* The full list stays first (for "not watched"), the chosen ones after it. */
 	} else {
 		for (size_t i = 0; i < r->nr_members; i++) {
 			r->order = xrealloc(r->order, (r->nr_order + 1) * sizeof(int));
@@ -440,7 +438,7 @@ static int install_group(struct watch_run *r)
 	rc = watcher__set_points(r->w, pts, n, err, sizeof(err));
 	if (rc < 0) {
 		cli__error("%s", err);
-		return rc == -ENOSPC ? EXIT_USAGE : EXIT_USAGE;
+		return EXIT_USAGE;
 	}
 	r->group_since = now_ns();
 	return 0;

@@ -9,7 +9,8 @@ need_watch_kernel
 build_workload sharedfd
 
 # The members of struct file on this kernel, from BTF (pahole's view, anonymous unions as one).
-nmembers=$("$LINEUP" layout --btf file 2>/dev/null | sed -n 's/.*members: \([0-9]*\).*/\1/p')
+nmembers=$("$LINEUP" layout --btf -C file 2>/dev/null | sed -n 's/.*members: \([0-9]*\).*/\1/p')
+[ -n "$nmembers" ] || fail "lineup layout --btf -C file gives no member count"
 
 cd "$T" || exit 99
 "$LINEUP" watch -o "$T/r.data" --alloc filp --comm lw-rotate --all-fields --rotate 0.1 -- \

@@ -50,10 +50,12 @@ for w in $WORKLOADS; do
 	: >"$W/plain_total"
 	: >"$W/sim_total"
 	for r in $(seq "$RUNS"); do
-		"$TIME" -f '%U %S' -o "$W/t" "$W/$name-plain" "$n" "$THREADS" 2>/dev/null >>"$W/plain"
+		# The workloads print their timed section's seconds last.
+		"$TIME" -f '%U %S' -o "$W/t" "$W/$name-plain" "$n" "$THREADS" 2>/dev/null |
+			tail -1 >>"$W/plain"
 		awk '{ print $1 + $2 }' "$W/t" >>"$W/plain_total"
 		LINEUP_SIM_OUTPUT="$W/$name.data" "$TIME" -f '%U %S' -o "$W/t" \
-			"$W/$name-sim" "$n" "$THREADS" 2>/dev/null >>"$W/sim"
+			"$W/$name-sim" "$n" "$THREADS" 2>/dev/null | tail -1 >>"$W/sim"
 		awk '{ print $1 + $2 }' "$W/t" >>"$W/sim_total"
 	done
 	p=$(median <"$W/plain")

@@ -164,6 +164,62 @@ static void test_data_src(void)
 	CHECK(FIELD(st_miss, 24, 2) == 0x2);
 }
 
+/*
+ * Random access sequences over 6 cores against a reference written the obvious way: a set of
+ * holders and a "modified by" core per line.
+ */
+static void test_random_against_reference(void)
+{
+	uint64_t rng = 0x2545f4914f6cdd1dULL;
+	coh_state_t s = coherence__slot(0x1000, 6, 20).tag;
+	uint64_t holders = 0;
+	int modified = -1;
+
+	for (int i = 0; i < 200000; i++) {
+		struct coh_outcome o;
+		unsigned core;
+		enum coh_op op;
+		enum coh_src want_src;
+		bool want_hit;
+
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		core = rng % 6;
+		op = (enum coh_op)((rng >> 8) % 3);
+		if (holders & (1ULL << core))
+			want_src = COH_SRC_L1;
+		else if (modified >= 0)
+			want_src = COH_SRC_HITM;
+		else if (holders)
+			want_src = COH_SRC_LLC;
+		else
+			want_src = COH_SRC_DRAM;
+		want_hit = holders == (1ULL << core);
+
+		s = step(s, core, op, &o);
+		if (op != COH_STORE)
+			CHECK(o.load_src == want_src);
+		if (op != COH_LOAD) {
+			CHECK(o.store_hit == want_hit);
+			CHECK(o.invalidated == (holders & ~(1ULL << core)));
+		}
+		CHECK(o.prev_owner == modified);
+		if (op == COH_LOAD) {
+			if (modified != (int)core)
+				modified = -1;
+			holders |= 1ULL << core;
+		} else {
+			holders = 1ULL << core;
+			modified = core;
+		}
+		CHECK(coherence__sharers(s) == holders);
+		CHECK(coherence__owner(s) == modified);
+		if (failures > 20)
+			return;
+	}
+}
+
 int main(void)
 {
 	coherence__default_costs(&costs);
@@ -172,6 +228,7 @@ int main(void)
 	test_rmw();
 	test_slots();
 	test_data_src();
+	test_random_against_reference();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	return failures ? 1 : 0;

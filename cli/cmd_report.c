@@ -1356,6 +1356,13 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	r.h = perf_file__header(r.pf);
 	r.cfg = cfg;
 	r.machine = machine__new();
+	{
+		/* perf_session__process_events registers the idle task first: (0, 0) "swapper" */
+		struct record idle = { .type = REC_COMM };
+
+		idle.comm.comm = "swapper";
+		machine__process_record(r.machine, &idle);
+	}
 	for (uint32_t k = 0; k < r.h->nr_build_ids; k++) {
 		const struct perf_build_id *b = &r.h->build_ids[k];
 

@@ -368,6 +368,15 @@ void simrt__init(void)
 			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	snprintf(spool, sizeof(spool), "%s.spool.%d", out_path, (int)getpid());
 	spool_fd = open(spool, O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+	if (spool_fd >= 0) {
+		/* Out of the way of programs that close or dup2 over their low descriptors. */
+		int high = fcntl(spool_fd, F_DUPFD_CLOEXEC, 900);
+
+		if (high >= 0) {
+			close(spool_fd);
+			spool_fd = high;
+		}
+	}
 	if (simrt__table == MAP_FAILED || spool_fd < 0) {
 		dprintf(2, "lineup-sim: cannot set up the collector (%s): not recording\n",
 			spool_fd < 0 ? spool : "line table");

@@ -17,6 +17,13 @@ need_watch_kernel() {
 	fi
 	[ -r /sys/kernel/tracing/events/kmem/kmem_cache_alloc/format ] || skip "no kmem tracepoints"
 	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF"
+	# A breakpoint for 10 ms on the kernel's first code bytes: does this machine have any?
+	a=$(grep -m1 ' [tT] _text$\| [tT] _stext$' /proc/kallsyms | cut -d' ' -f1)
+	"$LINEUP" watch -q -o "$T/probe.data" --object "struct file@0x$a" --fields f_ref \
+		--duration 0.01 >/dev/null 2>"$T/probe.err"
+	if grep -q 'cannot open a hardware breakpoint\|cannot open the breakpoints' "$T/probe.err"; then
+		skip "no hardware breakpoints: $(cat "$T/probe.err")"
+	fi
 }
 
 # Build a workload normally (no sanitizers, no instrumentation): $1 = name under tests/watch.

@@ -249,6 +249,19 @@ for f in "$SHARED"/fixtures/perf-data/*perf.data*; do
 		fail "the error on $(basename "$f") does not name the file"
 done
 
+# Line size: perf 6.1 takes it from the machine running perf report (64 here); lineup from the
+# recording's CACHE header.  A recording made on a 128-byte-line machine: with --line-size 64
+# lineup gives perf's report; by default its lines are 128 bytes (0x..00 and 0x..40 merge).
+sed 's/^cacheline 64$/cacheline 128/' "$T/s2.txt" >"$T/s6.txt"
+"$MKPERF" -o "$T/s6.data" "$T/s6.txt" || fail "mkperf failed on scenario 6"
+"$PERF" c2c report --stdio -i "$T/s6.data" >"$T/perf.s6" 2>/dev/null || fail "perf failed on s6"
+"$LINEUP" report --stdio -i "$T/s6.data" --line-size 64 >"$T/lineup.s6" || fail "lineup failed on s6"
+diff -u "$T/perf.s6" "$T/lineup.s6" || fail "--line-size 64 differs from perf on a 128-byte recording"
+"$LINEUP" report --stdio -i "$T/s6.data" >"$T/lineup.s6.128" || fail "lineup failed on s6"
+grep -q '^  Total Shared Cache Lines *: *2$' "$T/lineup.s6" || fail "s6: expected 2 lines at 64 bytes"
+grep -q '^  Total Shared Cache Lines *: *1$' "$T/lineup.s6.128" ||
+	fail "s6: the CACHE header's 128-byte lines were not used"
+
 # The comparison must be able to fail: a report of another file differs.
 "$LINEUP" report --stdio -i "$T/s2.data" >"$T/other"
 cmp -s "$T/other" "$T/perf.1" && fail "different recordings gave the same report"

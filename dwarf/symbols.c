@@ -1374,6 +1374,18 @@ static void dso__load(struct symbols *s, struct symbols_dso *d)
 	case SYMBOLS_DSO_JIT:
 		dso__load_perf_map(s, d);
 		return;
+	case SYMBOLS_DSO_BPF: {
+		/* perf gives the map one symbol, the record's name, over its whole length */
+		struct symtab_builder b = { 0 };
+
+		symtab__add(s, &b, 0, UINT64_MAX, d->short_name, STT_FUNC, STB_GLOBAL);
+		b.root = -1;
+		rb_insert(&b, 0);
+		d->syms = b.v;
+		d->nr_syms = b.n;
+		d->sym_root = b.root;
+		return;
+	}
 	case SYMBOLS_DSO_VDSO:
 	case SYMBOLS_DSO_USER:
 		dso__load_user(s, d);
@@ -1547,7 +1559,7 @@ static void dso__open_dwfl(struct symbols *s, struct symbols_dso *d)
 	if (path[0] == '[' || !strncmp(path, "/tmp/perf-", 10))
 		return;
 	if ((d->kind == SYMBOLS_DSO_KERNEL && !d->kernel_vmlinux) ||
-	    (d->kind == SYMBOLS_DSO_MODULE && !d->module_ko))
+	    (d->kind == SYMBOLS_DSO_MODULE && !d->module_ko) || d->kind == SYMBOLS_DSO_BPF)
 		return;
 	d->dwfl = dwfl_begin(&offline_callbacks);
 	if (!d->dwfl)

@@ -75,6 +75,7 @@ enum symbols_dso_kind {
 	SYMBOLS_DSO_VDSO,
 	SYMBOLS_DSO_ANON,
 	SYMBOLS_DSO_JIT,
+	SYMBOLS_DSO_BPF,	/* registered by a KSYMBOL record: its name is its one symbol */
 };
 
 /**

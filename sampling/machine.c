@@ -650,6 +650,47 @@ static int process_mmap(struct machine *m, const struct record *rec)
 	return 0;
 }
 
+/*
+ * PERF_RECORD_KSYMBOL: u64 addr, u32 len, u16 ksym_type, u16 flags, char name[] (NUL-padded),
+ * then the sample_id trailer.  perf's machine__process_ksymbol_{register,unregister}.
+ */
+static int process_ksymbol(struct machine *m, const struct record *rec)
+{
+	const uint8_t *p = rec->payload;
+	size_t len = rec->size > 8 ? rec->size - 8u : 0;
+	uint64_t addr;
+	uint32_t klen;
+	uint16_t flags;
+	const char *name;
+	struct map *map;
+
+	if (!p || len < 17 || !memchr(p + 16, 0, len - 16))
+		return -EINVAL;
+	memcpy(&addr, p, 8);
+	memcpy(&klen, p + 8, 4);
+	memcpy(&flags, p + 14, 2);
+	name = (const char *)p + 16;
+	map = maps__find(m->kmaps, addr);
+	if (flags & 1) {	/* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
+		if (map && map != m->kernel_map)
+			for (size_t i = 0; i < m->kmaps->n; i++)
+				if (m->kmaps->v[i] == map) {
+					maps__remove_at(m->kmaps, i);
+					break;
+				}
+		return 0;
+	}
+	if (map)
+		return 0;	/* perf adds the symbol to that map's object; lineup does not */
+	map = map__alloc(m);
+	map->dso = dso__findnew(m, name, name, DSO_KIND_BPF);
+	map->start = addr;
+	map->end = klen > UINT64_MAX - addr ? UINT64_MAX : addr + klen;
+	map->prot = PROT_EXEC_BIT;
+	maps__insert(m->kmaps, map);
+	return 0;
+}
+
 static void maps__clone_into(struct machine *m, struct maps *dst, const struct maps *src)
 {
 	for (size_t i = 0; i < src->n; i++)
@@ -703,6 +744,8 @@ int machine__process_record(struct machine *m, const struct record *rec)
 		if (t)
 			t->pub.exited = true;
 		return 0;
+	case REC_KSYMBOL:
+		return process_ksymbol(m, rec);
 	default:
 		return 0;
 	}

@@ -24,6 +24,9 @@
  *     (identity, its range from the record; pgoff is the address of the reference symbol,
  *     e.g. _text, kept as ref_reloc); there is none before such a record, as in perf; any
  *     other such record naming a path or "[name]" adds a module map ("[modname]");
+ *   - a KSYMBOL record (a BPF program the kernel registered) adds a kernel map named after
+ *     it, [addr, addr + len), unless a kernel map already holds the address; one with the
+ *     UNREGISTER flag removes the kernel map holding its address (not the kernel's own);
  *   - cpumode kernel looks in the kernel maps (level 'k'), user in the thread's maps (level
  *     '.'); guest and hypervisor modes get level 'H' and no map (perf's defaults: host only).
  *
@@ -48,6 +51,8 @@ enum dso_kind {
 	DSO_KIND_VDSO,		/* [vdso] */
 	DSO_KIND_ANON,		/* //anon, [heap], [stack], /SYSV...: no file, identity map_ip */
 	DSO_KIND_JIT,		/* executable anon memory: /tmp/perf-PID.map */
+	DSO_KIND_BPF,		/* code the kernel registered with a KSYMBOL record (BPF programs):
+				 * the name is its one symbol */
 };
 
 /**
@@ -125,8 +130,8 @@ struct machine *machine__new(void);
 void machine__delete(struct machine *m);
 
 /*
- * Feed one record; MMAP, MMAP2, COMM, FORK and EXIT change the model, any other type is
- * ignored.  Returns 0, or -EINVAL for a record it cannot use (an empty filename): perf skips
+ * Feed one record; MMAP, MMAP2, COMM, FORK, EXIT and KSYMBOL change the model, any other type
+ * is ignored.  Returns 0, or -EINVAL for a record it cannot use (an empty filename): perf skips
  * those too, so callers may count and continue.
  */
 int machine__process_record(struct machine *m, const struct record *rec);

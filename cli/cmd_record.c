@@ -19,6 +19,7 @@
 #include "cli/sim_record.h"
 #include "sampling/pmu.h"
 #include "sampling/recorder.h"
+#include "sampling/tracefs.h"
 
 enum {
 	OPT_OUTPUT = 'o',
@@ -42,8 +43,9 @@ static const struct cli_option record_options[] = {
 	{ OPT_EVENT, 'e', "event", "EVENT",
 	  "event to record, repeatable: mem (the default: the memory PMU's load and store "
 	  "events), mem-loads, mem-stores, a software event (page-faults, minor-faults, "
-	  "major-faults, cpu-clock, task-clock, context-switches, cpu-migrations) or "
-	  "PMU/TERMS/ as in sysfs" },
+	  "major-faults, cpu-clock, task-clock, context-switches, cpu-migrations), a "
+	  "tracepoint SYS:NAME (e.g. kmem:kmem_cache_alloc, with its payload) or PMU/TERMS/ as "
+	  "in sysfs" },
 	{ OPT_LDLAT, 0, "ldlat", "N", "load latency threshold in cycles (default 30)" },
 	{ OPT_ALL, 'a', "all-cpus", NULL, "record every CPU (while CMD runs, or until Ctrl-C)" },
 	{ OPT_USER, 'u', "all-user", NULL, "user space only" },
@@ -242,6 +244,27 @@ static int resolve_events(struct record_cli *o, struct recorder_opts *ro)
 			}
 		if (found)
 			continue;
+		if (!slash && strchr(name, ':')) {
+			/* a tracepoint: its id from tracefs, its payload as RAW */
+			struct recorder_event *e = &ro->events[ro->nr_events];
+			const char *colon = strchr(name, ':');
+			char sys[128], err[512];
+			long long id;
+
+			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - name), name);
+			id = tracefs__event_id(sys, colon + 1, err, sizeof(err));
+			if (id < 0) {
+				cli__error("event '%s': %s", name, err);
+				return EXIT_USAGE;
+			}
+			memset(e, 0, sizeof(*e));
+			snprintf(e->name, sizeof(e->name), "%s", name);
+			e->type = 2;	/* PERF_TYPE_TRACEPOINT */
+			e->config = id;
+			e->raw = true;
+			ro->nr_events++;
+			continue;
+		}
 		if (slash) {
 			/* PMU/terms/[modifiers]: P = highest precision */
 			char pmu[64], terms[512];
@@ -322,6 +345,8 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	struct recorder_stats st;
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	const char **cmdline;
+	void *tracing = NULL;
+	size_t tracing_size = 0;
 	char err[1024];
 	int rc, i = cli__parse(cmd, argc, argv, record_option, &o, &rc);
 
@@ -345,6 +370,23 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	rc = resolve_events(&o, &ro);
 	if (rc)
 		return rc;
+	{
+		/* TRACING_DATA for the tracepoints, so perf and lineup decode their payloads */
+		const char *tps[8];
+		unsigned int ntp = 0;
+		char terr[512];
+
+		for (unsigned int k = 0; k < ro.nr_events; k++)
+			if (ro.events[k].type == 2)
+				tps[ntp++] = ro.events[k].name;
+		if (ntp && tracefs__tracing_data(tps, ntp, &tracing, &tracing_size, terr,
+						 sizeof(terr))) {
+			cli__error("record: tracing data: %s", terr);
+			return EXIT_USAGE;
+		}
+		ro.tracing_data = tracing;
+		ro.tracing_size = tracing_size;
+	}
 	ro.output = o.output;
 	ro.system_wide = o.all;
 	ro.cpu_list = o.cpus;
@@ -370,6 +412,7 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	sigaction(SIGTERM, &sa, &old_term);
 	rc = recorder__run(&ro, &st, err, sizeof(err));
 	free(cmdline);
+	free(tracing);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (rc) {

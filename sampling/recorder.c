@@ -197,10 +197,12 @@ static void make_attr(const struct recorder_opts *o, unsigned int i, struct perf
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 			 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_PHYS_ADDR;
+	if (e->raw)
+		a->sample_type |= PERF_SAMPLE_RAW;
 	a->read_format = PERF_FORMAT_ID;
 	if (e->period) {
 		a->sample_period = e->period;
-	} else if (e->type == PERF_TYPE_SOFTWARE) {
+	} else if (e->type == PERF_TYPE_SOFTWARE || e->type == PERF_TYPE_TRACEPOINT) {
 		a->sample_period = 1;
 	} else {
 		a->freq = 1;
@@ -822,6 +824,8 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		goto out;
 	/* The host facts first: pipe mode sends the header before the data. */
 	perf_writer__fill_host(r.w, NULL);
+	if (o->tracing_data)
+		perf_writer__set_tracing_data(r.w, o->tracing_data, o->tracing_size);
 	if (o->cmdline)
 		perf_writer__set_cmdline(r.w, o->cmdline_argc, o->cmdline);
 	if (!strcmp(o->output, "-")) {

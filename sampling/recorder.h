@@ -26,6 +26,7 @@
  * @period:	sample period; 0: a frequency of @freq Hz (default 4000) for hardware events,
  *		period 1 for software events
  * @group_leader: opened as the leader of a group with the next event (pmu_event's)
+ * @raw:	also sample RAW (tracepoints: the payload, decoded with TRACING_DATA)
  */
 struct recorder_event {
 	char name[160];
@@ -34,7 +35,7 @@ struct recorder_event {
 	uint8_t precise_ip;
 	uint64_t period;
 	uint32_t freq;
-	bool group_leader;
+	bool group_leader, raw;
 };
 
 /**
@@ -44,6 +45,7 @@ struct recorder_event {
  * @cpu_list:	CPUs to record on ("0-3,6"); NULL: all online CPUs
  * @mmap_pages:	ring buffer data pages per CPU (a power of two; 0: 128)
  * @cmdline:	written to CMDLINE
+ * @tracing_data: the TRACING_DATA feature for tracepoint events (tracefs__tracing_data)
  */
 struct recorder_opts {
 	const char *output;
@@ -56,6 +58,8 @@ struct recorder_opts {
 	char **argv;
 	int cmdline_argc;
 	const char *const *cmdline;
+	const void *tracing_data;
+	size_t tracing_size;
 	volatile sig_atomic_t *stop;
 };
 

@@ -172,6 +172,19 @@ if [ "$(id -u)" -eq 0 ] && [ -n "$text" ]; then
 	! grep -q '\[unknown\] (\[unknown\])' "$T/k" || fail "kernel IPs left unresolved: $(head -3 "$T/k")"
 fi
 
+# tracepoints: id from tracefs, RAW payload, TRACING_DATA built from tracefs so perf decodes it
+if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/events/sched/sched_process_exec ]; then
+	"$LINEUP" record -e sched:sched_process_exec -e page-faults -o "$T/tp.data" -- "$T/pf" \
+		> /dev/null 2> "$T/err" || fail "record a tracepoint: $(cat "$T/err")"
+	"$PERF" script -i "$T/tp.data" -F comm,pid,event,trace 2>/dev/null |
+		grep 'sched:sched_process_exec' > "$T/got" || fail "no sched_process_exec sample"
+	pid=$(awk '{ print $2; exit }' "$T/got")
+	grep -q "sched:sched_process_exec: filename=$T/pf pid=$pid old_pid=$pid" "$T/got" ||
+		fail "tracepoint payload not decoded: $(cat "$T/got")"
+fi
+expect_rc 2 "$LINEUP" record -e nosuchsys:nosuchevent -- true 2> "$T/err"
+grep -q "nosuchsys:nosuchevent" "$T/err" || fail "unknown tracepoint not named: $(cat "$T/err")"
+
 # the workload's threads are followed (inherit): each thread's faults carry its own tid
 cat > "$T/pt.c" <<'EOF'
 #include <pthread.h>

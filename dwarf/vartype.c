@@ -307,6 +307,67 @@ static char *scalar_name(Dwarf_Die *die)
 	return xstrdup("?");
 }
 
+/* A function of @cu holds @pc (a -g0 object's code can fall in another CU's wide range). */
+static bool cu_has_function(Dwarf_Die *cu, Dwarf_Addr pc)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(cu, &child) != 0)
+		return false;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_subprogram && dwarf_haspc(&child, pc) > 0)
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/*
+ * The CU with a function whose code covers @addr: libdwfl's lookup (aranges), else a scan of
+ * the CUs (clang emits no .debug_aranges, and a -g0 object's code can fall inside another
+ * CU's wide range).  NULL when no function has it: the code has no debug info.
+ */
+static Dwarf_Die *cu_of(struct vt_file *f, Dwarf_Addr addr, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(f->mod, addr, bias);
+
+	if (cu && cu_has_function(cu, addr - *bias))
+		return cu;
+	cu = NULL;
+	while ((cu = dwfl_module_nextcu(f->mod, cu, bias)))
+		if (dwarf_haspc(cu, addr - *bias) > 0 && cu_has_function(cu, addr - *bias))
+			return cu;
+	return NULL;
+}
+
+/* The address a DW_OP_addr or DW_OP_addrx (DWARF 5, clang) operation names. */
+static bool op_address(Dwarf_Attribute *at, Dwarf_Op *op, Dwarf_Addr *out)
+{
+	Dwarf_Attribute res;
+
+	if (op->atom == DW_OP_addr) {
+		*out = op->number;
+		return true;
+	}
+	if (op->atom == DW_OP_addrx || op->atom == DW_OP_GNU_addr_index ||
+	    op->atom == DW_OP_constx) {
+		return dwarf_getlocation_attr(at, op, &res) == 0 && dwarf_formaddr(&res, out) == 0;
+	}
+	return false;
+}
+
+/* The object symbol covering @addr (libdwfl's address space), or NULL. */
+static const struct sym_entry *find_sym_at(const struct vt_file *f, uint64_t addr)
+{
+	for (size_t i = 0; i < f->nr_syms; i++) {
+		const struct sym_entry *e = &f->syms[i];
+
+		if (e->type == STT_OBJECT && addr >= e->dwfl_addr &&
+		    addr - e->dwfl_addr < (e->size ? e->size : 1))
+			return e;
+	}
+	return NULL;
+}
+
 /* --- globals --- */
 
 /* The DW_TAG_variable named @name whose location is @addr (DWARF space), in any CU. */
@@ -325,6 +386,7 @@ static bool find_variable(struct vt_file *f, const char *name, Dwarf_Addr addr, 
 			Dwarf_Op *expr;
 			size_t len;
 			const char *n;
+			Dwarf_Addr va;
 
 			if (dwarf_tag(&child) != DW_TAG_variable)
 				continue;
@@ -333,9 +395,9 @@ static bool find_variable(struct vt_file *f, const char *name, Dwarf_Addr addr, 
 				continue;
 			if (!dwarf_attr(&child, DW_AT_location, &at) ||
 			    dwarf_getlocation(&at, &expr, &len) != 0 || len < 1 ||
-			    expr[0].atom != DW_OP_addr)
+			    !op_address(&at, &expr[0], &va))
 				continue;
-			if (expr[0].number + bias != addr && len == 1)
+			if (va + bias != addr && len == 1)
 				continue;
 			*out = child;
 			return true;
@@ -601,11 +663,32 @@ static bool member_pointee(Dwarf_Die *st, uint64_t off, Dwarf_Die *out, int dept
 
 struct trace {
 	struct vartype *vt;
+	struct vt_file *f;
 	Dwarf_Die *cu;
 	Dwarf_Addr bias;
 	cs_insn *insn;
 	size_t n;
 };
+
+/* A pointer loaded from a global (mov file(%rip),%r12): what the global points to. */
+static bool global_pointer(struct trace *tr, const cs_insn *in, struct candidate *out)
+{
+	const cs_x86 *x = &in->detail->x86;
+	uint64_t a = in->address + in->size + x->operands[1].mem.disp;
+	const struct sym_entry *g = find_sym_at(tr->f, a);
+	Dwarf_Die var, t, p;
+
+	if (!g || a != g->dwfl_addr || !find_variable(tr->f, g->name, g->dwfl_addr, &var) ||
+	    !type_of(&var, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type ||
+	    !type_of(&t, &p) || !strip(&p, &p))
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->type = struct_name(&p);
+	out->size = die_size(&p);
+	out->die = p;
+	out->var = g->name;
+	return out->type != NULL;
+}
 
 /*
  * What struct the pointer in @reg points into just before instruction @idx (and at which
@@ -645,6 +728,9 @@ static bool reg_type(struct trace *tr, size_t idx, int reg, int depth, struct ca
 			return src_reg >= 0 && src_reg != 7 &&
 			       reg_type(tr, j, src_reg, depth + 1, out);
 		}
+		if (x->operands[1].type == X86_OP_MEM && x->operands[1].mem.base == X86_REG_RIP &&
+		    in->id == X86_INS_MOV)
+			return global_pointer(tr, in, out);	/* mov file(%rip),%r12 */
 		if (x->operands[1].type != X86_OP_MEM || x->operands[1].mem.index != X86_REG_INVALID ||
 		    x->operands[1].mem.base == X86_REG_RIP)
 			return false;
@@ -690,7 +776,7 @@ static bool traced_type(struct vartype *vt, struct vt_file *f, const struct sym_
 {
 	size_t len = 0, n, idx;
 	const uint8_t *code = code_at(f, se, 0, &len);
-	struct trace tr = { vt, cu, bias, NULL, 0 };
+	struct trace tr = { vt, f, cu, bias, NULL, 0 };
 	struct candidate c = { 0 };
 	bool ok = false;
 
@@ -811,8 +897,8 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 		return cache_put(f, key, VT_NO_SYMBOL, NULL);
 	/* No DWARF for this code (a -g0 object linked with others that have some) says more
 	 * than whatever the instruction is. */
-	cu = dwfl_module_addrdie(f->mod, se->dwfl_addr + off, &bias);
-	if (!cu || !dwfl_module_getsrc(f->mod, se->dwfl_addr + off))
+	cu = cu_of(f, se->dwfl_addr + off, &bias);
+	if (!cu)
 		return cache_put(f, key, VT_NO_DEBUGINFO, NULL);
 	code = code_at(f, se, off, &len);
 	if (!code || !vt->cs_open)
@@ -928,18 +1014,6 @@ int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint
 
 /* --- allocation sites --- */
 
-/* The object symbol covering @addr (libdwfl's address space), or NULL. */
-static const struct sym_entry *find_sym_at(const struct vt_file *f, uint64_t addr)
-{
-	for (size_t i = 0; i < f->nr_syms; i++) {
-		const struct sym_entry *e = &f->syms[i];
-
-		if (e->type == STT_OBJECT && addr >= e->dwfl_addr &&
-		    addr - e->dwfl_addr < (e->size ? e->size : 1))
-			return e;
-	}
-	return NULL;
-}
 
 struct receiver_scan {
 	Dwarf_Addr pc;
@@ -1061,7 +1135,7 @@ int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, u
 	se = find_sym(f, sym);
 	if (!se)
 		return cache_put(f, key, VT_NO_SYMBOL, NULL);
-	cu = dwfl_module_addrdie(f->mod, se->dwfl_addr + off, &bias);
+	cu = cu_of(f, se->dwfl_addr + off, &bias);
 	if (!cu)
 		return cache_put(f, key, VT_NO_DEBUGINFO, NULL);
 	if (!alloc_receiver(vt, f, se, off, cu, bias, &var))

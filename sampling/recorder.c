@@ -251,6 +251,20 @@ static int open_events(struct rec *r)
 	r->cpus = perf_cpu_map__new(o->cpu_list);
 	if (!r->cpus)
 		return rec_error(r, -EINVAL, "bad CPU list '%s'", o->cpu_list ? o->cpu_list : "");
+	if (o->cpu_list) {
+		struct perf_cpu_map *online = perf_cpu_map__new(NULL);
+
+		for (int k = 0; online && k < perf_cpu_map__nr(r->cpus); k++) {
+			struct perf_cpu c = perf_cpu_map__cpu(r->cpus, k);
+
+			if (!perf_cpu_map__has(online, c)) {
+				perf_cpu_map__put(online);
+				return rec_error(r, -EINVAL, "CPU %d of '%s' is not online", c.cpu,
+						 o->cpu_list);
+			}
+		}
+		perf_cpu_map__put(online);
+	}
 	if (o->argv && !o->system_wide) {
 		r->threads = perf_thread_map__new_dummy();
 		if (r->threads)

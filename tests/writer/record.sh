@@ -90,6 +90,8 @@ grep -q -- "--sim runs CMD under the software collector" "$T/err" || fail "--sim
 expect_rc 2 "$LINEUP" record -e no-such-event -- true 2> /dev/null
 expect_rc 2 "$LINEUP" record -u -k -e page-faults -- true 2> /dev/null
 expect_rc 2 "$LINEUP" record -e page-faults 2> /dev/null
+expect_rc 2 "$LINEUP" record -C 4095 -e page-faults -- true 2> "$T/err"
+grep -q "CPU 4095 of '4095' is not online" "$T/err" || fail "offline CPU not named: $(cat "$T/err")"
 expect_rc 2 "$LINEUP" record -e page-faults -o "$T/x.data" -- "$T/no-such-program" 2> "$T/err"
 grep -q "cannot run $T/no-such-program" "$T/err" || fail "exec failure not reported"
 

@@ -867,9 +867,17 @@ void fields__explain_line(const struct fields *f, const struct field_line *l,
 				    "sampled\n");
 			break;
 		}
-		strbuf__addf(out, "  evidence: %s is written by %u CPUs and nothing else on the "
-			     "line is written: reordering cannot help\n",
-			     ts->layout ? ts->path : "<unattributed>", ts->st.cpus_write.nr);
+		if (l->written > 1) {
+			add_str(out, "  evidence: the written members (");
+			member_list(l, true, -1, out);
+			strbuf__addf(out, ") are written by the same %u CPUs and nothing else on "
+				     "the line is read by others: reordering cannot help\n",
+				     l->writer_cpus);
+		} else {
+			strbuf__addf(out, "  evidence: %s is written by %u CPUs and nothing else on "
+				     "the line is written: reordering cannot help\n",
+				     ts->layout ? ts->path : "<unattributed>", ts->st.cpus_write.nr);
+		}
 		if (slot_is_lock(ts)) {
 			add_str(out, "  suggestion: a contended lock: take it less often (batch the "
 				     "work under it), split it, or use a per-CPU/sharded structure "
@@ -888,7 +896,7 @@ void fields__explain_line(const struct fields *f, const struct field_line *l,
 			if (reads) {
 				strbuf__addf(out, ": here it was read %" PRIu64 " time%s", reads,
 					     plural(reads));
-				if (span)
+				if (span >= 1000000)	/* a rate over less than 1 ms says nothing */
 					strbuf__addf(out, " (%.1f/s sampled over %.3f s)",
 						     (double)reads * 1e9 / (double)span,
 						     (double)span / 1e9);

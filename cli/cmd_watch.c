@@ -128,6 +128,7 @@ struct site {
 	int member;
 	struct access_info info;
 	uint64_t count;
+	uint64_t transfers;	/* of those, accesses that took the line from another CPU */
 };
 
 struct watch_run {
@@ -1109,8 +1110,9 @@ static void print_report_json(struct watch_run *r, struct site *sites, size_t nr
 
 			if (st->member != mi)
 				continue;
-			strbuf__addf(&sb, "%s{\"count\":%" PRIu64 ",\"ip\":%" PRIu64,
-				     first ? "" : ",", st->count, st->ip);
+			strbuf__addf(&sb, "%s{\"count\":%" PRIu64 ",\"transfers\":%" PRIu64
+				     ",\"ip\":%" PRIu64, first ? "" : ",", st->count, st->transfers,
+				     st->ip);
 			json_str(&sb, "kind", access_kind__name(st->info.kind), true);
 			json_str(&sb, "function", st->info.func, true);
 			strbuf__addf(&sb, ",\"offset\":%" PRIu64, st->info.func_off);
@@ -1246,14 +1248,18 @@ static void print_report(struct watch_run *r, struct site *sites, size_t nr_site
 		}
 		printf("  transfers %" PRIu64 " (HITM loads %" PRIu64 ", invalidations %" PRIu64
 		       ")\n", m->st.transfers, m->st.hitm, m->st.invalidations);
+		printf("  %9s  %-10s %-36s %9s  %s\n", "hits", "kind", "code", "transfers",
+		       "instruction");
 		for (size_t s = 0; s < nr_sites; s++) {
 			const struct site *st = &sites[s];
+			char where[160];
 
 			if (st->member != mi)
 				continue;
-			printf("  %9" PRIu64 "  %-10s %s+%#" PRIx64 "  %s%s%s\n", st->count,
-			       access_kind__name(st->info.kind),
-			       st->info.func ? st->info.func : "?", st->info.func_off,
+			snprintf(where, sizeof(where), "%s+%#" PRIx64, st->info.func ? st->info.func : "?",
+				 st->info.func_off);
+			printf("  %9" PRIu64 "  %-10s %-36s %9" PRIu64 "  %s%s%s\n", st->count,
+			       access_kind__name(st->info.kind), where, st->transfers,
 			       st->info.text[0] ? st->info.text : "",
 			       st->info.why ? "  # " : "", st->info.why ? st->info.why : "");
 		}
@@ -1868,6 +1874,9 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		for (size_t m = 0; m < r->nr_members; m++)
 			r->members[m].st = fields[m];
 		free(fields);
+		for (size_t h = 0; h < r->nr_hits; h++)
+			if (wh[h].site >= 0)
+				sites[wh[h].site].transfers += wh[h].transfer;
 	}
 	if (write_perf_data(r, wh, sites, argc, argv) < 0)
 		rc = EXIT_USAGE;

@@ -48,6 +48,12 @@ for f in 'locked-rmw fput+' 'locked-rmw fdget' 'locked-rmw mutex_lock+' 'locked-
 	grep -q "$f" "$T/out" || fail "no code site '$f'"
 done
 
+# The transfers are tied to the functions that made them (hits kind code transfers insn).
+for f in fput mutex_lock; do
+	awk -v f="$f+" '$2 == "locked-rmw" && index($3, f) == 1 && $4 > 0 { ok = 1 } END { exit !ok }' \
+		"$T/out" || fail "no transfers at $f"
+done
+
 # perf reads the file and lists the same hits, per watched word.
 total=$(awk '$1 ~ /^f_|^[a-z]/ && $2 ~ /^[0-9]+$/ && NF >= 13 { s += $6 } END { print s }' "$T/out")
 "$PERF" script -i "$T/w.data" -F event 2>/dev/null | grep '^ *mem:0x' | sort | uniq -c >"$T/perf-events"

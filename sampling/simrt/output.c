@@ -94,6 +94,15 @@ static void write_maps(struct perf_writer *w, uint32_t pid)
 		};
 		perf_writer__mmap(w, CPUMODE_USER | (perms[2] == 'x' ? 0 : MISC_MMAP_DATA), &m,
 				  &sid);
+		if (perms[2] == 'x' && name[0] == '/') {
+			/* BUILD_ID: perf and lineup then know a rebuilt binary from the recorded one. */
+			uint8_t id[20];
+			int n = perf_writer__read_build_id(name, id);
+
+			if (n > 0)
+				perf_writer__add_build_id(w, (int32_t)pid, CPUMODE_USER, id, (uint8_t)n,
+							  name);
+		}
 	}
 }
 
@@ -102,6 +111,7 @@ static void write_header(struct perf_writer *w, unsigned nr_cores)
 	static char cmdline[65536];
 	const char *argv[256];
 	struct utsname u;
+	static const uint64_t one_block = 1;
 	char cpus[32];
 	ssize_t len;
 	int argc = 0;
@@ -117,6 +127,9 @@ static void write_header(struct perf_writer *w, unsigned nr_cores)
 	snprintf(cpus, sizeof(cpus), nr_cores > 1 ? "0-%u" : "0", nr_cores - 1);
 	perf_writer__add_numa_node(w, 0, 0, 0, cpus);
 	perf_writer__add_cache(w, 1, 64, 64, 8, "Data", "32K", cpus);
+	/* One memory block on node 0: perf c2c otherwise warns "No memory nodes". */
+	perf_writer__set_mem_block_size(w, 128ULL << 20);
+	perf_writer__add_mem_node(w, 0, &one_block, 1);
 	len = read_file("/proc/self/cmdline", cmdline, sizeof(cmdline));
 	for (ssize_t i = 0; i < len && argc < 256; i += strlen(cmdline + i) + 1)
 		argv[argc++] = cmdline + i;

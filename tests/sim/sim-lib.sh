@@ -87,11 +87,13 @@ sim_record_contended() {
 }
 
 # same_as_perf FILE: lineup report --stdio prints what perf c2c report --stdio prints: the
-# same lines, offsets, code addresses and counts.
+# same lines, offsets, code addresses and counts; and perf has no warning about the file.
 same_as_perf() {
 	"$LINEUP" report --stdio -i "$1" >"$T/lineup.txt" 2>"$T/lineup.err" ||
 		{ cat "$T/lineup.err"; fail "lineup report -i $1"; }
-	"$PERF" c2c report --stdio -i "$1" >"$T/perf.txt" 2>/dev/null
+	"$PERF" c2c report --stdio -i "$1" >"$T/perf.txt" 2>"$T/perf.err"
+	# perf reads the collector's file without a complaint (warnings go to stderr).
+	[ ! -s "$T/perf.err" ] || fail "perf c2c report warns about $1: $(head -5 "$T/perf.err")"
 	diff "$T/perf.txt" "$T/lineup.txt" >"$T/diff" ||
 		{ head -40 "$T/diff"; fail "lineup report differs from perf c2c report on $1"; }
 }

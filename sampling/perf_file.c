@@ -1494,6 +1494,9 @@ again:
 		padded = (n + 7) & ~7ULL;
 		if (padded > MAX_TRACING)
 			return perr(pf, off, "TRACING_DATA of %" PRIu64 " bytes is too large", n);
+		if (pf->seekable && padded > pf->src_size - (pf->buf_off + pf->head))
+			return perr(pf, off, "TRACING_DATA of %" PRIu64 " bytes runs past the end of "
+				    "the file", n);
 		free(pf->h.tracing_data);
 		pf->h.tracing_data = xmalloc(padded ? padded : 1);
 		pf->h.tracing_data_size = n;

@@ -891,8 +891,7 @@ static bool entry_is_valid(const struct c2c *c, const struct c2c_entry *e)
 
 void c2c__finish(struct c2c *c)
 {
-	uint32_t idx = 0, *count, *start;
-	size_t nshown = 0;
+	uint32_t idx = 0, *count;
 
 	free(c->order);
 	c->order = xmalloc((c->nr_lines + 1) * sizeof(uint32_t));
@@ -923,15 +922,12 @@ void c2c__finish(struct c2c *c)
 			show = !(sum == 0 || ((double)val / sum) < DISPLAY_LINE_LIMIT);
 		}
 		l->filtered = !show;
-		if (show) {
+		if (show)
 			l->idx = idx++;
-			nshown++;
-		}
 	}
 
 	/* Group the shown lines' entries and sort each group. */
 	count = xcalloc(c->nr_lines + 1, sizeof(uint32_t));
-	start = xcalloc(c->nr_lines + 1, sizeof(uint32_t));
 	for (size_t i = 0; i < c->nr_entries; i++)
 		if (!c->lines[c->entries[i].line].filtered)
 			count[c->entries[i].line]++;
@@ -963,8 +959,6 @@ void c2c__finish(struct c2c *c)
 		}
 	}
 	free(count);
-	free(start);
-	(void)nshown;
 }
 
 static void set_nodestr(struct c2c *c, char **str, uint32_t set)

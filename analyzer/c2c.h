@@ -13,8 +13,10 @@
  *            map's dso id (maj, min, ino, generation), the pid for private anonymous user
  *            memory, and the line address of the map-relative data address;
  *   entries: per line, one per (offset in the line, coalesce keys: any of pid, tid, iaddr, dso).
- * Hot path: two open-addressing hash tables of u32 indices into flat arrays; no per-sample
- * allocation, memory bounded by the number of lines and entries.
+ * Hot path: two open-addressing hash tables of u32 indices into flat arrays, probing packed
+ * key arrays kept apart from the lines and entries; each data_src value is decoded once into
+ * the list of counters it bumps; the last line and entry are tried first.  No per-sample
+ * allocation: memory is bounded by the number of lines and entries.
  *
  * Ownership: a struct c2c owns its lines, entries and everything c2c__resolve stored in them
  * (srclines); strings handed in by the caller (dso names, resolver results other than srcline)
@@ -231,7 +233,6 @@ struct c2c_line {
 	/* after c2c__finish: its entries, in display order */
 	uint32_t *entries;
 	uint32_t nr_entries;
-	uint32_t first_entry;	/* hash chain scratch */
 	/* column widths of this line's hists, after c2c__resolve */
 	int w_symbol, w_dso, w_srcline, w_thread;
 	char *nodestr;

@@ -684,12 +684,18 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 			field_stats__hitm(&fs->total), fs->total.loads, fs->total.stores);
 		print_evidence(fs, out);
 		print_header(OUT_STDIO, out);
-		for (unsigned m = 0; m < fs->layout->nr_members; m++) {
+		for (unsigned m = 0, line = 0; m < fs->layout->nr_members; m++) {
 			struct field_stats st;
 			struct row r = { fs, &fs->layout->members[m], &st, f->line_size, c };
+			unsigned cl = (unsigned)(fs->layout->members[m].offset / f->line_size);
 
 			if (!member_shown(c, fs, m))
 				continue;
+			if (cl != line) {	/* pahole's marker, so the lines read at a glance */
+				fprintf(out, "%*s/* --- cacheline %u boundary (%u bytes) --- */\n", 16,
+					"", cl, cl * f->line_size);
+				line = cl;
+			}
 			field_struct__rollup(fs, m, &st);	/* containers sum their members */
 			print_row(&r, OUT_STDIO, out);
 			field_stats__release(&st);

@@ -22,6 +22,29 @@ for sig in TERM SEGV; do
 	[ "${stores:-0}" -gt 0 ] || fail "SIG$sig: perf c2c reads no stores from the file"
 done
 
+# ^C during `lineup record --sim`: the program gets SIGINT (re-enabled here: a background job
+# of a script starts with SIGINT ignored), writes its recording and dies of it; lineup record
+# waits for it, says so, and exits 0 with a readable file.
+if command -v python3 >/dev/null && command -v pgrep >/dev/null; then
+	rm -f "$T/s.data"
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$LINEUP" record --sim -o "$T/s.data" -- \
+		"$T/fs_adjacent-gcc" 1000000000000 2 >/dev/null 2>"$T/int.err" &
+	rec=$!
+	prog=
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 0.2
+		prog=$(pgrep -P $rec) && break
+	done
+	[ -n "$prog" ] || fail "no workload process under lineup record"
+	sleep 0.3
+	kill -INT $prog
+	wait $rec || fail "lineup record --sim exited $? after the program's SIGINT: $(cat "$T/int.err")"
+	grep -q "killed by signal 2" "$T/int.err" || fail "no word of the SIGINT: $(cat "$T/int.err")"
+	[ "$(c2c_stat "$T/s.data" "Store Operations")" -gt 0 ] || fail "SIGINT: no readable recording"
+fi
+
 # A real crash (a store through NULL) and abort(), after some contended work: the handler writes
 # the recording, then the program dies of its signal as it would have.
 cat >"$T/crash.c" <<'CEOF'

@@ -5,9 +5,14 @@
 /*
  * The software collector's runtime (liblineup-sim.a), internal interface.  It is linked into
  * programs compiled with -fsanitize=thread in place of libtsan: tsan.c receives the
- * compiler's instrumentation calls, runtime.c models every access through analyzer/coherence
- * and keeps the sampled events in per-thread buffers, alloc.c interposes the allocator, and
- * output.c turns what was recorded into a perf.data at exit (or on a fatal signal).
+ * compiler's instrumentation calls and runs each access through access.h (the hot path: the
+ * line table and analyzer/coherence, inlined), runtime.c keeps threads, sampled events in
+ * per-thread buffers, the spool and the exits, alloc.c interposes the allocator, locks.c the
+ * pthread mutexes, spinlocks and rwlocks, and output.c turns what was recorded into a
+ * perf.data at exit (or on a fatal signal).
+ *
+ * Ownership: everything is static, thread-local or mmap'ed once, and lives as long as the
+ * process; nothing is freed.
  *
  * Environment (read once, by __tsan_init):
  *	LINEUP_SIM_OUTPUT	the perf.data to write; unset: the program runs unrecorded

@@ -4,3 +4,4 @@ EXTRA_DIST += bench/README.md
 EXTRA_DIST += bench/sim_overhead.sh bench/false_sharing_ab.sh
 EXTRA_DIST += bench/c2c_report.sh
 EXTRA_DIST += bench/reader.sh
+EXTRA_DIST += bench/watch_overhead.sh

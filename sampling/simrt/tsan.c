@@ -142,7 +142,12 @@ API void *__tsan_memset(void *dst, int c, unsigned long size)
 /*
  * Atomics.  The builtins want constant orders, so each operation dispatches on the order;
  * an order the operation cannot take (acquire on a store) is strengthened to seq_cst, as
- * the compilers do for a non-constant order.
+ * the compilers do for a non-constant order.  Compare-and-swap is always seq_cst: on x86 every
+ * order is the same `lock cmpxchg`, and it spares the success/failure order pairs.
+ *
+ * Each RMW is modeled (simrt__access) before it is performed, and reported to
+ * simrt__rmw_done() with whether it changed the value: a fetch_or whose bits were all set,
+ * an add of 0, an exchange or a successful CAS storing the value already there, a failed CAS.
  */
 #define LOAD_ORD(expr_r, expr_a, expr_s)                                                           \
 	switch (mo) {                                                                              \

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,8 +69,10 @@ struct loc_ent {
 struct symbols_dso {
 	char *long_name, *short_name;
 	enum symbols_dso_kind kind;
-	uint8_t bid[20];
+	uint8_t bid[20];	/* the build-id to match: recorded, or read from the file */
 	unsigned int bid_size;
+	uint8_t key_bid[20];	/* the recorded one, part of the cache key */
+	unsigned int key_bid_size;
 	struct symbols_dso *hnext;
 
 	bool loaded;
@@ -85,7 +88,8 @@ struct symbols_dso {
 	bool module_ko;		/* module symbols from its .ko: .text-relative, perf's remap */
 	uint64_t module_text_off; /* the .ko's .text sh_offset: perf's module map pgoff */
 	uint64_t module_text_base; /* where libdwfl put the .ko's .text */
-	uint64_t vmlinux_ref;	/* link-time address of the reference symbol, or 0 */
+	uint64_t kernel_ref;	/* the reference symbol's address in the symbols (kernel_ref()) */
+	bool kernel_ref_done, kernel_ref_found;
 
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -116,6 +120,12 @@ struct symbols {
 	struct symbols_dso **dhash;
 	size_t dhash_size, nr_dsos;
 	struct arena_blk *arena;
+	char *vdso_path;	/* own_vdso()'s copy */
+	bool vdso_tried;
+	/* the recorded kernel's build-id, for modules without a .ko */
+	bool kernel_seen;
+	unsigned int kernel_bid_size;
+	uint8_t kernel_bid[20];
 };
 
 #ifndef DW_AT_GNU_discriminator
@@ -221,6 +231,9 @@ void symbols__delete(struct symbols *s)
 		n = b->next;
 		free(b);
 	}
+	if (s->vdso_path)
+		unlink(s->vdso_path);
+	free(s->vdso_path);
 	free(s->debug_dir);
 	free(s);
 }
@@ -235,17 +248,19 @@ struct symbols_dso *symbols__dso(struct symbols *s, const char *long_name, const
 	if (build_id_size > 20)
 		build_id_size = 20;
 	for (d = s->dhash[b]; d; d = d->hnext)
-		if (!strcmp(d->long_name, long_name) && d->bid_size == build_id_size &&
-		    (!build_id_size || !memcmp(d->bid, build_id, build_id_size)))
+		if (!strcmp(d->long_name, long_name) && d->key_bid_size == build_id_size &&
+		    (!build_id_size || !memcmp(d->key_bid, build_id, build_id_size)))
 			return d;
 	d = xcalloc(1, sizeof(*d));
 	d->sym_root = -1;
 	d->long_name = xstrdup(long_name);
 	d->short_name = xstrdup(short_name ? short_name : long_name);
 	d->kind = kind;
-	d->bid_size = build_id_size;
-	if (build_id_size)
+	d->bid_size = d->key_bid_size = build_id_size;
+	if (build_id_size) {
 		memcpy(d->bid, build_id, build_id_size);
+		memcpy(d->key_bid, build_id, build_id_size);
+	}
 	d->hnext = s->dhash[b];
 	s->dhash[b] = d;
 	s->nr_dsos++;
@@ -927,6 +942,46 @@ static void bid_hex(const struct symbols_dso *d, char *out)
 	out[2 * d->bid_size] = 0;
 }
 
+/*
+ * A copy of this process's vDSO in a temporary file (removed by symbols__delete), made once:
+ * what perf symbolizes a "[vdso]" map with when no copy of the recorded one is cached.
+ */
+static const char *own_vdso(struct symbols *s)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	unsigned long lo, hi;
+	char line[512];
+	FILE *maps;
+	int fd;
+
+	if (s->vdso_tried)
+		return s->vdso_path;
+	s->vdso_tried = true;
+	if (!base || !(maps = fopen("/proc/self/maps", "re")))
+		return NULL;
+	hi = 0;
+	while (fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == base)
+			break;
+		else
+			hi = 0;
+	fclose(maps);
+	if (!hi)
+		return NULL;
+	s->vdso_path = xstrdup("/tmp/lineup-vdso.XXXXXX");
+	fd = mkstemp(s->vdso_path);
+	if (fd < 0 || write(fd, (const void *)base, hi - base) != (ssize_t)(hi - base)) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(s->vdso_path);
+		}
+		zfree(&s->vdso_path);
+		return NULL;
+	}
+	close(fd);
+	return s->vdso_path;
+}
+
 /* perf's candidate order (binary_type_symtab), each under --symfs. */
 static size_t candidates(struct symbols *s, const struct symbols_dso *d, char **out, size_t max)
 {
@@ -984,6 +1039,13 @@ static size_t candidates(struct symbols *s, const struct symbols_dso *d, char **
 		out[n++] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex, hex + 2);
 	if (n < max && d->long_name[0] == '/')
 		out[n++] = xasprintf("%s%s", symfs, d->long_name);
+	if (n < max && d->kind == SYMBOLS_DSO_VDSO) {
+		/* perf falls back on its own process's vDSO (vdso__dso_findnew's temp copy) */
+		const char *own = own_vdso(s);
+
+		if (own)
+			out[n++] = xstrdup(own);
+	}
 	return n;
 }
 
@@ -1046,15 +1108,46 @@ static void synthesize_plt(struct symbols *s, Elf *elf, struct symtab_builder *b
 	}
 }
 
+/*
+ * perf's dso__load: an object recorded without a build-id gets the one of the file at its
+ * path (under --symfs), so the build-id places (cache, /usr/lib/debug/.build-id) are searched.
+ */
+static void read_file_build_id(struct symbols *s, struct symbols_dso *d)
+{
+	char *path;
+	int fd;
+
+	if (d->bid_size || d->long_name[0] != '/')
+		return;
+	path = xasprintf("%s%s", s->opts.symfs ? s->opts.symfs : "", d->long_name);
+	fd = is_regular(path) ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd >= 0) {
+		Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		const void *bid;
+		ssize_t n = e ? dwelf_elf_gnu_build_id(e, &bid) : -1;
+
+		if (n > 0 && n <= 20) {
+			memcpy(d->bid, bid, (size_t)n);
+			d->bid_size = (unsigned int)n;
+		}
+		if (e)
+			elf_end(e);
+		close(fd);
+	}
+	free(path);
+}
+
 static void dso__load_user(struct symbols *s, struct symbols_dso *d)
 {
 	char *cand[8];
-	size_t nc = candidates(s, d, cand, 8);
+	size_t nc;
 	struct elf_file syms = { .fd = -1 }, runtime = { .fd = -1 };
 	struct symtab_builder b = { 0 };
 	struct strbuf why = STRBUF_INIT;
 	GElf_Shdr tsh;
 
+	read_file_build_id(s, d);
+	nc = candidates(s, d, cand, 8);
 	for (size_t i = 0; i < nc; i++) {
 		struct elf_file f;
 		int rc = elf_file__open(&f, cand[i], d);
@@ -1327,6 +1420,92 @@ static void dso__load_perf_map(struct symbols *s, struct symbols_dso *d)
 	d->runtime_path = xstrdup(d->long_name);
 }
 
+/* The running kernel's build-id, from /sys/kernel/notes (ELF notes); 0 when unknown. */
+static unsigned int running_kernel_build_id(uint8_t out[20])
+{
+	uint8_t buf[4096];
+	size_t n, off = 0;
+	FILE *f = fopen("/sys/kernel/notes", "re");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + 12 <= n) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = off + 12, desc_off;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		desc_off = name_off + ((namesz + 3) & ~3u);
+		if (desc_off + descsz > n || namesz > n)
+			return 0;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4)) {
+			unsigned int k = descsz > 20 ? 20 : descsz;
+
+			memcpy(out, buf + desc_off, k);
+			return k;
+		}
+		off = desc_off + ((descsz + 3) & ~3u);
+	}
+	return 0;
+}
+
+static bool bid_equal(const uint8_t *a, unsigned int na, const uint8_t *b, unsigned int nb)
+{
+	/* the header's build-ids are zero-padded to 20 bytes */
+	while (na > 0 && a[na - 1] == 0 && na > nb)
+		na--;
+	while (nb > 0 && b[nb - 1] == 0 && nb > na)
+		nb--;
+	return na == nb && !memcmp(a, b, na);
+}
+
+/*
+ * perf's dso__find_kallsyms: which kallsyms describes the recorded kernel.  An explicit file
+ * (perf's --kallsyms) is taken as is; no recorded build-id: /proc/kallsyms; the running
+ * kernel's build-id: /proc/kallsyms; else the build-id cache's copy
+ * (~/.debug/[kernel.kallsyms]/BUILDID/kallsyms); else none (another machine's kernel: its
+ * symbols are not this machine's).  Returns a path to free, or NULL.
+ */
+static char *kallsyms_for(struct symbols *s, const uint8_t *bid, unsigned int bid_size)
+{
+	uint8_t running[20];
+	unsigned int nr;
+	char hex[41], *p;
+
+	if (s->opts.kallsyms)
+		return s->opts.kallsyms[0] ? xstrdup(s->opts.kallsyms) : NULL;
+	if (!bid_size)
+		return xstrdup("/proc/kallsyms");
+	nr = running_kernel_build_id(running);
+	if (nr && bid_equal(bid, bid_size, running, nr))
+		return xstrdup("/proc/kallsyms");
+	if (!s->debug_dir)
+		return NULL;
+	for (unsigned int i = 0; i < bid_size; i++)
+		sprintf(hex + 2 * i, "%02x", bid[i]);
+	hex[2 * bid_size] = 0;
+	p = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", s->debug_dir, hex);
+	if (is_regular(p))
+		return p;
+	free(p);
+	return NULL;
+}
+
+static char *kallsyms_error(struct symbols *s, const uint8_t *bid, unsigned int bid_size)
+{
+	char hex[41];
+
+	for (unsigned int i = 0; i < bid_size; i++)
+		sprintf(hex + 2 * i, "%02x", bid[i]);
+	hex[2 * bid_size] = 0;
+	return xasprintf("[kernel.kallsyms]: no kallsyms or vmlinux with build-id %s (the "
+			 "recording's kernel is not this one; looked in %s/[kernel.kallsyms]/; "
+			 "give -k VMLINUX)", hex, s->debug_dir ? s->debug_dir : "~/.debug");
+}
+
 static void dso__load(struct symbols *s, struct symbols_dso *d)
 {
 	if (d->loaded)
@@ -1334,38 +1513,36 @@ static void dso__load(struct symbols *s, struct symbols_dso *d)
 	d->loaded = true;
 	switch (d->kind) {
 	case SYMBOLS_DSO_KERNEL: {
-		const char *ks = s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms";
+		char *ks;
 
 		if (s->opts.vmlinux) {
 			dso__load_vmlinux(s, d, s->opts.vmlinux);
 			return;
 		}
-		if (d->bid_size && s->debug_dir) {
-			char hex[41], *p;
-
-			bid_hex(d, hex);
-			p = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", s->debug_dir, hex);
-			if (is_regular(p)) {
-				dso__load_kallsyms(s, d, p, NULL);
-				free(p);
-				return;
-			}
-			free(p);
-		}
-		if (*ks)
+		s->kernel_bid_size = d->bid_size;
+		memcpy(s->kernel_bid, d->bid, d->bid_size);
+		s->kernel_seen = true;
+		ks = kallsyms_for(s, d->bid, d->bid_size);
+		if (ks)
 			dso__load_kallsyms(s, d, ks, NULL);
 		else
-			d->error = xstrdup("[kernel.kallsyms]: no vmlinux and no kallsyms given");
+			d->error = kallsyms_error(s, d->bid, d->bid_size);
+		free(ks);
 		return;
 	}
 	case SYMBOLS_DSO_MODULE: {
-		const char *ks = s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms";
+		char *ks;
 
 		if (dso__load_ko(s, d))
 			return;
-		/* else its symbols from kallsyms, at runtime addresses (see symbols__lookup) */
-		if (*ks)
+		/*
+		 * else its symbols from the kernel's kallsyms (at runtime addresses, see
+		 * symbols__lookup), when that kallsyms is the recorded kernel's
+		 */
+		ks = kallsyms_for(s, s->kernel_bid, s->kernel_seen ? s->kernel_bid_size : 0);
+		if (ks)
 			dso__load_kallsyms(s, d, ks, d->short_name);
+		free(ks);
 		return;
 	}
 	case SYMBOLS_DSO_ANON:
@@ -1902,8 +2079,8 @@ static uint64_t objdump_addr(const struct symbols_dso *d, const struct symbols_m
 {
 	if (d->kind == SYMBOLS_DSO_KERNEL) {
 		/* identity map: ip; a vmlinux is at link-time addresses: take the KASLR shift off */
-		if (d->kernel_vmlinux && map->ref_reloc && d->vmlinux_ref)
-			return addr - (map->ref_reloc - d->vmlinux_ref);
+		if (d->kernel_vmlinux && map->ref_reloc && d->kernel_ref_found)
+			return addr + (d->kernel_ref - map->ref_reloc);
 		return addr;
 	}
 	if (d->kind == SYMBOLS_DSO_MODULE)
@@ -1913,13 +2090,24 @@ static uint64_t objdump_addr(const struct symbols_dso *d, const struct symbols_m
 	return addr + d->text_offset;
 }
 
-static void vmlinux_ref(struct symbols_dso *d, const struct symbols_map *map)
+/*
+ * The kernel's reference symbol (the name after "[kernel.kallsyms]" in its MMAP, "_text" or
+ * "_stext") in the symbols' own terms: a vmlinux's link-time address, or the address in the
+ * kallsyms used.  With the recorded runtime address (the MMAP's pgoff) it gives the shift perf
+ * applies: a vmlinux relocated by KASLR (map->reloc), or another boot's kallsyms moved to the
+ * recorded layout (kallsyms__delta).  The first symbol of that name in file order, even one
+ * fixup_duplicate dropped, as kallsyms__get_function_start reads the file.
+ */
+static void kernel_ref(struct symbols_dso *d, const struct symbols_map *map)
 {
-	if (!d->kernel_vmlinux || d->vmlinux_ref || !map->ref_reloc_name || !map->ref_reloc_name[0])
+	if (d->kind != SYMBOLS_DSO_KERNEL || d->kernel_ref_done || !map->ref_reloc ||
+	    !map->ref_reloc_name || !map->ref_reloc_name[0])
 		return;
+	d->kernel_ref_done = true;
 	for (size_t i = 0; i < d->nr_syms; i++)
-		if (!d->syms[i].dead && !strcmp(d->syms[i].name, map->ref_reloc_name)) {
-			d->vmlinux_ref = d->syms[i].start;
+		if (!strcmp(d->syms[i].name, map->ref_reloc_name)) {
+			d->kernel_ref = d->syms[i].start;
+			d->kernel_ref_found = true;
 			return;
 		}
 }
@@ -1953,9 +2141,9 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 		}
 
 	dso__load(s, d);
-	vmlinux_ref(d, map);
-	if (d->kind == SYMBOLS_DSO_KERNEL && d->kernel_vmlinux && map->ref_reloc && d->vmlinux_ref)
-		rel = map->ref_reloc - d->vmlinux_ref;
+	kernel_ref(d, map);
+	if (d->kind == SYMBOLS_DSO_KERNEL && d->kernel_ref_found && map->ref_reloc)
+		rel = d->kernel_ref - map->ref_reloc;	/* symbol space minus runtime */
 	loc->map_addr = addr;
 	if (d->kind == SYMBOLS_DSO_MODULE && d->module_ko) {
 		/* .text offsets; perf's al->addr is that plus .text's file offset */

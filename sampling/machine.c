@@ -326,8 +326,19 @@ static struct dso *dso__findnew(struct machine *m, const char *long_name, const 
 	return d;
 }
 
+/* perf's build_id__is_defined: an all-zero build-id (an old header's padding) is none. */
+static bool bid_defined(const uint8_t *bid, unsigned int size)
+{
+	for (unsigned int i = 0; i < size; i++)
+		if (bid[i])
+			return true;
+	return false;
+}
+
 static void dso__set_build_id(struct dso *d, const uint8_t *bid, unsigned int size)
 {
+	if (!bid_defined(bid, size))
+		return;
 	if (size > sizeof(d->build_id))
 		size = sizeof(d->build_id);
 	memcpy(d->build_id, bid, size);
@@ -342,6 +353,8 @@ void machine__set_build_id(struct machine *m, const char *filename, bool kernel,
 
 	if (size > 20)
 		size = 20;
+	if (!bid_defined(build_id, size))
+		return;
 	m->bids = xgrow(m->bids, &m->bids_cap, m->nr_bids + 1, sizeof(*m->bids));
 	b = &m->bids[m->nr_bids++];
 	b->name = xstrdup(filename);

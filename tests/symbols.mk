@@ -25,3 +25,5 @@ tests_tools_mkksym_SOURCES = tests/tools/mkksym.c
 tests_tools_mkksym_LDADD = sampling/libperfwriter.a
 TESTS += tests/symbols/ksymbol.sh
 dist_check_SCRIPTS += tests/symbols/ksymbol.sh
+TESTS += tests/symbols/fixtures.sh
+dist_check_SCRIPTS += tests/symbols/fixtures.sh

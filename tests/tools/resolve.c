@@ -78,8 +78,10 @@ static int deliver(void *arg, const struct record *rec)
 		       al.dso ? al.dso->short_name : "[unknown]", loc.srcline);
 		return 0;
 	}
+	/* perf script prints dso->name: the path, but "[name]" for a module */
 	printf(" %16" PRIx64 " %s (%s)\n", rec->sample.ip, loc.sym ? loc.sym : "[unknown]",
-	       al.dso ? al.dso->long_name : "[unknown]");
+	       !al.dso ? "[unknown]" : al.dso->kind == DSO_KIND_MODULE ? al.dso->short_name :
+	       al.dso->long_name);
 	/*
 	 * perf script asks for the srcline without the symbol (map__fprintf_srcline), so
 	 * where addr2line knows nothing it prints "SHORTNAME[ADDR]", never "SYM+OFF".

@@ -155,7 +155,6 @@ struct watch_run {
 	long long nth_seen;
 	uint64_t alloc_time, free_time;
 	uint32_t alloc_tid, free_tid;
-	uint64_t alloc_site, free_site;
 	char alloc_comm[32], free_comm[32];
 	bool freed;
 	struct watch_alloc alloc_rec, free_rec;	/* written to the perf.data */
@@ -164,7 +163,6 @@ struct watch_run {
 	struct watch_hit *hits;
 	int *hit_member;
 	size_t nr_hits, hits_cap;
-	uint64_t first_hit, last_hit;
 	uint64_t dropped_after_free;
 	uint64_t hits_over_cap;	/* hits not kept: more than MAX_HITS */
 	uint64_t start_ns, end_ns;
@@ -545,7 +543,6 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 		r->free_rec = *a;
 		r->free_time = a->time;
 		r->free_tid = a->tid;
-		r->free_site = a->call_site;
 		snprintf(r->free_comm, sizeof(r->free_comm), "%s", task_comm(r, a->pid, a->tid));
 		return 2;
 	}
@@ -564,7 +561,6 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 	r->alloc_rec = *a;
 	r->alloc_time = a->time;
 	r->alloc_tid = a->tid;
-	r->alloc_site = a->call_site;
 	snprintf(r->alloc_comm, sizeof(r->alloc_comm), "%s", comm);
 	return 1;
 }

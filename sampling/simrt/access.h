@@ -193,7 +193,7 @@ static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, u
 		if (!t)
 			return;
 	}
-	if (unlikely(simrt__state != 1))
+	if (unlikely(simrt__state != 1 || t->ignore))
 		return;
 	if (unlikely(simrt__yield_every) && --t->yield_left <= 0) {
 		/* Threads sharing a CPU interleave only at yields: see LINEUP_SIM_YIELD.  Jittered,

@@ -227,6 +227,7 @@ struct simrt_thread *simrt__thread(void)
 	t->tid = (uint32_t)syscall(SYS_gettid);
 	t->rng = (uint64_t)t->tid * 0x9e3779b97f4a7c15ULL | 1;
 	t->nrec = 0;
+	t->ignore = 0;
 	t->yield_left = simrt__yield_every;
 	memset(t->rmw, 0, sizeof(t->rmw));
 	for (int k = 0; k < SIMRT_NR_COUNTDOWNS; k++)

@@ -102,7 +102,8 @@ enum simrt_countdown {
 struct simrt_thread {
 	unsigned slot;
 	unsigned core;
-	uint64_t me; /* 1 << core: the core's sharer bit */
+	uint64_t me;	 /* 1 << core: the core's sharer bit */
+	unsigned ignore; /* __tsan_ignore_thread_begin depth: accesses not modeled */
 	uint32_t tid;
 	int64_t left[SIMRT_NR_COUNTDOWNS]; /* sampling countdowns, enum simrt_countdown */
 	int64_t yield_left;		   /* accesses until the next sched_yield() */

@@ -51,14 +51,21 @@ API void __tsan_func_exit(void)
 {
 }
 
+/* The program's own "do not look" brackets: its accesses in between are not modeled. */
 API void __tsan_ignore_thread_begin(void)
 {
-	simrt__enter();
+	struct simrt_thread *t = simrt__thread();
+
+	if (t)
+		t->ignore++;
 }
 
 API void __tsan_ignore_thread_end(void)
 {
-	simrt__leave();
+	struct simrt_thread *t = simrt__cur;
+
+	if (t && t->ignore)
+		t->ignore--;
 }
 
 #define ACCESS(name, size, op)                                                                     \

@@ -3,17 +3,22 @@
 WL="$top_srcdir/tests/workloads"
 
 # sim_build NAME COMPILER [CFLAGS...]: build tests/workloads/NAME.c for the collector into
-# $T/NAME-COMPILER, with `lineup sim-flags`, compiling and linking in two steps.
+# $T/NAME-COMPILER, with `lineup sim-flags`, compiling and linking in two steps (with gcc when
+# COMPILER is not installed, under the same name).
 sim_build() {
-	local name=$1 cc=$2 cflags libs
+	local name=$1 want=$2 cc=$2 cflags libs
 	shift 2
+	if ! command -v "$cc" >/dev/null; then
+		echo "sim_build: no $cc here, building $name-$want with gcc" >&2
+		cc=gcc
+	fi
 	cflags=$("$LINEUP" sim-flags --cc "$cc" --cflags) || fail "sim-flags --cflags"
 	libs=$("$LINEUP" sim-flags --cc "$cc" --libs) || fail "sim-flags --libs"
 	# shellcheck disable=SC2086
-	"$cc" $cflags -O2 "$@" -c -o "$T/$name-$cc.o" "$WL/$name.c" ||
+	"$cc" $cflags -O2 "$@" -c -o "$T/$name-$want.o" "$WL/$name.c" ||
 		fail "$cc could not compile $name.c for the collector"
 	# shellcheck disable=SC2086
-	"$cc" -o "$T/$name-$cc" "$T/$name-$cc.o" $libs ||
+	"$cc" -o "$T/$name-$want" "$T/$name-$want.o" $libs ||
 		fail "$cc could not link $name with the collector's runtime"
 }
 

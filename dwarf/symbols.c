@@ -90,6 +90,10 @@ struct symbols_dso {
 	uint64_t module_text_base; /* where libdwfl put the .ko's .text */
 	uint64_t kernel_ref;	/* the reference symbol's address in the symbols (kernel_ref()) */
 	bool kernel_ref_done, kernel_ref_found;
+	uint64_t vmlinux_text_addr, vmlinux_text_size, vmlinux_text_off;
+	char ref_names[4][8];	/* a vmlinux's _text/_stext, from its whole symtab */
+	uint64_t ref_addrs[4];
+	unsigned int nr_refs;
 
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -792,7 +796,7 @@ static char *demangle(const char *name)
  * section headers for NOBITS sections of a debug file, as perf's runtime_ss does.
  */
 static int load_elf_syms(struct symbols *s, Elf *syms, Elf *runtime,
-			 GElf_Word type, bool kernel, struct symtab_builder *b)
+			 GElf_Word type, bool kernel, long only_shndx, struct symtab_builder *b)
 {
 	GElf_Shdr symshdr, sh;
 	Elf_Scn *symscn = NULL, *scn;
@@ -833,6 +837,8 @@ static int load_elf_syms(struct symbols *s, Elf *syms, Elf *runtime,
 		if (!is_func && !is_obj && !is_label)
 			continue;
 		if (sym.st_shndx == SHN_ABS || sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		if (only_shndx >= 0 && sym.st_shndx != only_shndx)
 			continue;
 		scn = elf_getscn(syms, sym.st_shndx);
 		if (!scn || !gelf_getshdr(scn, &sh))
@@ -1200,9 +1206,9 @@ static void dso__load_user(struct symbols *s, struct symbols_dso *d)
 			d->text_offset = tsh.sh_addr - tsh.sh_offset;
 		d->adjust_symbols = true;
 		if (syms.elf)
-			load_elf_syms(s, se, re, SHT_SYMTAB, false, &b);
+			load_elf_syms(s, se, re, SHT_SYMTAB, false, -1, &b);
 		/* perf also reads the symbol file's own dynsym */
-		load_elf_syms(s, se, re, SHT_DYNSYM, false, &b);
+		load_elf_syms(s, se, re, SHT_DYNSYM, false, -1, &b);
 	}
 	symtab__finish(&b, false, d);
 	/* after the fixups, as perf's dso__load does: "name@plt" for each PLT slot */
@@ -1266,6 +1272,38 @@ static void dso__load_kallsyms(struct symbols *s, struct symbols_dso *d, const c
 	symtab__finish(&b, true, d);
 }
 
+/* Remember where the reference symbols are (perf reads them from the whole symtab). */
+static void vmlinux_find_ref(struct symbols_dso *d, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *data;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+		return;
+	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize && d->nr_refs < 4; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (name && (!strcmp(name, "_text") || !strcmp(name, "_stext"))) {
+			bool seen = false;
+
+			for (unsigned int k = 0; k < d->nr_refs; k++)
+				seen |= !strcmp(d->ref_names[k], name);
+			if (!seen) {
+				snprintf(d->ref_names[d->nr_refs], sizeof(d->ref_names[0]), "%s", name);
+				d->ref_addrs[d->nr_refs++] = sym.st_value;
+			}
+		}
+	}
+}
+
 static void dso__load_vmlinux(struct symbols *s, struct symbols_dso *d, const char *path)
 {
 	struct elf_file f;
@@ -1282,7 +1320,26 @@ static void dso__load_vmlinux(struct symbols *s, struct symbols_dso *d, const ch
 		elf_file__close(&f);
 		return;
 	}
-	load_elf_syms(s, f.elf, f.elf, SHT_SYMTAB, true, &b);
+	{
+		GElf_Shdr tsh;
+		Elf_Scn *text = find_section(f.elf, ".text", SHT_PROGBITS, &tsh);
+
+		/*
+		 * perf keeps the kernel dso to .text (other sections' symbols go to other maps)
+		 * and moves the kernel map onto .text: start = .text + KASLR shift, pgoff =
+		 * .text's file offset (dso__process_kernel_symbol's remap)
+		 */
+		if (text) {
+			d->vmlinux_text_addr = tsh.sh_addr;
+			d->vmlinux_text_size = tsh.sh_size;
+			d->vmlinux_text_off = tsh.sh_offset;
+		}
+		load_elf_syms(s, f.elf, f.elf, SHT_SYMTAB, true,
+			      text ? (long)elf_ndxscn(text) : -1, &b);
+		/* the reference symbol may be anywhere (kallsyms-style lookup by name) */
+		if (text)
+			vmlinux_find_ref(d, f.elf);
+	}
 	d->symsrc_path = xstrdup(path);
 	d->runtime_path = xstrdup(path);
 	d->kernel_vmlinux = true;
@@ -2104,6 +2161,12 @@ static void kernel_ref(struct symbols_dso *d, const struct symbols_map *map)
 	    !map->ref_reloc_name || !map->ref_reloc_name[0])
 		return;
 	d->kernel_ref_done = true;
+	for (unsigned int i = 0; i < d->nr_refs; i++)
+		if (!strcmp(d->ref_names[i], map->ref_reloc_name)) {
+			d->kernel_ref = d->ref_addrs[i];
+			d->kernel_ref_found = true;
+			return;
+		}
 	for (size_t i = 0; i < d->nr_syms; i++)
 		if (!strcmp(d->syms[i].name, map->ref_reloc_name)) {
 			d->kernel_ref = d->syms[i].start;
@@ -2145,6 +2208,18 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 	if (d->kind == SYMBOLS_DSO_KERNEL && d->kernel_ref_found && map->ref_reloc)
 		rel = d->kernel_ref - map->ref_reloc;	/* symbol space minus runtime */
 	loc->map_addr = addr;
+	if (d->kind == SYMBOLS_DSO_KERNEL && d->kernel_vmlinux && d->vmlinux_text_size) {
+		/* perf's kernel map is now .text, moved by the KASLR shift, at file offsets */
+		uint64_t text_rt = d->vmlinux_text_addr - rel;
+
+		if (addr < text_rt || addr - text_rt >= d->vmlinux_text_size) {
+			loc->no_map = true;
+			loc->srcline = SRCLINE_UNKNOWN;
+			loc->objdump_addr = addr;
+			goto cache;
+		}
+		loc->map_addr = addr - text_rt + d->vmlinux_text_off;
+	}
 	if (d->kind == SYMBOLS_DSO_MODULE && d->module_ko) {
 		/* .text offsets; perf's al->addr is that plus .text's file offset */
 		rel = -map->pgoff;
@@ -2180,6 +2255,7 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 	}
 	loc->srcline = arena_strdup(s, txt);
 	free(txt);
+cache:
 
 	if (d->nr_cache * 2 >= d->cache_size) {
 		size_t nsize = d->cache_size * 2;

@@ -116,6 +116,9 @@ struct symbols_frame {
  * @map_addr:	the address as perf's al->addr reads once the object is loaded: the one
  *		asked, except for a kernel module loaded from its .ko, whose map perf moves to
  *		.text's file offset (pgoff); Symbol and srcline offsets are in this space
+ * @no_map:	perf, once the object is loaded, has no map for the address: a -k vmlinux
+ *		shrinks the kernel map to .text; print the address as one without a map
+ *		(Object "[unknown]", Symbol "[k] 0x...", Source:Line "??:0")
  * @srcline:	perf's Source:Line text (see above)
  * @objdump_addr: the address in the object's own terms (what addr2line was asked)
  * @nr_frames:	length of @frames: 0 when addr2line would say "??" (no line and no symbol);
@@ -127,6 +130,7 @@ struct symbols_loc {
 	uint64_t sym_start;
 	bool sym_is_object;
 	uint64_t map_addr;
+	bool no_map;
 	const char *srcline;
 	uint64_t objdump_addr;
 	unsigned int nr_frames;

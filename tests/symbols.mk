@@ -27,3 +27,5 @@ TESTS += tests/symbols/ksymbol.sh
 dist_check_SCRIPTS += tests/symbols/ksymbol.sh
 TESTS += tests/symbols/fixtures.sh
 dist_check_SCRIPTS += tests/symbols/fixtures.sh
+TESTS += tests/symbols/vmlinux.sh
+dist_check_SCRIPTS += tests/symbols/vmlinux.sh

@@ -67,6 +67,11 @@ static int deliver(void *arg, const struct record *rec)
 	} else {
 		symbols__lookup(cx->syms, NULL, NULL, al.addr, &loc);
 	}
+	if (loc.no_map) {
+		/* perf moved its kernel map onto a vmlinux's .text: this address has none */
+		al.map = NULL;
+		al.dso = NULL;
+	}
 	if (cx->count) {
 		cx->nr++;
 		cx->nr_sym += loc.sym != NULL;

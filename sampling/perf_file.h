@@ -31,6 +31,11 @@
  * until the next perf_file__next_record(); the header info lives until perf_file__close()
  * (though its arrays may be reallocated when a pipe-mode header record arrives, so do not keep
  * pointers to its elements across perf_file__next_record() in pipe mode).
+ *
+ * Byte order: everything handed out is in host order, except the bytes of RAW (tracepoint
+ * payloads: tell libtraceevent h->big_endian), STACK_USER and AUX, which are as recorded.  For a
+ * big-endian file the u64 arrays a sample points to are swapped in place in the record's
+ * payload: a copy of a payload must not be swapped (decoded with swap) a second time.
  */
 
 #include <stdbool.h>

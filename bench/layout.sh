@@ -99,8 +99,11 @@ dbg=${VMLINUX:-$(ls /usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -1)}
 if [ -n "$dbg" ]; then
 	row "vmlinux DWARF: -C task_struct (1st CU)" 1 -- "$PAHOLE" -C task_struct "$dbg" -- \
 		"$LINEUP" layout -C task_struct "$dbg"
-	row "vmlinux DWARF: -C mb_cache_entry" 1 -- "$PAHOLE" -C mb_cache_entry "$dbg" -- \
-		"$LINEUP" layout -C mb_cache_entry "$dbg"
+	row "vmlinux DWARF: -C hd_geometry (block/)" 1 -- "$PAHOLE" -C hd_geometry "$dbg" -- \
+		"$LINEUP" layout -C hd_geometry "$dbg"
+	last=$("$LINEUP" layout "$dbg" | awk '/^struct / { n = $2 } END { print n }')
+	row "vmlinux DWARF: -C $last (last)" 1 -- "$PAHOLE" -C "$last" "$dbg" -- \
+		"$LINEUP" layout -C "$last" "$dbg"
 	row "vmlinux DWARF: full dump" 1 -- "$PAHOLE" "$dbg" -- "$LINEUP" layout "$dbg"
 else
 	echo "vmlinux DWARF: not installed (apt-get install linux-image-amd64-dbg, ~850 MB)"

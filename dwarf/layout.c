@@ -992,8 +992,10 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 		if (diff && t->nr_members) {
 			printed += fprintf(fp, "\n");
 			printed += put_tabs(c, ci);
+			/* pahole's own name for sizes that do not add up */
 			printed += fprintf(fp,
-				"/* BRAIN FART ALERT! %llu bytes != %u (member bytes) + %u (member bits) + %u (byte holes) + %u (bit holes), diff = %lld bits */\n",
+				"/* BRAIN FART ALERT! %llu bytes != %u (member bytes) + %u (member bits) "
+				"+ %u (byte holes) + %u (bit holes), diff = %lld bits */\n",
 				(unsigned long long)t->size, sum_bytes, sum_bits, sum_holes,
 				sum_bit_holes, (long long)diff);
 		}

@@ -48,16 +48,19 @@ enum layout_kind {
  * @bit_size:	width of a bitfield; 0 when the member is not a bitfield
  * @align:	the member's alignment: @forced_align when set, else the natural alignment of its
  *		type (pahole's inference: pointer size, base type size, max of struct members)
- * @forced_align: DW_AT_alignment of the member (`__attribute__((aligned(N)))`), 0 if none
+ * @forced_align: DW_AT_alignment of the member (`__attribute__((aligned(N)))`), 0 if none; from
+ *		BTF, inferred from the offsets as pahole's BTF loader does
  * @natural_align: pahole's natural alignment of the member's type, ignoring forced alignment
  *		(what its __packed__ inference uses)
  * @nr_elems:	total element count for an array (product of dimensions); 0 for a flexible or
  *		zero-length array; 1 for a non-array
  * @elem_size:	size of one element of an array; @size for a non-array
  * @type:	the struct/union this member is (after typedefs, const/volatile, and array
- *		element stripping), or NULL for scalars, pointers and enums.  Anonymous
- *		members and inline-defined types are always filled in; for named types it is
- *		filled when the source was asked to expand (LAYOUT_EXPAND) and is NULL otherwise
+ *		element stripping), or NULL for scalars, pointers and named enums.  Inline
+ *		(anonymous) structs, unions and enums (LAYOUT_ENUM) are always filled in, and a
+ *		pointer to an anonymous struct too (decl_prefix "* "); named structs only when
+ *		the source was asked to expand (LAYOUT_EXPAND): otherwise look them up by
+ *		@type_id with layout_source__find
  * @type_id:	the named struct/union's name for lookups ("list_head"), or NULL
  * @hole:	bytes of hole after this member before the next one (pahole's)
  * @bit_hole:	bits of hole after this bitfield before the next one
@@ -95,11 +98,11 @@ struct layout_member {
 
 /**
  * struct layout_type - a struct, union or class with its members in declaration order.
- * @kind:	struct, union or class
+ * @kind:	struct, union or class (or LAYOUT_ENUM for an inline anonymous enum)
  * @name:	the tag name, or NULL for an anonymous type
  * @size:	sizeof, in bytes
  * @align:	alignment: @forced_align if set, else the natural alignment pahole infers
- * @forced_align: DW_AT_alignment of the type, 0 if none (BTF never has it)
+ * @forced_align: DW_AT_alignment of the type, 0 if none (BTF: inferred, as pahole does)
  * @natural_align: pahole's natural alignment (largest member natural alignment, 1 if empty)
  * @signed_enum: for LAYOUT_ENUM, the values are signed
  * @packed:	inferred `__attribute__((__packed__))` (pahole's rules: a member at an offset

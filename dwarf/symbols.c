@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -124,6 +125,7 @@ struct symbols {
 	struct symbols_dso **dhash;
 	size_t dhash_size, nr_dsos;
 	struct arena_blk *arena;
+	char *osrelease;	/* a copy of opts.osrelease */
 	char *vdso_path;	/* own_vdso()'s copy */
 	bool vdso_tried;
 	/* the recorded kernel's build-id, for modules without a .ko */
@@ -184,6 +186,8 @@ struct symbols *symbols__new(const struct symbols_options *opts)
 	else if (home)
 		s->debug_dir = xasprintf("%s/.debug", home);
 	s->opts.debug_dir = s->debug_dir;
+	s->osrelease = s->opts.osrelease ? xstrdup(s->opts.osrelease) : NULL;
+	s->opts.osrelease = s->osrelease;
 	s->dhash_size = 64;
 	s->dhash = xcalloc(s->dhash_size, sizeof(*s->dhash));
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -238,6 +242,7 @@ void symbols__delete(struct symbols *s)
 	if (s->vdso_path)
 		unlink(s->vdso_path);
 	free(s->vdso_path);
+	free(s->osrelease);
 	free(s->debug_dir);
 	free(s);
 }
@@ -1477,6 +1482,59 @@ static void dso__load_perf_map(struct symbols *s, struct symbols_dso *d)
 	d->runtime_path = xstrdup(d->long_name);
 }
 
+/*
+ * perf's search for a kernel image before kallsyms (dso__load_kernel_sym): the build-id
+ * cache's "elf", then its vmlinux_path ("vmlinux", "/boot/vmlinux", and unless --symfs is
+ * given /boot/vmlinux-REL, /usr/lib/debug/boot/vmlinux-REL, /lib/modules/REL/build/vmlinux,
+ * /usr/lib/debug/lib/modules/REL/vmlinux, /usr/lib/debug/boot/vmlinux-REL.debug, REL the
+ * recording's os release), each under --symfs; an image whose build-id is not the recorded
+ * one is passed over.  Debian's linux-image-*-dbg installs one of these.
+ */
+static bool find_vmlinux(struct symbols *s, struct symbols_dso *d)
+{
+	static const char *const upd[][2] = {
+		{ "/boot/vmlinux-", "" }, { "/usr/lib/debug/boot/vmlinux-", "" },
+		{ "/lib/modules/", "/build/vmlinux" }, { "/usr/lib/debug/lib/modules/", "/vmlinux" },
+		{ "/usr/lib/debug/boot/vmlinux-", ".debug" },
+	};
+	const char *symfs = s->opts.symfs ? s->opts.symfs : "";
+	char *cand[8];
+	size_t nc = 0;
+	struct utsname uts;
+	const char *rel = s->opts.osrelease;
+	bool found = false;
+
+	if (d->bid_size && s->debug_dir) {
+		char hex[41];
+
+		bid_hex(d, hex);
+		cand[nc++] = xasprintf("%s/.build-id/%.2s/%s/elf", s->debug_dir, hex, hex + 2);
+	}
+	cand[nc++] = xasprintf("%svmlinux", symfs);
+	cand[nc++] = xasprintf("%s/boot/vmlinux", symfs);
+	if (!symfs[0]) {
+		if (!rel && uname(&uts) == 0)
+			rel = uts.release;
+		for (size_t i = 0; rel && i < sizeof(upd) / sizeof(upd[0]); i++)
+			cand[nc++] = xasprintf("%s%s%s", upd[i][0], rel, upd[i][1]);
+	}
+	for (size_t i = 0; i < nc; i++) {
+		struct elf_file f;
+
+		if (!found && elf_file__open(&f, cand[i], d) == 0) {
+			bool ok = f.has_symtab;
+
+			elf_file__close(&f);
+			if (ok) {
+				dso__load_vmlinux(s, d, cand[i]);
+				found = d->kernel_vmlinux;
+			}
+		}
+		free(cand[i]);
+	}
+	return found;
+}
+
 /* The running kernel's build-id, from /sys/kernel/notes (ELF notes); 0 when unknown. */
 static unsigned int running_kernel_build_id(uint8_t out[20])
 {
@@ -1572,6 +1630,11 @@ static void dso__load(struct symbols *s, struct symbols_dso *d)
 	case SYMBOLS_DSO_KERNEL: {
 		char *ks;
 
+		if (s->opts.kallsyms) {
+			if (s->opts.kallsyms[0])
+				dso__load_kallsyms(s, d, s->opts.kallsyms, NULL);
+			return;
+		}
 		if (s->opts.vmlinux) {
 			dso__load_vmlinux(s, d, s->opts.vmlinux);
 			return;
@@ -1579,6 +1642,10 @@ static void dso__load(struct symbols *s, struct symbols_dso *d)
 		s->kernel_bid_size = d->bid_size;
 		memcpy(s->kernel_bid, d->bid, d->bid_size);
 		s->kernel_seen = true;
+		if (find_vmlinux(s, d))
+			return;
+		if (s->opts.symfs && s->opts.symfs[0])
+			return;	/* perf: no local kallsyms when a symfs is given */
 		ks = kallsyms_for(s, d->bid, d->bid_size);
 		if (ks)
 			dso__load_kallsyms(s, d, ks, NULL);

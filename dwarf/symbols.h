@@ -22,8 +22,9 @@
  *     then PATH itself, all under --symfs when given; a file whose build-id differs from the
  *     recorded one is rejected;
  *   - the kernel ([kernel.kallsyms]) takes its symbols from -k VMLINUX (relocated by the
- *     recording's reference symbol, KASLR) or else from kallsyms (the build-id cache's copy,
- *     then /proc/kallsyms); a module's from its .ko (the MMAP's path, the build-id cache,
+ *     recording's reference symbol, KASLR), else from an image perf would find (build-id
+ *     cache, /boot/vmlinux-REL, /usr/lib/debug/boot/vmlinux-REL...), else from kallsyms when it
+ *     is the recorded kernel's (/proc/kallsyms, or the build-id cache's copy); a module's from its .ko (the MMAP's path, the build-id cache,
  *     /usr/lib/debug/.build-id) as perf loads it (.text symbols; the map moved to .text's
  *     file offset, see @map_addr), else from kallsyms; a JIT's (anonymous executable memory,
  *     "/tmp/perf-PID.map") from that map file;
@@ -58,6 +59,8 @@ struct symbols_dso;
  * @debug_dir:	the build-id cache (NULL: $HOME/.debug)
  * @full_srcline: print the source file's full path, not its basename (perf's
  *		--full-source-path)
+ * @osrelease:	the recording's kernel release (the OSRELEASE header), for the kernel image
+ *		search (/usr/lib/debug/boot/vmlinux-REL...); NULL: this machine's
  */
 struct symbols_options {
 	const char *symfs;
@@ -65,6 +68,7 @@ struct symbols_options {
 	const char *kallsyms;
 	const char *debug_dir;
 	bool full_srcline;
+	const char *osrelease;
 };
 
 /* The same values as sampling/machine.h's enum dso_kind, so a caller can pass it through. */

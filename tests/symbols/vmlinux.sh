@@ -45,3 +45,18 @@ fi
 grep -q 'kfunc_b (\[kernel.kallsyms\])' "$T/got" || fail "no vmlinux symbol resolved"
 grep -q 'fakek.c:3' "$T/got" || fail "no source line from the vmlinux"
 echo "$(grep -c '^ ' "$T/got") kernel samples resolved with -k like perf"
+
+# Without -k: perf looks for an image itself ("vmlinux" in the current directory first, then
+# /boot/vmlinux, /boot/vmlinux-REL, /usr/lib/debug/boot/vmlinux-REL ...); so does lineup.
+cp "$T/vmlinux" "$T/cwd-vmlinux"
+mkdir -p "$T/cwd" && mv "$T/cwd-vmlinux" "$T/cwd/vmlinux"
+(cd "$T/cwd" && "$PERF" script -i "$T/perf.data" -F ip,sym,dso,srcline 2>/dev/null) |
+	grep -v '^$' > "$T/want" || fail "perf script failed"
+(cd "$T/cwd" && "$top_builddir/tests/tools/resolve" "$T/perf.data") > "$T/got" ||
+	fail "resolve failed"
+if ! cmp -s "$T/want" "$T/got"; then
+	diff "$T/want" "$T/got" | head -30
+	fail "./vmlinux found by search: lineup resolves samples differently from perf script"
+fi
+grep -q 'kfunc_b (\[kernel.kallsyms\])' "$T/got" || fail "./vmlinux not used"
+echo "./vmlinux found like perf finds it"

@@ -137,8 +137,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	m = machine__new();
-	syms = symbols__new(&o);
 	h = perf_file__header(pf);
+	o.osrelease = h->osrelease;	/* where perf looks for the kernel image */
+	syms = symbols__new(&o);
 	for (uint32_t i = 0; i < h->nr_build_ids; i++) {
 		const struct perf_build_id *b = &h->build_ids[i];
 

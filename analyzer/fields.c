@@ -15,7 +15,7 @@
 struct fields_priv {
 	struct u64map line_of;		/* line address -> index in lines */
 	struct u64map struct_of;	/* layout pointer -> index in structs */
-	struct u64map *instances;	/* per struct: instance base -> 1 */
+	struct u64map *instances;	/* per struct: instance base -> index in its instances[] */
 	size_t cap_instances;
 	struct u64map rmw_total, rmw_redundant;	/* ip -> counts from the collector */
 };
@@ -250,6 +250,7 @@ void fields__delete(struct fields *f)
 		for (unsigned int m = 0; m <= s->layout->nr_members; m++)
 			stats__release(&s->members[m]);
 		free(s->members);
+		free(s->instances);
 		stats__release(&s->total);
 		u64map__exit(&p->instances[i]);
 	}
@@ -372,14 +373,22 @@ void fields__add(struct fields *f, const struct attr_result *res, const struct f
 		int m = res->member >= 0 && (unsigned int)res->member < res->layout->nr_members ?
 				res->member : (int)res->layout->nr_members;
 		struct u64map *inst = &priv(f)->instances[idx];
+		uint64_t k;
 
 		stats__add(&s->members[m], a);
 		stats__add(&s->total, a);
 		s->by_kind[res->kind]++;
-		if (!u64map__get(inst, res->base, NULL)) {
-			u64map__set(inst, res->base, 1);
-			s->nr_instances++;
+		if (!u64map__get(inst, res->base, &k)) {
+			k = s->nr_instances++;
+			s->instances = xgrow(s->instances, &s->cap_instances, s->nr_instances,
+					     sizeof(*s->instances));
+			memset(&s->instances[k], 0, sizeof(s->instances[k]));
+			s->instances[k].base = res->base;
+			u64map__set(inst, res->base, k);
 		}
+		s->instances[k].samples++;
+		s->instances[k].stores += a->store;
+		s->instances[k].hitm += a->load && (a->lcl_hitm || a->rmt_hitm);
 	}
 }
 
@@ -540,6 +549,17 @@ static void line__decide(struct fields *f, struct field_line *l)
 		l->verdict = hitm_slots >= 2 ? LINE_FALSE_SHARING : LINE_TRUE_SHARING;
 }
 
+static int instance_cmp(const void *a, const void *b)
+{
+	const struct field_instance *x = a, *y = b;
+
+	if (x->hitm != y->hitm)
+		return x->hitm > y->hitm ? -1 : 1;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->base < y->base ? -1 : x->base > y->base;
+}
+
 static int struct_cmp(const void *a, const void *b)
 {
 	const struct field_struct *x = a, *y = b;
@@ -640,6 +660,8 @@ void fields__finish(struct fields *f)
 		for (unsigned int m = 0; m <= s->layout->nr_members; m++)
 			stats__sort_ips(&s->members[m]);
 		stats__sort_ips(&s->total);
+		if (s->nr_instances > 1)
+			qsort(s->instances, s->nr_instances, sizeof(*s->instances), instance_cmp);
 	}
 	if (f->nr_structs > 1) {
 		/* Keep each struct's instance map beside it while sorting. */

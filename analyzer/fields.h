@@ -76,6 +76,12 @@ static inline uint64_t field_stats__hitm(const struct field_stats *s)
 	return s->lcl_hitm + s->rmt_hitm;
 }
 
+/* One instance of a struct: its address and how hot it is. */
+struct field_instance {
+	uint64_t base;
+	uint64_t samples, hitm, stores;
+};
+
 /**
  * struct field_struct - one attributed type.
  * @layout:	the type
@@ -84,6 +90,7 @@ static inline uint64_t field_stats__hitm(const struct field_stats *s)
  * @total:	the whole type
  * @nr_instances: distinct instances (base addresses) seen
  * @by_kind:	samples by the evidence that named the type (operand, variable, ...)
+ * @instances:	every instance, the hottest (HITMs, then samples) first after fields__finish()
  */
 struct field_struct {
 	const struct flat_layout *layout;
@@ -91,6 +98,8 @@ struct field_struct {
 	struct field_stats total;
 	uint64_t nr_instances;
 	uint64_t by_kind[ATTR__NR];
+	struct field_instance *instances;
+	size_t cap_instances;
 };
 
 /**

@@ -773,7 +773,13 @@ static void print_json(struct fields_ctx *c, FILE *out)
 		for (int k = ATTR_NONE + 1, n = 0; k < ATTR__NR; k++)
 			fprintf(out, "%s\"%s\":%" PRIu64, n++ ? "," : "", attr_evidence__name(k),
 				fs->by_kind[k]);
-		fputs("},\"members\":[", out);
+		fputs("},\"hottest_instances\":[", out);
+		for (size_t k = 0; k < fs->nr_instances && k < 10; k++)
+			fprintf(out, "%s{\"addr\":\"%#" PRIx64 "\",\"samples\":%" PRIu64
+				",\"hitm\":%" PRIu64 ",\"stores\":%" PRIu64 "}", k ? "," : "",
+				fs->instances[k].base, fs->instances[k].samples,
+				fs->instances[k].hitm, fs->instances[k].stores);
+		fputs("],\"members\":[", out);
 		for (unsigned m = 0; m <= fs->layout->nr_members; m++) {
 			struct field_stats st = { 0 };
 			struct row r = { fs, m < fs->layout->nr_members ? &fs->layout->members[m] : NULL,

@@ -219,6 +219,8 @@ int main(void)
 
 		if (s->layout == &pair) {
 			CHECK(s->nr_instances == 4);
+			CHECK(s->instances[0].base == 0x1000 && s->instances[0].hitm == 20);
+			CHECK(s->instances[0].samples == 40 && s->instances[0].stores == 20);
 			/* a: 10+1 stores by CPU 0 (0x1000, 0x5000), 8 more at 0x8000/0x8010 */
 			CHECK(s->members[0].stores == 19 && s->members[0].loads == 10);
 			CHECK(s->members[0].lcl_hitm == 10 && s->members[0].cpus_write.nr == 2);

@@ -537,6 +537,8 @@ static void qrec__free(struct record *rec)
 static void deliver(struct report *r, struct qitem *it)
 {
 	if (it->is_rec) {
+		if (!it->r.rec)
+			return;		/* a record c2c has no use for */
 		report__record(r, it->r.rec, &it->r.id);
 		qrec__free(it->r.rec);
 	} else {
@@ -661,10 +663,17 @@ static void queue__record(struct report *r, struct queue *q, const struct record
 		struct qitem *it;
 		struct record *copy;
 
-		/* only what the machine model uses */
+		/*
+		 * Records the machine model does not use still take their place in the queue,
+		 * as in perf: they move its max_timestamp and so the next round's limit.
+		 */
 		if (rec->type != REC_MMAP && rec->type != REC_MMAP2 && rec->type != REC_COMM &&
-		    rec->type != REC_FORK && rec->type != REC_EXIT)
+		    rec->type != REC_FORK && rec->type != REC_EXIT) {
+			it = queue__add(q, t);
+			it->is_rec = true;
+			it->r.rec = NULL;
 			return;
+		}
 		copy = xmalloc(sizeof(*copy));
 		*copy = *rec;
 		copy->payload = NULL;
@@ -1430,7 +1439,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	ret = EXIT_OK;
 out:
 	for (size_t k = 0; k < q.n; k++)
-		if (queue__at(&q, k)->is_rec)
+		if (queue__at(&q, k)->is_rec && queue__at(&q, k)->r.rec)
 			qrec__free(queue__at(&q, k)->r.rec);
 	free(q.v);
 	report_fields__delete(rf);

@@ -184,6 +184,27 @@ sample load tid=501 cpu=3 time=10 ip=reader+16 addr=0x7f0000000010 src=LCL_HITM 
 EOF
 "$MKPERF" -o "$T/s4.data" "$T/s4.txt" || fail "mkperf failed on scenario 4"
 
+# Scenario 7: a record c2c has no use for (LOST, timed after a sample of an event without
+# TIME) still moves perf's flush limit: the late sample at 200 then comes after the one at 300.
+cat >"$T/s7.txt" <<EOF
+cpus 4 sockets=2
+event load sample_type=C2C
+event other sample_type=IDENTIFIER,IP,TID,CPU
+comm 600 600 phantom time=1
+mmap 600 auto $T/prog time=1
+anon 600 0x7f0000000000 0x10000 time=1
+sample load tid=600 cpu=0 time=100 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x1000 weight=10
+sample other tid=600 cpu=0 time=500 ip=reader+8
+lost 1
+round
+sample load tid=600 cpu=1 time=300 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x80001000 weight=20
+sample load tid=600 cpu=1 time=50 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x1000 weight=30
+round
+sample load tid=600 cpu=1 time=200 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x1000 weight=40
+round
+EOF
+"$MKPERF" -o "$T/s7.data" "$T/s7.txt" || fail "mkperf failed on scenario 7"
+
 n=0
 compare() {
 	f=$1
@@ -223,6 +244,10 @@ done
 grep -q '^      0      0x7f0000000000   0-1       6 ' "$T/lineup.$((n - 5))" ||
 	fail "scenario 4: PA cnt is not the time-ordered count (6)"
 compare "$T/s3.data" --no-source -c tid,iaddr,dso -N
+
+compare "$T/s7.data"
+grep -q '^      0      0x7f0000000000   0-1       3 ' "$T/lineup.$n" ||
+	fail "scenario 7: PA cnt is not 3 (the LOST record must move the flush limit)"
 
 # The real recording (kernel samples without a vmlinux: with --show-all and Source:Line, perf 6.1
 # dies of SIGPIPE when addr2line gives up on [kernel.kallsyms], so those runs drop the column).

@@ -498,6 +498,7 @@ struct queue {
 	struct qitem *v;
 	size_t head, n, cap;		/* a ring of n items from head */
 	uint64_t seq, next_flush, max_ts, tail_ts;
+	int ordered;			/* -1: not decided yet */
 	bool sorted;
 };
 
@@ -631,7 +632,19 @@ static void queue__record(struct report *r, struct queue *q, const struct record
 	uint64_t t = UINT64_MAX;
 
 	mmap2_id(rec, &id);
-	if (rec->type == REC_SAMPLE) {
+	/*
+	 * perf orders nothing when the first event lacks sample_id_all (c2c's tool asks for
+	 * ordering_requires_timestamps): everything then goes in file order.
+	 */
+	if (q->ordered < 0) {
+		const struct perf_header_info *h = r->h;
+
+		q->ordered = h->nr_evsels &&
+			     perf_attr__flag(&h->evsels[0].attr, ATTR_SAMPLE_ID_ALL);
+	}
+	if (!q->ordered) {
+		/* no timestamp taken: delivered at once below */
+	} else if (rec->type == REC_SAMPLE) {
 		if (rec->sample.present & SF_TIME)
 			t = rec->sample.time;
 	} else if (rec->has_sample_id && (rec->sample.present & SF_TIME)) {
@@ -1323,7 +1336,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	struct record rec;
 	struct c2c_view view;
 	struct report_fields *rf = NULL;
-	struct queue q = { .sorted = true };
+	struct queue q = { .sorted = true, .ordered = -1 };
 	int rc, ret = EXIT_USAGE;
 	int i;
 

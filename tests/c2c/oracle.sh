@@ -205,6 +205,21 @@ round
 EOF
 "$MKPERF" -o "$T/s7.data" "$T/s7.txt" || fail "mkperf failed on scenario 7"
 
+# Scenario 8: without sample_id_all perf c2c orders nothing (ordering_requires_timestamps):
+# file order, so PA cnt is 3 here where time order would give 2.
+cat >"$T/s8.txt" <<EOF
+cpus 4 sockets=2
+event load sample_id_all=0
+comm 700 700 unordered
+mmap 700 auto $T/prog
+anon 700 0x7f0000000000 0x10000
+sample load tid=700 cpu=0 time=300 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x1000 weight=10
+sample load tid=700 cpu=1 time=100 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x80001000 weight=20
+sample load tid=700 cpu=1 time=200 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM phys=0x1000 weight=30
+round
+EOF
+"$MKPERF" -o "$T/s8.data" "$T/s8.txt" || fail "mkperf failed on scenario 8"
+
 n=0
 compare() {
 	f=$1
@@ -248,6 +263,10 @@ compare "$T/s3.data" --no-source -c tid,iaddr,dso -N
 compare "$T/s7.data"
 grep -q '^      0      0x7f0000000000   0-1       3 ' "$T/lineup.$n" ||
 	fail "scenario 7: PA cnt is not 3 (the LOST record must move the flush limit)"
+
+compare "$T/s8.data"
+grep -q '^      0      0x7f0000000000   0-1       3 ' "$T/lineup.$n" ||
+	fail "scenario 8: without sample_id_all the records must stay in file order"
 
 # The real recording (kernel samples without a vmlinux: with --show-all and Source:Line, perf 6.1
 # dies of SIGPIPE when addr2line gives up on [kernel.kallsyms], so those runs drop the column).

@@ -117,12 +117,18 @@ static void stats__add(struct field_stats *st, const struct fields_access *a)
 	if (a->store) {
 		st->stores++;
 		ip->stores++;
-		id_set__add(&st->cpus_write, a->cpu);
-		id_set__add(&st->tids_write, a->tid);
 	}
 	if (a->locked) {
 		st->locked++;
 		ip->locked++;
+		if (!a->store)
+			st->locked_loads++;
+	}
+	/* A lock-prefixed RMW writes the line even when it was sampled as a load. */
+	if (a->store || a->locked) {
+		st->writes++;
+		id_set__add(&st->cpus_write, a->cpu);
+		id_set__add(&st->tids_write, a->tid);
 	}
 	if (a->load && a->lcl_hitm)
 		st->lcl_hitm++;
@@ -146,6 +152,8 @@ static void stats__merge(struct field_stats *dst, const struct field_stats *src)
 {
 	dst->loads += src->loads;
 	dst->stores += src->stores;
+	dst->writes += src->writes;
+	dst->locked_loads += src->locked_loads;
 	dst->locked += src->locked;
 	dst->lcl_hitm += src->lcl_hitm;
 	dst->rmt_hitm += src->rmt_hitm;
@@ -430,7 +438,7 @@ const char *line_verdict__name(enum line_verdict v)
  */
 static bool slot_written(const struct line_slot *s)
 {
-	return s->st.stores && s->st.stores * 20 > s->st.loads;
+	return !field_stats__read_mostly(&s->st);
 }
 
 /*
@@ -500,8 +508,8 @@ static void line__decide(struct fields *f, struct field_line *l)
 			if (slot_written(&l->slots[k]) && same_writers(s, &l->slots[k]))
 				parent[group_find(parent, (int)k)] = group_find(parent, (int)i);
 		/* The slot most written by several CPUs: the truly shared one. */
-		if (s->st.cpus_write.nr >= 2 && s->st.stores + field_stats__hitm(&s->st) > best) {
-			best = s->st.stores + field_stats__hitm(&s->st);
+		if (s->st.cpus_write.nr >= 2 && s->st.writes + field_stats__hitm(&s->st) > best) {
+			best = s->st.writes + field_stats__hitm(&s->st);
 			l->true_shared = (int)i;
 		}
 	}
@@ -580,8 +588,8 @@ static int line_cmp(const void *a, const void *b)
 
 	if (hx != hy)
 		return hx > hy ? -1 : 1;
-	if (x->st.stores != y->st.stores)
-		return x->st.stores > y->st.stores ? -1 : 1;
+	if (x->st.writes != y->st.writes)
+		return x->st.writes > y->st.writes ? -1 : 1;
 	if (x->st.loads != y->st.loads)
 		return x->st.loads > y->st.loads ? -1 : 1;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
@@ -751,8 +759,12 @@ static void slot_line(const struct line_slot *s, struct strbuf *out)
 {
 	strbuf__add(out, "    ", 4);
 	line_slot__name(s, out);
-	strbuf__addf(out, ": %" PRIu64 " store%s by %u CPU%s, %" PRIu64 " load%s by %u CPU%s",
-		     s->st.stores, plural(s->st.stores), s->st.cpus_write.nr,
+	strbuf__addf(out, ": %" PRIu64 " store%s", s->st.stores, plural(s->st.stores));
+	if (s->st.locked_loads)
+		strbuf__addf(out, " + %" PRIu64 " locked RMW%s sampled as load%s",
+			     s->st.locked_loads, plural(s->st.locked_loads),
+			     plural(s->st.locked_loads));
+	strbuf__addf(out, " by %u CPU%s, %" PRIu64 " load%s by %u CPU%s", s->st.cpus_write.nr,
 		     plural(s->st.cpus_write.nr), s->st.loads, plural(s->st.loads),
 		     s->st.cpus_read.nr, plural(s->st.cpus_read.nr));
 	if (s->st.locked)
@@ -819,8 +831,8 @@ void fields__explain_line(const struct fields *f, const struct field_line *l,
 		add_str(out, "\n");
 		return;
 	}
-	strbuf__addf(out, " (%" PRIu64 " HITM, %" PRIu64 " stores by %u CPU%s)\n",
-		     field_stats__hitm(&l->st), l->st.stores, l->writer_cpus,
+	strbuf__addf(out, " (%" PRIu64 " HITM, %" PRIu64 " writes by %u CPU%s)\n",
+		     field_stats__hitm(&l->st), l->st.writes, l->writer_cpus,
 		     plural(l->writer_cpus));
 
 	add_str(out, "  written:\n");

@@ -55,6 +55,10 @@ struct field_ip {
 /**
  * struct field_stats - the counters kept per member, per line slot, per line.
  * @loads, @stores: samples of each kind (@locked: of which locked RMWs)
+ * @writes:	samples that wrote the line: stores, and locked RMWs sampled as loads (PEBS and
+ *		lineup watch record an RMW as a locked load; a lock-prefixed instruction always
+ *		writes, so its CPU and thread count among the writers)
+ * @locked_loads: locked RMWs sampled as loads (no store sample of their own)
  * @lcl_hitm, @rmt_hitm: HITM loads
  * @weight_sum, @weighted: sum of the weights and number of samples that had one (mean
  *		cycles = weight_sum / weighted)
@@ -63,6 +67,7 @@ struct field_ip {
  */
 struct field_stats {
 	uint64_t loads, stores, locked;
+	uint64_t writes, locked_loads;
 	uint64_t lcl_hitm, rmt_hitm;
 	uint64_t weight_sum, weighted;
 	uint64_t first_time, last_time;
@@ -74,6 +79,18 @@ struct field_stats {
 static inline uint64_t field_stats__hitm(const struct field_stats *s)
 {
 	return s->lcl_hitm + s->rmt_hitm;
+}
+
+/* Loads that only read (a locked RMW's load part writes too). */
+static inline uint64_t field_stats__plain_loads(const struct field_stats *s)
+{
+	return s->loads - s->locked_loads;
+}
+
+/* Read-mostly: writes at most 1 in 20 of the plain loads, or none. */
+static inline int field_stats__read_mostly(const struct field_stats *s)
+{
+	return !s->writes || s->writes * 20 <= field_stats__plain_loads(s);
 }
 
 /* One instance of a struct: its address and how hot it is. */

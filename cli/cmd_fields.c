@@ -379,11 +379,11 @@ static void col_use(const struct row *r, uint64_t *n, double *f, struct strbuf *
 {
 	const struct field_stats *st = r->st;
 
-	if (!st->loads && !st->stores)
+	if (!st->loads && !st->writes)
 		strbuf__addf(sb, "-");
-	else if (!st->stores || st->stores * 20 <= st->loads)
+	else if (field_stats__read_mostly(st))
 		strbuf__addf(sb, "read-mostly");
-	else if (!st->loads)
+	else if (!st->loads && !st->locked)	/* an RMW reads as well */
 		strbuf__addf(sb, "write-only");
 	else
 		strbuf__addf(sb, "read-write");
@@ -536,7 +536,7 @@ static void print_header(enum out_format fmt, FILE *out)
 
 static bool member_touched(const struct field_stats *st)
 {
-	return st->loads || st->stores;
+	return st->loads || st->stores || st->writes;
 }
 
 /* Which members to list: top-level ones always, nested ones when touched (or --all-members). */
@@ -806,9 +806,9 @@ static void print_json(struct fields_ctx *c, FILE *out)
 			continue;
 		fprintf(out, "%s{\"addr\":\"%#" PRIx64 "\",\"verdict\":", nl++ ? "," : "", l->addr);
 		json_text(out, line_verdict__name(l->verdict));
-		fprintf(out, ",\"hitm\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"loads\":%" PRIu64
+		fprintf(out, ",\"hitm\":%" PRIu64 ",\"writes\":%" PRIu64 ",\"loads\":%" PRIu64
 			",\"writer_cpus\":%u,\"writer_groups\":%u,\"victims\":%u,\"slots\":[",
-			field_stats__hitm(&l->st), l->st.stores, l->st.loads, l->writer_cpus,
+			field_stats__hitm(&l->st), l->st.writes, l->st.loads, l->writer_cpus,
 			l->nr_groups, l->victims);
 		for (size_t k = 0; k < l->nr_slots; k++) {
 			const struct line_slot *s = &l->slots[k];
@@ -818,10 +818,11 @@ static void print_json(struct fields_ctx *c, FILE *out)
 			fputs(",\"member\":", out);
 			json_text(out, s->layout ? s->path : "");
 			fprintf(out, ",\"instance\":\"%#" PRIx64 "\",\"offset\":%u,\"loads\":%" PRIu64
-				",\"stores\":%" PRIu64 ",\"locked\":%" PRIu64 ",\"hitm\":%" PRIu64
+				",\"stores\":%" PRIu64 ",\"writes\":%" PRIu64 ",\"locked\":%" PRIu64
+				",\"hitm\":%" PRIu64
 				",\"cpus_read\":%u,\"cpus_write\":%u,\"group\":%d,\"victim\":%s"
 				",\"true_shared\":%s,\"redundant_rmw\":%" PRIu64 ",\"rmw\":%" PRIu64 "}",
-				s->base, s->offset, s->st.loads, s->st.stores, s->st.locked,
+				s->base, s->offset, s->st.loads, s->st.stores, s->st.writes, s->st.locked,
 				field_stats__hitm(&s->st), s->st.cpus_read.nr, s->st.cpus_write.nr,
 				s->group, s->victim ? "true" : "false",
 				(int)k == l->true_shared ? "true" : "false", s->redundant_rmw,

@@ -191,6 +191,34 @@ EOF
 
 grep -q '^struct file (size ' "$T/out.txt" || fail "no struct file table in the text output"
 
+# The same accesses as lineup watch and PEBS record them: a locked RMW is one *load* sample
+# with the lock bit, no store sample.  Its CPUs still count as writers.
+python3 - "$T" <<'EOF' || fail "could not write the locked-loads scenario"
+import sys
+T = sys.argv[1]
+out = []
+for line in open(T + "/scenario"):
+    f = line.split()
+    if f and f[0] == "store" and (int(f[5], 16) >> 24) & 3 == 2:
+        f[0] = "load"
+        f[5] = "%#x" % ((0x010605800842 & ~(3 << 24)) | (2 << 24))  # LCL_HITM + LOCKED
+    out.append(" ".join(f))
+open(T + "/scenario2", "w").write("\n".join(out) + "\n")
+EOF
+"$MKKERN" "$T/locked.data" <"$T/scenario2" || fail "mkkern (locked loads)"
+"$LINEUP" fields -i "$T/locked.data" --debug-file "$KO" --json >"$T/locked.json" 2>/dev/null ||
+	fail "lineup fields on the locked-loads recording"
+python3 - "$T/locked.json" <<'EOF' || fail "locked RMWs sampled as loads are not counted as writes"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {r["member"]: r for s in d["structs"] if s["type"] == "struct file" for r in s["members"]}
+assert m["f_count"]["cpus_write"] == 8 and m["f_count"]["use"] == "read-write", m["f_count"]
+assert m["f_op"]["use"] == "read-mostly", m["f_op"]
+fl = [l for l in d["lines"] if any(s["member"] == "f_count" for s in l["slots"])][0]
+assert fl["verdict"] == "false sharing" and fl["writer_cpus"] == 8, fl
+assert sorted(s["member"] for s in fl["slots"] if s["victim"]) == ["f_inode", "f_op", "f_path.dentry"]
+EOF
+
 # The weakest evidence: a --type hint names the instance the kernel-proper samples touch.
 "$LINEUP" fields -i "$T/perf.data" --debug-file "$KO" --type 'struct file@0xffff888104e3a400' \
 	--json >"$T/hint.json" 2>/dev/null || fail "lineup fields --type failed"

@@ -152,6 +152,25 @@ int main(void)
 		add(f, &pair, 0x8000, 0, 0, 0xb0, 1, 0, 0, 2 * sec);
 		add(f, &pair, 0x8010, 0, 1, 0xb0, 1, 0, 0, 2 * sec);
 	}
+	/* 0x9000: an RMW counter sampled only as locked loads (PEBS, lineup watch) from CPUs 0..3,
+	 * a read-only member beside it read by CPUs 4..7. */
+	for (int i = 0; i < 8; i++) {
+		struct attr_result r = { .kind = ATTR_OPERAND, .layout = &pair, .base = 0x9000 };
+		struct fields_access a = { .ip = 0xc0, .addr = 0x9000, .cpu = (uint32_t)(i % 4),
+					   .tid = 200u + (uint32_t)(i % 4), .load = true,
+					   .locked = true, .lcl_hitm = true };
+
+		r.member = 0;
+		snprintf(r.path, sizeof(r.path), "a");
+		fields__add(f, &r, &a);
+		r.member = 1;
+		snprintf(r.path, sizeof(r.path), "b");
+		a.addr = 0x9008;
+		a.locked = false;
+		a.cpu = 4 + (uint32_t)(i % 4);
+		a.ip = 0xc1;
+		fields__add(f, &r, &a);
+	}
 	/* 0x5000: CPU 0 alone: quiet. 0x6008: unattributed, stores from 2 CPUs. */
 	add(f, &pair, 0x5000, 0, 0, 0x70, 1, 0, 0, 2 * sec);
 	add(f, &pair, 0x5000, 1, 0, 0x71, 0, 0, 0, 2 * sec);
@@ -160,14 +179,20 @@ int main(void)
 	add(f, NULL, 0x600c, 0, 1, 0x81, 1, 0, 0, 2 * sec);
 	fields__finish(f);
 
-	CHECK(f->nr_lines == 8);
+	CHECK(f->nr_lines == 9);
+	l = line_at(f, 0x9000);
+	CHECK(l && l->writer_cpus == 4 && l->written == 1 && l->victims == 1);
+	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->true_shared == 0);
+	CHECK(l && l->slots[0].st.writes == 8 && l->slots[0].st.locked_loads == 8);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "a @0x9000: 0 stores + 8 locked RMWs sampled as loads by 4 CPUs"));
 	CHECK(f->lines[0].addr == 0x1000);	/* most HITMs first */
 	l = line_at(f, 0x1000);
 	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->written == 2 && l->writer_cpus == 2);
 	CHECK(l && l->nr_slots == 2 && l->slots[1].st.loads == 11);	/* the stray load merged */
 	CHECK(l && l->true_shared == -1 && l->victims == 0);
 	explain(f, l, &sb);
-	CHECK(strstr(sb.buf, "line 0x1000: false sharing (21 HITM, 20 stores by 2 CPUs)"));
+	CHECK(strstr(sb.buf, "line 0x1000: false sharing (21 HITM, 20 writes by 2 CPUs)"));
 	CHECK(strstr(sb.buf, "struct pair.a @0x1000: 10 stores by 1 CPU, 10 loads by 1 CPU, 10 HITM"));
 	CHECK(strstr(sb.buf, "a line of its own: {a}, {b}"));
 
@@ -218,12 +243,12 @@ int main(void)
 		const struct field_struct *s = &f->structs[i];
 
 		if (s->layout == &pair) {
-			CHECK(s->nr_instances == 4);
+			CHECK(s->nr_instances == 5);
 			CHECK(s->instances[0].base == 0x1000 && s->instances[0].hitm == 20);
 			CHECK(s->instances[0].samples == 40 && s->instances[0].stores == 20);
 			/* a: 10+1 stores by CPU 0 (0x1000, 0x5000), 8 more at 0x8000/0x8010 */
-			CHECK(s->members[0].stores == 19 && s->members[0].loads == 10);
-			CHECK(s->members[0].lcl_hitm == 10 && s->members[0].cpus_write.nr == 2);
+			CHECK(s->members[0].stores == 19 && s->members[0].loads == 18);
+			CHECK(s->members[0].lcl_hitm == 18 && s->members[0].cpus_write.nr == 4);
 			CHECK(s->members[0].ips[0].ip == 0x11);	/* the HITM ip first */
 			CHECK(s->members[0].weighted == 29 &&
 			      s->members[0].weight_sum == 10 * 300 + 19 * 30);
@@ -245,9 +270,9 @@ int main(void)
 		}
 	}
 	CHECK(f->structs[0].layout == &pair);	/* most HITMs */
-	CHECK(f->attr_all.samples == 40 + 10 + 24 + 10 + 5 + 5 + 8);
+	CHECK(f->attr_all.samples == 40 + 10 + 24 + 10 + 5 + 5 + 8 + 16);
 	CHECK(f->attr_all.unresolved_samples[ATTR_NO_DEBUGINFO] == 3);
-	CHECK(f->attr_hitm.samples == 20 + 2 + 9 + 1 + 1);
+	CHECK(f->attr_hitm.samples == 20 + 2 + 9 + 1 + 1 + 16);
 	CHECK(f->attr_hitm.unresolved_samples[ATTR_NO_DEBUGINFO] == 1);
 
 	strbuf__release(&sb);

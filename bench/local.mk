@@ -5,3 +5,4 @@ EXTRA_DIST += bench/sim_overhead.sh bench/false_sharing_ab.sh
 EXTRA_DIST += bench/c2c_report.sh
 EXTRA_DIST += bench/reader.sh
 EXTRA_DIST += bench/watch_overhead.sh
+EXTRA_DIST += bench/symbols.sh

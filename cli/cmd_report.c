@@ -96,6 +96,7 @@ struct id_list {
 };
 
 struct report_opts {
+	const struct command *cmd;	/* for usage errors */
 	const char *input;
 	enum report_format format;
 	bool stats_only, show_all, no_source, full_symbols, double_cl;
@@ -113,10 +114,9 @@ struct report_opts {
 	struct fields_attr_opts fattr;
 };
 
-static const struct command *the_cmd;
-
 /* "0-3,8" or "12,15" into @l; ranges only when @ranges. */
-static int parse_list(const char *opt, const char *s, struct id_list *l)
+static int parse_list(const struct command *cmd, const char *opt, const char *s,
+		      struct id_list *l)
 {
 	const char *p = s;
 
@@ -145,7 +145,7 @@ static int parse_list(const char *opt, const char *s, struct id_list *l)
 	}
 	return 0;
 bad:
-	return cli__usage_error(the_cmd, "%s: '%s' is not a list like 0-3,8", opt, s);
+	return cli__usage_error(cmd, "%s: '%s' is not a list like 0-3,8", opt, s);
 }
 
 static bool list_has(const struct id_list *l, int64_t v)
@@ -219,10 +219,10 @@ static int report_option(void *ctx, int id, const char *arg)
 		o->double_cl = true;
 		break;
 	case OPT_LINE_SIZE:
-		if (cli__parse_u64(the_cmd, "--line-size", arg, &o->line_size))
+		if (cli__parse_u64(o->cmd, "--line-size", arg, &o->line_size))
 			return EXIT_USAGE;
 		if (o->line_size < 8 || o->line_size > 4096 || (o->line_size & (o->line_size - 1)))
-			return cli__usage_error(the_cmd,
+			return cli__usage_error(o->cmd,
 						"--line-size: %s is not a power of two in 8..4096",
 						arg);
 		break;
@@ -239,17 +239,17 @@ static int report_option(void *ctx, int id, const char *arg)
 
 		if (!comma || parse_seconds(arg, comma - arg, &o->time_start, 0) ||
 		    parse_seconds(comma + 1, strlen(comma + 1), &o->time_end, UINT64_MAX))
-			return cli__usage_error(the_cmd,
+			return cli__usage_error(o->cmd,
 						"--time: '%s' is not START,END in seconds", arg);
 		o->has_time = true;
 		break;
 	}
 	case OPT_PID:
-		return parse_list("--pid", arg, &o->pids) ? EXIT_USAGE : 0;
+		return parse_list(o->cmd, "--pid", arg, &o->pids) ? EXIT_USAGE : 0;
 	case OPT_TID:
-		return parse_list("--tid", arg, &o->tids) ? EXIT_USAGE : 0;
+		return parse_list(o->cmd, "--tid", arg, &o->tids) ? EXIT_USAGE : 0;
 	case OPT_CPU:
-		return parse_list("--cpu", arg, &o->cpus) ? EXIT_USAGE : 0;
+		return parse_list(o->cmd, "--cpu", arg, &o->cpus) ? EXIT_USAGE : 0;
 	case OPT_COMM: {
 		char *dup = xstrdup(arg), *save = NULL;
 
@@ -806,7 +806,7 @@ static struct c2c_mem_range *mem_ranges(const struct perf_header_info *h, size_t
 	return v;
 }
 
-static int parse_coalesce(const char *s, struct c2c_config *cfg)
+static int parse_coalesce(const struct command *cmd, const char *s, struct c2c_config *cfg)
 {
 	char *dup = xstrdup(s), *save = NULL;
 	int ret = 0;
@@ -826,7 +826,7 @@ static int parse_coalesce(const char *s, struct c2c_config *cfg)
 		else if (!strcmp(t, "offset"))
 			continue;
 		else {
-			ret = cli__usage_error(the_cmd, "-c: unknown coalesce key '%s' (pid, tid, "
+			ret = cli__usage_error(cmd, "-c: unknown coalesce key '%s' (pid, tid, "
 						  "iaddr, dso)", t);
 			break;
 		}
@@ -1328,7 +1328,7 @@ static void report__make_c2c(struct report *r)
 
 static int report_run(const struct command *cmd, int argc, char **argv)
 {
-	struct report_opts o = { .input = "perf.data", .format = FMT_STDIO };
+	struct report_opts o = { .cmd = cmd, .input = "perf.data", .format = FMT_STDIO };
 	struct report r = { .o = &o };
 	struct c2c_config cfg = { 0 };
 	struct symbols_options so = { 0 };
@@ -1340,7 +1340,6 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	int rc, ret = EXIT_USAGE;
 	int i;
 
-	the_cmd = cmd;
 	i = cli__parse(cmd, argc, argv, report_option, &o, &rc);
 	if (i < 0) {
 		ret = rc;
@@ -1367,7 +1366,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 			goto out_opts;
 		}
 	}
-	if (parse_coalesce(o.coalesce ? o.coalesce : "iaddr", &cfg))
+	if (parse_coalesce(cmd, o.coalesce ? o.coalesce : "iaddr", &cfg))
 		goto out_opts;
 	r.grouping = xasprintf("offset,%s", o.coalesce ? o.coalesce : "iaddr");
 

@@ -27,6 +27,10 @@ int sim_record__run(const char *output, unsigned long long period, int argc, cha
 		cli__error("record --sim: no program given (lineup record --sim -- PROG ARGS)");
 		return EXIT_USAGE;
 	}
+	if (!strcmp(output, "-")) {
+		cli__error("record --sim: the collector writes a file, not a pipe: -o FILE");
+		return EXIT_USAGE;
+	}
 	/* The program may chdir: hand it an absolute path. */
 	if (output[0] == '/')
 		snprintf(path, sizeof(path), "%s", output);

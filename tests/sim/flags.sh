@@ -37,6 +37,7 @@ expect_rc 2 "$LINEUP" record --sim -o "$T/x.data" 2>/dev/null
 expect_rc 1 "$LINEUP" record --sim -o "$T/x.data" -- true 2>"$T/err"
 grep -q "sim-flags" "$T/err" || fail "no hint at sim-flags: $(cat "$T/err")"
 expect_rc 2 "$LINEUP" record --sim -o "$T/x.data" -- "$T/no-such-program" 2>/dev/null
+expect_rc 2 "$LINEUP" record --sim -o - -- true 2>/dev/null
 
 for cc in gcc clang; do
 	command -v $cc >/dev/null || continue

@@ -43,7 +43,7 @@
 struct sym {
 	uint64_t start, end;
 	const char *name;
-	int32_t left, right, parent;	/* node indices, -1 for none */
+	int32_t left, right, parent; /* node indices, -1 for none */
 	uint8_t type, binding;
 	uint8_t red, dead;
 };
@@ -70,29 +70,29 @@ struct loc_ent {
 struct symbols_dso {
 	char *long_name, *short_name;
 	enum symbols_dso_kind kind;
-	uint8_t bid[20];	/* the build-id to match: recorded, or read from the file */
+	uint8_t bid[20]; /* the build-id to match: recorded, or read from the file */
 	unsigned int bid_size;
-	uint8_t key_bid[20];	/* the recorded one, part of the cache key */
+	uint8_t key_bid[20]; /* the recorded one, part of the cache key */
 	unsigned int key_bid_size;
 	struct symbols_dso *hnext;
 
 	bool loaded;
-	char *symsrc_path;	/* the file the symbols came from (perf's symsrc_filename) */
-	char *runtime_path;	/* the file with the program headers */
+	char *symsrc_path;  /* the file the symbols came from (perf's symsrc_filename) */
+	char *runtime_path; /* the file with the program headers */
 	char *error;
-	struct sym *syms;	/* tree nodes in insertion order (erased ones flagged dead) */
+	struct sym *syms; /* tree nodes in insertion order (erased ones flagged dead) */
 	size_t nr_syms;
 	int32_t sym_root;
 	bool adjust_symbols;
-	uint64_t text_offset;	/* .text sh_addr - sh_offset: map_ip space -> objdump address */
-	bool kernel_vmlinux;	/* kernel symbols from a vmlinux (link-time addresses) */
-	bool module_ko;		/* module symbols from its .ko: .text-relative, perf's remap */
-	uint64_t module_text_off; /* the .ko's .text sh_offset: perf's module map pgoff */
+	uint64_t text_offset;	   /* .text sh_addr - sh_offset: map_ip space -> objdump address */
+	bool kernel_vmlinux;	   /* kernel symbols from a vmlinux (link-time addresses) */
+	bool module_ko;		   /* module symbols from its .ko: .text-relative, perf's remap */
+	uint64_t module_text_off;  /* the .ko's .text sh_offset: perf's module map pgoff */
 	uint64_t module_text_base; /* where libdwfl put the .ko's .text */
-	uint64_t kernel_ref;	/* the reference symbol's address in the symbols (kernel_ref()) */
+	uint64_t kernel_ref; /* the reference symbol's address in the symbols (kernel_ref()) */
 	bool kernel_ref_done, kernel_ref_found;
 	uint64_t vmlinux_text_addr, vmlinux_text_size, vmlinux_text_off;
-	char ref_names[4][8];	/* a vmlinux's _text/_stext, from its whole symtab */
+	char ref_names[4][8]; /* a vmlinux's _text/_stext, from its whole symtab */
 	uint64_t ref_addrs[4];
 	unsigned int nr_refs;
 
@@ -125,8 +125,8 @@ struct symbols {
 	struct symbols_dso **dhash;
 	size_t dhash_size, nr_dsos;
 	struct arena_blk *arena;
-	char *osrelease;	/* a copy of opts.osrelease */
-	char *vdso_path;	/* own_vdso()'s copy */
+	char *osrelease; /* a copy of opts.osrelease */
+	char *vdso_path; /* own_vdso()'s copy */
 	bool vdso_tried;
 	/* the recorded kernel's build-id, for modules without a .ko */
 	bool kernel_seen;
@@ -294,8 +294,8 @@ struct symtab_builder {
 	int32_t root;
 };
 
-static void symtab__add(struct symbols *s, struct symtab_builder *b, uint64_t start,
-			uint64_t size, const char *name, uint8_t type, uint8_t binding)
+static void symtab__add(struct symbols *s, struct symtab_builder *b, uint64_t start, uint64_t size,
+			const char *name, uint8_t type, uint8_t binding)
 {
 	struct sym *sy;
 
@@ -565,7 +565,7 @@ static bool sym_better(const struct sym *a, const struct sym *b)
 	nb = strlen(b->name);
 	if (na != nb)
 		return na > nb;
-	return true;	/* x86's arch__choose_best_symbol keeps the first */
+	return true; /* x86's arch__choose_best_symbol keeps the first */
 }
 
 /*
@@ -732,8 +732,8 @@ static long param_list(const char *d, size_t end, long *last_space)
 	for (size_t i = 0; i < end; i++) {
 		char c = d[i];
 
-		if (c == 'o' && !strncmp(d + i, "operator", 8) && (i == 0 || !ident_char(d[i - 1])) &&
-		    !ident_char(d[i + 8])) {
+		if (c == 'o' && !strncmp(d + i, "operator", 8) &&
+		    (i == 0 || !ident_char(d[i - 1])) && !ident_char(d[i + 8])) {
 			size_t j = i + 8;
 
 			if ((d[j] == '(' && d[j + 1] == ')') || (d[j] == '[' && d[j + 1] == ']'))
@@ -741,7 +741,7 @@ static long param_list(const char *d, size_t end, long *last_space)
 			else
 				while (j < end && d[j] && strchr("<>=!+-*/%^&|~,", d[j]))
 					j++;
-			i = j - 1;	/* the loop's i++ lands on what follows the operator */
+			i = j - 1; /* the loop's i++ lands on what follows the operator */
 			continue;
 		}
 		if (c == '(' || c == '<' || c == '[' || c == '{') {
@@ -764,11 +764,22 @@ static long param_list(const char *d, size_t end, long *last_space)
 static char *demangle(const char *name)
 {
 	static const char *const special[] = {
-		"vtable for ", "VTT for ", "construction vtable for ", "typeinfo for ",
-		"typeinfo name for ", "typeinfo fn for ", "non-virtual thunk to ",
-		"virtual thunk to ", "covariant return thunk to ", "guard variable for ",
-		"reference temporary", "transaction clone for ", "TLS init function for ",
-		"TLS wrapper function for ", "hidden alias for ", "java Class for ",
+	    "vtable for ",
+	    "VTT for ",
+	    "construction vtable for ",
+	    "typeinfo for ",
+	    "typeinfo name for ",
+	    "typeinfo fn for ",
+	    "non-virtual thunk to ",
+	    "virtual thunk to ",
+	    "covariant return thunk to ",
+	    "guard variable for ",
+	    "reference temporary",
+	    "transaction clone for ",
+	    "TLS init function for ",
+	    "TLS wrapper function for ",
+	    "hidden alias for ",
+	    "java Class for ",
 	};
 	cxa_demangle_fn fn;
 	char *d;
@@ -800,8 +811,8 @@ static char *demangle(const char *name)
  * Load one symbol table (symtab or dynsym) of @syms into @b.  @runtime supplies program and
  * section headers for NOBITS sections of a debug file, as perf's runtime_ss does.
  */
-static int load_elf_syms(struct symbols *s, Elf *syms, Elf *runtime,
-			 GElf_Word type, bool kernel, long only_shndx, struct symtab_builder *b)
+static int load_elf_syms(struct symbols *s, Elf *syms, Elf *runtime, GElf_Word type, bool kernel,
+			 long only_shndx, struct symtab_builder *b)
 {
 	GElf_Shdr symshdr, sh;
 	Elf_Scn *symscn = NULL, *scn;
@@ -1047,7 +1058,8 @@ static size_t candidates(struct symbols *s, const struct symbols_dso *d, char **
 		out[n++] = xasprintf("%s/usr/lib/debug%s", symfs, d->long_name);
 	}
 	if (d->bid_size && n < max)
-		out[n++] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex, hex + 2);
+		out[n++] =
+		    xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex, hex + 2);
 	if (n < max && d->long_name[0] == '/')
 		out[n++] = xasprintf("%s%s", symfs, d->long_name);
 	if (n < max && d->kind == SYMBOLS_DSO_VDSO) {
@@ -1152,8 +1164,8 @@ static void dso__load_user(struct symbols *s, struct symbols_dso *d)
 {
 	char *cand[8];
 	size_t nc;
-	struct elf_file syms = { .fd = -1 }, runtime = { .fd = -1 };
-	struct symtab_builder b = { 0 };
+	struct elf_file syms = {.fd = -1}, runtime = {.fd = -1};
+	struct symtab_builder b = {0};
 	struct strbuf why = STRBUF_INIT;
 	GElf_Shdr tsh;
 
@@ -1174,7 +1186,7 @@ static void dso__load_user(struct symbols *s, struct symbols_dso *d)
 			if (!runtime.elf && f.has_dynsym) {
 				runtime = syms;
 				runtime.path = xstrdup(f.path);
-				runtime.fd = -1;	/* shared with syms: closed once */
+				runtime.fd = -1; /* shared with syms: closed once */
 			}
 		} else if (!runtime.elf && f.has_dynsym) {
 			runtime = f;
@@ -1239,7 +1251,7 @@ static void dso__load_kallsyms(struct symbols *s, struct symbols_dso *d, const c
 			       const char *module)
 {
 	FILE *f = fopen(path, "re");
-	struct symtab_builder b = { 0 };
+	struct symtab_builder b = {0};
 	char line[1024];
 	size_t modlen = module ? strlen(module) : 0;
 
@@ -1302,7 +1314,8 @@ static void vmlinux_find_ref(struct symbols_dso *d, Elf *elf)
 			for (unsigned int k = 0; k < d->nr_refs; k++)
 				seen |= !strcmp(d->ref_names[k], name);
 			if (!seen) {
-				snprintf(d->ref_names[d->nr_refs], sizeof(d->ref_names[0]), "%s", name);
+				snprintf(d->ref_names[d->nr_refs], sizeof(d->ref_names[0]), "%s",
+					 name);
 				d->ref_addrs[d->nr_refs++] = sym.st_value;
 			}
 		}
@@ -1312,12 +1325,14 @@ static void vmlinux_find_ref(struct symbols_dso *d, Elf *elf)
 static void dso__load_vmlinux(struct symbols *s, struct symbols_dso *d, const char *path)
 {
 	struct elf_file f;
-	struct symtab_builder b = { 0 };
+	struct symtab_builder b = {0};
 	int rc = elf_file__open(&f, path, d);
 
 	if (rc) {
-		d->error = xasprintf("%s: %s", path, rc == -ESTALE ? "build-id differs from the "
-				     "recording's" : strerror(-rc));
+		d->error = xasprintf("%s: %s", path,
+				     rc == -ESTALE ? "build-id differs from the "
+						     "recording's"
+						   : strerror(-rc));
 		return;
 	}
 	if (!f.has_symtab) {
@@ -1339,8 +1354,8 @@ static void dso__load_vmlinux(struct symbols *s, struct symbols_dso *d, const ch
 			d->vmlinux_text_size = tsh.sh_size;
 			d->vmlinux_text_off = tsh.sh_offset;
 		}
-		load_elf_syms(s, f.elf, f.elf, SHT_SYMTAB, true,
-			      text ? (long)elf_ndxscn(text) : -1, &b);
+		load_elf_syms(s, f.elf, f.elf, SHT_SYMTAB, true, text ? (long)elf_ndxscn(text) : -1,
+			      &b);
 		/* the reference symbol may be anywhere (kallsyms-style lookup by name) */
 		if (text)
 			vmlinux_find_ref(d, f.elf);
@@ -1364,8 +1379,8 @@ static bool dso__load_ko(struct symbols *s, struct symbols_dso *d)
 	const char *symfs = s->opts.symfs ? s->opts.symfs : "";
 	char *cand[4];
 	size_t nc = 0;
-	struct elf_file f = { .fd = -1 };
-	struct symtab_builder b = { 0 };
+	struct elf_file f = {.fd = -1};
+	struct symtab_builder b = {0};
 	GElf_Shdr tsh, symshdr;
 	Elf_Scn *text, *scn = NULL;
 	Elf_Data *data;
@@ -1376,8 +1391,8 @@ static bool dso__load_ko(struct symbols *s, struct symbols_dso *d)
 
 		bid_hex(d, hex);
 		cand[nc++] = xasprintf("%s/.build-id/%.2s/%s/elf", s->debug_dir, hex, hex + 2);
-		cand[nc++] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex,
-				       hex + 2);
+		cand[nc++] =
+		    xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex, hex + 2);
 	}
 	if (d->long_name[0] == '/')
 		cand[nc++] = xasprintf("%s%s", symfs, d->long_name);
@@ -1400,7 +1415,8 @@ static bool dso__load_ko(struct symbols *s, struct symbols_dso *d)
 			const char *name;
 			int stt;
 
-			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx != tidx || !sym.st_name)
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx != tidx ||
+			    !sym.st_name)
 				continue;
 			stt = GELF_ST_TYPE(sym.st_info);
 			if (stt != STT_FUNC && stt != STT_GNU_IFUNC && stt != STT_OBJECT &&
@@ -1432,8 +1448,10 @@ static size_t hex_prefix(const char *p, uint64_t *out)
 
 	*out = 0;
 	for (;; n++) {
-		int c = p[n], v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-				   c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		int c = p[n], v = c >= '0' && c <= '9'	 ? c - '0'
+				  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+				  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+							 : -1;
 
 		if (v < 0)
 			return n;
@@ -1449,7 +1467,7 @@ static size_t hex_prefix(const char *p, uint64_t *out)
 static void dso__load_perf_map(struct symbols *s, struct symbols_dso *d)
 {
 	FILE *f = fopen(d->long_name, "re");
-	struct symtab_builder b = { 0 };
+	struct symtab_builder b = {0};
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -1493,9 +1511,11 @@ static void dso__load_perf_map(struct symbols *s, struct symbols_dso *d)
 static bool find_vmlinux(struct symbols *s, struct symbols_dso *d)
 {
 	static const char *const upd[][2] = {
-		{ "/boot/vmlinux-", "" }, { "/usr/lib/debug/boot/vmlinux-", "" },
-		{ "/lib/modules/", "/build/vmlinux" }, { "/usr/lib/debug/lib/modules/", "/vmlinux" },
-		{ "/usr/lib/debug/boot/vmlinux-", ".debug" },
+	    {"/boot/vmlinux-", ""},
+	    {"/usr/lib/debug/boot/vmlinux-", ""},
+	    {"/lib/modules/", "/build/vmlinux"},
+	    {"/usr/lib/debug/lib/modules/", "/vmlinux"},
+	    {"/usr/lib/debug/boot/vmlinux-", ".debug"},
 	};
 	const char *symfs = s->opts.symfs ? s->opts.symfs : "";
 	char *cand[8];
@@ -1618,7 +1638,8 @@ static char *kallsyms_error(struct symbols *s, const uint8_t *bid, unsigned int 
 	hex[2 * bid_size] = 0;
 	return xasprintf("[kernel.kallsyms]: no kallsyms or vmlinux with build-id %s (the "
 			 "recording's kernel is not this one; looked in %s/[kernel.kallsyms]/; "
-			 "give -k VMLINUX)", hex, s->debug_dir ? s->debug_dir : "~/.debug");
+			 "give -k VMLINUX)",
+			 hex, s->debug_dir ? s->debug_dir : "~/.debug");
 }
 
 static void dso__load(struct symbols *s, struct symbols_dso *d)
@@ -1645,7 +1666,7 @@ static void dso__load(struct symbols *s, struct symbols_dso *d)
 		if (find_vmlinux(s, d))
 			return;
 		if (s->opts.symfs && s->opts.symfs[0])
-			return;	/* perf: no local kallsyms when a symfs is given */
+			return; /* perf: no local kallsyms when a symfs is given */
 		ks = kallsyms_for(s, d->bid, d->bid_size);
 		if (ks)
 			dso__load_kallsyms(s, d, ks, NULL);
@@ -1677,7 +1698,7 @@ static void dso__load(struct symbols *s, struct symbols_dso *d)
 		return;
 	case SYMBOLS_DSO_BPF: {
 		/* perf gives the map one symbol, the record's name, over its whole length */
-		struct symtab_builder b = { 0 };
+		struct symtab_builder b = {0};
 
 		symtab__add(s, &b, 0, UINT64_MAX, d->short_name, STT_FUNC, STB_GLOBAL);
 		b.root = -1;
@@ -1712,8 +1733,8 @@ int symbols__find_sym(struct symbols *s, struct symbols_dso *d, uint64_t addr, c
 /* ---- source lines (libdwfl) ---- */
 
 static const Dwfl_Callbacks offline_callbacks = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
 };
 
 /*
@@ -1723,8 +1744,8 @@ static const Dwfl_Callbacks offline_callbacks = {
  */
 static void load_bfd_view(struct symbols *s, struct symbols_dso *d, const char *path)
 {
-	struct elf_file f = { .fd = -1 };
-	const struct symbols_dso nobid = { 0 };
+	struct elf_file f = {.fd = -1};
+	const struct symbols_dso nobid = {0};
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	size_t cap = 0;
@@ -1789,8 +1810,8 @@ static const struct bfd_sec *bfd_section_of(const struct symbols_dso *d, uint64_
  * @sec (no size check), and the STT_FILE before it when that file can be trusted (a local
  * symbol, or no global seen after a second file symbol).  Returns false when there is none.
  */
-static bool bfd_find_function(const struct symbols_dso *d, const struct bfd_sec *sec,
-			      uint64_t addr, const char **func, const char **file)
+static bool bfd_find_function(const struct symbols_dso *d, const struct bfd_sec *sec, uint64_t addr,
+			      const char **func, const char **file)
 {
 	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL_SEEN } state = NOTHING_SEEN;
 	const char *cur_file = NULL;
@@ -1819,8 +1840,10 @@ static bool bfd_find_function(const struct symbols_dso *d, const struct bfd_sec 
 		size = b->size ? b->size : 1;
 		if (b->value <= addr && (b->value > low || (b->value == low && size > best_size))) {
 			*func = b->name;
-			*file = (cur_file && (b->bind == STB_LOCAL ||
-					      state != FILE_AFTER_SYMBOL_SEEN)) ? cur_file : NULL;
+			*file =
+			    (cur_file && (b->bind == STB_LOCAL || state != FILE_AFTER_SYMBOL_SEEN))
+				? cur_file
+				: NULL;
 			low = b->value;
 			best_size = size;
 			found = true;
@@ -2002,9 +2025,18 @@ static bool implicit_file_row(Dwarf_Die *cudie, Dwarf_Line *dl)
 static bool non_mangled_lang(int lang)
 {
 	switch (lang) {
-	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Ada83: case DW_LANG_Cobol74:
-	case DW_LANG_Cobol85: case DW_LANG_Fortran77: case DW_LANG_Pascal83: case DW_LANG_C99:
-	case DW_LANG_Ada95: case DW_LANG_PLI: case DW_LANG_UPC: case DW_LANG_C11:
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_Ada83:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Pascal83:
+	case DW_LANG_C99:
+	case DW_LANG_Ada95:
+	case DW_LANG_PLI:
+	case DW_LANG_UPC:
+	case DW_LANG_C11:
 	case DW_LANG_Mips_Assembler:
 		return true;
 	default:
@@ -2173,7 +2205,8 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 		if (tag == DW_TAG_subprogram)
 			break;
 		/* an inlined call: the next level is the caller, at the call site */
-		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &at), &cf) == 0 && files)
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &at), &cf) == 0 &&
+		    files)
 			cfile = dwarf_filesrc(files, cf, NULL, NULL);
 		dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &at), &cl);
 		dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_GNU_discriminator, &at), &cd);
@@ -2202,13 +2235,14 @@ static uint64_t objdump_addr(const struct symbols_dso *d, const struct symbols_m
 			     uint64_t addr)
 {
 	if (d->kind == SYMBOLS_DSO_KERNEL) {
-		/* identity map: ip; a vmlinux is at link-time addresses: take the KASLR shift off */
+		/* identity map: ip; a vmlinux is at link-time addresses: take the KASLR shift off
+		 */
 		if (d->kernel_vmlinux && map->ref_reloc && d->kernel_ref_found)
 			return addr + (d->kernel_ref - map->ref_reloc);
 		return addr;
 	}
 	if (d->kind == SYMBOLS_DSO_MODULE)
-		return d->module_ko ? addr - map->pgoff : addr;	/* rel: rip - pgoff */
+		return d->module_ko ? addr - map->pgoff : addr; /* rel: rip - pgoff */
 	if (!d->adjust_symbols)
 		return addr;
 	return addr + d->text_offset;
@@ -2273,7 +2307,7 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 	dso__load(s, d);
 	kernel_ref(d, map);
 	if (d->kind == SYMBOLS_DSO_KERNEL && d->kernel_ref_found && map->ref_reloc)
-		rel = d->kernel_ref - map->ref_reloc;	/* symbol space minus runtime */
+		rel = d->kernel_ref - map->ref_reloc; /* symbol space minus runtime */
 	loc->map_addr = addr;
 	if (d->kind == SYMBOLS_DSO_KERNEL && d->kernel_vmlinux && d->vmlinux_text_size) {
 		/* perf's kernel map is now .text, moved by the KASLR shift, at file offsets */
@@ -2292,7 +2326,7 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 		rel = -map->pgoff;
 		loc->map_addr = addr - map->pgoff + d->module_text_off;
 	} else if (d->kind == SYMBOLS_DSO_MODULE) {
-		rel = map->identity ? 0 : map->start - map->pgoff;	/* kallsyms: runtime address */
+		rel = map->identity ? 0 : map->start - map->pgoff; /* kallsyms: runtime address */
 	}
 	symaddr = addr + rel;
 	sy = symtab__find(d->syms, d->sym_root, symaddr);
@@ -2367,12 +2401,12 @@ int symbols__format_sym(char *buf, size_t size, char level, const struct symbols
 int symbols__lookup_objdump(struct symbols *s, struct symbols_dso *d, uint64_t objdump_addr,
 			    struct symbols_loc *loc)
 {
-	struct symbols_map map = { 0 };
+	struct symbols_map map = {0};
 
 	dso__load(s, d);
 	if (d->kind == SYMBOLS_DSO_USER || d->kind == SYMBOLS_DSO_VDSO)
-		return symbols__lookup(s, d, &map, objdump_addr - (d->adjust_symbols ?
-								  d->text_offset : 0), loc);
+		return symbols__lookup(
+		    s, d, &map, objdump_addr - (d->adjust_symbols ? d->text_offset : 0), loc);
 	map.identity = true;
 	return symbols__lookup(s, d, &map, objdump_addr, loc);
 }

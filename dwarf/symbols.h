@@ -24,7 +24,8 @@
  *   - the kernel ([kernel.kallsyms]) takes its symbols from -k VMLINUX (relocated by the
  *     recording's reference symbol, KASLR), else from an image perf would find (build-id
  *     cache, /boot/vmlinux-REL, /usr/lib/debug/boot/vmlinux-REL...), else from kallsyms when it
- *     is the recorded kernel's (/proc/kallsyms, or the build-id cache's copy); a module's from its .ko (the MMAP's path, the build-id cache,
+ *     is the recorded kernel's (/proc/kallsyms, or the build-id cache's copy); a module's from its
+ .ko (the MMAP's path, the build-id cache,
  *     /usr/lib/debug/.build-id) as perf loads it (.text symbols; the map moved to .text's
  *     file offset, see @map_addr), else from kallsyms; a JIT's (anonymous executable memory,
  *     "/tmp/perf-PID.map") from that map file;
@@ -79,7 +80,7 @@ enum symbols_dso_kind {
 	SYMBOLS_DSO_VDSO,
 	SYMBOLS_DSO_ANON,
 	SYMBOLS_DSO_JIT,
-	SYMBOLS_DSO_BPF,	/* registered by a KSYMBOL record: its name is its one symbol */
+	SYMBOLS_DSO_BPF, /* registered by a KSYMBOL record: its name is its one symbol */
 };
 
 /**
@@ -170,8 +171,8 @@ int symbols__lookup_objdump(struct symbols *s, struct symbols_dso *dso, uint64_t
 			    struct symbols_loc *loc);
 
 /* Only the ELF symbol (no DWARF): for callers that need no Source:Line; 0 found, 1 not. */
-int symbols__find_sym(struct symbols *s, struct symbols_dso *dso, uint64_t addr,
-		      const char **name, uint64_t *start, bool *is_object);
+int symbols__find_sym(struct symbols *s, struct symbols_dso *dso, uint64_t addr, const char **name,
+		      uint64_t *start, bool *is_object);
 
 /*
  * perf's Symbol column text: "[L] name" (L the level char: '.' user, 'k' kernel), "[L] name+0xOFF"

@@ -24,17 +24,17 @@
 struct maps {
 	struct map **v;
 	size_t n, cap;
-	size_t last;		/* index of the last hit, a cheap cache for runs of samples */
+	size_t last; /* index of the last hit, a cheap cache for runs of samples */
 	unsigned int refcnt;
-	bool overlaps;		/* the kernel's: modules may lie inside the kernel map's range */
+	bool overlaps; /* the kernel's: modules may lie inside the kernel map's range */
 };
 
 struct thread_impl {
 	struct thread pub;
 	struct maps *maps;
 	bool comm_set;
-	int32_t ns_pid;			/* pid at creation: perf's nsinfo pid, names JIT maps */
-	struct thread_impl *hnext;	/* tid hash chain */
+	int32_t ns_pid;		   /* pid at creation: perf's nsinfo pid, names JIT maps */
+	struct thread_impl *hnext; /* tid hash chain */
 };
 
 struct str_ent {
@@ -66,10 +66,10 @@ struct machine {
 
 	struct dso **dsos;
 	size_t nr_dsos, dsos_cap;
-	struct dso **dhash;		/* open addressing on long_name */
+	struct dso **dhash; /* open addressing on long_name */
 	size_t dhash_size;
 
-	struct str_ent **strs;		/* string interning: comms and names repeat */
+	struct str_ent **strs; /* string interning: comms and names repeat */
 	size_t strs_size, nr_strs;
 
 	struct bid_ent *bids;
@@ -130,8 +130,8 @@ static struct maps *maps__new(struct machine *m)
 	struct maps *ms = xcalloc(1, sizeof(*ms));
 
 	ms->refcnt = 1;
-	m->all_maps_sets = xgrow(m->all_maps_sets, &m->sets_cap, m->nr_sets + 1,
-				 sizeof(*m->all_maps_sets));
+	m->all_maps_sets =
+	    xgrow(m->all_maps_sets, &m->sets_cap, m->nr_sets + 1, sizeof(*m->all_maps_sets));
 	m->all_maps_sets[m->nr_sets++] = ms;
 	return ms;
 }
@@ -140,8 +140,8 @@ static struct map *map__alloc(struct machine *m)
 {
 	struct map *map = xcalloc(1, sizeof(*map));
 
-	m->all_maps = xgrow(m->all_maps, &m->all_maps_cap, m->nr_all_maps + 1,
-			    sizeof(*m->all_maps));
+	m->all_maps =
+	    xgrow(m->all_maps, &m->all_maps_cap, m->nr_all_maps + 1, sizeof(*m->all_maps));
 	m->all_maps[m->nr_all_maps++] = map;
 	return map;
 }
@@ -549,8 +549,9 @@ static struct dso *kernel_dso(struct machine *m)
 		if (!m->bids[i].kernel || (len > 3 && strstr(n, ".ko")) ||
 		    (n[0] == '[' && strcmp(n, KERNEL_MMAP_NAME)))
 			continue;
-		return dso__findnew(m, n, strstr(n, "vmlinux") ? "[kernel.vmlinux]" :
-				    KERNEL_MMAP_NAME, DSO_KIND_KERNEL);
+		return dso__findnew(m, n,
+				    strstr(n, "vmlinux") ? "[kernel.vmlinux]" : KERNEL_MMAP_NAME,
+				    DSO_KIND_KERNEL);
 	}
 	return dso__findnew(m, KERNEL_MMAP_NAME, KERNEL_MMAP_NAME, DSO_KIND_KERNEL);
 }
@@ -684,7 +685,7 @@ static int process_ksymbol(struct machine *m, const struct record *rec)
 	memcpy(&flags, p + 14, 2);
 	name = (const char *)p + 16;
 	map = maps__find(m->kmaps, addr);
-	if (flags & 1) {	/* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
+	if (flags & 1) { /* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
 		if (map && map != m->kernel_map)
 			for (size_t i = 0; i < m->kmaps->n; i++)
 				if (m->kmaps->v[i] == map) {
@@ -694,7 +695,7 @@ static int process_ksymbol(struct machine *m, const struct record *rec)
 		return 0;
 	}
 	if (map)
-		return 0;	/* perf adds the symbol to that map's object; lineup does not */
+		return 0; /* perf adds the symbol to that map's object; lineup does not */
 	map = map__alloc(m);
 	map->dso = dso__findnew(m, name, name, DSO_KIND_BPF);
 	map->start = addr;
@@ -810,7 +811,7 @@ struct map *machine__resolve(struct machine *m, const struct sample *s, struct a
 struct map *machine__find_any_cpumode(struct machine *m, struct thread *thread, uint64_t addr,
 				      struct addr_loc *loc)
 {
-	static const uint8_t modes[] = { CPUMODE_USER, CPUMODE_KERNEL };
+	static const uint8_t modes[] = {CPUMODE_USER, CPUMODE_KERNEL};
 
 	for (size_t i = 0; i < sizeof(modes); i++) {
 		if (machine__find_map(m, thread, modes[i], addr, loc))

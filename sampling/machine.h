@@ -45,14 +45,14 @@ struct sample;
 struct machine;
 
 enum dso_kind {
-	DSO_KIND_USER,		/* a file mapped by a process */
-	DSO_KIND_KERNEL,	/* [kernel.kallsyms] */
-	DSO_KIND_MODULE,	/* a kernel module, short name "[name]" */
-	DSO_KIND_VDSO,		/* [vdso] */
-	DSO_KIND_ANON,		/* //anon, [heap], [stack], /SYSV...: no file, identity map_ip */
-	DSO_KIND_JIT,		/* executable anon memory: /tmp/perf-PID.map */
-	DSO_KIND_BPF,		/* code the kernel registered with a KSYMBOL record (BPF programs):
-				 * the name is its one symbol */
+	DSO_KIND_USER,	 /* a file mapped by a process */
+	DSO_KIND_KERNEL, /* [kernel.kallsyms] */
+	DSO_KIND_MODULE, /* a kernel module, short name "[name]" */
+	DSO_KIND_VDSO,	 /* [vdso] */
+	DSO_KIND_ANON,	 /* //anon, [heap], [stack], /SYSV...: no file, identity map_ip */
+	DSO_KIND_JIT,	 /* executable anon memory: /tmp/perf-PID.map */
+	DSO_KIND_BPF,	 /* code the kernel registered with a KSYMBOL record (BPF programs):
+			  * the name is its one symbol */
 };
 
 /**

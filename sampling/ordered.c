@@ -13,7 +13,7 @@
 struct qrec {
 	uint64_t time, seq;
 	struct record rec;
-	uint8_t payload[];	/* copy of the record's payload; the record's pointers rebased */
+	uint8_t payload[]; /* copy of the record's payload; the record's pointers rebased */
 };
 
 /*
@@ -26,7 +26,7 @@ struct qrec {
 
 struct run {
 	struct qrec **v;
-	size_t head, n, cap;	/* live entries are v[head .. n) */
+	size_t head, n, cap; /* live entries are v[head .. n) */
 };
 
 struct ordered {
@@ -36,7 +36,7 @@ struct ordered {
 	unsigned int nr_runs;
 	uint64_t queued;
 	uint64_t seq;
-	uint64_t max_timestamp;	/* largest time queued so far */
+	uint64_t max_timestamp; /* largest time queued so far */
 	uint64_t next_flush;	/* the limit the next FINISHED_ROUND delivers up to */
 	uint64_t max_queued;
 };

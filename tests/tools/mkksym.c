@@ -21,8 +21,9 @@
 
 #include "sampling/perf_writer.h"
 
-#define C2C_TYPE (SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_ADDR | SF_CPU | SF_PERIOD | \
-		  SF_DATA_SRC | SF_WEIGHT | SF_PHYS_ADDR)
+#define C2C_TYPE                                                                                   \
+	(SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_ADDR | SF_CPU | SF_PERIOD | SF_DATA_SRC |   \
+	 SF_WEIGHT | SF_PHYS_ADDR)
 
 static void die(const char *what, int line, struct perf_writer *w)
 {
@@ -32,10 +33,10 @@ static void die(const char *what, int line, struct perf_writer *w)
 }
 
 /* KSYMBOL: header, addr, len, ksym_type, flags, name (padded to 8), sample_id trailer. */
-static int ksymbol(struct perf_writer *w, uint64_t addr, uint32_t len, const char *name,
-		   bool unreg, uint64_t time, uint64_t id)
+static int ksymbol(struct perf_writer *w, uint64_t addr, uint32_t len, const char *name, bool unreg,
+		   uint64_t time, uint64_t id)
 {
-	uint8_t buf[512] = { 0 };
+	uint8_t buf[512] = {0};
 	size_t nlen = strlen(name) + 1, off = 8;
 	uint16_t size, misc = 0, type16 = 1 /* BPF */, flags = unreg ? 1 : 0;
 	uint32_t type = 17, pid = (uint32_t)-1, tid = (uint32_t)-1, cpu = 0, res = 0;
@@ -64,9 +65,16 @@ int main(int argc, char **argv)
 {
 	struct perf_writer *w = perf_writer__new();
 	struct perf_writer_event ev = {
-		.type = PW_TYPE_RAW, .sample_period = 1, .sample_type = C2C_TYPE, .precise_ip = 2,
-		.mmap = true, .mmap2 = true, .comm = true, .task = true, .sample_id_all = true,
-		.mmap_data = true,
+	    .type = PW_TYPE_RAW,
+	    .sample_period = 1,
+	    .sample_type = C2C_TYPE,
+	    .precise_ip = 2,
+	    .mmap = true,
+	    .mmap2 = true,
+	    .comm = true,
+	    .task = true,
+	    .sample_id_all = true,
+	    .mmap_data = true,
 	};
 	char line[1024];
 	int lineno = 0;
@@ -92,9 +100,13 @@ int main(int argc, char **argv)
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		if (sscanf(line, "kernel %" SCNx64 " %" SCNx64, &a, &b) == 2) {
-			struct rec_mmap m = { .pid = (uint32_t)-1, .start = a, .len = b, .pgoff = a,
-					      .is_mmap2 = true, .filename = "[kernel.kallsyms]_text" };
-			struct sample sid = { 0 };
+			struct rec_mmap m = {.pid = (uint32_t)-1,
+					     .start = a,
+					     .len = b,
+					     .pgoff = a,
+					     .is_mmap2 = true,
+					     .filename = "[kernel.kallsyms]_text"};
+			struct sample sid = {0};
 
 			sid.pid = sid.tid = (uint32_t)-1;
 			sid.time = time;
@@ -102,12 +114,13 @@ int main(int argc, char **argv)
 			if (perf_writer__mmap(w, CPUMODE_KERNEL, &m, &sid) < 0)
 				die("kernel mmap", lineno, w);
 		} else if (sscanf(line, "ksym %" SCNx64 " %" SCNx64 " %255s", &a, &b, name) == 3 ||
-			   sscanf(line, "unksym %" SCNx64 " %" SCNx64 " %255s", &a, &b, name) == 3) {
+			   sscanf(line, "unksym %" SCNx64 " %" SCNx64 " %255s", &a, &b, name) ==
+			       3) {
 			if (ksymbol(w, a, (uint32_t)b, name, line[0] == 'u', time,
 				    perf_writer__event_id(w, 0)) < 0)
 				die("ksymbol", lineno, w);
 		} else if (sscanf(line, "load %" SCNx64, &a) == 1) {
-			struct sample s = { 0 };
+			struct sample s = {0};
 
 			s.cpumode = CPUMODE_KERNEL;
 			s.ip = a;

@@ -29,9 +29,9 @@
 static struct symbols_dso *dso_handle(struct symbols *syms, struct dso *d)
 {
 	if (!d->priv)
-		d->priv = symbols__dso(syms, d->long_name, d->short_name,
-				       (enum symbols_dso_kind)d->kind, d->build_id,
-				       d->build_id_size);
+		d->priv =
+		    symbols__dso(syms, d->long_name, d->short_name, (enum symbols_dso_kind)d->kind,
+				 d->build_id, d->build_id_size);
 	return d->priv;
 }
 
@@ -40,7 +40,7 @@ struct ctx {
 	struct symbols *syms;
 	int c2c;
 	int no_srcline;
-	int count;		/* --count: resolve only, print how many resolved (for timing) */
+	int count; /* --count: resolve only, print how many resolved (for timing) */
 	uint64_t nr, nr_sym;
 };
 
@@ -85,8 +85,9 @@ static int deliver(void *arg, const struct record *rec)
 	}
 	/* perf script prints dso->name: the path, but "[name]" for a module */
 	printf(" %16" PRIx64 " %s (%s)\n", rec->sample.ip, loc.sym ? loc.sym : "[unknown]",
-	       !al.dso ? "[unknown]" : al.dso->kind == DSO_KIND_MODULE ? al.dso->short_name :
-	       al.dso->long_name);
+	       !al.dso				 ? "[unknown]"
+	       : al.dso->kind == DSO_KIND_MODULE ? al.dso->short_name
+						 : al.dso->long_name);
 	/*
 	 * perf script asks for the srcline without the symbol (map__fprintf_srcline), so
 	 * where addr2line knows nothing it prints "SHORTNAME[ADDR]", never "SYM+OFF".
@@ -102,7 +103,7 @@ static int deliver(void *arg, const struct record *rec)
 
 int main(int argc, char **argv)
 {
-	struct symbols_options o = { 0 };
+	struct symbols_options o = {0};
 	const char *path = NULL;
 	int c2c = 0, no_srcline = 0, count = 0, rc;
 	struct perf_file *pf;
@@ -138,7 +139,7 @@ int main(int argc, char **argv)
 	}
 	m = machine__new();
 	h = perf_file__header(pf);
-	o.osrelease = h->osrelease;	/* where perf looks for the kernel image */
+	o.osrelease = h->osrelease; /* where perf looks for the kernel image */
 	syms = symbols__new(&o);
 	for (uint32_t i = 0; i < h->nr_build_ids; i++) {
 		const struct perf_build_id *b = &h->build_ids[i];
@@ -147,7 +148,7 @@ int main(int argc, char **argv)
 				      b->build_id, b->size);
 	}
 	{
-		struct ctx cx = { m, syms, c2c, no_srcline, count, 0, 0 };
+		struct ctx cx = {m, syms, c2c, no_srcline, count, 0, 0};
 		struct ordered *q = ordered__new(deliver, &cx);
 
 		while ((rc = perf_file__next_record(pf, &rec)) > 0)
@@ -156,7 +157,8 @@ int main(int argc, char **argv)
 			ordered__flush(q);
 		ordered__delete(q);
 		if (count)
-			printf("%" PRIu64 " samples, %" PRIu64 " with a symbol\n", cx.nr, cx.nr_sym);
+			printf("%" PRIu64 " samples, %" PRIu64 " with a symbol\n", cx.nr,
+			       cx.nr_sym);
 	}
 	if (rc < 0)
 		fprintf(stderr, "resolve: %s\n", perf_file__errmsg(pf));

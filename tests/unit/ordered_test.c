@@ -17,7 +17,7 @@
 #define N 5000
 
 struct ev {
-	uint64_t time;		/* 0: none; UINT64_MAX: a FINISHED_ROUND */
+	uint64_t time; /* 0: none; UINT64_MAX: a FINISHED_ROUND */
 	int id;
 };
 
@@ -68,7 +68,7 @@ static int model(const struct ev *in, int n, int *out)
 			for (int k = 0; k < nq; k++)
 				if (in[queued[k]].time <= limit &&
 				    (best < 0 || in[queued[k]].time < in[queued[best]].time))
-					best = k;	/* first of equal times: arrival order */
+					best = k; /* first of equal times: arrival order */
 			if (best < 0)
 				break;
 			out[no++] = in[queued[best]].id;
@@ -103,7 +103,7 @@ static void run(const char *name, const struct ev *in, int n)
 			rec.size = 8 + sizeof(int);
 		}
 		ordered__push(o, &rec);
-		payload[i] = -1;	/* the reader's buffer moves on */
+		payload[i] = -1; /* the reader's buffer moves on */
 	}
 	ordered__flush(o);
 	ordered__delete(o);
@@ -128,7 +128,7 @@ int main(void)
 
 	/* in order, rounds every 100 */
 	for (n = 0; n < N; n++)
-		in[n] = (struct ev){ n % 100 == 99 ? UINT64_MAX : 1000 + (uint64_t)n, n };
+		in[n] = (struct ev){n % 100 == 99 ? UINT64_MAX : 1000 + (uint64_t)n, n};
 	run("in order", in, n);
 
 	/* 8 CPUs' buffers, each sorted, written one after the other in each round */
@@ -136,8 +136,8 @@ int main(void)
 	for (int round = 0; round < 20; round++) {
 		for (int cpu = 0; cpu < 8; cpu++)
 			for (int k = 0; k < 25; k++, n++)
-				in[n] = (struct ev){ 1 + round * 1000 + k * 40 + cpu * 3, n };
-		in[n] = (struct ev){ UINT64_MAX, n };
+				in[n] = (struct ev){1 + round * 1000 + k * 40 + cpu * 3, n};
+		in[n] = (struct ev){UINT64_MAX, n};
 		n++;
 	}
 	run("per-cpu runs", in, n);
@@ -145,7 +145,7 @@ int main(void)
 	/* equal times and records without a time */
 	for (n = 0; n < N; n++) {
 		seed = seed * 1103515245 + 12345;
-		in[n] = (struct ev){ (seed >> 16) % 7 == 0 ? 0 : 1 + (seed >> 16) % 5, n };
+		in[n] = (struct ev){(seed >> 16) % 7 == 0 ? 0 : 1 + (seed >> 16) % 5, n};
 		if (n % 500 == 499)
 			in[n].time = UINT64_MAX;
 	}
@@ -154,7 +154,7 @@ int main(void)
 	/* no order at all */
 	for (n = 0; n < N; n++) {
 		seed = seed * 1103515245 + 12345;
-		in[n] = (struct ev){ 1 + (seed >> 8) % 100000, n };
+		in[n] = (struct ev){1 + (seed >> 8) % 100000, n};
 		if (n % 997 == 996)
 			in[n].time = UINT64_MAX;
 	}

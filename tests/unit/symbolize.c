@@ -55,7 +55,7 @@ static void one(struct symbols *s, struct symbols_dso *d, uint64_t addr, int per
 
 int main(int argc, char **argv)
 {
-	struct symbols_options o = { 0 };
+	struct symbols_options o = {0};
 	const char *file = NULL;
 	int perf = 0, i;
 	struct symbols *s;
@@ -93,8 +93,8 @@ int main(int argc, char **argv)
 		file = abs;
 	}
 	s = symbols__new(&o);
-	d = symbols__dso(s, kind == SYMBOLS_DSO_KERNEL ? "[kernel.kallsyms]" : file,
-			 NULL, kind, NULL, 0);
+	d = symbols__dso(s, kind == SYMBOLS_DSO_KERNEL ? "[kernel.kallsyms]" : file, NULL, kind,
+			 NULL, 0);
 	if (symbols_dso__error(d))
 		fprintf(stderr, "symbolize: %s\n", symbols_dso__error(d));
 	if (i < argc) {

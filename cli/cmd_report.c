@@ -1423,6 +1423,14 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		goto out;
 	}
 	queue__flush(&r, &q, UINT64_MAX);
+	for (uint32_t k = 0; k < r.h->nr_evsels; k++)
+		if ((r.h->evsels[k].attr.sample_type & SF_CALLCHAIN) && !o.stats_only) {
+			/* perf c2c prints a call graph under each Pareto row; lineup does not yet */
+			cli__error("%s: the samples carry call chains; perf c2c report prints them "
+				   "under the Pareto rows, lineup report does not (the numbers are the "
+				   "same)", o.input);
+			break;
+		}
 	if (!r.c2c)
 		report__make_c2c(&r);
 

@@ -41,11 +41,17 @@ struct btf_source {
 	struct arena scratch;	/* for layouts built only for their padding */
 };
 
+/* As in dwarf_types.c: cycles and exponential sharing in hostile BTF end at a stub. */
+#define BUILD_BUDGET (1u << 18)
+
 struct bbuild {
 	struct btf_source *s;
 	struct arena *arena;
 	unsigned int line_size;
 	bool expand;
+	uint32_t budget;
+	int sp;
+	uint32_t stack[MAX_DEPTH + 2];
 };
 
 static const struct btf_type *type_at(struct bbuild *b, uint32_t id)
@@ -153,6 +159,8 @@ static uint32_t natural_align(struct bbuild *b, uint32_t id, int depth)
 		if (b->s->natural[id])
 			return b->s->natural[id] - 1;
 		const struct btf_member *m = btf_members(t);
+
+		b->s->natural[id] = 2;	/* provisional: a (hostile) type containing itself ends */
 
 		a = 0;
 		for (int i = 0; i < btf_vlen(t); i++) {
@@ -547,7 +555,41 @@ static uint32_t struct_padding(struct bbuild *b, uint32_t id, int depth)
 	return pad;
 }
 
+static struct layout_type *build_type_body(struct bbuild *b, uint32_t id, int depth,
+					   bool in_union);
+
 static struct layout_type *build_type(struct bbuild *b, uint32_t id, int depth, bool in_union)
+{
+	const struct btf_type *t = type_at(b, id);
+	struct layout_type *lt;
+	bool stub = !t;
+
+	if (depth == 0) {
+		b->budget = BUILD_BUDGET;
+		b->sp = 0;
+	}
+	if (!b->budget || b->sp >= MAX_DEPTH + 2)
+		stub = true;
+	for (int i = 0; i < b->sp && !stub; i++)
+		stub = b->stack[i] == id;
+	if (stub) {
+		lt = arena__zalloc(b->arena, sizeof(*lt));
+		lt->kind = t && btf_kind(t) == BTF_KIND_UNION ? LAYOUT_UNION : LAYOUT_STRUCT;
+		lt->name = t ? arena__strdup(b->arena, name_of(b, t)) : NULL;
+		lt->size = t ? t->size : 0;
+		lt->members = arena__zalloc(b->arena, sizeof(*lt->members));
+		lt->align = lt->natural_align = 1;
+		return lt;
+	}
+	b->budget--;
+	b->stack[b->sp++] = id;
+	lt = build_type_body(b, id, depth, in_union);
+	b->sp--;
+	return lt;
+}
+
+static struct layout_type *build_type_body(struct bbuild *b, uint32_t id, int depth,
+					   bool in_union)
 {
 	const struct btf_type *t = type_at(b, id);
 	struct layout_type *lt = arena__zalloc(b->arena, sizeof(*lt));

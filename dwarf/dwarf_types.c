@@ -53,12 +53,23 @@ struct dwarf_source {
 };
 
 /* What the type builder needs while it works on one CU. */
+/*
+ * Hostile DWARF can make anonymous types contain themselves, or share one type between many
+ * members at every level (exponential): nested layouts are built with the DIEs being built on
+ * a stack (a repeat is a cycle) and within a budget per top-level type.  No real C type comes
+ * near either limit.
+ */
+#define BUILD_BUDGET (1u << 18)
+
 struct build {
 	struct dwarf_source *src;
 	struct arena *arena;
 	unsigned int addr_size;
 	bool expand;
 	struct strbuf tmp;
+	uint32_t budget;
+	int sp;
+	uint64_t stack[MAX_DEPTH + 2];
 };
 
 /* Cache key of a DIE: its offset, with the top bit set for a DIE of the supplementary file. */
@@ -279,6 +290,10 @@ static uint32_t natural_align(struct build *b, Dwarf_Die *die, int depth)
 
 		if (e)
 			return (uint32_t)(uintptr_t)e->val;
+		/* provisional entry first: a (hostile) type containing itself ends here */
+		e = hmap_slot(&b->src->natural, hash_u64(off), NULL, off, true);
+		e->okey = off;
+		e->val = (void *)(uintptr_t)1;
 		a = 0;
 		if (dwarf_child(die, &child) == 0) {
 			do {
@@ -295,7 +310,6 @@ static uint32_t natural_align(struct build *b, Dwarf_Die *die, int depth)
 		if (!a)
 			a = 1;
 		e = hmap_slot(&b->src->natural, hash_u64(off), NULL, off, true);
-		e->okey = off;
 		e->val = (void *)(uintptr_t)a;
 		return a;
 	}
@@ -868,7 +882,41 @@ static uint32_t struct_padding(struct build *b, Dwarf_Die *die, int depth)
 	return pad;
 }
 
+static struct layout_type *build_type_body(struct build *b, Dwarf_Die *die, int depth,
+					   bool in_union);
+
 static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth, bool in_union)
+{
+	uint64_t key = die_key(b->src, die);
+	struct layout_type *t;
+	bool stub = false;
+
+	if (depth == 0) {
+		b->budget = BUILD_BUDGET;
+		b->sp = 0;
+	}
+	if (!b->budget || b->sp >= MAX_DEPTH + 2)
+		stub = true;
+	for (int i = 0; i < b->sp && !stub; i++)
+		stub = b->stack[i] == key;
+	if (stub) {
+		t = arena__zalloc(b->arena, sizeof(*t));
+		t->kind = dwarf_tag(die) == DW_TAG_union_type ? LAYOUT_UNION : LAYOUT_STRUCT;
+		t->name = arena__strdup(b->arena, dwarf_diename(die));
+		t->size = die_udata(die, DW_AT_byte_size, 0);
+		t->members = arena__zalloc(b->arena, sizeof(*t->members));
+		t->align = t->natural_align = 1;
+		return t;
+	}
+	b->budget--;
+	b->stack[b->sp++] = key;
+	t = build_type_body(b, die, depth, in_union);
+	b->sp--;
+	return t;
+}
+
+static struct layout_type *build_type_body(struct build *b, Dwarf_Die *die, int depth,
+					   bool in_union)
 {
 	struct layout_type *t = arena__zalloc(b->arena, sizeof(*t));
 	int tag = dwarf_tag(die);

@@ -63,6 +63,11 @@ seed=$top_srcdir/tests/fuzz/seeds/elf-btf-outside.bin
 expect_rc 2 "$LINEUP" layout --btf="$seed" 2>"$T/err"
 grep -q "outside the file" "$T/err" || fail "bad .BTF header: $(cat "$T/err")"
 must_fail "$LINEUP" layout --btf="$T/s.o" 2>/dev/null
+# a fuzzer find: anonymous types that contain each other (took minutes, exponentially)
+seed=$top_srcdir/tests/fuzz/seeds/elf-dwarf-cycle.bin
+timeout 20 "$LINEUP" layout "$seed" >/dev/null 2>&1
+rc=$?
+[ $rc -le 2 ] || fail "exit $rc (124: too slow) on $seed"
 expect_rc 2 "$LINEUP" layout 2>/dev/null
 expect_rc 2 "$LINEUP" layout --line-size 48 "$T/s.o" 2>/dev/null
 

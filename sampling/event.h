@@ -245,6 +245,41 @@ struct rec_aux {
 	uint64_t aux_offset, aux_size, flags;
 };
 
+/* KSYMBOL: a kernel symbol (BPF program, trampoline...) registered or unregistered. */
+struct rec_ksymbol {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_* (1 BPF, 2 OOL) */
+	uint16_t flags;		/* 1: unregister */
+	const char *name;
+};
+
+/* BPF_EVENT: a BPF program loaded or unloaded. */
+struct rec_bpf_event {
+	uint16_t type;		/* PERF_BPF_EVENT_PROG_LOAD 1, _UNLOAD 2 */
+	uint16_t flags;
+	uint32_t id;
+	uint8_t tag[8];
+};
+
+/* CGROUP: a cgroup id and its path. */
+struct rec_cgroup {
+	uint64_t id;
+	const char *path;
+};
+
+/* TEXT_POKE: kernel text changed at addr (old bytes, then new bytes). */
+struct rec_text_poke {
+	uint64_t addr;
+	uint16_t old_len, new_len;
+	const uint8_t *bytes;	/* old_len + new_len bytes */
+};
+
+/* ITRACE_START: the task whose instruction trace starts. */
+struct rec_itrace_start {
+	uint32_t pid, tid;
+};
+
 /* AUXTRACE: the trace data (size bytes) follows the record in the file; the reader skips it. */
 struct rec_auxtrace {
 	uint64_t size, offset, reference;
@@ -277,6 +312,11 @@ struct record {
 		struct rec_namespaces ns;
 		struct rec_aux aux;
 		struct rec_auxtrace auxtrace;
+		struct rec_ksymbol ksymbol;
+		struct rec_bpf_event bpf;
+		struct rec_cgroup cgroup;
+		struct rec_text_poke text_poke;
+		struct rec_itrace_start itrace;
 		uint64_t feature_id;	/* HEADER_FEATURE */
 	};
 	const void *payload;	/* the raw record after its 8-byte header */

@@ -1134,6 +1134,49 @@ static int decode_kernel_record(struct perf_file *pf, struct record *rec, uint8_
 			swap64_array(body + 16, rec->ns.nr * 2);
 		rec->ns.link_info = (const uint64_t *)(void *)(body + 16);
 		break;
+	case REC_KSYMBOL:
+		if (len < 16)
+			return too_short(pf, rec, 16);
+		rec->ksymbol.addr = ld64(body, sw);
+		rec->ksymbol.len = ld32(body + 8, sw);
+		rec->ksymbol.ksym_type = ld16(body + 12, sw);
+		rec->ksymbol.flags = ld16(body + 14, sw);
+		rec->ksymbol.name = cstring(body + 16, len - 16);
+		if (!rec->ksymbol.name)
+			return perr(pf, rec->offset, "KSYMBOL name is not NUL-terminated");
+		break;
+	case REC_BPF_EVENT:
+		if (len < 16)
+			return too_short(pf, rec, 16);
+		rec->bpf.type = ld16(body, sw);
+		rec->bpf.flags = ld16(body + 2, sw);
+		rec->bpf.id = ld32(body + 4, sw);
+		memcpy(rec->bpf.tag, body + 8, 8);
+		break;
+	case REC_CGROUP:
+		if (len < 8)
+			return too_short(pf, rec, 8);
+		rec->cgroup.id = ld64(body, sw);
+		rec->cgroup.path = cstring(body + 8, len - 8);
+		if (!rec->cgroup.path)
+			return perr(pf, rec->offset, "CGROUP path is not NUL-terminated");
+		break;
+	case REC_TEXT_POKE:
+		if (len < 12)
+			return too_short(pf, rec, 12);
+		rec->text_poke.addr = ld64(body, sw);
+		rec->text_poke.old_len = ld16(body + 8, sw);
+		rec->text_poke.new_len = ld16(body + 10, sw);
+		if ((size_t)rec->text_poke.old_len + rec->text_poke.new_len > len - 12)
+			return perr(pf, rec->offset, "TEXT_POKE bytes run past the record");
+		rec->text_poke.bytes = body + 12;
+		break;
+	case REC_ITRACE_START:
+		if (len < 8)
+			return too_short(pf, rec, 8);
+		rec->itrace.pid = ld32(body, sw);
+		rec->itrace.tid = ld32(body + 4, sw);
+		break;
 	case REC_AUX:
 		if (len < 24)
 			return too_short(pf, rec, 24);

@@ -575,8 +575,73 @@ static void test_id_index(bool be)
 	free(o.b);
 }
 
+/* KSYMBOL, BPF_EVENT, CGROUP, TEXT_POKE, ITRACE_START in either byte order. */
+static void test_side_records(bool be)
+{
+	struct out o = { .be = be };
+	char err[PERF_FILE_ERRMAX];
+	struct perf_file *pf;
+	struct record r;
+	int rc, n = 0;
+
+	p64(&o, 0x32454c4946524550ULL), p64(&o, 16);
+	p32(&o, REC_HEADER_ATTR), p16(&o, 0), p16(&o, 8 + 64);
+	p32(&o, ATTR_TYPE_SOFTWARE), p32(&o, 64), p64(&o, 0), p64(&o, 1);
+	p64(&o, SF_IP), p64(&o, 0), p64(&o, 0), p64(&o, 0), p64(&o, 0);
+	p32(&o, REC_KSYMBOL), p16(&o, 0), p16(&o, 8 + 16 + 16);
+	p64(&o, 0xffffffffc0001000ULL), p32(&o, 120), p16(&o, 1), p16(&o, 0);
+	put(&o, "bpf_prog_abc\0\0\0\0", 16);
+	p32(&o, REC_BPF_EVENT), p16(&o, 0), p16(&o, 8 + 16);
+	p16(&o, 1), p16(&o, 0), p32(&o, 717);
+	put(&o, "\x21\x4c\x9a\x98\x46\xca\x6e\xee", 8);
+	p32(&o, REC_CGROUP), p16(&o, 0), p16(&o, 8 + 8 + 16);
+	p64(&o, 42);
+	put(&o, "/sys/fs/x\0\0\0\0\0\0\0", 16);
+	p32(&o, REC_TEXT_POKE), p16(&o, 0), p16(&o, 8 + 12 + 4);
+	p64(&o, 0xffffffff81000000ULL), p16(&o, 2), p16(&o, 2);
+	put(&o, "\x90\x90\xeb\x05", 4);
+	p32(&o, REC_ITRACE_START), p16(&o, 0), p16(&o, 8 + 8);
+	p32(&o, 7), p32(&o, 8);
+	CHECK(perf_file__open_mem(&pf, o.b, o.len, "side", err, sizeof(err)) == 0);
+	while ((rc = perf_file__next_record(pf, &r)) > 0) {
+		n++;
+		switch (r.type) {
+		case REC_KSYMBOL:
+			CHECK_EQ(r.ksymbol.addr, 0xffffffffc0001000ULL);
+			CHECK_EQ(r.ksymbol.len, 120);
+			CHECK_EQ(r.ksymbol.ksym_type, 1);
+			CHECK(!strcmp(r.ksymbol.name, "bpf_prog_abc"));
+			break;
+		case REC_BPF_EVENT:
+			CHECK_EQ(r.bpf.type, 1);
+			CHECK_EQ(r.bpf.id, 717);
+			CHECK_EQ(r.bpf.tag[0], 0x21);
+			break;
+		case REC_CGROUP:
+			CHECK_EQ(r.cgroup.id, 42);
+			CHECK(!strcmp(r.cgroup.path, "/sys/fs/x"));
+			break;
+		case REC_TEXT_POKE:
+			CHECK_EQ(r.text_poke.addr, 0xffffffff81000000ULL);
+			CHECK_EQ(r.text_poke.old_len, 2);
+			CHECK(r.text_poke.bytes[2] == 0xeb);
+			break;
+		case REC_ITRACE_START:
+			CHECK_EQ(r.itrace.pid, 7);
+			CHECK_EQ(r.itrace.tid, 8);
+			break;
+		}
+	}
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(n, 6);
+	perf_file__close(pf);
+	free(o.b);
+}
+
 int main(void)
 {
+	test_side_records(false);
+	test_side_records(true);
 	test_id_index(false);
 	test_id_index(true);
 	test_sample_decode(false);

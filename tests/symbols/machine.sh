@@ -108,6 +108,23 @@ ksyms=$(awk '$2 ~ /^[tT]$/ && $3 !~ /\[/ { print $3 }' /proc/kallsyms 2>/dev/nul
 	echo "mmap 100 0x7f0000101000 $T/other"
 	echo "sample load tid=100 cpu=0 ip=0x7f0000100010 addr=0x7f1000000008 src=L1"
 	echo "sample load tid=100 cpu=0 ip=0x7f0000101130 addr=0x7f1000000008 src=L1"
+	# a thread first seen in a sample (no FORK, no COMM): it shares its process's maps
+	w=$(nm "$T/prog" | awk '$3 == "work" { print $1 }')
+	workip=$(printf '0x%x' $((0x555555554000 + 0x$w + 4)))
+	echo "sample load pid=100 tid=150 cpu=1 ip=$workip addr=0x7f1000000008 src=L1"
+	# a process that mapped something, exited, and a new process reusing its pid: the
+	# FORK replaces the old thread and its maps (a copy of the parent's again)
+	echo "fork 400 100 400 100"
+	echo "mmap 400 0x7f3000000000 $T/other"
+	echo "sample load pid=400 tid=400 cpu=1 ip=0x7f3000001130 addr=0x7f1000000008 src=L1"
+	echo "exit 400 100 400 100"
+	echo "sample load pid=400 tid=400 cpu=1 ip=0x7f3000001130 addr=0x7f1000000008 src=L1"
+	echo "fork 400 100 400 100"
+	echo "sample load pid=400 tid=400 cpu=1 ip=0x7f3000001130 addr=0x7f1000000008 src=L1"
+	echo "sample load pid=400 tid=400 cpu=1 ip=$workip addr=0x7f1000000008 src=L1"
+	# a thread of that new process: its leader's maps
+	echo "fork 400 400 401 400"
+	echo "sample load pid=400 tid=401 cpu=1 ip=$workip addr=0x7f1000000008 src=L1"
 	for k in $ksyms; do
 		echo "sample load tid=100 cpu=0 kernel=1 ip=0x$(awk -v s=$k '$3 == s { print $1; exit }' /proc/kallsyms) addr=0x7f1000000008 src=L1"
 	done
@@ -151,9 +168,15 @@ ASAN_OPTIONS=detect_leaks=0 "$MKPERF" -o "$T/c2c.data" "$T/scenario2" || fail "m
 "$PERF" c2c report -i "$T/c2c.data" --stdio --full-symbols 2>/dev/null |
 	sed -n '/Shared Cache Line Distribution Pareto/,$p' |
 	awk '$9 ~ /^0x/ && NF >= 19 {
-		print $9 "\t" $15 " " $16 "\t" $17 "\t" $18 }' | sort -u > "$T/want"
-[ -s "$T/want" ] || fail "no Pareto rows from perf c2c report"
-"$RESOLVE" --c2c "$T/c2c.data" | sort -u > "$T/got"
+		print $9 "\t" $15 " " $16 "\t" $17 "\t" $18 }' | sort -u > "$T/want.all"
+[ -s "$T/want.all" ] || fail "no Pareto rows from perf c2c report"
+"$RESOLVE" --c2c "$T/c2c.data" | sort -u > "$T/got.all"
+# A code address sampled in processes that map it differently is one c2c entry or several
+# (perf's merging, not the symbolizer's business; perf script above checks every sample):
+# compare the addresses that resolve one way only.
+awk -F'\t' '{ n[$1]++ } END { for (a in n) if (n[a] > 1) print a }' "$T/got.all" > "$T/ambiguous"
+awk -F'\t' 'NR == FNR { skip[$1] = 1; next } !($1 in skip)' "$T/ambiguous" "$T/got.all" > "$T/got"
+awk -F'\t' 'NR == FNR { skip[$1] = 1; next } !($1 in skip)' "$T/ambiguous" "$T/want.all" > "$T/want"
 if ! cmp -s "$T/want" "$T/got"; then
 	diff "$T/want" "$T/got" | head -30
 	fail "perf c2c's Symbol/Object/Source:Line cells differ from lineup's"

@@ -1171,6 +1171,30 @@ static int decode_kernel_record(struct perf_file *pf, struct record *rec, uint8_
 			return perr(pf, rec->offset, "TEXT_POKE bytes run past the record");
 		rec->text_poke.bytes = body + 12;
 		break;
+	case REC_READ: {
+		/* pid, tid, then the event's read_format values (in rec->sample.read_*) */
+		const struct perf_attr *a;
+		uint64_t nr = 1, words;
+
+		if (!pf->h.nr_evsels)
+			return perr(pf, rec->offset, "READ record before any event attr");
+		a = &pf->h.evsels[rec->sample.evsel].attr;
+		if (len < 8)
+			return too_short(pf, rec, 8);
+		rec->sample.pid = ld32(body, sw);
+		rec->sample.tid = ld32(body + 4, sw);
+		if ((a->read_format & READ_FORMAT_GROUP) && len >= 16)
+			nr = ld64(body + 8, sw);
+		words = (len - 8) / 8;
+		if (nr > words)
+			return perr(pf, rec->offset, "READ record count %" PRIu64 " larger than the "
+				    "record", nr);
+		if (sw)
+			swap64_array(body + 8, words);
+		rec->sample.read_nr = nr;
+		rec->sample.read_values = (const uint64_t *)(void *)(body + 8);
+		break;
+	}
 	case REC_ITRACE_START:
 		if (len < 8)
 			return too_short(pf, rec, 8);

@@ -575,7 +575,7 @@ static void test_id_index(bool be)
 	free(o.b);
 }
 
-/* KSYMBOL, BPF_EVENT, CGROUP, TEXT_POKE, ITRACE_START in either byte order. */
+/* KSYMBOL, BPF_EVENT, CGROUP, TEXT_POKE, ITRACE_START, READ in either byte order. */
 static void test_side_records(bool be)
 {
 	struct out o = { .be = be };
@@ -602,6 +602,8 @@ static void test_side_records(bool be)
 	put(&o, "\x90\x90\xeb\x05", 4);
 	p32(&o, REC_ITRACE_START), p16(&o, 0), p16(&o, 8 + 8);
 	p32(&o, 7), p32(&o, 8);
+	p32(&o, REC_READ), p16(&o, 0), p16(&o, 8 + 8 + 8);
+	p32(&o, 9), p32(&o, 10), p64(&o, 123456);
 	CHECK(perf_file__open_mem(&pf, o.b, o.len, "side", err, sizeof(err)) == 0);
 	while ((rc = perf_file__next_record(pf, &r)) > 0) {
 		n++;
@@ -630,10 +632,16 @@ static void test_side_records(bool be)
 			CHECK_EQ(r.itrace.pid, 7);
 			CHECK_EQ(r.itrace.tid, 8);
 			break;
+		case REC_READ:
+			CHECK_EQ(r.sample.pid, 9);
+			CHECK_EQ(r.sample.tid, 10);
+			CHECK_EQ(r.sample.read_nr, 1);
+			CHECK(r.sample.read_values && r.sample.read_values[0] == 123456);
+			break;
 		}
 	}
 	CHECK_EQ(rc, 0);
-	CHECK_EQ(n, 6);
+	CHECK_EQ(n, 7);
 	perf_file__close(pf);
 	free(o.b);
 }

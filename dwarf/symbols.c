@@ -1023,11 +1023,25 @@ static size_t candidates(struct symbols *s, const struct symbols_dso *d, char **
 			const char *link = e ? dwelf_elf_gnu_debuglink(e, &crc) : NULL;
 
 			if (link && n < max) {
-				char *dir = xstrdup(bin), *slash = strrchr(dir, '/');
+				/* perf's debuglink_paths, the first that is a file */
+				char *dir = xstrdup(bin), *slash = strrchr(dir, '/'), *c[4];
 
 				if (slash)
 					*slash = 0;
-				out[n++] = xasprintf("%s/%s", dir, link);
+				c[0] = xstrdup(link);
+				c[1] = xasprintf("%s/%s", dir, link);
+				c[2] = xasprintf("%s/.debug/%s", dir, link);
+				c[3] = xasprintf("/usr/lib/debug%s/%s", dir, link);
+				bool taken = false;
+
+				for (int k = 0; k < 4; k++) {
+					if (!taken && n < max && is_regular(c[k])) {
+						out[n++] = c[k];
+						taken = true;
+					} else {
+						free(c[k]);
+					}
+				}
 				free(dir);
 			}
 			if (e)

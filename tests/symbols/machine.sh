@@ -320,3 +320,28 @@ if ! cmp -s "$T/want" "$T/got"; then
 fi
 grep -q ' work (' "$T/got" || fail "--symfs: nothing resolved"
 echo "--symfs: $(grep -c '^ ' "$T/got") samples resolved like perf"
+
+# A stripped binary whose symbols and DWARF are in a separate file named by .gnu_debuglink,
+# in the .debug directory beside it (perf's debuglink places: the name itself, DIR/NAME,
+# DIR/.debug/NAME, /usr/lib/debug/DIR/NAME).
+mkdir -p "$T/dl/.debug"
+cp "$T/prog" "$T/dl/progdl"
+objcopy --only-keep-debug "$T/dl/progdl" "$T/dl/.debug/progdl.debug"
+objcopy --strip-all --add-gnu-debuglink="$T/dl/.debug/progdl.debug" "$T/dl/progdl"
+printf 'cpus 2\nevent load\ncomm 500 500 progdl\nmmap 500 auto %s\nanon 500 0x7f1000000000 0x1000\n' \
+	"$T/dl/progdl" > "$T/scenario4"
+for f in $(nm "$T/prog" | awk '$2 ~ /^[tT]$/ { print $1 }'); do
+	printf 'sample load tid=500 cpu=0 ip=0x%x addr=0x7f1000000008 src=L1\n' \
+		$((0x555555554000 + 0x$f + 2)) >> "$T/scenario4"
+done
+ASAN_OPTIONS=detect_leaks=0 "$MKPERF" -o "$T/dl.data" "$T/scenario4" || fail "mkperf failed"
+mkdir -p "$T/home3"
+HOME="$T/home3" "$PERF" script -i "$T/dl.data" -F ip,sym,dso,srcline 2>/dev/null |
+	grep -v '^$' > "$T/want" || fail "perf script (debuglink) failed"
+HOME="$T/home3" "$RESOLVE" "$T/dl.data" > "$T/got" || fail "resolve (debuglink) failed"
+if ! cmp -s "$T/want" "$T/got"; then
+	diff "$T/want" "$T/got" | head -30
+	fail "debuglink: lineup resolves samples differently from perf script"
+fi
+grep -q ' work (' "$T/got" || fail "debuglink: symbols not found"
+echo "debuglink: $(grep -c '^ ' "$T/got") samples resolved like perf"

@@ -88,6 +88,7 @@ enum record_type {
 	REC_HEADER_FEATURE = 80,
 	REC_COMPRESSED = 81,
 	REC_FINISHED_INIT = 82,
+	REC_COMPRESSED2 = 83,	/* perf 6.15+: u64 data_size, then the zstd data, 8-aligned */
 	REC_USER_MAX,
 };
 

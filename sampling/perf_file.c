@@ -918,6 +918,7 @@ static const char *const record_names[REC_USER_MAX] = {
 	[REC_HEADER_FEATURE] = "FEATURE",
 	[REC_COMPRESSED] = "COMPRESSED",
 	[REC_FINISHED_INIT] = "FINISHED_INIT",
+	[REC_COMPRESSED2] = "COMPRESSED2",
 };
 
 const char *perf_record__type_name(uint32_t type)
@@ -1441,7 +1442,8 @@ static int next_inflated(struct perf_file *pf, struct record *rec)
 			    "than its header)", size);
 	if (size > avail)
 		return 0;
-	if (type == REC_COMPRESSED || type == REC_AUXTRACE || type == REC_HEADER_TRACING_DATA)
+	if (type == REC_COMPRESSED || type == REC_COMPRESSED2 || type == REC_AUXTRACE ||
+	    type == REC_HEADER_TRACING_DATA)
 		return perr(pf, pf->comp_off, "%s record inside COMPRESSED data",
 			    perf_record__type_name(type));
 	pf->dhead += size;
@@ -1539,6 +1541,16 @@ again:
 	if (type == REC_COMPRESSED) {
 		pf->comp_off = off;
 		rc = inflate(pf, p + 8, size - 8u, off);
+		if (rc)
+			return rc;
+	} else if (type == REC_COMPRESSED2) {
+		uint64_t n = size >= 16 ? ld64(p + 8, pf->swap) : UINT64_MAX;
+
+		if (n > size - 16u)
+			return perr(pf, off, "COMPRESSED2 data size %" PRIu64 " larger than the record",
+				    n);
+		pf->comp_off = off;
+		rc = inflate(pf, p + 16, (size_t)n, off);
 		if (rc)
 			return rc;
 	} else if (type == REC_AUXTRACE || (type == REC_HEADER_TRACING_DATA && pf->h.pipe)) {

@@ -646,8 +646,59 @@ static void test_side_records(bool be)
 	free(o.b);
 }
 
+/* perf 6.15's COMPRESSED2: a data size, then the zstd frame, the record padded to 8. */
+static void test_compressed2(bool be)
+{
+	struct out o = { .be = be }, in = { .be = be };
+	char err[PERF_FILE_ERRMAX];
+	struct perf_file *pf;
+	struct record r;
+	int rc, n = 0, samples = 0;
+	size_t bound, zn, start;
+	uint8_t *z;
+
+	p64(&o, 0x32454c4946524550ULL), p64(&o, 16);
+	p32(&o, REC_HEADER_ATTR), p16(&o, 0), p16(&o, 8 + 64);
+	p32(&o, ATTR_TYPE_SOFTWARE), p32(&o, 64), p64(&o, 0), p64(&o, 1);
+	p64(&o, SF_IP | SF_TID), p64(&o, 0), p64(&o, 0), p64(&o, 0), p64(&o, 0);
+	for (int i = 0; i < 3; i++) {
+		p32(&in, REC_SAMPLE), p16(&in, 2), p16(&in, 8 + 16);
+		p64(&in, 0x400000 + i), p32(&in, 5), p32(&in, 6);
+	}
+	bound = ZSTD_compressBound(in.len);
+	z = xmalloc(bound);
+	zn = ZSTD_compress(z, bound, in.b, in.len, 1);
+	start = o.len;
+	p32(&o, REC_COMPRESSED2), p16(&o, 0), p16(&o, 0);
+	p64(&o, zn);
+	put(&o, z, zn);
+	pad8(&o);
+	set16(&o, start + 6, o.len - start);
+	p32(&o, REC_FINISHED_ROUND), p16(&o, 0), p16(&o, 8);
+	CHECK(perf_file__open_mem(&pf, o.b, o.len, "c2", err, sizeof(err)) == 0);
+	while ((rc = perf_file__next_record(pf, &r)) > 0) {
+		n++;
+		if (r.type == REC_SAMPLE) {
+			CHECK_EQ(r.sample.ip, 0x400000 + samples);
+			CHECK_EQ(r.sample.tid, 6);
+			samples++;
+		}
+	}
+	if (rc < 0)
+		fprintf(stderr, "  %s\n", perf_file__errmsg(pf));
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(n, 6);	/* ATTR, COMPRESSED2, 3 samples, FINISHED_ROUND */
+	CHECK_EQ(samples, 3);
+	perf_file__close(pf);
+	free(z);
+	free(in.b);
+	free(o.b);
+}
+
 int main(void)
 {
+	test_compressed2(false);
+	test_compressed2(true);
 	test_side_records(false);
 	test_side_records(true);
 	test_id_index(false);

@@ -29,3 +29,5 @@ TESTS += tests/symbols/fixtures.sh
 dist_check_SCRIPTS += tests/symbols/fixtures.sh
 TESTS += tests/symbols/vmlinux.sh
 dist_check_SCRIPTS += tests/symbols/vmlinux.sh
+TESTS += tests/symbols/recordings.sh
+dist_check_SCRIPTS += tests/symbols/recordings.sh

@@ -1,0 +1,178 @@
+#!/bin/sh
+# Oracle on real recordings of this machine (perf record -e cpu-clock: a software event, no
+# PMU needed): a test program, ld.so and libc (with /usr/lib/debug), the kernel through its
+# MMAP and kallsyms, a program calling through its PLT and into the vDSO, a JIT with its
+# /tmp/perf-PID.map, a C++ program: lineup's tests/tools/resolve output equals
+# `perf script -F ip,sym,dso,srcline`'s, sample for sample, in perf's time order.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PERF:-}" ] || skip "perf is not installed"
+need gcc
+need objcopy
+scratch
+MKPERF="$top_builddir/tests/tools/mkperf"
+RESOLVE="$top_builddir/tests/tools/resolve"
+export HOME="$T/home"	# no build-id cache of the tester's leaks in, for perf or lineup
+mkdir -p "$HOME"
+
+cat > "$T/prog.c" <<'SRC'
+#include <stdlib.h>
+struct counters { long hits, misses; } stats;
+static int table[64];
+static inline int sq(int x) { return x * x + table[x & 63]; }
+static inline int twice(int x) { return sq(x) + sq(x + 1); }
+__attribute__((noinline)) int work(int n)
+{
+	int t = 0;
+	for (int i = 0; i < n; i++) {
+		t += twice(i);
+		if (t & 1)
+			stats.hits++;
+	}
+	return t;
+}
+__attribute__((noinline)) void fill(int seed)
+{
+	for (int i = 0; i < 64; i++)
+		table[i] = seed * i;
+}
+int main(int argc, char **argv) { fill(argc); return work(atoi(argv[1])); }
+SRC
+cat > "$T/other.c" <<'SRC'
+__attribute__((noinline)) int other_fn(int x) { return x * 7 + 1; }
+int main(int argc, char **argv) { return other_fn(argc); }
+SRC
+gcc -O2 -g -o "$T/prog" "$T/prog.c" || fail "gcc prog"
+gcc -O0 -g -o "$T/other" "$T/other.c" || fail "gcc other"
+cp "$T/prog" "$T/prog-nodebug" && objcopy --strip-debug "$T/prog-nodebug"
+cp "$T/prog" "$T/prog-stripped" && objcopy --strip-all "$T/prog-stripped"
+LIBC=$(ldd "$T/prog" | awk '/libc.so/ { print $3 }')
+
+# A real recording of this machine (software clock event: no PMU needed): the kernel map from
+# the kernel MMAP and kallsyms, ld.so, libc with its separate debug info, the test program.
+if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/real.data" -- \
+	sh -c "'$T/prog' 20000000; ls / >/dev/null" >/dev/null 2>"$T/rec.err"; then
+	# (records in time order on both sides: perf's ordered events, sampling/ordered.h)
+	"$PERF" script -i "$T/real.data" -F ip,sym,dso,srcline 2>/dev/null | grep -v '^$' \
+		> "$T/want" || fail "perf script failed on a real recording"
+	"$RESOLVE" "$T/real.data" > "$T/got" || fail "resolve failed on a real recording"
+	if ! cmp -s "$T/want" "$T/got"; then
+		diff "$T/want" "$T/got" | head -30
+		fail "real recording: lineup resolves samples differently from perf script"
+	fi
+	echo "real recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
+else
+	echo "perf record not possible here ($(head -1 "$T/rec.err")): real-recording part skipped"
+fi
+
+# A program whose hot calls go through its PLT (where a zero-sized _init stretched by perf
+# overlaps the "name@plt" symbols: the symbol tree's shape picks) and into the vDSO.
+cat > "$T/vd.c" <<'SRC'
+#include <time.h>
+int main(void) { struct timespec ts; long s = 0; for (int i = 0; i < 2000000; i++) { clock_gettime(CLOCK_MONOTONIC, &ts); s += ts.tv_nsec; } return s == 42; }
+SRC
+gcc -O2 -g -o "$T/vd" "$T/vd.c" || fail "gcc vd"
+if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/vd.data" -- "$T/vd" >/dev/null 2>"$T/rec.err"; then
+	"$PERF" script -i "$T/vd.data" -F ip,sym,dso,srcline 2>/dev/null | grep -v '^$' \
+		> "$T/want" || fail "perf script failed on the vdso recording"
+	"$RESOLVE" "$T/vd.data" > "$T/got" || fail "resolve failed on the vdso recording"
+	if ! cmp -s "$T/want" "$T/got"; then
+		diff "$T/want" "$T/got" | head -30
+		fail "PLT/vDSO recording: lineup resolves samples differently from perf script"
+	fi
+	echo "PLT/vDSO recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
+fi
+
+# A JIT: code in anonymous executable memory, named by /tmp/perf-PID.map (perf's map for it
+# is "/tmp/perf-PID.map", "[JIT] tid PID", symbols from that file at absolute addresses).
+cat > "$T/jit.c" <<'SRC'
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int main(void)
+{
+	/* mov ecx, 2000000; 1: dec ecx; jnz 1b; mov eax, edi; ret */
+	static const unsigned char spin[] = { 0xb9, 0x80, 0x84, 0x1e, 0x00, 0xff, 0xc9, 0x75, 0xfc,
+					      0x89, 0xf8, 0xc3 };
+	unsigned char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE | PROT_EXEC,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char path[64];
+	FILE *f;
+	int (*fa)(int), (*fb)(int), s = 0;
+
+	if (p == MAP_FAILED)
+		return 1;
+	memcpy(p, spin, sizeof(spin));
+	memcpy(p + 0x100, spin, sizeof(spin));
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	if (!(f = fopen(path, "w")))
+		return 1;
+	fprintf(f, "%lx %x jit_spin_a\n%lx %x jit_spin_b\n", (unsigned long)p, 0x10,
+		(unsigned long)(p + 0x100), 0x8);
+	fclose(f);
+	fa = (int (*)(int))p;
+	fb = (int (*)(int))(p + 0x100);
+	for (int i = 0; i < 60; i++)
+		s += fa(i) + fb(i);
+	printf("%d\n", (int)getpid());
+	return s == 42;
+}
+SRC
+gcc -O2 -o "$T/jit" "$T/jit.c" || fail "gcc jit"
+if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/jit.data" -- "$T/jit" >"$T/jit.pid" 2>"$T/rec.err"; then
+	jitmap="/tmp/perf-$(cat "$T/jit.pid").map"
+	"$PERF" script -i "$T/jit.data" -F ip,sym,dso,srcline 2>/dev/null | grep -v '^$' \
+		> "$T/want" || { rm -f "$jitmap"; fail "perf script failed on the JIT recording"; }
+	"$RESOLVE" "$T/jit.data" > "$T/got" || { rm -f "$jitmap"; fail "resolve failed (JIT)"; }
+	rm -f "$jitmap"
+	if ! cmp -s "$T/want" "$T/got"; then
+		diff "$T/want" "$T/got" | head -30
+		fail "JIT recording: lineup resolves samples differently from perf script"
+	fi
+	grep -q 'jit_spin_a (/tmp/perf-' "$T/got" || fail "JIT symbols not resolved"
+	echo "JIT recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
+fi
+
+# C++: perf demangles user-space names to the bare name (libiberty, DMGL_NO_OPTS: no
+# parameters, return type, qualifiers or clone suffix); lineup does the same from
+# __cxa_demangle.  A real recording of a C++ program with templates, operators, a lambda,
+# anonymous namespaces and gcc clones.
+if command -v g++ >/dev/null 2>&1; then
+	cat > "$T/cxx.cc" <<'SRC'
+#include <vector>
+#include <map>
+#include <string>
+namespace ns {
+struct K { int v; __attribute__((noinline)) int get(int x) const { return v * x; }
+  __attribute__((noinline)) bool operator<(const K &o) const { return v < o.v; }
+  __attribute__((noinline)) int operator()(int a) { return a + v; } };
+template <typename T> __attribute__((noinline)) T mx(T a, T b) { return a < b ? b : a; }
+}
+namespace { __attribute__((noinline)) int anon_fn(int x) { return x * 3; } }
+static __attribute__((noinline)) int cl(int x, int y) { return x * y + 1; }
+int glob[8];
+__attribute__((noinline)) int run(std::vector<int> &a) {
+  ns::K k{3}; int s = 0;
+  auto lam = [&](int q) __attribute__((noinline)) { return q * s + 1; };
+  for (int i = 0; i < 10000000; i++) {
+    s += k.get(a[i & 7]); s += ns::mx<int>(s, i); s += anon_fn(i); s += k(i); s += lam(i) + cl(i, 3);
+    s += (k < ns::K{i}) ? 1 : 0; glob[i & 7] += s; }
+  std::map<int, std::string> m; for (int i = 0; i < 200000; i++) m[i % 1000] = "x";
+  return s + (int)m.size();
+}
+int main() { std::vector<int> a(8, 1); return run(a) == 42; }
+SRC
+	g++ -O2 -g -o "$T/cxx" "$T/cxx.cc" || fail "g++ failed"
+	if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/cxx.data" -- "$T/cxx" \
+		>/dev/null 2>"$T/rec.err"; then
+		"$PERF" script -i "$T/cxx.data" -F ip,sym,dso,srcline 2>/dev/null | grep -v '^$' \
+			> "$T/want" || fail "perf script failed on the C++ recording"
+		"$RESOLVE" "$T/cxx.data" > "$T/got" || fail "resolve failed on the C++ recording"
+		if ! cmp -s "$T/want" "$T/got"; then
+			diff "$T/want" "$T/got" | head -30
+			fail "C++ recording: lineup resolves samples differently from perf script"
+		fi
+		grep -q 'ns::K::get (' "$T/got" || fail "C++ names not demangled: $(head "$T/got")"
+		echo "C++ recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
+	fi
+fi

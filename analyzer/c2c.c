@@ -56,6 +56,7 @@ struct c2c {
 	struct c2c_stats *node_stats;
 	size_t nr_node_stats, cap_node_stats;
 
+	struct cc_forest cc;	/* call-chain trees of the entries */
 	uint32_t *order;	/* lines in display order */
 	uint32_t *entry_order;	/* shown lines' entries, grouped by line */
 	int offset_node_width;
@@ -286,6 +287,7 @@ void c2c__delete(struct c2c *c)
 	free(c->node_stats);
 	free(c->order);
 	free(c->entry_order);
+	cc_forest__release(&c->cc);
 	free(c);
 }
 
@@ -322,6 +324,11 @@ struct c2c_line *c2c__line(const struct c2c *c, uint32_t i)
 struct c2c_entry *c2c__entry(const struct c2c *c, uint32_t idx)
 {
 	return &c->entries[idx];
+}
+
+const struct cc_forest *c2c__callchains(const struct c2c *c)
+{
+	return &c->cc;
 }
 
 int c2c__offset_node_width(const struct c2c *c)
@@ -581,6 +588,7 @@ static uint32_t entry__new(struct c2c *c, struct ekey k, size_t at)
 	e->cpuset = bits__alloc(c, c->words_cpu);
 	e->nodeset = bits__alloc(c, c->words_node);
 	e->node_stats = UINT32_MAX;
+	e->cc_root = UINT32_MAX;
 	if (c->cfg.want_node_stats && c->cfg.nr_nodes) {
 		size_t n = c->cfg.nr_nodes;
 
@@ -713,6 +721,7 @@ void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
 	else
 		li = c->last_line = line__findnew(c, lk, s);
 	l = &c->lines[li];
+	l->period += s->period;
 	stats__add_decoded(&l->stats, d);
 	set_cpu_node(c, l->cpuset, l->nodeset, &l->paddr, &l->paddr_cnt, s, node);
 
@@ -743,6 +752,12 @@ void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
 		e->code_map = s->code_map;
 	}
 	stats__add_decoded(&e->stats, d);
+	e->period += s->period;
+	if (c->cfg.callchains && s->cc_nr) {
+		if (e->cc_root == UINT32_MAX)
+			e->cc_root = cc_forest__new_root(&c->cc);
+		cc_forest__append(&c->cc, e->cc_root, s->cc, s->cc_nr, s->period);
+	}
 	if (e->node_stats != UINT32_MAX) {
 		uint32_t cpu = s->cpu == UINT32_MAX ? 0 : s->cpu;
 		int cnode = cpu < c->cfg.nr_cpus ? c->cpu2node[cpu] : -1;
@@ -893,6 +908,8 @@ void c2c__finish(struct c2c *c)
 {
 	uint32_t idx = 0, *count;
 
+	if (c->cfg.callchains)
+		cc_forest__sort(&c->cc);
 	free(c->order);
 	c->order = xmalloc((c->nr_lines + 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < c->nr_lines; i++)

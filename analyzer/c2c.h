@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyzer/callchain.h"
+
 /* perf's enum order: the value is what `-d` selects. */
 enum c2c_display {
 	C2C_DISPLAY_LCL,	/* Local HITMs */
@@ -124,6 +126,7 @@ struct c2c_config {
 	enum c2c_key keys[C2C_MAX_KEYS];
 	unsigned int nr_keys;
 	bool show_all;
+	bool callchains;	/* build each entry's call-chain tree (perf's use_callchain) */
 	int node_info;		/* -N count, 0..2 */
 	bool want_node_stats;	/* keep per-node counters (for node_info 1) */
 	uint32_t nr_cpus;
@@ -159,6 +162,9 @@ struct c2c_sample {
 	uint64_t ip_rel;
 	struct c2c_dso_id data_id;
 	uint64_t data_rel;
+	uint64_t period;		/* the sample's period (call-chain weights) */
+	const struct cc_frame *cc;	/* resolved call chain, callee first; cc_nr frames */
+	uint32_t cc_nr;
 };
 
 /* What the resolver says about an entry's code address (its first sample's). */
@@ -209,6 +215,8 @@ struct c2c_entry {
 	uint32_t node_stats;	/* index into c2c's node stats pool, or UINT32_MAX */
 	struct c2c_stats stats;
 	struct c2c_mean mean_rmt_hitm, mean_lcl_hitm, mean_rmt_peer, mean_lcl_peer, mean_load;
+	uint64_t period;	/* sum of its samples' periods */
+	uint32_t cc_root;	/* its call-chain tree in c2c__callchains(), UINT32_MAX: none */
 	/* filled by c2c__resolve for shown lines */
 	struct c2c_code_info info;
 	char *nodestr;
@@ -230,6 +238,7 @@ struct c2c_line {
 	uint64_t paddr;
 	uint32_t cpuset, nodeset;
 	struct c2c_stats stats;
+	uint64_t period;	/* sum of its samples' periods (the call graphs' 100%) */
 	/* after c2c__finish: its entries, in display order */
 	uint32_t *entries;
 	uint32_t nr_entries;
@@ -263,6 +272,8 @@ uint32_t c2c__nr_shared(const struct c2c *c);
 uint32_t c2c__nr_lines(const struct c2c *c);
 struct c2c_line *c2c__line(const struct c2c *c, uint32_t i);
 struct c2c_entry *c2c__entry(const struct c2c *c, uint32_t idx);
+/* The entries' call-chain trees (sorted for output after c2c__finish). */
+const struct cc_forest *c2c__callchains(const struct c2c *c);
 /* Width of the Node column of the Pareto's data address group (perf's offset_node). */
 int c2c__offset_node_width(const struct c2c *c);
 

@@ -290,7 +290,107 @@ struct report {
 	uint32_t last_handle;
 	char *grouping;			/* "offset,iaddr" */
 	struct c2c_config cfg;		/* from the options; the rest from the header */
+	int cc_mode;			/* enum cc_mode, CC_UNKNOWN until the events are known */
+	struct cc_frame *ccbuf;		/* one sample's resolved call chain */
+	int max_stack;			/* perf's sysctl_perf_event_max_stack */
 };
+
+/*
+ * perf's call-chain modes (setup_callchain): frame pointers (CALLCHAIN) are resolved and shown
+ * as graphs; DWARF (REGS_USER + STACK_USER) and LBR (BRANCH_STACK) would need unwinding and
+ * branch stitching, which lineup does not do.
+ */
+enum cc_mode { CC_UNKNOWN = -1, CC_NONE, CC_FP, CC_UNSUPPORTED };
+
+#define PERF_MAX_STACK_DEPTH_ 127
+#define PERF_CONTEXT_HV_ ((uint64_t)-32)
+#define PERF_CONTEXT_KERNEL_ ((uint64_t)-128)
+#define PERF_CONTEXT_USER_ ((uint64_t)-512)
+#define PERF_CONTEXT_MAX_ ((uint64_t)-4095)
+
+static void report__cc_mode(struct report *r)
+{
+	uint64_t t = 0;
+
+	for (uint32_t k = 0; k < r->h->nr_evsels; k++)
+		t |= r->h->evsels[k].attr.sample_type;
+	if (!(t & SF_CALLCHAIN))
+		r->cc_mode = CC_NONE;
+	else if ((t & SF_REGS_USER && t & SF_STACK_USER) || (t & SF_BRANCH_STACK))
+		r->cc_mode = CC_UNSUPPORTED;
+	else
+		r->cc_mode = CC_FP;
+}
+
+/* perf's sample->period: the sample's PERIOD, else the event's sample_period. */
+static uint64_t sample_period(const struct report *r, const struct sample *s)
+{
+	if (s->present & SF_PERIOD)
+		return s->period;
+	if (s->evsel < r->h->nr_evsels)
+		return r->h->evsels[s->evsel].attr.sample_period;
+	return 0;
+}
+
+/*
+ * perf's thread__resolve_callchain_sample (frame pointers, callee order): context markers set
+ * the cpumode of the frames after them (user at first), an unknown marker empties the chain, at
+ * most max_stack frames, and a chain longer than PERF_MAX_STACK_DEPTH is dropped.
+ */
+static uint32_t resolve_chain(struct report *r, struct thread *t, const struct sample *s)
+{
+	uint8_t cpumode = CPUMODE_USER;
+	uint32_t n = 0;
+	int entries = 0;
+
+	if (!(s->present & SF_CALLCHAIN) || !s->callchain_nr ||
+	    s->callchain_nr > PERF_MAX_STACK_DEPTH_)
+		return 0;
+	for (uint64_t i = 0; i < s->callchain_nr && entries < r->max_stack; i++) {
+		uint64_t ip = s->callchain[i];
+		struct addr_loc loc;
+		struct cc_frame *fr;
+
+		if (ip >= PERF_CONTEXT_MAX_) {
+			if (ip == PERF_CONTEXT_HV_)
+				cpumode = CPUMODE_HYPERVISOR;
+			else if (ip == PERF_CONTEXT_KERNEL_)
+				cpumode = CPUMODE_KERNEL;
+			else if (ip == PERF_CONTEXT_USER_)
+				cpumode = CPUMODE_USER;
+			else
+				return 0;
+			continue;
+		}
+		entries++;
+		fr = &r->ccbuf[n++];
+		fr->ip = ip;
+		fr->dso = NULL;
+		fr->sym = NULL;
+		fr->sym_start = 0;
+		if (machine__find_map(r->machine, t, cpumode, ip, &loc) && loc.map->dso) {
+			const struct dso *d = loc.map->dso;
+			struct symbols_dso *sd = symbols__dso(r->symbols, d->long_name, d->short_name,
+							      (enum symbols_dso_kind)d->kind,
+							      d->build_id, d->build_id_size);
+			const char *name;
+			uint64_t start;
+			bool obj;
+
+			/*
+			 * perf orders frames of different objects by their dso pointers, that is
+			 * by allocation order in practice: the creation order stands in for it.
+			 */
+			fr->dso = (const void *)(uintptr_t)(d->index + 1);
+			if (!symbols__find_sym(r->symbols, sd, loc.addr, &name, &start, &obj)) {
+				fr->sym = name;
+				fr->sym_start = start;
+			}
+		}
+	}
+	return n;
+}
+
 
 /* The machine never frees a thread, so its pointer is a stable key; c2c wants a u32 handle. */
 static uint32_t thread_handle(struct report *r, struct thread *t)
@@ -448,6 +548,9 @@ static void report__sample(struct report *r, const struct sample *s)
 	cs.code_dso = al.dso ? al.dso->short_name : NULL;
 	cs.ip_rel = al.addr;
 	cs.ip_mapped = imap != NULL;
+	cs.period = sample_period(r, s);
+	cs.cc = r->ccbuf;
+	cs.cc_nr = r->cc_mode == CC_FP ? resolve_chain(r, al.thread, s) : 0;
 	cs.data_mapped = dmap != NULL;
 	cs.data_rel = dl.addr;
 	cs.data_anon = false;
@@ -472,10 +575,11 @@ static void report__sample(struct report *r, const struct sample *s)
  * numbers: the maps a sample is resolved against, the first sample of an entry (what it shows),
  * PA cnt (changes of the physical address) and the running means.  Memory: two rounds.
  */
-/* 72 bytes an item: two rounds of samples stay in as little cache as possible. */
+/* 88 bytes an item: two rounds of samples stay in as little cache as possible. */
 struct qsample {
-	uint64_t ip, addr, phys_addr, weight, data_src;
-	uint32_t pid, tid, cpu;
+	uint64_t ip, addr, phys_addr, weight, data_src, period;
+	uint64_t *cc;			/* owned copy of the call chain, or NULL */
+	uint32_t pid, tid, cpu, cc_nr;
 };
 
 struct qitem {
@@ -492,7 +596,7 @@ struct qitem {
 		} r;
 	};
 };
-_Static_assert(sizeof(struct qitem) == 72, "queue items grew");
+_Static_assert(sizeof(struct qitem) == 88, "queue items grew");
 
 struct queue {
 	struct qitem *v;
@@ -524,6 +628,10 @@ static void qsample__to_sample(const struct qitem *it, struct sample *s)
 	s->pid = q->pid;
 	s->tid = q->tid;
 	s->cpu = q->cpu;
+	s->period = q->period;
+	s->present |= SF_PERIOD;	/* resolved when queued */
+	s->callchain = q->cc;
+	s->callchain_nr = q->cc_nr;
 }
 
 static void qrec__free(struct record *rec)
@@ -547,6 +655,7 @@ static void deliver(struct report *r, struct qitem *it)
 
 		qsample__to_sample(it, &s);
 		report__sample(r, &s);
+		free(it->s.cc);
 	}
 }
 
@@ -641,6 +750,7 @@ static void queue__record(struct report *r, struct queue *q, const struct record
 
 		q->ordered = h->nr_evsels &&
 			     perf_attr__flag(&h->evsels[0].attr, ATTR_SAMPLE_ID_ALL);
+		report__cc_mode(r);
 	}
 	if (!q->ordered) {
 		/* no timestamp taken: delivered at once below */
@@ -672,6 +782,15 @@ static void queue__record(struct report *r, struct queue *q, const struct record
 		it->s.pid = s->pid;
 		it->s.tid = s->tid;
 		it->s.cpu = s->cpu;
+		it->s.period = sample_period(r, s);
+		it->s.cc = NULL;
+		it->s.cc_nr = 0;
+		if (r->cc_mode == CC_FP && (s->present & SF_CALLCHAIN) && s->callchain_nr &&
+		    s->callchain_nr <= PERF_MAX_STACK_DEPTH_) {
+			it->s.cc = xmalloc(s->callchain_nr * sizeof(uint64_t));
+			memcpy(it->s.cc, s->callchain, s->callchain_nr * sizeof(uint64_t));
+			it->s.cc_nr = s->callchain_nr;
+		}
 	} else {
 		struct qitem *it;
 		struct record *copy;
@@ -835,6 +954,100 @@ static int parse_coalesce(const struct command *cmd, const char *s, struct c2c_c
 	}
 	free(dup);
 	return ret;
+}
+
+/* ---- call graphs under the Pareto rows (perf's callchain__fprintf_graph) ---- */
+
+static void cc_margin(FILE *out, int left)
+{
+	fprintf(out, "            %*s", left, "");
+}
+
+static void cc_name(FILE *out, const struct cc_frame *fr)
+{
+	if (fr->sym)
+		fputs(fr->sym, out);
+	else
+		fprintf(out, "%#" PRIx64, fr->ip);
+}
+
+static void cc_graph_line(FILE *out, int depth, int mask, int left)
+{
+	cc_margin(out, left);
+	for (int i = 0; i < depth; i++)
+		fputs(mask & (1 << i) ? "|          " : "           ", out);
+	fputc('\n', out);
+}
+
+static void cc_frame_line(FILE *out, const struct cc_node *n, const struct cc_frame *fr, int depth,
+			  int mask, int nth, uint64_t total, int left)
+{
+	cc_margin(out, left);
+	for (int i = 0; i < depth; i++) {
+		fputc(mask & (1 << i) ? '|' : ' ', out);
+		if (!nth && i == depth - 1)
+			fprintf(out, "--%.2f%%--", total ? cc_node__cumul(n) * 100.0 / total : 0.0);
+		else
+			fputs("          ", out);
+	}
+	cc_name(out, fr);
+	fputc('\n', out);
+}
+
+static size_t cc_graph_children(FILE *out, const struct cc_forest *f, uint32_t parent,
+				uint64_t total, int depth, int mask, int left)
+{
+	const struct cc_node *p = &f->nodes[parent];
+	int new_mask = mask;
+	size_t printed = 0;
+
+	for (uint32_t k = 0; k < p->nr_children; k++) {
+		const struct cc_node *c = &f->nodes[p->children[k]];
+
+		/* the pipe of this depth stops at the last child */
+		if (k + 1 == p->nr_children)
+			new_mask &= ~(1 << (depth - 1));
+		cc_graph_line(out, depth, mask, left);
+		for (uint32_t i = 0; i < c->nr_frames; i++)
+			cc_frame_line(out, c, &f->frames[c->frame + i], depth, new_mask, i, total, left);
+		printed += 1 + c->nr_frames;
+		printed += cc_graph_children(out, f, p->children[k], total, depth + 1,
+					     new_mask | (1 << depth), left);
+	}
+	return printed;
+}
+
+/* @total: the line's period (perf's hists total), @parent: the entry's. */
+static void cc_graph(FILE *out, const struct cc_forest *f, uint32_t root, uint64_t total,
+		     uint64_t parent)
+{
+	const struct cc_node *r = &f->nodes[root];
+	size_t printed = 0;
+	int left = 0;
+
+	/* a single root holding all the entry's period is printed without a percentage */
+	if (r->nr_children == 1 && cc_node__cumul(&f->nodes[r->children[0]]) == parent) {
+		const struct cc_node *n = &f->nodes[r->children[0]];
+
+		for (uint32_t i = 0; i < n->nr_frames; i++) {
+			if (!i) {
+				cc_margin(out, left);
+				fputs("|\n", out);
+				cc_margin(out, left);
+				fputs("---", out);
+				left += 3;
+			} else {
+				cc_margin(out, left);
+			}
+			cc_name(out, &f->frames[n->frame + i]);
+			fputc('\n', out);
+			printed++;
+		}
+		root = r->children[0];
+	}
+	printed += cc_graph_children(out, f, root, total, 1, 1, left);
+	if (printed)
+		fputc('\n', out);
 }
 
 /* ---- output: stdio (perf's layout) ---- */
@@ -1066,6 +1279,8 @@ static void print_stdio(FILE *out, struct report *r, const struct c2c_view *v)
 			if (sb.len > lim)
 				sb.buf[lim] = '\0';
 			fprintf(out, "%s\n", sb.buf);
+			if (e->cc_root != UINT32_MAX)
+				cc_graph(out, c2c__callchains(c), e->cc_root, l->period, e->period);
 		}
 	}
 out:
@@ -1305,6 +1520,7 @@ static void report__make_c2c(struct report *r)
 	if (r->o->double_cl)
 		cfg.line_size *= 2;
 	cfg.show_all = r->o->show_all;
+	cfg.callchains = r->cc_mode == CC_FP;
 	cfg.node_info = r->o->node_info > 2 ? 2 : r->o->node_info;
 	cfg.want_node_stats = cfg.node_info == 1;
 	cfg.nr_cpus = h->nr_cpus_avail;
@@ -1329,7 +1545,7 @@ static void report__make_c2c(struct report *r)
 static int report_run(const struct command *cmd, int argc, char **argv)
 {
 	struct report_opts o = { .cmd = cmd, .input = "perf.data", .format = FMT_STDIO };
-	struct report r = { .o = &o };
+	struct report r = { .o = &o, .cc_mode = CC_UNKNOWN, .max_stack = PERF_MAX_STACK_DEPTH_ };
 	struct c2c_config cfg = { 0 };
 	struct symbols_options so = { 0 };
 	char err[PERF_FILE_ERRMAX];
@@ -1393,6 +1609,17 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	so.symfs = o.symfs;
 	so.vmlinux = o.vmlinux;
 	r.symbols = symbols__new(&so);
+	r.ccbuf = xmalloc(PERF_MAX_STACK_DEPTH_ * sizeof(*r.ccbuf));
+	{
+		/* perf reads the running kernel's limit (kernel.perf_event_max_stack) */
+		FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+		int v;
+
+		if (f && fscanf(f, "%d", &v) == 1 && v > 0)
+			r.max_stack = v;
+		if (f)
+			fclose(f);
+	}
 	if ((o.fields || o.format == FMT_JSON) && !o.stats_only) {
 		o.fattr.vmlinux = o.vmlinux;
 		o.fattr.symfs = o.symfs;
@@ -1423,14 +1650,10 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		goto out;
 	}
 	queue__flush(&r, &q, UINT64_MAX);
-	for (uint32_t k = 0; k < r.h->nr_evsels; k++)
-		if ((r.h->evsels[k].attr.sample_type & SF_CALLCHAIN) && !o.stats_only) {
-			/* perf c2c prints a call graph under each Pareto row; lineup does not yet */
-			cli__error("%s: the samples carry call chains; perf c2c report prints them "
-				   "under the Pareto rows, lineup report does not (the numbers are the "
-				   "same)", o.input);
-			break;
-		}
+	if (r.cc_mode == CC_UNSUPPORTED && !o.stats_only)
+		cli__error("%s: the call chains are DWARF or LBR ones; perf c2c report unwinds "
+			   "them into call graphs under the Pareto rows, lineup report does not (the "
+			   "numbers are the same)", o.input);
 	if (!r.c2c)
 		report__make_c2c(&r);
 
@@ -1461,6 +1684,8 @@ out:
 	for (size_t k = 0; k < q.n; k++)
 		if (queue__at(&q, k)->is_rec && queue__at(&q, k)->r.rec)
 			qrec__free(queue__at(&q, k)->r.rec);
+		else if (!queue__at(&q, k)->is_rec)
+			free(queue__at(&q, k)->s.cc);
 	free(q.v);
 	report_fields__delete(rf);
 	symbols__delete(r.symbols);
@@ -1469,6 +1694,7 @@ out:
 	perf_file__close(r.pf);
 	free(r.threads);
 	free(r.thread_ht);
+	free(r.ccbuf);
 	free(r.dso_ids);
 	free(r.dso_id_set);
 out_opts:

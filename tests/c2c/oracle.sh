@@ -220,6 +220,42 @@ round
 EOF
 "$MKPERF" -o "$T/s8.data" "$T/s8.txt" || fail "mkperf failed on scenario 8"
 
+# Scenario 9: call chains (frame pointers): perf prints a call graph under each Pareto row.
+# Chains through both objects, an unresolved frame in anonymous memory, a kernel part, periods.
+sym() { printf '%#x' $(($2 + 0x$(nm "$T/$1" | awk -v s="$3" '$3 == s {print $1}') + $4)); }
+B=0x555555554000 L=0x7ffff7fb0000 U=0xfffffffffffffe00 K=0xffffffffffffff80
+r=$(sym prog $B reader 8) w=$(sym prog $B writer 23) wk=$(sym prog $B worker 20)
+wk2=$(sym prog $B worker 40) m=$(sym prog $B main 4) m2=$(sym prog $B main 30)
+bp=$(sym prog $B bump 12) fi=$(sym libfoo.so $L foo_inc 20) fg=$(sym libfoo.so $L foo_get 16)
+cat >"$T/s9.txt" <<EOF
+cpus 4 sockets=2
+event load sample_type=+CALLCHAIN
+event store sample_type=+CALLCHAIN
+comm 800 800 cc
+fork 800 800 801 800
+mmap 800 auto $T/prog
+mmap 800 $L $T/libfoo.so
+anon 800 0x7f0000000000 0x10000
+sample load tid=800 cpu=0 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM weight=10 callchain=$U,$r,$wk,$m
+sample load tid=801 cpu=1 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM weight=11 callchain=$U,$r,$wk,$m
+sample load tid=801 cpu=1 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM weight=12 callchain=$U,$r,$wk2,$m
+sample load tid=800 cpu=2 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM weight=13 callchain=$U,$r,$m2
+sample load tid=800 cpu=2 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM weight=14 callchain=$U,$r,$fi,$wk,$m
+sample load tid=800 cpu=2 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM weight=14 callchain=$U,$r
+sample load tid=800 cpu=2 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM weight=14 callchain=$U,$r,0x7f0000001234,$m
+sample load tid=800 cpu=2 ip=reader+8 addr=0x7f0000000000 src=LCL_HITM weight=14
+sample store tid=801 cpu=3 ip=writer+23 addr=0x7f0000000008 src=ST_L1HIT weight=1 callchain=$U,$w,$wk,$m
+sample store tid=801 cpu=3 ip=writer+23 addr=0x7f0000000008 src=ST_L1HIT weight=1 callchain=$U,$w,$wk,$m
+sample store tid=800 cpu=3 ip=writer+23 addr=0x7f0000000008 src=ST_L1HIT weight=1 callchain=$U,$w,$wk2,$m
+sample store tid=800 cpu=0 ip=writer+23 addr=0x7f0000000008 src=ST_L1HIT weight=1 callchain=$U,$w,$fg,$m
+sample load tid=800 cpu=1 ip=bump+12 addr=0x7f0000000010 src=RMT_HITM weight=99 period=3 callchain=$K,0xffffffff81000000,$U,$bp,$wk,$m
+sample load tid=800 cpu=1 ip=bump+12 addr=0x7f0000000010 src=RMT_HITM weight=98 period=1 callchain=$U,$bp,$wk2,$m
+sample load tid=800 cpu=1 ip=foo_inc+20 addr=0x7f0000000018 src=LCL_HITM weight=97 callchain=$U,$fi,$wk,$m
+sample load tid=800 cpu=1 ip=foo_inc+20 addr=0x7f0000000018 src=LCL_HITM weight=97 callchain=$U,$fi,$fg,$wk,$m
+sample load tid=800 cpu=1 ip=foo_inc+20 addr=0x7f0000000018 src=LCL_HITM weight=97 callchain=$U,$fi,$fg,$m
+EOF
+"$MKPERF" -o "$T/s9.data" "$T/s9.txt" || fail "mkperf failed on scenario 9"
+
 n=0
 compare() {
 	f=$1
@@ -264,6 +300,11 @@ compare "$T/s7.data"
 grep -q '^      0      0x7f0000000000   0-1       3 ' "$T/lineup.$n" ||
 	fail "scenario 7: PA cnt is not 3 (the LOST record must move the flush limit)"
 
+for o in "" "-c tid,iaddr" "-c pid" "-c dso" "-d lcl" "--show-all" "-N" "-d rmt -c tid"; do
+	# shellcheck disable=SC2086
+	compare "$T/s9.data" $o
+done
+grep -q -- '--15.79%--0xffffffff81000000' "$T/lineup.$n" || fail "scenario 9: no call graph"
 compare "$T/s8.data"
 grep -q '^      0      0x7f0000000000   0-1       3 ' "$T/lineup.$n" ||
 	fail "scenario 8: without sample_id_all the records must stay in file order"

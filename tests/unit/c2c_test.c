@@ -239,6 +239,33 @@ static void test_growth(void)
 	c2c__delete(c);
 }
 
+/* perf's callchain radix tree: a shorter chain splits a node, a new branch joins it. */
+static void test_callchain(void)
+{
+	struct cc_forest f = { 0 };
+	struct cc_frame a = { (void *)1, 0x10, "a", 0x10 }, b = { (void *)1, 0x20, "b", 0x20 },
+			c = { (void *)1, 0x30, "c", 0x30 }, d = { (void *)1, 0x40, "d", 0x40 };
+	struct cc_frame abc[] = { a, b, c }, ab[] = { a, b }, ad[] = { a, d };
+	uint32_t root = cc_forest__new_root(&f);
+	const struct cc_node *n, *x;
+
+	cc_forest__append(&f, root, abc, 3, 1);
+	cc_forest__append(&f, root, ab, 2, 2);
+	cc_forest__append(&f, root, ad, 2, 4);
+	cc_forest__sort(&f);
+	n = &f.nodes[root];
+	CHECK(n->nr_children == 1 && n->children_hit == 7);
+	n = &f.nodes[n->children[0]];			/* "a": split twice */
+	CHECK(n->nr_frames == 1 && n->hit == 0 && cc_node__cumul(n) == 7);
+	CHECK(n->nr_children == 2);
+	x = &f.nodes[n->children[0]];			/* "d" (4) sorts before "b" (3) */
+	CHECK(x->nr_frames == 1 && f.frames[x->frame].ip == 0x40 && x->hit == 4);
+	x = &f.nodes[n->children[1]];
+	CHECK(x->nr_frames == 1 && f.frames[x->frame].ip == 0x20 && x->hit == 2 &&
+	      x->children_hit == 1 && x->nr_children == 1);
+	cc_forest__release(&f);
+}
+
 static void test_columns(void)
 {
 	struct c2c_config cfg = { .display = C2C_DISPLAY_TOT, .line_size = 64,
@@ -268,6 +295,7 @@ int main(void)
 	test_lines();
 	test_threshold();
 	test_growth();
+	test_callchain();
 	test_columns();
 	if (failures)
 		fprintf(stderr, "%d failure(s)\n", failures);

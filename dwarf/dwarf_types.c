@@ -41,7 +41,7 @@ struct dwarf_source {
 	struct hmap index;	/* name -> DIE offset of its first definition (okey) */
 	struct arena index_names;
 	Dwarf *alt;		/* the dwz supplementary file (.gnu_debugaltlink), or NULL */
-	Dwarf_Off scan_next;	/* the first CU not indexed yet */
+	Dwarf_CU *scan_unit;	/* the last unit indexed (NULL: none yet) */
 	bool scan_alt;		/* index_scan is in the supplementary file */
 	bool scan_done;
 	struct hmap natural;	/* DIE offset -> natural alignment */
@@ -72,12 +72,33 @@ struct build {
 	uint64_t stack[MAX_DEPTH + 2];
 };
 
-/* Cache key of a DIE: its offset, with the top bit set for a DIE of the supplementary file. */
+#define KEY_ALT (1ull << 63)	/* the DIE is in the dwz supplementary file */
+#define KEY_TYPES (1ull << 62)	/* the DIE is in .debug_types (DWARF 4 type units) */
+
+/* Cache key of a DIE: its offset, and which section of which file it is in. */
 static uint64_t die_key(struct dwarf_source *s, Dwarf_Die *die)
 {
 	uint64_t off = dwarf_dieoffset(die);
+	Dwarf_Half version;
+	uint8_t unit_type;
 
-	return s->alt && dwarf_cu_getdwarf(die->cu) == s->alt ? off | (1ull << 63) : off;
+	if (s->alt && dwarf_cu_getdwarf(die->cu) == s->alt)
+		off |= KEY_ALT;
+	if (dwarf_cu_info(die->cu, &version, &unit_type, NULL, NULL, NULL, NULL, NULL) == 0 &&
+	    version < 5 && unit_type == DW_UT_type)
+		off |= KEY_TYPES;
+	return off;
+}
+
+/* The DIE of a key made by die_key. */
+static Dwarf_Die *key_die(struct dwarf_source *s, uint64_t key, Dwarf_Die *out)
+{
+	Dwarf *dw = key & KEY_ALT ? s->alt : s->dw;
+	Dwarf_Off off = key & ~(KEY_ALT | KEY_TYPES);
+
+	if (!dw)
+		return NULL;
+	return key & KEY_TYPES ? dwarf_offdie_types(dw, off, out) : dwarf_offdie(dw, off, out);
 }
 
 static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
@@ -1081,17 +1102,21 @@ static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *
 	Dwarf *dws[2] = { s->dw, s->alt };
 	int ret = 0;
 
-	/* the object's units, then those of its dwz supplementary file */
+	/* the object's units (type units too), then those of its dwz supplementary file */
 	for (int k = 0; k < 2 && dws[k]; k++) {
-		Dwarf_Off off = 0, next;
-		size_t hsize;
-		uint8_t asize, osize;
+		Dwarf_CU *unit = NULL, *next;
+		Dwarf_Half version;
+		uint8_t unit_type;
+		Dwarf_Die cu, sub;
 
-		while (dwarf_nextcu(dws[k], off, &next, &hsize, NULL, &asize, &osize) == 0) {
-			Dwarf_Die cu, child;
+		while (dwarf_get_units(dws[k], unit, &next, &version, &unit_type, &cu, &sub) == 0) {
+			Dwarf_Die child, cudie;
+			uint8_t asize = 0;
 
-			if (dwarf_offdie(dws[k], off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-				b->addr_size = asize ? asize : 8;
+			unit = next;
+			if (dwarf_tag(&cu) > 0 && dwarf_child(&cu, &child) == 0) {
+				if (dwarf_diecu(&cu, &cudie, &asize, NULL))
+					b->addr_size = asize ? asize : 8;
 				do {
 					int tag = dwarf_tag(&child);
 
@@ -1116,7 +1141,6 @@ static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *
 				hmap_clear(&s->padding);
 				arena__reset(&s->names_arena);
 			}
-			off = next;
 		}
 	}
 	return 0;
@@ -1131,22 +1155,23 @@ static void index_scan(struct dwarf_source *s, const char *want)
 {
 	while (!s->scan_done) {
 		Dwarf *dw = s->scan_alt ? s->alt : s->dw;
-		Dwarf_Off off = s->scan_next, next;
-		Dwarf_Die cu, child;
-		size_t hsize;
+		Dwarf_CU *next;
+		Dwarf_Half version;
+		uint8_t unit_type;
+		Dwarf_Die cu, sub, child;
 		bool hit = false;
 
-		if (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) != 0) {
+		if (dwarf_get_units(dw, s->scan_unit, &next, &version, &unit_type, &cu, &sub) != 0) {
 			if (!s->scan_alt && s->alt) {
 				s->scan_alt = true;
-				s->scan_next = 0;
+				s->scan_unit = NULL;
 				continue;
 			}
 			s->scan_done = true;
 			break;
 		}
-		s->scan_next = next;
-		if (!dwarf_offdie(dw, off + hsize, &cu) || dwarf_child(&cu, &child))
+		s->scan_unit = next;
+		if (dwarf_tag(&cu) <= 0 || dwarf_child(&cu, &child))
 			continue;
 		do {
 			struct hmap_entry *e;
@@ -1191,7 +1216,7 @@ static int dwarf_find(struct layout_source *src, const char *name,
 	}
 	if (!e)
 		return 1;
-	if (!dwarf_offdie(e->okey >> 63 ? s->alt : s->dw, e->okey & ~(1ull << 63), &die)) {
+	if (!key_die(s, e->okey, &die)) {
 		snprintf(err, errlen, "%s: offset %llu: unreadable DIE of struct %s", src->path,
 			 (unsigned long long)e->okey, name);
 		return -EINVAL;

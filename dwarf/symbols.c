@@ -48,6 +48,19 @@ struct sym {
 	uint8_t red, dead;
 };
 
+/*
+ * A section of a vmlinux other than .text that holds symbols: perf gives it a map of its own,
+ * "[kernel.kallsyms]SECTION", at file offsets, with the section's symbols unfixed (no end or
+ * duplicate fixups: those only run on the kernel dso).
+ */
+struct vsec {
+	const char *object;
+	uint64_t addr, size, off;
+	struct sym *syms;
+	size_t nr;
+	int32_t root;
+};
+
 /* A symbol as binutils' elf_find_function sees it (table order matters: STT_FILE scoping). */
 struct bfd_sym {
 	uint64_t value, size;
@@ -92,6 +105,8 @@ struct symbols_dso {
 	uint64_t kernel_ref; /* the reference symbol's address in the symbols (kernel_ref()) */
 	bool kernel_ref_done, kernel_ref_found;
 	uint64_t vmlinux_text_addr, vmlinux_text_size, vmlinux_text_off;
+	struct vsec *vsecs; /* a vmlinux's other sections with symbols (perf's extra maps) */
+	size_t nr_vsecs;
 	char ref_names[4][8]; /* a vmlinux's _text/_stext, from its whole symtab */
 	uint64_t ref_addrs[4];
 	unsigned int nr_refs;
@@ -203,6 +218,9 @@ static void dso__free(struct symbols_dso *d)
 	free(d->runtime_path);
 	free(d->error);
 	free(d->syms);
+	for (size_t i = 0; i < d->nr_vsecs; i++)
+		free(d->vsecs[i].syms);
+	free(d->vsecs);
 	free(d->bsyms);
 	free(d->bsecs);
 	free(d->cus);
@@ -1303,6 +1321,50 @@ static void dso__load_kallsyms(struct symbols *s, struct symbols_dso *d, const c
 	symtab__finish(&b, true, d);
 }
 
+/* perf's extra kernel maps: each allocated section but .text that has symbols. */
+static void vmlinux_other_sections(struct symbols *s, struct symbols_dso *d, Elf *elf,
+				   size_t text_idx)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, cap = 0;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		struct symtab_builder b = {0};
+		const char *name;
+		struct vsec *v;
+
+		if (elf_ndxscn(scn) == text_idx || !gelf_getshdr(scn, &sh) ||
+		    !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+			continue;
+		load_elf_syms(s, elf, elf, SHT_SYMTAB, true, (long)elf_ndxscn(scn), &b);
+		if (!b.n) {
+			free(b.v);
+			continue;
+		}
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		b.root = -1;
+		for (size_t i = 0; i < b.n; i++)
+			rb_insert(&b, (int32_t)i);
+		d->vsecs = xgrow(d->vsecs, &cap, d->nr_vsecs + 1, sizeof(*d->vsecs));
+		v = &d->vsecs[d->nr_vsecs++];
+		{
+			char *o = xasprintf("[kernel.kallsyms]%s", name ? name : "");
+
+			v->object = arena_strdup(s, o);
+			free(o);
+		}
+		v->addr = sh.sh_addr;
+		v->size = sh.sh_size;
+		v->off = sh.sh_offset;
+		v->syms = b.v;
+		v->nr = b.n;
+		v->root = b.root;
+	}
+}
+
 /* Remember where the reference symbols are (perf reads them from the whole symtab). */
 static void vmlinux_find_ref(struct symbols_dso *d, Elf *elf)
 {
@@ -1371,8 +1433,10 @@ static void dso__load_vmlinux(struct symbols *s, struct symbols_dso *d, const ch
 		load_elf_syms(s, f.elf, f.elf, SHT_SYMTAB, true, text ? (long)elf_ndxscn(text) : -1,
 			      &b);
 		/* the reference symbol may be anywhere (kallsyms-style lookup by name) */
-		if (text)
+		if (text) {
 			vmlinux_find_ref(d, f.elf);
+			vmlinux_other_sections(s, d, f.elf, elf_ndxscn(text));
+		}
 	}
 	d->symsrc_path = xstrdup(path);
 	d->runtime_path = xstrdup(path);
@@ -2328,9 +2392,35 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *d, const struct symbo
 		uint64_t text_rt = d->vmlinux_text_addr - rel;
 
 		if (addr < text_rt || addr - text_rt >= d->vmlinux_text_size) {
-			loc->no_map = true;
-			loc->srcline = SRCLINE_UNKNOWN;
-			loc->objdump_addr = addr;
+			uint64_t link = addr + rel;
+			const struct vsec *v = NULL;
+
+			for (size_t i = 0; i < d->nr_vsecs && !v; i++)
+				if (link >= d->vsecs[i].addr &&
+				    link - d->vsecs[i].addr < d->vsecs[i].size)
+					v = &d->vsecs[i];
+			if (!v) {
+				loc->no_map = true;
+				loc->srcline = SRCLINE_UNKNOWN;
+				loc->objdump_addr = addr;
+				goto cache;
+			}
+			/* one of perf's extra maps: no source lines ("[..." names never get any) */
+			loc->object = v->object;
+			loc->map_addr = link - v->addr + v->off;
+			loc->objdump_addr = loc->map_addr;
+			sy = symtab__find(v->syms, v->root, link);
+			if (sy) {
+				loc->sym = sy->name;
+				loc->sym_start = sy->start - link + loc->map_addr;
+				loc->sym_is_object = sy->type == STT_OBJECT;
+				txt = xasprintf("%s+%" PRIu64, sy->name,
+						loc->map_addr - loc->sym_start);
+			} else {
+				txt = xasprintf("%s[%" PRIx64 "]", v->object, loc->map_addr);
+			}
+			loc->srcline = arena_strdup(s, txt);
+			free(txt);
 			goto cache;
 		}
 		loc->map_addr = addr - text_rt + d->vmlinux_text_off;

@@ -121,6 +121,9 @@ struct symbols_frame {
  * @map_addr:	the address as perf's al->addr reads once the object is loaded: the one
  *		asked, except for a kernel module loaded from its .ko, whose map perf moves to
  *		.text's file offset (pgoff); Symbol and srcline offsets are in this space
+ * @object:	perf's Object for the address when it is not the map's own, else NULL: a
+ *		vmlinux's sections other than .text get maps of their own in perf
+ *		("[kernel.kallsyms].init.text", "[kernel.kallsyms].bss")
  * @no_map:	perf, once the object is loaded, has no map for the address: a -k vmlinux
  *		shrinks the kernel map to .text; print the address as one without a map
  *		(Object "[unknown]", Symbol "[k] 0x...", Source:Line "??:0")
@@ -135,6 +138,7 @@ struct symbols_loc {
 	uint64_t sym_start;
 	bool sym_is_object;
 	uint64_t map_addr;
+	const char *object;
 	bool no_map;
 	const char *srcline;
 	uint64_t objdump_addr;

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Oracle for -k VMLINUX: a small stand-in kernel image (an ET_EXEC linked at 0xffffffff81000000
-# with _text, functions, an inlined helper and DWARF), a recording whose kernel MMAP says _text
-# was loaded 0x2000000 higher (KASLR), samples across and past its .text: lineup's symbol,
-# object and source line equal `perf script -k VMLINUX -F ip,sym,dso,srcline`'s (perf moves
-# its kernel map onto the image's .text, takes the shift off for addr2line).
+# with _text, functions, an inlined helper, .init.text functions, a .bss variable and DWARF), a
+# recording whose kernel MMAP says _text was loaded 0x2000000 higher (KASLR), samples across
+# and past its sections: lineup's symbol, object and source line equal `perf script -k VMLINUX
+# -F ip,sym,dso,srcline`'s (perf moves its kernel map onto the image's .text, gives every other
+# section with symbols a map "[kernel.kallsyms]SECTION", takes the shift off for addr2line).
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PERF:-}" ] || skip "perf is not installed"
 need gcc
@@ -19,7 +20,9 @@ int counter;
 static inline int helper(int x) { return x * 3 + counter; }
 __attribute__((noinline)) int kfunc_a(int x) { return helper(x) + 1; }
 __attribute__((noinline)) int kfunc_b(int x) { for (int i = 0; i < x; i++) counter += helper(i); return counter; }
-__attribute__((noinline)) void kentry(void) { kfunc_a(1); kfunc_b(2); }
+__attribute__((noinline, section(".init.text"))) int kinit_a(int x) { return x * 5 + counter; }
+__attribute__((noinline, section(".init.text"))) int kinit_b(int x) { return x * 7 + kinit_a(x); }
+__attribute__((noinline)) void kentry(void) { kfunc_a(1); kfunc_b(2); kinit_b(3); }
 SRC
 gcc -O2 -g -fno-pie -mcmodel=kernel -ffreestanding -nostdlib -static \
 	-Wl,-Ttext=0xffffffff81000000 -Wl,-e,kentry -Wl,--build-id -o "$T/vmlinux" "$T/fakek.c" ||
@@ -28,9 +31,13 @@ gcc -O2 -g -fno-pie -mcmodel=kernel -ffreestanding -nostdlib -static \
 {
 	echo "kernel ffffffff83000000 100000"
 	i=0
-	while [ $i -lt 112 ]; do
+	while [ $i -lt 160 ]; do
 		echo "load $(printf 'ffffffff830000%02x' $i) ffff888000001000 0 10 10605800842 100"
 		i=$((i + 3))
+	done
+	# .bss: perf's "[kernel.kallsyms].bss" map, its one symbol unstretched
+	for a in 2000 2002 2004 2010; do
+		echo "load ffffffff8300$a ffff888000001000 0 10 10605800842 100"
 	done
 } > "$T/scenario"
 "$MKKERN" "$T/perf.data" < "$T/scenario" || fail "mkkern failed"
@@ -44,6 +51,7 @@ if ! cmp -s "$T/want" "$T/got"; then
 fi
 grep -q 'kfunc_b (\[kernel.kallsyms\])' "$T/got" || fail "no vmlinux symbol resolved"
 grep -q 'fakek.c:3' "$T/got" || fail "no source line from the vmlinux"
+grep -q 'kinit_b (\[kernel.kallsyms\].init.text)' "$T/got" || fail "no .init.text map"
 echo "$(grep -c '^ ' "$T/got") kernel samples resolved with -k like perf"
 
 # Without -k: perf looks for an image itself ("vmlinux" in the current directory first, then

@@ -51,6 +51,7 @@ static int deliver(void *arg, const struct record *rec)
 	struct symbols_loc loc;
 	struct symbols_map sm;
 	char sym[512];
+	const char *obj, *name;
 
 	if (rec->type != REC_SAMPLE) {
 		machine__process_record(cx->m, rec);
@@ -77,17 +78,19 @@ static int deliver(void *arg, const struct record *rec)
 		cx->nr_sym += loc.sym != NULL;
 		return 0;
 	}
+	/* a vmlinux section other than .text is an object of its own in perf */
+	obj = loc.object ? loc.object : !al.dso ? "[unknown]" : al.dso->short_name;
 	if (cx->c2c) {
 		symbols__format_sym(sym, sizeof(sym), al.level, &loc, al.addr);
-		printf("%#" PRIx64 "\t%s\t%s\t%s\n", rec->sample.ip, sym,
-		       al.dso ? al.dso->short_name : "[unknown]", loc.srcline);
+		printf("%#" PRIx64 "\t%s\t%s\t%s\n", rec->sample.ip, sym, obj, loc.srcline);
 		return 0;
 	}
 	/* perf script prints dso->name: the path, but "[name]" for a module */
-	printf(" %16" PRIx64 " %s (%s)\n", rec->sample.ip, loc.sym ? loc.sym : "[unknown]",
-	       !al.dso				 ? "[unknown]"
+	name = loc.object			 ? loc.object
+	       : !al.dso			 ? "[unknown]"
 	       : al.dso->kind == DSO_KIND_MODULE ? al.dso->short_name
-						 : al.dso->long_name);
+						 : al.dso->long_name;
+	printf(" %16" PRIx64 " %s (%s)\n", rec->sample.ip, loc.sym ? loc.sym : "[unknown]", name);
 	/*
 	 * perf script asks for the srcline without the symbol (map__fprintf_srcline), so
 	 * where addr2line knows nothing it prints "SHORTNAME[ADDR]", never "SYM+OFF".
@@ -95,7 +98,7 @@ static int deliver(void *arg, const struct record *rec)
 	if (cx->no_srcline)
 		return 0;
 	if (al.map && !loc.nr_frames)
-		printf("  %s[%" PRIx64 "]\n", al.dso->short_name, loc.objdump_addr);
+		printf("  %s[%" PRIx64 "]\n", obj, loc.objdump_addr);
 	else if (al.map && strcmp(loc.srcline, "??:0"))
 		printf("  %s\n", loc.srcline);
 	return 0;

@@ -24,6 +24,8 @@ for v in 4 5; do
 	gcc -g -gdwarf-$v -c "$src/structs.c" -I"$src" -o "$work/corpus/structs-gcc$v.o"
 	"$CLANG" -g -gdwarf-$v -c "$src/structs.c" -I"$src" -o "$work/corpus/structs-clang$v.o"
 done
+gcc -g -gdwarf-4 -fdebug-types-section -shared -fPIC -I"$src" "$src/structs.c" \
+	-o "$work/corpus/structs-tu4.so"
 printf 'struct s { int a; char b:3; };\nstruct s v;\n' >"$work/tiny.c"
 gcc -g -c "$work/tiny.c" -o "$work/corpus/tiny.o"
 for f in "$top"/tests/fuzz/seeds/elf-*; do

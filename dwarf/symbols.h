@@ -41,6 +41,27 @@
  * Source lines and inline chains come from libdwfl (the object's DWARF, or its separate
  * debuginfo found by build-id or debuglink).
  *
+ * Use, with sampling/machine.h (what tests/tools/resolve.c does for every sample):
+ *
+ *	struct symbols_options o = { .osrelease = header->osrelease, .vmlinux = opt_k };
+ *	struct symbols *syms = symbols__new(&o);
+ *	machine__resolve(m, sample, &al);
+ *	if (al.map) {
+ *		struct symbols_map sm = { al.map->start, al.map->pgoff, al.map->identity,
+ *					  al.map->ref_reloc, al.map->ref_reloc_name };
+ *		if (!al.dso->priv)
+ *			al.dso->priv = symbols__dso(syms, al.dso->long_name, al.dso->short_name,
+ *					(enum symbols_dso_kind)al.dso->kind, al.dso->build_id,
+ *					al.dso->build_id_size);
+ *		symbols__lookup(syms, al.dso->priv, &sm, al.addr, &loc);
+ *	} else {
+ *		symbols__lookup(syms, NULL, NULL, al.addr, &loc);
+ *	}
+ *	if (loc.no_map) -> as if al.map were NULL
+ *	Symbol: symbols__format_sym(buf, size, al.level, &loc, al.addr)
+ *	Object: loc.object ?: al.dso ? al.dso->short_name : "[unknown]"
+ *	Source:Line: loc.srcline
+ *
  * Ownership: struct symbols owns every object it opens (each once, cached by name and
  * build-id) and every string it returns; those stay valid until symbols__delete.  No libdw or
  * libelf type appears here.  Not thread-safe.

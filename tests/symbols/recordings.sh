@@ -176,3 +176,52 @@ SRC
 		echo "C++ recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
 	fi
 fi
+
+# Threads and processes made while recording (FORK records for threads and for a child that
+# execs another program): every sample resolved in its own thread's address space.
+cat > "$T/thr.c" <<'SRC'
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+static volatile long sink;
+static void *spin(void *arg)
+{
+	long n = (long)arg, s = 0;
+
+	for (long i = 0; i < n; i++)
+		s += i ^ (s >> 3);
+	sink = s;
+	return NULL;
+}
+int main(int argc, char **argv)
+{
+	pthread_t t[3];
+	pid_t pid;
+
+	for (long i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, spin, (void *)(20000000L + i));
+	pid = fork();
+	if (pid == 0) {
+		execl(argv[1], argv[1], "3000000", (char *)NULL);
+		_exit(1);
+	}
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+SRC
+gcc -O2 -g -pthread -o "$T/thr" "$T/thr.c" || fail "gcc thr"
+if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/thr.data" -- "$T/thr" "$T/prog" \
+	>/dev/null 2>"$T/rec.err"; then
+	"$PERF" script -i "$T/thr.data" -F ip,sym,dso,srcline 2>/dev/null | grep -v '^$' \
+		> "$T/want" || fail "perf script failed on the threads recording"
+	"$RESOLVE" "$T/thr.data" > "$T/got" || fail "resolve failed on the threads recording"
+	if ! cmp -s "$T/want" "$T/got"; then
+		diff "$T/want" "$T/got" | head -30
+		fail "threads recording: lineup resolves samples differently from perf script"
+	fi
+	grep -q ' spin (' "$T/got" || fail "threads recording: no samples in the threads"
+	echo "threads/fork/exec recording: $(grep -c '^ ' "$T/got") samples resolved like perf"
+fi

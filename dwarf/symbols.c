@@ -2514,3 +2514,40 @@ int symbols__lookup_objdump(struct symbols *s, struct symbols_dso *d, uint64_t o
 	map.identity = true;
 	return symbols__lookup(s, d, &map, objdump_addr, loc);
 }
+
+int symbols__percpu_var(struct symbols *s, struct symbols_dso *d, uint64_t offset,
+			const char **name, uint64_t *var_offset, uint64_t *size)
+{
+	if (!d || d->kind != SYMBOLS_DSO_KERNEL)
+		return 1;
+	dso__load(s, d);
+	for (size_t i = 0; i < d->nr_vsecs; i++) {
+		const struct vsec *v = &d->vsecs[i];
+		const struct sym *best = NULL;
+
+		if (strcmp(v->object, "[kernel.kallsyms].data..percpu") || offset >= v->size)
+			continue;
+		/* the variable whose [start, start + size) holds the offset; else the closest
+		 * one below it that has no size */
+		for (size_t k = 0; k < v->nr; k++) {
+			const struct sym *sy = &v->syms[k];
+			uint64_t start = sy->start - v->addr;
+
+			if (start > offset)
+				continue;
+			if (sy->end > sy->start && offset < sy->end - v->addr) {
+				best = sy;
+				break;
+			}
+			if (sy->end == sy->start && (!best || sy->start > best->start))
+				best = sy;
+		}
+		if (!best)
+			return 1;
+		*name = best->name;
+		*var_offset = best->start - v->addr;
+		*size = best->end - best->start;
+		return 0;
+	}
+	return 1;
+}

@@ -195,6 +195,18 @@ int symbols__lookup(struct symbols *s, struct symbols_dso *dso, const struct sym
 int symbols__lookup_objdump(struct symbols *s, struct symbols_dso *dso, uint64_t objdump_addr,
 			    struct symbols_loc *loc);
 
+/*
+ * A kernel per-CPU variable by its per-CPU offset (what a `%gs:OFFSET` operand, or an address
+ * minus the CPU's __per_cpu_offset, gives): the symbol of the kernel image's .data..percpu
+ * section (from -k VMLINUX or the image perf would find) covering @offset.  @kernel is the
+ * "[kernel.kallsyms]" dso.  0 with *name, *var_offset (the variable's own per-CPU offset) and
+ * *size (0 when the symbol has none); 1 when no image with that section was found or no
+ * variable covers @offset.  A perf.data does not carry the per-CPU bases, so turning a data
+ * address into an offset is the caller's business (see the notes).
+ */
+int symbols__percpu_var(struct symbols *s, struct symbols_dso *kernel, uint64_t offset,
+			const char **name, uint64_t *var_offset, uint64_t *size);
+
 /* Only the ELF symbol (no DWARF): for callers that need no Source:Line; 0 found, 1 not. */
 int symbols__find_sym(struct symbols *s, struct symbols_dso *dso, uint64_t addr, const char **name,
 		      uint64_t *start, bool *is_object);

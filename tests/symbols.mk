@@ -31,3 +31,5 @@ TESTS += tests/symbols/vmlinux.sh
 dist_check_SCRIPTS += tests/symbols/vmlinux.sh
 TESTS += tests/symbols/recordings.sh
 dist_check_SCRIPTS += tests/symbols/recordings.sh
+TESTS += tests/symbols/percpu.sh
+dist_check_SCRIPTS += tests/symbols/percpu.sh

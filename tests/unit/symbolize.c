@@ -9,7 +9,8 @@
  * address, function and FILE:LINE per inline level, innermost first ("??" and "??:0" when
  * there is no line; binutils then prints the ELF symbol's name, and so does this tool).
  * With --perf: "SYMBOL<TAB>SRCLINE" as perf's Symbol and Source:Line columns would show it
- * for a user-space map whose file offsets equal its addresses.
+ * for a user-space map whose file offsets equal its addresses.  With -k VMLINUX --percpu:
+ * "OFFSET NAME VAROFFSET SIZE" (or "OFFSET ?") for each per-CPU offset given.
  */
 #include <config.h>
 
@@ -57,7 +58,7 @@ int main(int argc, char **argv)
 {
 	struct symbols_options o = {0};
 	const char *file = NULL;
-	int perf = 0, i;
+	int perf = 0, percpu = 0, i;
 	struct symbols *s;
 	struct symbols_dso *d;
 	enum symbols_dso_kind kind = SYMBOLS_DSO_USER;
@@ -75,6 +76,8 @@ int main(int argc, char **argv)
 			perf = 1;
 		else if (!strcmp(argv[i], "--full"))
 			o.full_srcline = true;
+		else if (!strcmp(argv[i], "--percpu"))
+			percpu = 1;
 		else
 			break;
 	}
@@ -97,7 +100,19 @@ int main(int argc, char **argv)
 			 NULL, 0);
 	if (symbols_dso__error(d))
 		fprintf(stderr, "symbolize: %s\n", symbols_dso__error(d));
-	if (i < argc) {
+	if (percpu) {
+		/* --percpu OFFSET...: the kernel image's per-CPU variable at each offset */
+		for (; i < argc; i++) {
+			const char *name;
+			uint64_t off, size;
+
+			if (symbols__percpu_var(s, d, strtoull(argv[i], NULL, 16), &name, &off,
+						&size))
+				printf("%s ?\n", argv[i]);
+			else
+				printf("%s %s %" PRIx64 " %" PRIu64 "\n", argv[i], name, off, size);
+		}
+	} else if (i < argc) {
 		for (; i < argc; i++)
 			one(s, d, strtoull(argv[i], NULL, 16), perf);
 	} else {

@@ -621,11 +621,11 @@ static int open_common(struct perf_file *pf)
 
 	pf->mapped = pf->fd >= 0 && pf->seekable;
 	if (!pf->mapped) {
-		pf->cap = WINDOW;
+		/* a buffer in memory needs no window larger than itself (ensure() grows it) */
+		pf->cap = pf->mem && pf->mem_size < WINDOW ? pf->mem_size + 64 : WINDOW;
 		pf->buf = xmalloc(pf->cap);
 	}
 	pf->last_idx = -1;
-	pf->scratch = xmalloc(MAX_RECORD + 8);
 	pf->end = UINT64_MAX;
 	pf->id_pos = pf->is_pos = -1;
 
@@ -1382,6 +1382,14 @@ static int inflate(struct perf_file *pf, const uint8_t *src, size_t len, uint64_
 	return 0;
 }
 
+/* An 8-aligned buffer for one record, allocated on first use. */
+static uint8_t *scratch(struct perf_file *pf)
+{
+	if (!pf->scratch)
+		pf->scratch = xmalloc(MAX_RECORD + 8);
+	return pf->scratch;
+}
+
 /* Decode the record of @size bytes at @p (8-aligned, writable) into @rec. */
 static int decode_record(struct perf_file *pf, struct record *rec, uint8_t *p, uint32_t type,
 			 uint16_t misc, uint16_t size, uint64_t off)
@@ -1390,8 +1398,7 @@ static int decode_record(struct perf_file *pf, struct record *rec, uint8_t *p, u
 	size_t len = size - 8u;
 
 	if ((uintptr_t)p & 7) {
-		memcpy(pf->scratch, p, size);
-		p = pf->scratch;
+		p = memcpy(scratch(pf), p, size);
 		body = p + 8;
 	}
 	if (type == REC_SAMPLE) {
@@ -1555,8 +1562,7 @@ again:
 			return rc;
 	} else if (type == REC_AUXTRACE || (type == REC_HEADER_TRACING_DATA && pf->h.pipe)) {
 		/* Data follows the record: keep the record in scratch while reading past it. */
-		memcpy(pf->scratch, p, size);
-		p = pf->scratch;
+		p = memcpy(scratch(pf), p, size);
 	}
 	rc = decode_record(pf, rec, p, type, misc, size, off);
 	if (rc)

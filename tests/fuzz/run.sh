@@ -19,17 +19,15 @@ printf '#define _GNU_SOURCE 1\n' >"$work/config.h"
 	"$top/sampling/perf_attr.c" "$top/sampling/perf_sample.c" "$top/util/xalloc.c" \
 	$zstd_libs -o "$work/reader_fuzz"
 
-# Seeds: the small real recordings (each cut to its first 64 KiB too) and the kept crashes.
+# Seeds: the real recordings (at most their first 64 KiB) and tests/fuzz/reader-seeds.
 fixtures=${SHARED:-$top/../shared}/fixtures/perf-data
 for f in "$fixtures"/*perf.data* "$top"/tests/fuzz/reader-seeds/*.data; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f")
-	if [ "$(wc -c <"$f")" -le 262144 ]; then
-		cp "$f" "$work/corpus/$b"
-	fi
-	head -c 65536 "$f" >"$work/corpus/$b.head"
+	# whole when small, else its first 64 KiB (header, attrs, the first records)
+	head -c 65536 "$f" >"$work/corpus/$b"
 done
 
 cd "$work"
-"$work/reader_fuzz" -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 -timeout=10 \
+"$work/reader_fuzz" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
 	-artifact_prefix="$top/tests/fuzz/crashes/" -print_final_stats=1 "$work/corpus"

@@ -852,7 +852,7 @@ static void light_layout(struct build *b, Dwarf_Die *die, struct layout_type *t)
 		uint64_t moff = 0, dbo = 0;
 		bool has_dbo;
 
-		if (dwarf_tag(&child) != DW_TAG_member)
+		if (dwarf_tag(&child) != DW_TAG_member && dwarf_tag(&child) != DW_TAG_inheritance)
 			continue;
 		has_dbo = die_has(&child, DW_AT_data_bit_offset);
 		if (has_dbo)
@@ -963,7 +963,7 @@ static struct layout_type *build_type_body(struct build *b, Dwarf_Die *die, int 
 		do {
 			int ct = dwarf_tag(&child);
 
-			n += ct == DW_TAG_member;
+			n += ct == DW_TAG_member || ct == DW_TAG_inheritance;
 			nn += (is_struct_tag(ct) || ct == DW_TAG_enumeration_type) &&
 			      !die_has(&child, DW_AT_declaration);
 		} while (dwarf_siblingof(&child, &child) == 0);
@@ -993,7 +993,7 @@ static struct layout_type *build_type_body(struct build *b, Dwarf_Die *die, int 
 						   build_type(b, &child, depth + 1, false);
 				continue;
 			}
-			if (ct != DW_TAG_member)
+			if (ct != DW_TAG_member && ct != DW_TAG_inheritance)
 				continue;
 			seen++;
 			has_dbo = die_has(&child, DW_AT_data_bit_offset);
@@ -1006,7 +1006,9 @@ static struct layout_type *build_type_body(struct build *b, Dwarf_Die *die, int 
 			struct layout_member *m = &t->members[i];
 			bool have_type = die_type(&child, &type);
 
-			m->name = arena__strdup(b->arena, dwarf_diename(&child));
+			m->ancestor = ct == DW_TAG_inheritance;
+			m->name = m->ancestor ? "<ancestor>" :
+						arena__strdup(b->arena, dwarf_diename(&child));
 			m->forced_align = (uint32_t)die_udata(&child, DW_AT_alignment, 0);
 			m->bit_size = (uint32_t)die_udata(&child, DW_AT_bit_size, 0);
 			if (have_type) {

@@ -656,6 +656,8 @@ static int print_member(struct pctx *c, const struct layout_member *m, bool unio
 	bool whole = inl && !m->decl_suffix[0] && !m->decl_prefix[0];
 
 	print_cacheline_boundary(c, offset, indent);
+	if (m->ancestor)
+		printed += fprintf(c->fp, "/* ");
 	if (m->typedef_note)
 		printed += fprintf(c->fp, "%s", m->typedef_note);
 
@@ -729,6 +731,12 @@ static int print_member(struct pctx *c, const struct layout_member *m, bool unio
 	} else {
 		int spacing = ts + ns - printed;
 		int size_spacing = 5;
+
+		if (m->ancestor) {
+			fputs(" */", c->fp);
+			printed += 3;
+			spacing -= 3;
+		}
 
 		printed += fprintf(c->fp, "%*s/* %5llu", spacing > 0 ? spacing : 0, " ",
 				   (unsigned long long)offset);

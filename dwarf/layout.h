@@ -65,6 +65,7 @@ enum layout_kind {
  * @hole:	bytes of hole after this member before the next one (pahole's)
  * @bit_hole:	bits of hole after this bitfield before the next one
  * @inline_type: the member's type is defined inline (anonymous or not) and printed in place
+ * @ancestor:	a C++ base class subobject (DW_TAG_inheritance), named "<ancestor>" as pahole does
  * @pad_from:	pahole pads @type_name to its column from this index (after qualifiers and the
  *		struct/union/enum keyword, which it prints before padding)
  * @typedef_note: with LAYOUT_EXPAND, the typedefs resolved to reach the printed type, as pahole's
@@ -94,6 +95,7 @@ struct layout_member {
 	uint32_t pad_from;
 	const char *typedef_note;
 	bool inline_type;
+	bool ancestor;
 };
 
 /**

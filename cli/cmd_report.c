@@ -23,6 +23,7 @@
 #include "sampling/event.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
+#include "sampling/sample_layout.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -293,6 +294,9 @@ struct report {
 	int cc_mode;			/* enum cc_mode, CC_UNKNOWN until the events are known */
 	struct cc_frame *ccbuf;		/* one sample's resolved call chain */
 	int max_stack;			/* perf's sysctl_perf_event_max_stack */
+	bool raw_samples;		/* the reader hands samples undecoded (queue__fast_sample) */
+	struct sample_layout *layouts;	/* by event */
+	size_t nr_layouts;
 };
 
 /*
@@ -826,6 +830,51 @@ static void queue__record(struct report *r, struct queue *q, const struct record
 		it->r.rec = copy;
 		it->r.id = id;
 	}
+}
+
+/* The fixed layout of event @evsel's samples (events are added in pipe mode: recomputed). */
+static const struct sample_layout *report__layout(struct report *r, uint32_t evsel)
+{
+	if (evsel >= r->nr_layouts) {
+		r->nr_layouts = r->h->nr_evsels;
+		r->layouts = xrealloc(r->layouts, r->nr_layouts * sizeof(*r->layouts));
+		for (size_t k = 0; k < r->nr_layouts; k++)
+			sample_layout__init(&r->layouts[k], &r->h->evsels[k].attr, r->h->big_endian);
+	}
+	return &r->layouts[evsel];
+}
+
+/*
+ * queue__record for a raw sample of a fixed layout: the fields c2c uses go straight from the
+ * payload into the queue, the same values perf_sample__decode would give.  False when the
+ * sample needs the general path (a variable layout, a short payload, no time, unordered).
+ */
+static bool queue__fast_sample(struct report *r, struct queue *q, const struct record *rec)
+{
+	const struct sample_layout *l = report__layout(r, rec->sample.evsel);
+	const void *p = rec->payload;
+	struct qitem *it;
+	uint64_t w;
+
+	if (!l->fixed || rec->size - 8u < l->len || l->time < 0 || q->ordered != 1)
+		return false;
+	it = queue__add(q, sample_layout__u64(p, l->time));
+	it->flags = (uint32_t)(l->type & QI_PRESENT_MASK) |
+		    (uint32_t)(rec->misc & CPUMODE_MASK & 0x7f) << QI_CPUMODE_SHIFT;
+	it->s.ip = l->ip >= 0 ? sample_layout__u64(p, l->ip) : 0;
+	it->s.addr = l->addr >= 0 ? sample_layout__u64(p, l->addr) : 0;
+	it->s.phys_addr = l->phys_addr >= 0 ? sample_layout__u64(p, l->phys_addr) : 0;
+	w = l->weight >= 0 ? sample_layout__u64(p, l->weight) : 0;
+	it->s.weight = (l->type & SF_WEIGHT) ? w : (uint32_t)w;
+	it->s.data_src = l->data_src >= 0 ? sample_layout__u64(p, l->data_src) : 0;
+	it->s.pid = l->tid >= 0 ? sample_layout__u32(p, l->tid) : 0;
+	it->s.tid = l->tid >= 0 ? sample_layout__u32(p, l->tid + 4) : 0;
+	it->s.cpu = l->cpu >= 0 ? sample_layout__u32(p, l->cpu) : 0;
+	it->s.period = l->period >= 0 ? sample_layout__u64(p, l->period) :
+		       r->h->evsels[rec->sample.evsel].attr.sample_period;
+	it->s.cc = NULL;
+	it->s.cc_nr = 0;
+	return true;
 }
 
 /* ---- resolving names for the shown entries ---- */
@@ -1640,6 +1689,9 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		report_fields__header(rf, r.h, o.input);
 	}
 
+	/* --fields and --json look at every sample as it is read: they need it decoded */
+	r.raw_samples = !rf;
+	perf_file__set_raw_samples(r.pf, r.raw_samples);
 	while ((rc = perf_file__next_record(r.pf, &rec)) > 0) {
 		/*
 		 * The records come from the page cache at memory speed: fetching a few KiB
@@ -1659,6 +1711,14 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		}
 		if (rec.type >= REC_HEADER_ATTR)
 			continue;
+		if (rec.type == REC_SAMPLE && r.raw_samples) {
+			if (queue__fast_sample(&r, &q, &rec))
+				continue;
+			if (perf_file__decode_sample(r.pf, &rec) < 0) {
+				rc = -EINVAL;
+				break;
+			}
+		}
 		queue__record(&r, &q, &rec);
 	}
 	if (rc < 0) {
@@ -1713,6 +1773,7 @@ out:
 	free(r.ccbuf);
 	free(r.dso_ids);
 	free(r.dso_id_set);
+	free(r.layouts);
 out_opts:
 	free(r.grouping);
 	free(o.pids.v);

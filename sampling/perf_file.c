@@ -73,6 +73,7 @@ struct perf_file {
 	struct perf_header_info h;
 	char err[PERF_FILE_ERRMAX];
 	bool failed;
+	bool raw_samples;	/* perf_file__set_raw_samples */
 
 	/*
 	 * The read window: buf[head, tail) holds file bytes from offset buf_off + head.  A regular
@@ -870,6 +871,25 @@ const char *perf_file__errmsg(const struct perf_file *pf)
 	return pf->err[0] ? pf->err : "no error";
 }
 
+void perf_file__set_raw_samples(struct perf_file *pf, bool raw)
+{
+	pf->raw_samples = raw;
+}
+
+int perf_file__decode_sample(struct perf_file *pf, struct record *rec)
+{
+	uint32_t idx = rec->sample.evsel;
+	const char *why;
+
+	if (perf_sample__decode(&pf->h.evsels[idx].attr, (void *)(uintptr_t)rec->payload,
+				rec->size - 8u, pf->swap, &rec->sample, &why))
+		return perr(pf, rec->offset, "bad SAMPLE record: %s", why);
+	rec->sample.evsel = idx;
+	rec->sample.misc = rec->misc;
+	rec->sample.cpumode = rec->misc & CPUMODE_MASK;
+	return 0;
+}
+
 const struct perf_header_info *perf_file__header(const struct perf_file *pf)
 {
 	return &pf->h;
@@ -1407,8 +1427,11 @@ static int decode_record(struct perf_file *pf, struct record *rec, uint8_t *p, u
 
 		if (idx < 0)
 			return idx;
-		if (perf_sample__decode(&pf->h.evsels[idx].attr, body, len, pf->swap, &rec->sample,
-					&why))
+		if (pf->raw_samples) {
+			rec->sample.evsel = (uint32_t)idx;
+			rec->sample.present = 0;
+		} else if (perf_sample__decode(&pf->h.evsels[idx].attr, body, len, pf->swap,
+					       &rec->sample, &why))
 			return perr(pf, off, "bad SAMPLE record: %s", why);
 		rec->sample.evsel = (uint32_t)idx;
 		rec->sample.misc = misc;

@@ -333,6 +333,15 @@ const char *perf_file__errmsg(const struct perf_file *pf);
 
 const struct perf_header_info *perf_file__header(const struct perf_file *pf);
 
+/*
+ * Hand SAMPLE records out undecoded: only rec.sample.evsel, misc and cpumode are set (present
+ * is 0) and the caller decodes rec.payload (rec.size - 8 bytes) with perf_sample__decode() or
+ * its own fixed-layout reader.  For readers that need a few fields of millions of samples.
+ */
+void perf_file__set_raw_samples(struct perf_file *pf, bool raw);
+/* Decode a raw SAMPLE record in place (once): 0, or -EINVAL with perf_file__errmsg() set. */
+int perf_file__decode_sample(struct perf_file *pf, struct record *rec);
+
 /* Event index of a sample id, or -1 when no event has that id. */
 int perf_file__evsel_of_id(const struct perf_file *pf, uint64_t id);
 

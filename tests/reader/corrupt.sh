@@ -41,8 +41,23 @@ expect_rc 2 "$LINEUP" info -i "$T/empty" 2>/dev/null
 printf 'hello, this is not a perf.data file\n' >"$T/text"
 expect_rc 2 "$LINEUP" info -i "$T/text" 2>"$T/err"
 grep -q "bad magic" "$T/err" || fail "text file: unclear error: $(cat "$T/err")"
-expect_rc 2 "$LINEUP" info -i "$T" 2>/dev/null
 expect_rc 2 "$LINEUP" info -i "$T/does-not-exist" 2>/dev/null
+
+# A perf record --threads directory whose DIR/data.N files are damaged: the error names that
+# file.  (DIR/data is a real recording; data.0 garbage, data.1 a record cut in half.)
+mkdir "$T/dir.data"
+cp "$dir/perf.data.ctx_switch_namespaces-4.14" "$T/dir.data/data"
+printf 'not records at all, just text........' >"$T/dir.data/data.0"
+expect_rc 2 "$LINEUP" info -i "$T/dir.data" >/dev/null 2>"$T/err"
+grep -q "dir.data/data.0: at byte 0 (0x0): " "$T/err" || fail "damaged data.0: $(cat "$T/err")"
+: >"$T/dir.data/data.0"
+printf '\011\000\000\000\000\000\100\000' >"$T/dir.data/data.1"
+expect_rc 2 "$LINEUP" info -i "$T/dir.data" >/dev/null 2>"$T/err"
+grep -q "dir.data/data.1: at byte 0 (0x0): record of 64 bytes runs past the end" "$T/err" ||
+	fail "cut data.1: $(cat "$T/err")"
+rm -r "$T/dir.data"
+expect_rc 2 "$LINEUP" info -i "$T" 2>"$T/err"
+grep -q "without a perf.data 'data' file" "$T/err" || fail "plain directory: $(cat "$T/err")"
 
 n=0
 for f in "$dir"/*perf.data*; do

@@ -227,6 +227,12 @@ static int evsel_of_id_cached(struct perf_file *pf, uint64_t id)
 	return pf->last_idx;
 }
 
+/* perf_id_lookup_fn for EVENT_DESC: perf's evlist__id2evsel (id 0 is the first event). */
+static int id_lookup(const void *ctx, uint64_t id)
+{
+	return id ? perf_file__evsel_of_id(ctx, id) : 0;
+}
+
 /* perf's id_pos/is_pos, from the first event's sample_type. */
 static void set_id_pos(struct perf_file *pf)
 {
@@ -497,7 +503,8 @@ static int read_features(struct perf_file *pf)
 				continue;	/* unknown to us: skipped by size */
 			sec = xmalloc(size ? size : 1);
 			rc = src_pread(pf, off, sec, size, "feature section");
-			if (!rc && perf_feature__parse(h, f, sec, size, sw, false, &why, &at))
+			if (!rc && perf_feature__parse(h, f, sec, size, sw, false, id_lookup, pf,
+						       &why, &at))
 				rc = perr(pf, off + at, "bad %s feature section: %s",
 					  perf_feature__name(f), why);
 			free(sec);
@@ -1305,7 +1312,7 @@ static int decode_user_record(struct perf_file *pf, struct record *rec, uint8_t 
 		rec->feature_id = feat;
 		if (feat < FEAT_LAST &&
 		    perf_feature__parse(&pf->h, (unsigned int)feat, body + 8, len - 8, pf->swap,
-					true, &why, &at))
+					true, id_lookup, pf, &why, &at))
 			return perr(pf, rec->offset + 16 + at, "bad %s feature record: %s",
 				    perf_feature__name((unsigned int)feat), why);
 		break;

@@ -161,7 +161,13 @@ struct perf_evsel *perf_header_info__add_evsel(struct perf_header_info *h,
 	return ev;
 }
 
-static bool parse_event_desc(struct perf_header_info *h, struct fcur *c, bool pipe)
+struct id_lookup {
+	perf_id_lookup_fn fn;
+	const void *ctx;
+};
+
+static bool parse_event_desc(struct perf_header_info *h, struct fcur *c, bool pipe,
+			     const struct id_lookup *lk)
 {
 	uint32_t nre, sz;
 
@@ -175,6 +181,7 @@ static bool parse_event_desc(struct perf_header_info *h, struct fcur *c, bool pi
 		struct perf_attr attr;
 		uint32_t nr;
 		char *name;
+		int idx;
 
 		if (left(c) < sz)
 			return fail(c, "EVENT_DESC attr runs past the end of the section");
@@ -186,14 +193,22 @@ static bool parse_event_desc(struct perf_header_info *h, struct fcur *c, bool pi
 			free(name);
 			return false;
 		}
-		c->p += (size_t)nr * 8;
 		/*
 		 * The attrs (file header or HEADER_ATTR) are the authority on events and ids;
-		 * EVENT_DESC names them, by position.  perf does not apply them in pipe mode.
+		 * EVENT_DESC names the event that owns its first id (perf's
+		 * evlist__set_event_name), or by position when it lists no id.  perf does not
+		 * apply the names in pipe mode.
 		 */
-		if (!pipe && i < h->nr_evsels && name[0]) {
-			free(h->evsels[i].name);
-			h->evsels[i].name = name;
+		if (nr && h->nr_evsels == 1)
+			idx = 0;
+		else if (nr && lk->fn)
+			idx = lk->fn(lk->ctx, ld64(c->p, c->swap));
+		else
+			idx = (int)i;
+		c->p += (size_t)nr * 8;
+		if (!pipe && idx >= 0 && (uint32_t)idx < h->nr_evsels && name[0]) {
+			free(h->evsels[idx].name);
+			h->evsels[idx].name = name;
 		} else {
 			free(name);
 		}
@@ -375,7 +390,7 @@ static bool parse_pmu_caps_list(struct fcur *c, struct perf_pmu_caps *pc)
 }
 
 static bool parse_feature(struct perf_header_info *h, unsigned int feat, struct fcur *c,
-			  bool pipe)
+			  bool pipe, const struct id_lookup *lk)
 {
 	uint32_t nr;
 
@@ -407,7 +422,7 @@ static bool parse_feature(struct perf_header_info *h, unsigned int feat, struct 
 	case FEAT_CMDLINE:
 		return rd_strings(c, &h->cmdline, &h->nr_cmdline);
 	case FEAT_EVENT_DESC:
-		return parse_event_desc(h, c, pipe);
+		return parse_event_desc(h, c, pipe, lk);
 	case FEAT_CPU_TOPOLOGY:
 		return parse_cpu_topology(h, c);
 	case FEAT_NUMA_TOPOLOGY:
@@ -583,14 +598,16 @@ static void release_feature(struct perf_header_info *h, unsigned int feat)
 }
 
 int perf_feature__parse(struct perf_header_info *h, unsigned int feat, const void *data,
-			size_t size, bool swap, bool pipe, const char **why, size_t *at)
+			size_t size, bool swap, bool pipe, perf_id_lookup_fn lookup,
+			const void *ctx, const char **why, size_t *at)
 {
 	struct fcur c = { data, data, (const uint8_t *)data + size, swap, NULL };
+	struct id_lookup lk = { lookup, ctx };
 
 	release_feature(h, feat);
 	if (feat < FEAT_BITS)
 		h->features[feat / 64] |= 1ULL << (feat % 64);
-	if (parse_feature(h, feat, &c, pipe))
+	if (parse_feature(h, feat, &c, pipe, &lk))
 		return 0;
 	*why = c.why ? c.why : "bad feature section";
 	*at = (size_t)(c.p - c.base);

@@ -695,8 +695,62 @@ static void test_compressed2(bool be)
 	free(o.b);
 }
 
+/* EVENT_DESC names the event owning its first id, whatever its position (perf does so). */
+static void test_event_desc_by_id(void)
+{
+	struct out o = { 0 };
+	char err[PERF_FILE_ERRMAX];
+	struct perf_file *pf;
+	const struct perf_header_info *h;
+	size_t attrs_at, ids_at, data_at, tab_at, sec_at;
+	static const char *const names[2] = { "second", "first" };
+
+	p64(&o, 0x32454c4946524550ULL), p64(&o, 104), p64(&o, 64 + 16);
+	p64(&o, 0), p64(&o, 2 * (64 + 16));	/* attrs: patched */
+	p64(&o, 0), p64(&o, 8);			/* data: patched */
+	p64(&o, 0), p64(&o, 0);
+	p64(&o, 1ULL << FEAT_EVENT_DESC), p64(&o, 0), p64(&o, 0), p64(&o, 0);
+	ids_at = o.len;
+	p64(&o, 10), p64(&o, 20);
+	attrs_at = o.len;
+	for (int i = 0; i < 2; i++) {
+		p32(&o, ATTR_TYPE_SOFTWARE), p32(&o, 64), p64(&o, (uint64_t)i), p64(&o, 1);
+		p64(&o, SF_IP | SF_ID), p64(&o, 0), p64(&o, 0), p64(&o, 0), p64(&o, 0);
+		p64(&o, ids_at + 8 * (size_t)i), p64(&o, 8);
+	}
+	data_at = o.len;
+	p32(&o, REC_FINISHED_ROUND), p16(&o, 0), p16(&o, 8);
+	tab_at = o.len;
+	p64(&o, 0), p64(&o, 0);
+	sec_at = o.len;
+	p32(&o, 2), p32(&o, 64);
+	for (int i = 0; i < 2; i++) {	/* listed in reverse: ids 20 then 10 */
+		p32(&o, ATTR_TYPE_SOFTWARE), p32(&o, 64), p64(&o, (uint64_t)(1 - i)), p64(&o, 1);
+		p64(&o, SF_IP | SF_ID), p64(&o, 0), p64(&o, 0), p64(&o, 0), p64(&o, 0);
+		p32(&o, 1);
+		p32(&o, 8), put(&o, names[i], strlen(names[i]) + 1);
+		for (size_t k = strlen(names[i]) + 1; k < 8; k++)
+			put(&o, "", 1);
+		p64(&o, i ? 10 : 20);
+	}
+	set64(&o, 24, attrs_at);
+	set64(&o, 40, data_at);
+	set64(&o, tab_at, sec_at), set64(&o, tab_at + 8, o.len - sec_at);
+	CHECK(perf_file__open_mem(&pf, o.b, o.len, "desc", err, sizeof(err)) == 0);
+	if (pf) {
+		h = perf_file__header(pf);
+		CHECK(h->nr_evsels == 2 && !strcmp(h->evsels[0].name, "first") &&
+		      !strcmp(h->evsels[1].name, "second"));
+		perf_file__close(pf);
+	} else {
+		fprintf(stderr, "  %s\n", err);
+	}
+	free(o.b);
+}
+
 int main(void)
 {
+	test_event_desc_by_id();
 	test_compressed2(false);
 	test_compressed2(true);
 	test_side_records(false);

@@ -4,7 +4,10 @@
 #
 #   bench/c2c_report.sh [SAMPLES] [OUT.data]      (from a build directory; default 12.5M samples)
 #   REUSE=1 bench/c2c_report.sh N OUT              (keep OUT if it exists)
+#   RUNS=5 bench/c2c_report.sh                      (runs of each tool, alternating; default 3)
 #
+# Each figure is the median of the runs (peak RSS: the largest); wall time depends on what else
+# the machine runs, user+sys CPU time much less: both are printed, with their ratios.
 # The recording is written by mkperf (lineup's perf.data writer) from a generated scenario that
 # looks like a contended program: 16 threads on 16 CPUs in 2 NUMA nodes, 64 hot lines (HITMs,
 # locked RMWs, stores from several functions) and 4096 cold lines (L1/LFB/L2/LLC/DRAM loads and
@@ -78,6 +81,9 @@ fi
 SIZE=$(stat -c %s "$OUT")
 echo "recording: $OUT, $SIZE bytes"
 
+RUNS=${RUNS:-3}
+
+# run NAME CMD...: one run, appending wall, user+sys and peak RSS to NAME.wall/.cpu/.rss
 run() {
 	name=$1
 	shift
@@ -90,17 +96,29 @@ run() {
 			n = split($2, p, ":"); s = 0
 			for (i = 1; i <= n; i++) s = s * 60 + p[i]
 			print s
-		}' "$W/$name.time" >"$W/$name.wall"
-	awk -F': ' '/Maximum resident set size/ {print $2}' "$W/$name.time" >"$W/$name.rss"
-	awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$W/$name.time" >"$W/$name.cpu"
+		}' "$W/$name.time" >>"$W/$name.wall"
+	awk -F': ' '/Maximum resident set size/ {print $2}' "$W/$name.time" >>"$W/$name.rss"
+	awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$W/$name.time" >>"$W/$name.cpu"
 }
 
-run lineup "$LINEUP" report --stdio -i "$OUT"
-run perf "$PERF" c2c report --stdio -i "$OUT"
+median() {
+	sort -n "$1" | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
 
-lw=$(cat "$W/lineup.wall") pw=$(cat "$W/perf.wall")
-lr=$(cat "$W/lineup.rss") pr=$(cat "$W/perf.rss")
-lc=$(cat "$W/lineup.cpu") pc=$(cat "$W/perf.cpu")
+i=0
+while [ "$i" -lt "$RUNS" ]; do
+	run lineup "$LINEUP" report --stdio -i "$OUT"
+	run perf "$PERF" c2c report --stdio -i "$OUT"
+	i=$((i + 1))
+done
+
+lw=$(median "$W/lineup.wall") pw=$(median "$W/perf.wall")
+lr=$(sort -n "$W/lineup.rss" | tail -1) pr=$(sort -n "$W/perf.rss" | tail -1)
+lc=$(median "$W/lineup.cpu") pc=$(median "$W/perf.cpu")
+echo "runs: $RUNS of each (median wall and user+sys, largest peak RSS); load average:" \
+	"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+echo "lineup wall: $(tr '\n' ' ' <"$W/lineup.wall")  cpu: $(tr '\n' ' ' <"$W/lineup.cpu")"
+echo "perf   wall: $(tr '\n' ' ' <"$W/perf.wall")  cpu: $(tr '\n' ' ' <"$W/perf.cpu")"
 if cmp -s "$W/lineup.out" "$W/perf.out"; then same="identical"; else same="DIFFERENT"; fi
 printf '%-8s %10s %14s %14s\n' tool "wall (s)" "user+sys (s)" "peak RSS (MB)"
 printf '%-8s %10.2f %14.2f %14.1f\n' lineup "$lw" "$lc" "$(echo "$lr" | awk '{print $1 / 1024}')"
@@ -108,7 +126,7 @@ printf '%-8s %10.2f %14.2f %14.1f\n' perf "$pw" "$pc" "$(echo "$pr" | awk '{prin
 awk -v lw="$lw" -v pw="$pw" -v lr="$lr" -v pr="$pr" -v lc="$lc" -v pc="$pc" 'BEGIN {
 	printf "speed: lineup is %.1fx faster (wall), %.1fx (CPU time); ", \
 		pw / (lw > 0 ? lw : 0.001), pc / (lc > 0 ? lc : 0.001)
-	printf "memory: lineup uses %.3f of perf'"'"'s peak RSS\n", lr / pr
+	printf "memory: lineup uses %.3f of perf'"'"'s peak RSS (1/%.0f)\n", lr / pr, pr / lr
 }'
 echo "outputs: $same ($(wc -l <"$W/lineup.out") lines)"
 [ "$same" = identical ] || { diff "$W/perf.out" "$W/lineup.out" | head -20; exit 1; }

@@ -10,5 +10,6 @@ include tests/symbols.mk
 include tests/watch.mk
 include tests/reader.mk
 include tests/c2c.mk
+include tests/speed.mk
 include tests/sim.mk
 include tests/layout.mk

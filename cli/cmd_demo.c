@@ -55,9 +55,10 @@ static int demo_option(void *ctx, int id, const char *arg)
 		o->workload = arg;
 		break;
 	case OPT_ITER:
-		if (cli__parse_u64(o->cmd, "--iterations", arg, &o->iterations) ||
-		    !o->iterations)
+		if (cli__parse_u64(o->cmd, "--iterations", arg, &o->iterations))
 			return EXIT_USAGE;
+		if (!o->iterations)
+			return cli__usage_error(o->cmd, "--iterations: must be at least 1");
 		break;
 	}
 	return 0;

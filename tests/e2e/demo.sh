@@ -14,4 +14,6 @@ done
 # Bad usage: a clear message and exit 2.
 expect_rc 2 "$LINEUP" demo -w ../etc/passwd 2>/dev/null
 expect_rc 2 "$LINEUP" demo -w no_such_workload 2>/dev/null
+expect_rc 2 "$LINEUP" demo -n 0 2>"$T/err"
+grep -q "iterations" "$T/err" || fail "demo -n 0 says nothing about --iterations"
 exit 0

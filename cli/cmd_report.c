@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "analyzer/c2c.h"
 #include "analyzer/c2c_columns.h"
@@ -172,7 +173,8 @@ static int parse_seconds(const char *s, size_t len, uint64_t *out, uint64_t dflt
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	v = strtod(buf, &end);
-	if (*end || v < 0)
+	/* not NaN, not infinite, and within what a u64 of nanoseconds holds */
+	if (end == buf || *end || !(v >= 0 && v < 18446744073.0))
 		return -1;
 	*out = (uint64_t)(v * 1e9 + 0.5);
 	return 0;
@@ -202,6 +204,9 @@ static int report_option(void *ctx, int id, const char *arg)
 		o->display = arg;
 		break;
 	case OPT_COALESCE:
+		if (strspn(arg, ",") == strlen(arg))
+			return cli__usage_error(o->cmd, "-c: no coalesce key given in '%s' (pid, tid, "
+						"iaddr, dso)", arg);
 		o->coalesce = arg;
 		break;
 	case OPT_NODE:
@@ -227,12 +232,28 @@ static int report_option(void *ctx, int id, const char *arg)
 						"--line-size: %s is not a power of two in 8..4096",
 						arg);
 		break;
-	case OPT_VMLINUX:
+	case OPT_VMLINUX: {
+		struct stat st;
+
+		if (stat(arg, &st))
+			return cli__usage_error(o->cmd, "-k: cannot use '%s': %s", arg,
+						strerror(errno));
+		if (!S_ISREG(st.st_mode))
+			return cli__usage_error(o->cmd, "-k: '%s' is not a regular file", arg);
 		o->vmlinux = arg;
 		break;
-	case OPT_SYMFS:
+	}
+	case OPT_SYMFS: {
+		struct stat st;
+
+		if (stat(arg, &st))
+			return cli__usage_error(o->cmd, "--symfs: cannot use '%s': %s", arg,
+						strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return cli__usage_error(o->cmd, "--symfs: '%s' is not a directory", arg);
 		o->symfs = arg;
 		break;
+	}
 	case OPT_FORCE:
 		break;
 	case OPT_TIME: {
@@ -242,6 +263,8 @@ static int report_option(void *ctx, int id, const char *arg)
 		    parse_seconds(comma + 1, strlen(comma + 1), &o->time_end, UINT64_MAX))
 			return cli__usage_error(o->cmd,
 						"--time: '%s' is not START,END in seconds", arg);
+		if (o->time_start > o->time_end)
+			return cli__usage_error(o->cmd, "--time: '%s': START is after END", arg);
 		o->has_time = true;
 		break;
 	}

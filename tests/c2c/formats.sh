@@ -2,6 +2,8 @@
 # lineup report: --json and --csv carry the numbers --stdio prints (one column table drives all
 # three), the filters perf lacks (--pid, --tid, --cpu, --comm, --time), bad usage and bad input.
 . "$top_srcdir/tests/lib.sh"
+need python3
+[ -n "${PERF:-}" ] && [ -x "$PERF" ] || skip "perf is not installed (the pipe-mode check uses perf inject)"
 scratch
 MKPERF="$top_builddir/tests/tools/mkperf"
 [ -x "$MKPERF" ] || fail "mkperf was not built"
@@ -25,8 +27,7 @@ EOF
 "$LINEUP" report --json -i "$T/s.data" >"$T/json" || fail "--json failed"
 "$LINEUP" report --csv -i "$T/s.data" >"$T/csv" || fail "--csv failed"
 
-if command -v python3 >/dev/null 2>&1; then
-	python3 - "$T/json" "$T/stdio" "$T/csv" <<'EOF' || fail "--json/--csv disagree with --stdio"
+python3 - "$T/json" "$T/stdio" "$T/csv" <<'EOF' || fail "--json/--csv disagree with --stdio"
 import csv, json, sys
 j = json.load(open(sys.argv[1]))
 stdio = open(sys.argv[2]).read().split("\n")
@@ -55,7 +56,6 @@ blank = r.index([])
 assert r[0][0] == "cl_idx" and len(r[1:blank]) == 2
 assert r[blank + 1][0] == "cl_idx" and len(r[blank + 2:]) == 4
 EOF
-fi
 
 total() { sed -n 's/^  Total records *: *//p' "$T/out"; }
 "$LINEUP" report --stdio --stats -i "$T/s.data" --tid 11 >"$T/out" || fail "--tid failed"
@@ -80,13 +80,11 @@ cmp -s "$T/out" "$T/out2" || fail "--line-size 128 and --double-cl disagree"
 # Pipe mode (perf c2c report has none): the header facts arrive as records, the c2c is made at
 # the first sample.  perf inject writes the pipe with this machine's topology, so compare the
 # statistics, which do not depend on it.
-if [ -n "${PERF:-}" ] && [ -x "$PERF" ]; then
-	"$PERF" inject -i "$T/s.data" -o - >"$T/s.pipe" 2>/dev/null || fail "perf inject failed"
-	"$LINEUP" report --stdio --stats -i "$T/s.data" | sed '/c2c details/,$d' >"$T/file.stats"
-	"$LINEUP" report --stdio --stats -i - <"$T/s.pipe" | sed '/c2c details/,$d' >"$T/pipe.stats" ||
-		fail "report of a pipe failed"
-	diff -u "$T/file.stats" "$T/pipe.stats" || fail "pipe and file statistics differ"
-fi
+"$PERF" inject -i "$T/s.data" -o - >"$T/s.pipe" 2>/dev/null || fail "perf inject failed"
+"$LINEUP" report --stdio --stats -i "$T/s.data" | sed '/c2c details/,$d' >"$T/file.stats"
+"$LINEUP" report --stdio --stats -i - <"$T/s.pipe" | sed '/c2c details/,$d' >"$T/pipe.stats" ||
+	fail "report of a pipe failed"
+diff -u "$T/file.stats" "$T/pipe.stats" || fail "pipe and file statistics differ"
 
 # Bad usage and bad input: exit 2 with a message, never a crash.
 expect_rc 2 "$LINEUP" report -d nosuch -i "$T/s.data" 2>"$T/err"
@@ -97,6 +95,33 @@ expect_rc 2 "$LINEUP" report --time abc -i "$T/s.data" 2>/dev/null
 expect_rc 2 "$LINEUP" report --cpu 3-1 -i "$T/s.data" 2>/dev/null
 expect_rc 2 "$LINEUP" report -i "$T/nosuch.data" 2>"$T/err"
 grep -q "nosuch.data" "$T/err" || fail "missing file not named"
+
+# Option values that cannot be meant: exit 2 before reading, nothing on stdout, a message naming
+# the option and the problem.  usage PATTERN ARGS...: `lineup report ARGS -i s.data`, stderr
+# must contain PATTERN (grep -F).
+usage() {
+	pat=$1
+	shift
+	expect_rc 2 "$LINEUP" report "$@" -i "$T/s.data" >"$T/out" 2>"$T/err"
+	[ -s "$T/out" ] && fail "report $*: wrote to stdout on a usage error"
+	grep -Fq -- "$pat" "$T/err" || fail "report $*: expected '$pat' on stderr, got: $(cat "$T/err")"
+}
+usage "--time: '5,1': START is after END" --time 5,1
+usage "--time: '1e999,2' is not START,END in seconds" --time 1e999,2
+usage "--time: 'nan,2' is not START,END" --time nan,2
+usage "-c: no coalesce key given in ''" -c ''
+usage "-c: no coalesce key given in ','" -c ,
+usage "-k: cannot use '/nonexistent': No such file or directory" -k /nonexistent
+usage "-k: '$T' is not a regular file" -k "$T"
+usage "--symfs: cannot use '/nonexistent': No such file or directory" --symfs /nonexistent
+usage "--symfs: '$T/s.data' is not a directory" --symfs "$T/s.data"
+# and the accepted forms still work
+"$LINEUP" report --stdio --stats -i "$T/s.data" --time 5, >"$T/out" || fail "--time 5, failed"
+[ "$(total)" = 0 ] || fail "--time 5,: expected 0 records, got $(total)"
+"$LINEUP" report --stdio --stats -i "$T/s.data" --time 1,1 >"$T/out" || fail "--time 1,1 failed"
+[ "$(total)" = 1 ] || fail "--time 1,1: expected 1 record, got $(total)"
+"$LINEUP" report --stdio -i "$T/s.data" --symfs "$T" -k "$T/s.data" >/dev/null ||
+	fail "an existing --symfs DIR / -k FILE was refused"
 head -c 3000 "$T/s.data" >"$T/trunc.data"
 must_fail "$LINEUP" report -i "$T/trunc.data" >/dev/null 2>"$T/err"
 grep -q "trunc.data" "$T/err" || fail "truncated file not named"

@@ -5,6 +5,9 @@
 # bytes between variables give none.
 . "$top_srcdir/tests/lib.sh"
 need gcc
+need ld
+# the stand-in image is x86-64 kernel code (-mcmodel=kernel)
+[ "$(uname -m)" = x86_64 ] || skip "the stand-in kernel image is x86-64 only"
 need readelf
 scratch
 cat > "$T/k.c" <<'SRC'
@@ -29,7 +32,7 @@ SECTIONS {
 }
 LDS
 gcc -O2 -g -fno-pie -mcmodel=kernel -ffreestanding -nostdlib -static -Wl,-T,"$T/k.lds" \
-	-Wl,-e,kentry -o "$T/vmlinux" "$T/k.c" || skip "cannot link a stand-in kernel image here"
+	-Wl,-e,kentry -o "$T/vmlinux" "$T/k.c" || fail "cannot link the stand-in kernel image (gcc/ld are here)"
 sec=$(readelf -SW "$T/vmlinux" | sed -n 's/^ *\[ *\([0-9]*\)\] \.data\.\.percpu .*/\1/p')
 [ -n "$sec" ] || fail "no .data..percpu section in the stand-in image"
 readelf -sW "$T/vmlinux" | awk -v s="$sec" '$4 == "OBJECT" && $7 == s { print $8, $2, $3 }' \

@@ -8,8 +8,11 @@
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PERF:-}" ] || skip "perf is not installed"
 need gcc
+need ld
+# the stand-in image is x86-64 kernel code (-mcmodel=kernel)
+[ "$(uname -m)" = x86_64 ] || skip "the stand-in kernel image is x86-64 only"
 MKKERN="$top_builddir/tests/fields/mkkern"
-[ -x "$MKKERN" ] || skip "tests/fields/mkkern is not built"
+[ -x "$MKKERN" ] || fail "tests/fields/mkkern is not built (a check_PROGRAM)"
 scratch
 export HOME="$T/home"
 mkdir -p "$HOME"
@@ -26,7 +29,7 @@ __attribute__((noinline)) void kentry(void) { kfunc_a(1); kfunc_b(2); kinit_b(3)
 SRC
 gcc -O2 -g -fno-pie -mcmodel=kernel -ffreestanding -nostdlib -static \
 	-Wl,-Ttext=0xffffffff81000000 -Wl,-e,kentry -Wl,--build-id -o "$T/vmlinux" "$T/fakek.c" ||
-	skip "cannot link a stand-in kernel image here"
+	fail "cannot link the stand-in kernel image (gcc/ld are here)"
 
 {
 	echo "kernel ffffffff83000000 100000"

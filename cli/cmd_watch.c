@@ -378,11 +378,28 @@ static int load_members(struct watch_run *r, const char *type, const char *elf)
 				layout_source__delete(src);
 				return EXIT_USAGE;
 			}
+			bool dup = false;
+
+			/* The same member twice would take two slots for one word: once. */
+			for (size_t k = 0; k < r->nr_order; k++)
+				dup |= !strcmp(r->members[r->order[k]].name, f);
+			if (dup) {
+				if (!r->cfg.quiet)
+					fprintf(stderr, "lineup watch: member '%s' given twice in "
+						"--fields: watched once\n", f);
+				continue;
+			}
 			add_member(r, f, off, m->size);
 			r->order = xrealloc(r->order, (r->nr_order + 1) * sizeof(int));
 			r->order[r->nr_order++] = r->nr_members - 1;
 		}
 		free(copy);
+		if (!r->nr_order) {
+			cli__error("--fields '%s' names no member of %s", r->cfg.fields,
+				   r->type_name);
+			layout_source__delete(src);
+			return EXIT_USAGE;
+		}
 		/* The full list stays first (for "not watched"), the chosen ones after it. */
 	} else {
 		for (size_t i = 0; i < r->nr_members; i++) {
@@ -634,6 +651,23 @@ static char *resolve_cmd(const char *name)
 		path += n + (path[n] == ':');
 	}
 	return NULL;
+}
+
+/* 1 if @path is an ET_DYN ELF file (a PIE: its addresses move with the load base), 0 if
+ * another ELF type, -1 if not an ELF file. */
+static int elf_is_pie(const char *path)
+{
+	unsigned char h[18];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, h, sizeof(h));
+	uint16_t type;
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4) || h[5] < 1 || h[5] > 2)
+		return -1;
+	type = h[5] == 1 ? h[16] | h[17] << 8 : h[16] << 8 | h[17];
+	return type == 3;	/* ET_DYN */
 }
 
 /* Load base of @exe in process @pid: start minus offset of its first mapping. */
@@ -1127,7 +1161,7 @@ static void print_report_json(struct watch_run *r, struct site *sites, size_t nr
 		for (size_t i = 0; i < r->nr_members; i++) {
 			bool chosen = false;
 
-			if (r->cfg.fields && (int)i >= r->order[0])
+			if (r->cfg.fields && (!r->nr_order || (int)i >= r->order[0]))
 				break;
 			for (size_t k = 0; k < r->nr_order; k++) {
 				const struct member *c = &r->members[r->order[k]];
@@ -1274,7 +1308,7 @@ static void print_report(struct watch_run *r, struct site *sites, size_t nr_site
 				    c->offset < r->members[i].offset + r->members[i].size)
 					chosen = true;
 			}
-			if ((int)i >= r->order[0])
+			if (!r->nr_order || (int)i >= r->order[0])
 				break;
 			if (!chosen) {
 				printf("%s %s", shown ? "," : "", r->members[i].name);
@@ -1438,6 +1472,9 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		return cli__usage_error(cmd, "give --comm or --pid, not both");
 	if (!!r->cfg.fields + r->cfg.all_fields != 1)
 		return cli__usage_error(cmd, "give --fields F1,F2,... or --all-fields");
+	if (r->cfg.fields && !r->cfg.fields[strspn(r->cfg.fields, ", \t")])
+		return cli__usage_error(cmd, "--fields '%s' names no member: give F1,F2,...",
+					r->cfg.fields);
 	if (r->cfg.rotate && !r->cfg.all_fields && !r->cfg.fields)
 		return cli__usage_error(cmd, "--rotate goes with --fields or --all-fields");
 	if (!*cmd_argv && !r->cfg.duration && !r->cfg.pid && r->cfg.alloc && !r->cfg.comm)
@@ -1555,6 +1592,25 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		rc = load_members(r, r->cfg.type, NULL);
 		if (rc)
 			return rc;
+	} else if (r->cfg.object && !r->kernel) {
+		/* A user object: its type from the program's DWARF; the address as nm prints it
+		 * (relocated by the load base for a PIE) or as the running program has it. */
+		exe = r->exe = r->cfg.binary ? realpath(r->cfg.binary, NULL) :
+					       resolve_cmd(cmd_argv[0]);
+		if (!exe) {
+			cli__error("cannot find the program '%s'", r->cfg.binary ? r->cfg.binary :
+				   cmd_argv[0]);
+			return EXIT_USAGE;
+		}
+		rc = elf_is_pie(exe);
+		if (rc < 0) {
+			cli__error("%s: not an ELF file", exe);
+			return EXIT_USAGE;
+		}
+		r->pie = rc;
+		rc = load_members(r, r->cfg.type, exe);
+		if (rc)
+			return rc;
 	} else {
 		rc = load_members(r, r->cfg.type, NULL);
 		if (rc)
@@ -1652,7 +1708,10 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 				rc = EXIT_USAGE;
 				goto out;
 			}
-			r->obj += base;
+			/* --object: an address below the load base is a link-time one (nm's);
+			 * nothing of the process is mapped there. */
+			if (!r->cfg.object || r->obj < base)
+				r->obj += base;
 		}
 		code_reader__add_process(code, r->child, err, sizeof(err));
 		save_maps(r);

@@ -12,9 +12,9 @@ tests_watch_classify_test_LDADD = dwarf/libdwarf.a util/libutil.a $(CAPSTONE_LIB
 	$(LIBDW_LIBS) $(LIBELF_LIBS)
 TESTS += tests/watch/classify_test
 TESTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh tests/watch/errors.sh \
-	tests/watch/pair.sh
+	tests/watch/pair.sh tests/watch/object.sh
 dist_check_SCRIPTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh \
-	tests/watch/errors.sh tests/watch/pair.sh tests/watch/lib-watch.sh
+	tests/watch/errors.sh tests/watch/pair.sh tests/watch/lib-watch.sh tests/watch/object.sh
 check_PROGRAMS += tests/watch/tracing_data_test
 tests_watch_tracing_data_test_SOURCES = tests/watch/tracing_data_test.c
 tests_watch_tracing_data_test_LDADD = sampling/libsampling.a util/libutil.a $(LIBTRACEEVENT_LIBS)

@@ -37,6 +37,12 @@ check 2 "no data symbol 'no_such_symbol' in /proc/kallsyms" --symbol no_such_sym
 # The workload exits before allocating a matching object: nothing found.
 check 1 "no filp object was allocated by lw-never before the workload exited" \
 	--alloc filp --comm lw-never --fields f_ref -- true
+# A member given twice takes one slot: three members here, not five (else "5 members but only
+# 4 breakpoint slots"), so this gets as far as the workload.
+check 1 "no filp object was allocated by lw-never before the workload exited" \
+	--alloc filp --comm lw-never --fields f_ref,f_ref,f_op,f_op,f_pos -- true
+grep -q "member 'f_ref' given twice in --fields: watched once" "$T/err" ||
+	fail "duplicate member not reported: $(cat "$T/err")"
 # The object is freed while watched: watching stops, with a message; the hits before count.
 check 0 "stopped: the object was freed by lw-close" --alloc filp --comm lw-close \
 	--fields f_ref,f_op -- "$T/sharedfd" -n lw-close -d 300 -c -t 0.5

@@ -7,10 +7,14 @@
  *   name	ITER loads (thread B), plus 1 store from main before the threads start
  *   misses	ITER stores (thread B)
  * Thread A touches hits and refs; thread B touches refs, name and misses.
+ * A second argument "pin" runs thread A on CPU 0 and thread B on CPU 1.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct gstats {
 	volatile long hits;
@@ -52,6 +56,16 @@ int main(int argc, char **argv)
 	g_stats.name = "gstruct";
 	pthread_create(&a, NULL, thread_a, NULL);
 	pthread_create(&b, NULL, thread_b, NULL);
+	if (argc > 2 && !strcmp(argv[2], "pin")) {
+		cpu_set_t s;
+
+		CPU_ZERO(&s);
+		CPU_SET(0, &s);
+		pthread_setaffinity_np(a, sizeof(s), &s);
+		CPU_ZERO(&s);
+		CPU_SET(1, &s);
+		pthread_setaffinity_np(b, sizeof(s), &s);
+	}
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
 	printf("hits %ld refs %ld misses %ld\n", g_stats.hits, g_stats.refs, g_stats.misses);

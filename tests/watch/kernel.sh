@@ -92,7 +92,25 @@ m = {x["member"]: x for s in d["structs"] if s["type"] == "struct file" for x in
 assert m["f_op"]["loads"] > 0 and m["f_op"]["stores"] == 0 and m["f_op"]["locked"] == 0, m["f_op"]
 r = m["f_ref"]
 assert r["locked"] > 0 and r["lcl_hitm"] > 0 and r["cpus_read"] == 2, r
+# Issue 6 acceptance through lineup fields: f_ref and f_pos_lock written (locked RMW counts as
+# a write) from both CPUs, with transfers (HITMs) and their functions; f_op only read.
+assert r["cpus_write"] == 2 and "fput+" in r["code"], r
+p = m["f_pos_lock"]
+assert p["locked"] > 0 and p["lcl_hitm"] > 0 and p["cpus_write"] == 2, p
+assert "mutex_lock+" in p["code"] or "mutex_unlock+" in p["code"], p
+assert m["f_op"]["cpus_write"] == 0 and m["f_op"]["threads_write"] == 0, m["f_op"]
 PY
+# The same in the text table (Offset Size CL Member Use Loads Stores Locked LclHITM RmtHITM
+# Cycles CPUr CPUw ...).
+"$LINEUP" fields -i "$T/w.data" >"$T/fields.txt" 2>"$T/fields.err" ||
+	fail "lineup fields: $(cat "$T/fields.err")"
+for f in f_ref f_pos_lock; do
+	awk -v f="$f" '$4 == f && $5 == "read-write" && $8 > 0 && $9 > 0 && $13 == 2 { ok = 1 }
+		END { exit !ok }' "$T/fields.txt" ||
+		fail "lineup fields: $f not written from both CPUs with HITMs: $(grep " $f " "$T/fields.txt")"
+done
+awk '$4 == "f_op" && $6 > 0 && $7 == 0 && $8 == 0 && $13 == 0 { ok = 1 } END { exit !ok }' \
+	"$T/fields.txt" || fail "lineup fields: f_op not only read: $(grep ' f_op ' "$T/fields.txt")"
 
 [ "$(tracefs_state)" = "$before" ] || fail "tracefs changed: $before -> $(tracefs_state)"
 slots_free

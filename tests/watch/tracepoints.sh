@@ -40,7 +40,8 @@ for f in common_pid call_site ptr name bytes_req bytes_alloc gfp_flags node acco
 	grep -q " $f=\| kmem:kmem_cache_alloc: $f=" "$T/fields.txt" || fail "field $f not decoded: $(cat "$T/fields.txt")"
 done
 ptr=$(sed 's/.* ptr=\(0x[0-9a-f]*\).*/\1/' "$T/fields.txt")
-grep 'kmem:kmem_cache_alloc:' "$T/perf.txt" | head -1 | grep -q "ptr=$ptr " ||
+# (tpdump -f prints in file order, perf.txt is sorted: look for it among all the allocations.)
+grep 'kmem:kmem_cache_alloc:' "$T/perf.txt" | grep -q "ptr=$ptr " ||
 	fail "ptr $ptr differs from perf script's"
 
 # Truncated tracing data and payloads are refused with a message, never a crash.

@@ -18,6 +18,7 @@ scratch
 need objdump
 need python3
 need make
+[ -n "${PERF:-}" ] && [ -x "$PERF" ] || skip "perf is not installed (perf script counts the samples)"
 KVER=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | head -n1)
 [ -n "$KVER" ] && [ -f "$KVER/Makefile" ] || skip "no linux-headers-*-amd64 in /usr/src"
 MKKERN="$top_builddir/tests/fields/mkkern"
@@ -132,11 +133,9 @@ EOF
 
 "$MKKERN" "$T/perf.data" <"$T/scenario" || fail "mkkern failed"
 # perf itself reads it: same sample count.
-if [ -n "${PERF:-}" ] && [ -x "$PERF" ]; then
-	n=$("$PERF" script -i "$T/perf.data" -F ip 2>/dev/null | wc -l)
-	[ "$n" -eq "$(grep -c '^load\|^store' "$T/scenario")" ] ||
-		fail "perf script sees $n samples"
-fi
+n=$("$PERF" script -i "$T/perf.data" -F ip 2>/dev/null | wc -l)
+[ "$n" -eq "$(grep -c '^load\|^store' "$T/scenario")" ] ||
+	fail "perf script sees $n samples"
 
 expect_rc 0 "$LINEUP" fields -i "$T/perf.data" --debug-file "$KO" --json >"$T/out.json" \
 	2>"$T/err"

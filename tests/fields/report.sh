@@ -5,6 +5,7 @@
 scratch
 . "$top_srcdir/tests/sim/sim-lib.sh"
 need python3
+[ -n "${PERF:-}" ] && [ -x "$PERF" ] || skip "perf is not installed (the default --stdio is diffed with perf c2c)"
 CC=${CC:-gcc}
 case $CC in *clang*) cc=clang ;; *) cc=gcc ;; esac
 need "$cc"
@@ -14,10 +15,10 @@ sim_record "$T/sf.data" "$T/struct_file-$cc" 20000 4
 
 "$LINEUP" report -i "$T/sf.data" --stdio >"$T/plain" 2>"$T/err" || fail "report --stdio"
 grep -q "Member" "$T/plain" && fail "the default --stdio has a Member column"
-if [ -n "${PERF:-}" ] && [ -x "$PERF" ]; then
-	"$PERF" c2c report -i "$T/sf.data" --stdio >"$T/perf" 2>/dev/null &&
-		{ diff "$T/perf" "$T/plain" >/dev/null || fail "default --stdio differs from perf c2c"; }
-fi
+"$PERF" c2c report -i "$T/sf.data" --stdio >"$T/perf" 2>"$T/perf.err" ||
+	fail "perf c2c report failed on the recording: $(head -5 "$T/perf.err")"
+diff -u "$T/perf" "$T/plain" >"$T/diff" ||
+	{ head -30 "$T/diff" >&2; fail "default --stdio differs from perf c2c"; }
 
 "$LINEUP" report -i "$T/sf.data" --stdio --fields >"$T/fields" 2>"$T/err" ||
 	fail "report --fields: $(cat "$T/err")"

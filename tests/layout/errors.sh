@@ -72,7 +72,7 @@ expect_rc 2 "$LINEUP" layout 2>/dev/null
 expect_rc 2 "$LINEUP" layout --line-size 48 "$T/s.o" 2>/dev/null
 
 # Mutated objects (a fixed seed, so a failure reproduces): any exit code but a signal.
-command -v python3 >/dev/null 2>&1 || { echo "no python3: mutation pass skipped"; exit 0; }
+need python3
 python3 - "$T/s.o" "$T/mut" 200 <<'EOP'
 import os, random, sys
 data = open(sys.argv[1], "rb").read()

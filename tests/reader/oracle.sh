@@ -5,6 +5,7 @@
 # The numbers are parsed out of both outputs and compared one by one.
 . "$top_srcdir/tests/lib.sh"
 need "${PERF:-perf}"
+need python3
 PERF=${PERF:-perf}
 scratch
 
@@ -107,9 +108,7 @@ for f in "$dir"/*perf.data*; do
 	"$LINEUP" info --json -i "$f" >"$T/l.json" || fail "$b: --json failed"
 	total=$(awk '$1 == "TOTAL" { print $2 }' "$T/p.agg")
 	grep -q "\"records\": {\"TOTAL\": $total[,}]" "$T/l.json" || fail "$b: JSON TOTAL is not $total"
-	if command -v python3 >/dev/null 2>&1; then
-		python3 -m json.tool "$T/l.json" >/dev/null || fail "$b: --json is not valid JSON"
-	fi
+	python3 -m json.tool "$T/l.json" >/dev/null || fail "$b: --json is not valid JSON"
 done
 [ $nfiles -ge 10 ] || fail "only $nfiles fixtures found in $dir"
 

@@ -1029,9 +1029,15 @@ static int parse_coalesce(const struct command *cmd, const char *s, struct c2c_c
 						  "iaddr, dso)", t);
 			break;
 		}
+		for (unsigned i = 0; i < cfg->nr_keys; i++)
+			if (cfg->keys[i] == k) {
+				ret = cli__usage_error(cmd, "-c: coalesce key '%s' given twice", t);
+				goto out;
+			}
 		if (cfg->nr_keys < C2C_MAX_KEYS)
 			cfg->keys[cfg->nr_keys++] = k;
 	}
+out:
 	free(dup);
 	return ret;
 }

@@ -111,6 +111,7 @@ usage "--time: '1e999,2' is not START,END in seconds" --time 1e999,2
 usage "--time: 'nan,2' is not START,END" --time nan,2
 usage "-c: no coalesce key given in ''" -c ''
 usage "-c: no coalesce key given in ','" -c ,
+usage "-c: coalesce key 'pid' given twice" -c pid,tid,pid
 usage "-k: cannot use '/nonexistent': No such file or directory" -k /nonexistent
 usage "-k: '$T' is not a regular file" -k "$T"
 usage "--symfs: cannot use '/nonexistent': No such file or directory" --symfs /nonexistent

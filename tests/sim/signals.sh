@@ -33,15 +33,24 @@ signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])' "$LINEUP" record --sim -o "$T/s.data" -- \
 		"$T/fs_adjacent-gcc" 1000000000000 2 >/dev/null 2>"$T/int.err" &
 	rec=$!
+	# Never wait unbounded on an unbounded workload: whatever happens below, both go in 120 s.
+	( sleep 120; kill -KILL $rec $(pgrep -P $rec) 2>/dev/null ) >/dev/null 2>&1 &
+	watchdog=$!
+	# The workload is the child of lineup record whose executable is the workload (lineup may
+	# have other, short-lived children).
 	prog=
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for i in $(seq 1 50); do
 		sleep 0.2
-		prog=$(pgrep -P $rec) && break
+		for c in $(pgrep -P $rec); do
+			[ "$(readlink "/proc/$c/exe" 2>/dev/null)" = "$T/fs_adjacent-gcc" ] && prog=$c
+		done
+		[ -n "$prog" ] && break
 	done
-	[ -n "$prog" ] || fail "no workload process under lineup record"
+	[ -n "$prog" ] || { kill -KILL $rec $watchdog 2>/dev/null; fail "no workload process under lineup record"; }
 	sleep 0.3
 	kill -INT $prog
-	wait $rec || fail "lineup record --sim exited $? after the program's SIGINT: $(cat "$T/int.err")"
+	wait $rec || { kill $watchdog 2>/dev/null; fail "lineup record --sim exited $? after the program's SIGINT: $(cat "$T/int.err")"; }
+	kill $watchdog 2>/dev/null
 	grep -q "killed by signal 2" "$T/int.err" || fail "no word of the SIGINT: $(cat "$T/int.err")"
 	[ "$(c2c_stat "$T/s.data" "Store Operations")" -gt 0 ] || fail "SIGINT: no readable recording"
 fi

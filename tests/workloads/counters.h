@@ -24,8 +24,15 @@ static void body(long t)
 {
 	volatile long *c = t & 1 ? &counters.b : &counters.a;
 
-	for (long i = 0; i < iterations; i++)
+	for (long i = 0; i < iterations; i++) {
+#ifdef ATOMIC_INC
+		/* A locked add: the store cannot sit in the store buffer, so every increment
+		 * needs the line in Modified state (the refcount case). */
+		__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+#else
 		(*c)++;
+#endif
+	}
 }
 
 /* Nothing read back at the end: the main thread's read would be a HITM of its own. */

@@ -33,3 +33,5 @@ TESTS += tests/symbols/recordings.sh
 dist_check_SCRIPTS += tests/symbols/recordings.sh
 TESTS += tests/symbols/percpu.sh
 dist_check_SCRIPTS += tests/symbols/percpu.sh
+# Shared setup of the tests/symbols/*.sh oracles, sourced by them.
+EXTRA_DIST += tests/symbols/lib-symbols.sh

@@ -6,6 +6,7 @@
 # the STL inlined), except clang -O2 DWARF 5, where binutils 2.40 reads some of clang's
 # DW_FORM_rnglistx inline ranges in a way lineup does not reproduce (92 of 3500 lines differ).
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/symbols/lib-symbols.sh"
 need addr2line
 need objdump
 scratch
@@ -58,30 +59,7 @@ static inline long helper_add(long a, long b)
 }
 SRC
 
-cat > "$T/cxx.cc" <<'SRC'
-#include <vector>
-#include <map>
-#include <string>
-namespace ns {
-struct K { int v; __attribute__((noinline)) int get(int x) const { return v * x; }
-  __attribute__((noinline)) bool operator<(const K &o) const { return v < o.v; }
-  __attribute__((noinline)) int operator()(int a) { return a + v; } };
-template <typename T> __attribute__((noinline)) T mx(T a, T b) { return a < b ? b : a; }
-}
-namespace { __attribute__((noinline)) int anon_fn(int x) { return x * 3; } }
-static __attribute__((noinline)) int cl(int x, int y) { return x * y + 1; }
-int glob[8];
-__attribute__((noinline)) int run(std::vector<int> &a) {
-  ns::K k{3}; int s = 0;
-  auto lam = [&](int q) __attribute__((noinline)) { return q * s + 1; };
-  for (int i = 0; i < 3000; i++) {
-    s += k.get(a[i & 7]); s += ns::mx<int>(s, i); s += anon_fn(i); s += k(i); s += lam(i) + cl(i, 3);
-    s += (k < ns::K{i}) ? 1 : 0; glob[i & 7] += s; }
-  std::map<int, std::string> m; for (int i = 0; i < 2000; i++) m[i % 1000] = "x";
-  return s + (int)m.size();
-}
-int main() { std::vector<int> a(8, 1); return run(a) & 1; }
-SRC
+cxx_src "$T/cxx.cc" 3000 2000 "& 1"
 
 nchecked=0
 check() {	# compiler, flags..., source

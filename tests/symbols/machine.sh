@@ -4,47 +4,8 @@
 # tests/tools/resolve output equals `perf script -F ip,sym,dso,srcline` on the same file,
 # written by mkperf with binaries that have full debug info, only symbols, or neither.
 . "$top_srcdir/tests/lib.sh"
-[ -n "${PERF:-}" ] || skip "perf is not installed"
-need gcc
-need objcopy
-scratch
-MKPERF="$top_builddir/tests/tools/mkperf"
-RESOLVE="$top_builddir/tests/tools/resolve"
-export HOME="$T/home"	# no build-id cache of the tester's leaks in, for perf or lineup
-mkdir -p "$HOME"
-
-cat > "$T/prog.c" <<'SRC'
-#include <stdlib.h>
-struct counters { long hits, misses; } stats;
-static int table[64];
-static inline int sq(int x) { return x * x + table[x & 63]; }
-static inline int twice(int x) { return sq(x) + sq(x + 1); }
-__attribute__((noinline)) int work(int n)
-{
-	int t = 0;
-	for (int i = 0; i < n; i++) {
-		t += twice(i);
-		if (t & 1)
-			stats.hits++;
-	}
-	return t;
-}
-__attribute__((noinline)) void fill(int seed)
-{
-	for (int i = 0; i < 64; i++)
-		table[i] = seed * i;
-}
-int main(int argc, char **argv) { fill(argc); return work(atoi(argv[1])); }
-SRC
-cat > "$T/other.c" <<'SRC'
-__attribute__((noinline)) int other_fn(int x) { return x * 7 + 1; }
-int main(int argc, char **argv) { return other_fn(argc); }
-SRC
-gcc -O2 -g -o "$T/prog" "$T/prog.c" || fail "gcc prog"
-gcc -O0 -g -o "$T/other" "$T/other.c" || fail "gcc other"
-cp "$T/prog" "$T/prog-nodebug" && objcopy --strip-debug "$T/prog-nodebug"
-cp "$T/prog" "$T/prog-stripped" && objcopy --strip-all "$T/prog-stripped"
-LIBC=$(ldd "$T/prog" | awk '/libc.so/ { print $3 }')
+. "$top_srcdir/tests/symbols/lib-symbols.sh"
+symbols_setup
 
 # Samples at every function of prog at a few offsets, in each of its three builds.
 addrs=

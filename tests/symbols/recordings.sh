@@ -5,47 +5,8 @@
 # /tmp/perf-PID.map, a C++ program: lineup's tests/tools/resolve output equals
 # `perf script -F ip,sym,dso,srcline`'s, sample for sample, in perf's time order.
 . "$top_srcdir/tests/lib.sh"
-[ -n "${PERF:-}" ] || skip "perf is not installed"
-need gcc
-need objcopy
-scratch
-MKPERF="$top_builddir/tests/tools/mkperf"
-RESOLVE="$top_builddir/tests/tools/resolve"
-export HOME="$T/home"	# no build-id cache of the tester's leaks in, for perf or lineup
-mkdir -p "$HOME"
-
-cat > "$T/prog.c" <<'SRC'
-#include <stdlib.h>
-struct counters { long hits, misses; } stats;
-static int table[64];
-static inline int sq(int x) { return x * x + table[x & 63]; }
-static inline int twice(int x) { return sq(x) + sq(x + 1); }
-__attribute__((noinline)) int work(int n)
-{
-	int t = 0;
-	for (int i = 0; i < n; i++) {
-		t += twice(i);
-		if (t & 1)
-			stats.hits++;
-	}
-	return t;
-}
-__attribute__((noinline)) void fill(int seed)
-{
-	for (int i = 0; i < 64; i++)
-		table[i] = seed * i;
-}
-int main(int argc, char **argv) { fill(argc); return work(atoi(argv[1])); }
-SRC
-cat > "$T/other.c" <<'SRC'
-__attribute__((noinline)) int other_fn(int x) { return x * 7 + 1; }
-int main(int argc, char **argv) { return other_fn(argc); }
-SRC
-gcc -O2 -g -o "$T/prog" "$T/prog.c" || fail "gcc prog"
-gcc -O0 -g -o "$T/other" "$T/other.c" || fail "gcc other"
-cp "$T/prog" "$T/prog-nodebug" && objcopy --strip-debug "$T/prog-nodebug"
-cp "$T/prog" "$T/prog-stripped" && objcopy --strip-all "$T/prog-stripped"
-LIBC=$(ldd "$T/prog" | awk '/libc.so/ { print $3 }')
+. "$top_srcdir/tests/symbols/lib-symbols.sh"
+symbols_setup
 
 # A real recording of this machine (software clock event: no PMU needed): the kernel map from
 # the kernel MMAP and kallsyms, ld.so, libc with its separate debug info, the test program.
@@ -138,30 +99,7 @@ fi
 # __cxa_demangle.  A real recording of a C++ program with templates, operators, a lambda,
 # anonymous namespaces and gcc clones.
 if command -v g++ >/dev/null 2>&1; then
-	cat > "$T/cxx.cc" <<'SRC'
-#include <vector>
-#include <map>
-#include <string>
-namespace ns {
-struct K { int v; __attribute__((noinline)) int get(int x) const { return v * x; }
-  __attribute__((noinline)) bool operator<(const K &o) const { return v < o.v; }
-  __attribute__((noinline)) int operator()(int a) { return a + v; } };
-template <typename T> __attribute__((noinline)) T mx(T a, T b) { return a < b ? b : a; }
-}
-namespace { __attribute__((noinline)) int anon_fn(int x) { return x * 3; } }
-static __attribute__((noinline)) int cl(int x, int y) { return x * y + 1; }
-int glob[8];
-__attribute__((noinline)) int run(std::vector<int> &a) {
-  ns::K k{3}; int s = 0;
-  auto lam = [&](int q) __attribute__((noinline)) { return q * s + 1; };
-  for (int i = 0; i < 10000000; i++) {
-    s += k.get(a[i & 7]); s += ns::mx<int>(s, i); s += anon_fn(i); s += k(i); s += lam(i) + cl(i, 3);
-    s += (k < ns::K{i}) ? 1 : 0; glob[i & 7] += s; }
-  std::map<int, std::string> m; for (int i = 0; i < 200000; i++) m[i % 1000] = "x";
-  return s + (int)m.size();
-}
-int main() { std::vector<int> a(8, 1); return run(a) == 42; }
-SRC
+	cxx_src "$T/cxx.cc" 10000000 200000 "== 42"
 	g++ -O2 -g -o "$T/cxx" "$T/cxx.cc" || fail "g++ failed"
 	if "$PERF" record -q -e cpu-clock -c 50000 -o "$T/cxx.data" -- "$T/cxx" \
 		>/dev/null 2>"$T/rec.err"; then

@@ -1,10 +1,10 @@
 # Field attribution and `lineup fields` (role: fields).
 check_PROGRAMS += tests/unit/attribution_test
-tests_unit_attribution_test_SOURCES = tests/unit/attribution_test.c
+tests_unit_attribution_test_SOURCES = tests/unit/attribution_test.c tests/unit/check.h
 tests_unit_attribution_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/attribution_test
 check_PROGRAMS += tests/unit/fields_test
-tests_unit_fields_test_SOURCES = tests/unit/fields_test.c
+tests_unit_fields_test_SOURCES = tests/unit/fields_test.c tests/unit/check.h
 tests_unit_fields_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/fields_test
 check_PROGRAMS += tests/fields/mkkern

@@ -1,6 +1,6 @@
 # The software collector: coherence model, runtime, workloads (role: sim).
 check_PROGRAMS += tests/unit/coherence_test
-tests_unit_coherence_test_SOURCES = tests/unit/coherence_test.c
+tests_unit_coherence_test_SOURCES = tests/unit/coherence_test.c tests/unit/check.h
 tests_unit_coherence_test_LDADD = analyzer/libanalyzer.a
 TESTS += tests/unit/coherence_test
 

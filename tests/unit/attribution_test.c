@@ -11,17 +11,7 @@
 
 #include "analyzer/attribution.h"
 #include "analyzer/u64map.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                               \
-			failures++;                                                   \
-		}                                                                     \
-	} while (0)
+#include "tests/unit/check.h"
 
 static const struct flat_member file_members[] = {
 	{ "f_u", "union {...}", 0, 16, 0, 0, 0, 0 },

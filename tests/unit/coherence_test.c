@@ -11,16 +11,7 @@
 #include <stdio.h>
 
 #include "analyzer/coherence.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "tests/unit/check.h"
 
 static struct coh_costs costs;
 

@@ -13,17 +13,7 @@
 
 #include "analyzer/fields.h"
 #include "util/strbuf.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                               \
-			failures++;                                                   \
-		}                                                                     \
-	} while (0)
+#include "tests/unit/check.h"
 
 static const struct flat_member pair_m[] = {
 	{ "a", "long", 0, 8, 0, 0, 0, 0 },

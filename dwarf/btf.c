@@ -224,12 +224,7 @@ static void params(struct bbuild *b, const struct btf_type *fn, struct strbuf *s
 		if (pname)
 			sb_cat(sb, " ", pname, NULL);
 	}
-	if (first)
-		strbuf__add(sb, "void)", 5);
-	else if (unspec)
-		strbuf__add(sb, ", ...)", 6);
-	else
-		strbuf__add(sb, ")", 1);
+	layout__params_end(sb, first, unspec);
 }
 
 static void ptr_name(struct bbuild *b, const struct btf_type *t, const char *suffix,
@@ -367,9 +362,7 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 			id = tt->type;
 			tt = type_at(b, id);
 		}
-		sb_put(&note, " */ ");
-		m->typedef_note = arena__strdup(b->arena, note.buf);
-		strbuf__release(&note);
+		layout_member__typedef_note(b->arena, m, &note);
 	}
 	for (int guard = 0; !done && guard < MAX_DEPTH; guard++) {
 		const struct btf_type *t = type_at(b, id);
@@ -435,28 +428,13 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 			if (!a->nelems && et && btf_kind(et) == BTF_KIND_CONST)
 				elem = et->type;
 			describe_member(b, &em, elem, first, last, in_union, depth + 1);
-			sb_cat(&tn, pre.buf ? pre.buf : "", em.type_name, NULL);
-			kw_len = (uint32_t)pre.len + em.pad_from;
-			strbuf__reset(&pre);
-			m->decl_prefix = em.decl_prefix;
+			kw_len = layout_member__take_elem(b->arena, m, &em, &pre, &tn);
 			if (a->nelems || !last || (first && last) || in_union) {
 				sb_cat(&suffix, em.decl_suffix, "[", NULL);
 				sb_u64(&suffix, a->nelems);
 				sb_put(&suffix, "]");
 			} else {
 				sb_cat(&suffix, em.decl_suffix, "[]", NULL);
-			}
-			m->type = em.type;
-			m->inline_type = em.inline_type;
-			if (em.typedef_note && m->typedef_note) {
-				/* a typedef of an array of a typedef: pahole shows both */
-				struct strbuf nb = STRBUF_INIT;
-
-				sb_cat(&nb, m->typedef_note, em.typedef_note, NULL);
-				m->typedef_note = arena__strdup(b->arena, nb.buf);
-				strbuf__release(&nb);
-			} else if (em.typedef_note) {
-				m->typedef_note = em.typedef_note;
 			}
 			m->elem_size = type_size(b, elem, 0);
 			m->nr_elems = (uint64_t)a->nelems * (em.nr_elems ? em.nr_elems : 1);
@@ -482,18 +460,7 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 			break;
 		}
 	}
-	if (!m->decl_prefix)
-		m->decl_prefix = "";
-	struct strbuf full = STRBUF_INIT;
-
-	sb_cat(&full, pre.buf ? pre.buf : "", tn.buf ? tn.buf : "", NULL);
-	m->pad_from = (uint32_t)pre.len + kw_len;
-	m->type_name = arena__strdup(b->arena, full.buf ? full.buf : "");
-	m->decl_suffix = arena__strdup(b->arena, suffix.buf ? suffix.buf : "");
-	strbuf__release(&full);
-	strbuf__release(&pre);
-	strbuf__release(&suffix);
-	strbuf__release(&tn);
+	layout_member__finish(b->arena, m, &pre, &tn, &suffix, kw_len);
 }
 
 /* pahole's class__infer_alignment for BTF */

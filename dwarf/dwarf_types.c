@@ -402,12 +402,7 @@ static void params(struct build *b, Dwarf_Die *fn, struct strbuf *sb, int depth)
 			tag_name(b, &t, sb, depth + 1);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	if (first)
-		strbuf__add(sb, "void)", 5);
-	else if (unspec)
-		strbuf__add(sb, ", ...)", 6);
-	else
-		strbuf__add(sb, ")", 1);
+	layout__params_end(sb, first, unspec);
 }
 
 /* pahole's tag__ptr_name */
@@ -591,9 +586,7 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 				break;
 			cur = t;
 		}
-		sb_put(&note, " */ ");
-		m->typedef_note = arena__strdup(b->arena, note.buf);
-		strbuf__release(&note);
+		layout_member__typedef_note(b->arena, m, &note);
 	}
 	for (int guard = 0; !done && guard < MAX_DEPTH; guard++) {
 		int tag = dwarf_tag(&cur);
@@ -698,23 +691,8 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 			struct layout_member em = { 0 };
 
 			describe_member(b, &em, &t, first, last, in_union, depth + 1);
-			sb_cat(&tn, pre.buf ? pre.buf : "", em.type_name, NULL);
-			kw_len = (uint32_t)pre.len + em.pad_from;
-			strbuf__reset(&pre);
-			m->decl_prefix = em.decl_prefix;
+			kw_len = layout_member__take_elem(b->arena, m, &em, &pre, &tn);
 			sb_cat(&suffix, em.decl_suffix, d.buf ? d.buf : "", NULL);
-			m->type = em.type;
-			m->inline_type = em.inline_type;
-			if (em.typedef_note && m->typedef_note) {
-				/* a typedef of an array of a typedef: pahole shows both */
-				struct strbuf nb = STRBUF_INIT;
-
-				sb_cat(&nb, m->typedef_note, em.typedef_note, NULL);
-				m->typedef_note = arena__strdup(b->arena, nb.buf);
-				strbuf__release(&nb);
-			} else if (em.typedef_note) {
-				m->typedef_note = em.typedef_note;
-			}
 			m->elem_size = type_size(b, &t, 0);
 			strbuf__release(&d);
 			done = true;
@@ -746,18 +724,7 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 			break;
 		}
 	}
-	if (!m->decl_prefix)
-		m->decl_prefix = "";
-	struct strbuf full = STRBUF_INIT;
-
-	sb_cat(&full, pre.buf ? pre.buf : "", tn.buf ? tn.buf : "", NULL);
-	m->pad_from = (uint32_t)pre.len + kw_len;
-	m->type_name = arena__strdup(b->arena, full.buf ? full.buf : "");
-	m->decl_suffix = arena__strdup(b->arena, suffix.buf ? suffix.buf : "");
-	strbuf__release(&full);
-	strbuf__release(&pre);
-	strbuf__release(&suffix);
-	strbuf__release(&tn);
+	layout_member__finish(b->arena, m, &pre, &tn, &suffix, kw_len);
 }
 
 /* DW_AT_data_member_location as a constant, or the DW_OP_plus_uconst of DWARF 2 */

@@ -68,6 +68,28 @@ void sb_cat(struct strbuf *sb, ...);
 /* Append an unsigned decimal. */
 void sb_u64(struct strbuf *sb, uint64_t v);
 
+/*
+ * The loaders' describe_member (pahole's type__fprintf for a member) walks its own type graph
+ * and builds a member's declaration from the same pieces: the qualifiers in @pre ("const "...),
+ * the type name in @tn, what follows the member's name in @suffix, and @kw_len, the length of
+ * a "struct "-like keyword pahole prints before padding the name.
+ */
+/* The end of "typedef a -> b" in @note, kept as @m's typedef note; @note is released. */
+void layout_member__typedef_note(struct arena *a, struct layout_member *m, struct strbuf *note);
+/*
+ * An array member @m takes its element @em's declaration: the element's type name after the
+ * qualifiers in @pre (moved into @tn, @pre left empty), its prefix, type and typedef note (both
+ * when the array's own typedef has one too).  Returns the kw_len of the array's type name.
+ */
+uint32_t layout_member__take_elem(struct arena *a, struct layout_member *m,
+				  const struct layout_member *em, struct strbuf *pre,
+				  struct strbuf *tn);
+/* The end: @m's decl_prefix (if unset), type_name, pad_from and decl_suffix; releases all three. */
+void layout_member__finish(struct arena *a, struct layout_member *m, struct strbuf *pre,
+			   struct strbuf *tn, struct strbuf *suffix, uint32_t kw_len);
+/* The end of a parameter list: "void)" for none, ", ...)" for a variadic one, else ")". */
+void layout__params_end(struct strbuf *sb, bool none, bool variadic);
+
 /* The identity pahole's full dump uses to print a type name once. */
 void layout__signature(const struct layout_type *t, struct strbuf *sb);
 

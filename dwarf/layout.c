@@ -487,6 +487,64 @@ void sb_u64(struct strbuf *sb, uint64_t v)
 	strbuf__add(sb, buf + i, sizeof(buf) - i);
 }
 
+void layout_member__typedef_note(struct arena *a, struct layout_member *m, struct strbuf *note)
+{
+	sb_put(note, " */ ");
+	m->typedef_note = arena__strdup(a, note->buf);
+	strbuf__release(note);
+}
+
+uint32_t layout_member__take_elem(struct arena *a, struct layout_member *m,
+				  const struct layout_member *em, struct strbuf *pre,
+				  struct strbuf *tn)
+{
+	uint32_t kw_len = (uint32_t)pre->len + em->pad_from;
+
+	sb_cat(tn, pre->buf ? pre->buf : "", em->type_name, NULL);
+	strbuf__reset(pre);
+	m->decl_prefix = em->decl_prefix;
+	m->type = em->type;
+	m->inline_type = em->inline_type;
+	if (em->typedef_note && m->typedef_note) {
+		/* a typedef of an array of a typedef: pahole shows both */
+		struct strbuf nb = STRBUF_INIT;
+
+		sb_cat(&nb, m->typedef_note, em->typedef_note, NULL);
+		m->typedef_note = arena__strdup(a, nb.buf);
+		strbuf__release(&nb);
+	} else if (em->typedef_note) {
+		m->typedef_note = em->typedef_note;
+	}
+	return kw_len;
+}
+
+void layout_member__finish(struct arena *a, struct layout_member *m, struct strbuf *pre,
+			   struct strbuf *tn, struct strbuf *suffix, uint32_t kw_len)
+{
+	struct strbuf full = STRBUF_INIT;
+
+	if (!m->decl_prefix)
+		m->decl_prefix = "";
+	sb_cat(&full, pre->buf ? pre->buf : "", tn->buf ? tn->buf : "", NULL);
+	m->pad_from = (uint32_t)pre->len + kw_len;
+	m->type_name = arena__strdup(a, full.buf ? full.buf : "");
+	m->decl_suffix = arena__strdup(a, suffix->buf ? suffix->buf : "");
+	strbuf__release(&full);
+	strbuf__release(pre);
+	strbuf__release(suffix);
+	strbuf__release(tn);
+}
+
+void layout__params_end(struct strbuf *sb, bool none, bool variadic)
+{
+	if (none)
+		strbuf__add(sb, "void)", 5);
+	else if (variadic)
+		strbuf__add(sb, ", ...)", 6);
+	else
+		strbuf__add(sb, ")", 1);
+}
+
 /* ---- lookups ---- */
 
 int layout__member_at(const struct layout_type *type, uint64_t offset,

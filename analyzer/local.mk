@@ -1,5 +1,5 @@
 noinst_LIBRARIES += analyzer/libanalyzer.a
-analyzer_libanalyzer_a_SOURCES = analyzer/layer.c
+analyzer_libanalyzer_a_SOURCES =
 analyzer_libanalyzer_a_CFLAGS = $(AM_CFLAGS)
 analyzer_libanalyzer_a_SOURCES += analyzer/flat_layout.c analyzer/flat_layout.h \
 	analyzer/u64map.c analyzer/u64map.h analyzer/attribution.c analyzer/attribution.h \

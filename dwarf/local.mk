@@ -1,5 +1,5 @@
 noinst_LIBRARIES += dwarf/libdwarf.a
-dwarf_libdwarf_a_SOURCES = dwarf/layer.c
+dwarf_libdwarf_a_SOURCES =
 dwarf_libdwarf_a_SOURCES += dwarf/symbols.c dwarf/symbols.h
 dwarf_libdwarf_a_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(CAPSTONE_CFLAGS) $(LIBBPF_CFLAGS)
 dwarf_libdwarf_a_SOURCES += dwarf/layout.c dwarf/layout.h dwarf/dwarf_types.c dwarf/dwarf_types.h \

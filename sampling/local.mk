@@ -1,5 +1,5 @@
 noinst_LIBRARIES += sampling/libsampling.a
-sampling_libsampling_a_SOURCES = sampling/layer.c
+sampling_libsampling_a_SOURCES =
 # The perf.data reader.
 sampling_libsampling_a_SOURCES += sampling/perf_file.c sampling/perf_file.h sampling/perf_bytes.h \
 	sampling/perf_header.c sampling/perf_header.h sampling/perf_attr.c sampling/perf_sample.c

@@ -1,2 +1,5 @@
-/* Placeholder so the tui layer library is never empty; removed once the layer has code. */
+/*
+ * The ncurses browser (DESIGN.md, tui/) is not written yet; this keeps the layer's library
+ * non-empty so the link line stays the same when it arrives.
+ */
 typedef int lineup_tui_placeholder;

@@ -194,6 +194,11 @@ static void params(struct bbuild *b, const struct btf_type *fn, struct strbuf *s
 	const struct btf_param *p = btf_params(fn);
 	bool first = true, unspec = false;
 
+	/* A function prototype whose parameter points back to itself (hostile BTF). */
+	if (depth > MAX_DEPTH) {
+		strbuf__add(sb, "(<type loop>)", 13);
+		return;
+	}
 	strbuf__add(sb, "(", 1);
 	for (int i = 0; i < btf_vlen(fn); i++) {
 		const struct btf_type *pt;

@@ -369,6 +369,12 @@ static void params(struct build *b, Dwarf_Die *fn, struct strbuf *sb, int depth)
 	Dwarf_Die child, t, pt;
 	bool first = true, unspec = false;
 
+	/* A subroutine type whose parameter points back to itself (hostile DWARF) recurses here
+	 * without going through tag_name's depth check. */
+	if (depth > MAX_DEPTH) {
+		strbuf__add(sb, "(<type loop>)", 13);
+		return;
+	}
 	strbuf__add(sb, "(", 1);
 	if (dwarf_child(fn, &child) == 0) {
 		do {

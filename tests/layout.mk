@@ -5,7 +5,7 @@ dist_check_SCRIPTS += tests/layout/user.sh tests/layout/kmod.sh tests/layout/btf
 	tests/layout/errors.sh tests/layout/libc.sh tests/layout/dwz.sh tests/layout/typeunits.sh
 EXTRA_DIST += tests/layout/structs.c tests/layout/hd_struct.h tests/kmod/lineup_kmod.c \
 	tests/kmod/Kbuild tests/fuzz/elf_fuzz.c tests/fuzz/elf_run.sh tests/fuzz/seeds/elf-btf-outside.bin \
-	tests/fuzz/seeds/elf-dwarf-cycle.bin \
+	tests/fuzz/seeds/elf-dwarf-cycle.bin tests/fuzz/seeds/elf-params-loop.bin \
 	bench/layout.sh
 check_PROGRAMS += tests/unit/layout_test
 tests_unit_layout_test_SOURCES = tests/unit/layout_test.c

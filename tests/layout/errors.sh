@@ -68,6 +68,13 @@ seed=$top_srcdir/tests/fuzz/seeds/elf-dwarf-cycle.bin
 timeout 20 "$LINEUP" layout "$seed" >/dev/null 2>&1
 rc=$?
 [ $rc -le 2 ] || fail "exit $rc (124: too slow) on $seed"
+# a fuzzer find: a function type whose parameter points back to it (stack overflow)
+seed=$top_srcdir/tests/fuzz/seeds/elf-params-loop.bin
+timeout 20 "$LINEUP" layout "$seed" >/dev/null 2>"$T/loop.err"
+rc=$?
+# 0 or 2 only: an ASan build reports the overflow with exit 1.
+[ $rc -eq 0 ] || [ $rc -eq 2 ] || fail "exit $rc on $seed: $(head -3 "$T/loop.err")"
+! grep -q Sanitizer "$T/loop.err" || fail "sanitizer report on $seed"
 expect_rc 2 "$LINEUP" layout 2>/dev/null
 expect_rc 2 "$LINEUP" layout --line-size 48 "$T/s.o" 2>/dev/null
 

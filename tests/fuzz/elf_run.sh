@@ -33,5 +33,5 @@ for f in "$top"/tests/fuzz/seeds/elf-*; do
 done
 
 cd "$work"
-"$work/elf_fuzz" -max_total_time="$secs" -max_len=131072 -rss_limit_mb=2048 -timeout=10 \
+"$work/elf_fuzz" -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" -max_len=131072 -rss_limit_mb=2048 -timeout=10 \
 	-artifact_prefix="$top/tests/fuzz/crashes/elf-" -print_final_stats=1 "$work/corpus"

@@ -29,5 +29,5 @@ for f in "$fixtures"/*perf.data* "$top"/tests/fuzz/reader-seeds/*.data; do
 done
 
 cd "$work"
-"$work/reader_fuzz" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+"$work/reader_fuzz" -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
 	-artifact_prefix="$top/tests/fuzz/crashes/" -print_final_stats=1 "$work/corpus"

@@ -21,5 +21,5 @@ for f in "$top"/tests/fuzz/seeds/tracepoint-*; do
 done
 cd "$work"
 # libtraceevent leaks on some malformed formats (its bug, not a crash): leaks are not reported.
-ASAN_OPTIONS=detect_leaks=0 "$work/tracepoint_fuzz" -detect_leaks=0 -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+ASAN_OPTIONS=detect_leaks=0 "$work/tracepoint_fuzz" -detect_leaks=0 -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
 	-artifact_prefix="$top/tests/fuzz/crashes/tracepoint-" -print_final_stats=1 "$work/corpus"

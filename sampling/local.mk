@@ -17,3 +17,4 @@ sampling_libsampling_a_SOURCES += sampling/pmu.c sampling/pmu.h
 sampling_libsampling_a_SOURCES += sampling/recorder.c sampling/recorder.h
 sampling_libsampling_a_SOURCES += sampling/ordered.c sampling/ordered.h
 sampling_libsampling_a_SOURCES += sampling/sample_layout.c sampling/sample_layout.h
+sampling_libsampling_a_SOURCES += sampling/arm_spe.c sampling/arm_spe.h

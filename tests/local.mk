@@ -15,3 +15,4 @@ include tests/c2c.mk
 include tests/speed.mk
 include tests/sim.mk
 include tests/layout.mk
+include tests/spe.mk

@@ -12,7 +12,9 @@
 # looks like a contended program: 16 threads on 16 CPUs in 2 NUMA nodes, 64 hot lines (HITMs,
 # locked RMWs, stores from several functions) and 4096 cold lines (L1/LFB/L2/LLC/DRAM loads and
 # stores), code addresses in mkperf's own functions so both tools resolve symbols and lines.
-# A FINISHED_ROUND every ~50k samples, as perf record writes them.
+# The samples of the 25000 scenario lines are interleaved at random (mix), and written as perf
+# record writes them: a FINISHED_ROUND every 50k samples, each round's samples CPU by CPU
+# (percpu), so the file is not in time order and each round has to be sorted.
 set -eu
 
 N=${1:-12500000}
@@ -49,6 +51,8 @@ awk -v n="$N" -v mk="$MK" -v symfile="$W/syms" 'BEGIN {
 	for (t = 1; t < 16; t++) print "fork 4000 4000 " 4000 + t " 4000"
 	print "mmap 4000 auto " mk
 	print "anon 4000 0x7f0000000000 0x200000"
+	print "percpu"
+	print "mix"
 	nlines = 25000
 	rep = int(n / nlines); if (rep < 1) rep = 1
 	split("LCL_HITM RMT_HITM LCL_HITM+LOCKED ST_L1HIT ST_L1MISS L1 LFB LCL_PEER RMT_HIT", hot, " ")
@@ -68,8 +72,8 @@ awk -v n="$N" -v mk="$MK" -v symfile="$W/syms" 'BEGIN {
 		printf "sample %s tid=%d cpu=%d ip=%s addr=%#x src=%s weight=%d phys=%#x repeat=%d\n", \
 			ev, 4000 + t, t, ip, 0x7f0000000000 + line * 64 + off, src, 30 + int(rand() * 500), \
 			node * 0x80000000 + 0x1000000 + line * 64 + off, rep
-		if (i % 100 == 99) print "round"
 	}
+	print "mix end seed=42 round=50000"
 }' >"$W/scenario"
 
 if [ "${REUSE:-0}" = 1 ] && [ -s "$OUT" ]; then

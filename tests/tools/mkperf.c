@@ -216,6 +216,20 @@ struct scenario {
 	/* defaults carried from sample to sample */
 	uint64_t time;
 	uint32_t pid, tid, cpu;
+	/* `percpu`: samples held in per-CPU buffers, written CPU by CPU at each round */
+	bool percpu;
+	struct sbuf {
+		struct sample *v;
+		size_t n, cap;
+	} *pcpu;
+	size_t nr_pcpu;
+	/* `mix` ... `mix end`: sample lines collected, their copies written interleaved */
+	bool mixing;
+	struct kind {
+		struct sample s;
+		uint64_t repeat;
+	} *kinds;
+	size_t nr_kinds, cap_kinds;
 };
 
 static struct scenario *S;
@@ -965,6 +979,65 @@ static void cmd_anon(char **tok, int n)
 	add_map(m.pid, m.prot, m.start, m.len, 0, 0, -1);
 }
 
+/*
+ * Samples that wait in a buffer (percpu, mix) are copied by value: their variable-length parts
+ * would point into cmd_sample's buffers, which the next line overwrites.
+ */
+static void held_check(const struct sample *s)
+{
+	if (s->callchain || s->raw || s->branch_entries || s->regs_user || s->regs_intr ||
+	    s->stack_user || s->read_values)
+		die("percpu/mix: samples with callchain, raw, branch, regs, stack or read data are "
+		    "not supported");
+}
+
+/*
+ * perf record drains each CPU's ring buffer in turn, then writes a FINISHED_ROUND: within a
+ * round the file holds CPU 0's samples in time order, then CPU 1's, and so on.  With `percpu`
+ * the samples wait in per-CPU buffers until the next round (or the end of the scenario).
+ */
+static void emit_sample(const struct sample *s)
+{
+	struct sbuf *b;
+
+	if (!S->percpu) {
+		check(perf_writer__sample(S->w, s));
+		return;
+	}
+	held_check(s);
+	if (s->cpu >= 65536)
+		die("percpu: cpu %u too large", s->cpu);
+	if (s->cpu >= S->nr_pcpu) {
+		size_t n = s->cpu + 1;
+
+		S->pcpu = realloc(S->pcpu, n * sizeof(*S->pcpu));
+		if (!S->pcpu)
+			die("out of memory");
+		memset(S->pcpu + S->nr_pcpu, 0, (n - S->nr_pcpu) * sizeof(*S->pcpu));
+		S->nr_pcpu = n;
+	}
+	b = &S->pcpu[s->cpu];
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 1024;
+		b->v = realloc(b->v, b->cap * sizeof(*b->v));
+		if (!b->v)
+			die("out of memory");
+	}
+	b->v[b->n++] = *s;
+}
+
+/* Write the per-CPU buffers, CPU by CPU (percpu). */
+static void flush_percpu(void)
+{
+	for (size_t c = 0; c < S->nr_pcpu; c++) {
+		struct sbuf *b = &S->pcpu[c];
+
+		for (size_t i = 0; i < b->n; i++)
+			check(perf_writer__sample(S->w, &b->v[i]));
+		b->n = 0;
+	}
+}
+
 static void cmd_sample(char **tok, int n)
 {
 	static uint64_t callchain[256], regs_u[64], regs_i[64], read_v[256], branches[3 * 64];
@@ -1090,8 +1163,22 @@ static void cmd_sample(char **tok, int n)
 	S->pid = s.pid;
 	S->tid = s.tid;
 	S->cpu = s.cpu;
+	if (S->mixing) {
+		if (addr_step)
+			die("mix: addr_step is not supported inside a mix");
+		held_check(&s);
+		if (S->nr_kinds == S->cap_kinds) {
+			S->cap_kinds = S->cap_kinds ? 2 * S->cap_kinds : 256;
+			S->kinds = realloc(S->kinds, S->cap_kinds * sizeof(*S->kinds));
+			if (!S->kinds)
+				die("out of memory");
+		}
+		S->kinds[S->nr_kinds].s = s;
+		S->kinds[S->nr_kinds++].repeat = repeat;
+		return;
+	}
 	for (uint64_t r = 0; r < repeat; r++) {
-		check(perf_writer__sample(S->w, &s));
+		emit_sample(&s);
 		s.time += step;
 		s.addr += addr_step;
 	}
@@ -1101,7 +1188,72 @@ static void cmd_sample(char **tok, int n)
 static void cmd_finished_round(void)
 {
 	open_output();
+	flush_percpu();
 	check(perf_writer__finished_round(S->w));
+}
+
+static uint64_t rng(void);
+static uint64_t rng_state;
+
+/*
+ * `mix end [seed=S] [round=K]`: write the collected sample lines' copies (repeat=N each) in a
+ * random order, every copy once, time going up by one per sample; a FINISHED_ROUND every K
+ * samples (0: none).  A program's accesses interleave; N copies in a row would not.
+ */
+static void cmd_mix(char **tok, int n)
+{
+	struct kv kv[4];
+	uint64_t seed = 1, round = 0, total = 0, k = 0;
+	uint32_t *order;
+	int nkv;
+
+	if (n >= 2 && !strcmp(tok[1], "end")) {
+		if (!S->mixing)
+			die("mix end without mix");
+	} else {
+		if (n != 1 || S->mixing)
+			die("usage: mix, sample lines, then mix end [seed=S] [round=K]");
+		S->mixing = true;
+		S->nr_kinds = 0;
+		return;
+	}
+	nkv = split_kv(tok, n, 2, kv, 4);
+	for (int i = 0; i < nkv; i++) {
+		if (!strcmp(kv[i].k, "seed"))
+			seed = num(kv[i].v, "seed");
+		else if (!strcmp(kv[i].k, "round"))
+			round = num(kv[i].v, "round");
+		else
+			die("unknown mix key '%s'", kv[i].k);
+	}
+	S->mixing = false;
+	open_output();
+	for (size_t i = 0; i < S->nr_kinds; i++)
+		total += S->kinds[i].repeat;
+	if (S->nr_kinds >= UINT32_MAX || total > (1ULL << 32))
+		die("mix: too many samples");
+	order = xalloc(total * sizeof(*order));
+	for (size_t i = 0; i < S->nr_kinds; i++)
+		for (uint64_t r = 0; r < S->kinds[i].repeat; r++)
+			order[k++] = i;
+	rng_state = seed;
+	for (uint64_t i = total; i > 1; i--) {	/* Fisher-Yates */
+		uint64_t j = rng() % i;
+		uint32_t t = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	for (uint64_t i = 0; i < total; i++) {
+		struct sample s = S->kinds[order[i]].s;
+
+		s.time = S->time++;
+		emit_sample(&s);
+		if (round && (i + 1) % round == 0)
+			cmd_finished_round();
+	}
+	free(order);
+	S->nr_kinds = 0;
 }
 
 /* ---- the scenario ------------------------------------------------------------------ */
@@ -1204,7 +1356,15 @@ static void run_line(char *line)
 	} else if (!strcmp(tok[0], "sample")) {
 		cmd_sample(tok, n);
 	} else if (!strcmp(tok[0], "round")) {
+		if (S->mixing)
+			die("round inside a mix: use mix end round=K");
 		cmd_finished_round();
+	} else if (!strcmp(tok[0], "percpu")) {
+		if (n != 1)
+			die("usage: percpu");
+		S->percpu = true;
+	} else if (!strcmp(tok[0], "mix")) {
+		cmd_mix(tok, n);
 	} else if (!strcmp(tok[0], "lost")) {
 		struct rec_lost l = { 0 };
 		struct sample sid;
@@ -1287,6 +1447,10 @@ static void scenario_free(void)
 	for (int i = 0; i < S->nr_cmdline; i++)
 		free(S->cmdline[i]);
 	free(S->cmdline);
+	for (size_t i = 0; i < S->nr_pcpu; i++)
+		free(S->pcpu[i].v);
+	free(S->pcpu);
+	free(S->kinds);
 }
 
 static void run_scenario(FILE *in)
@@ -1298,7 +1462,10 @@ static void run_scenario(FILE *in)
 		run_line(line);
 	}
 	S->line = 0;
+	if (S->mixing)
+		die("mix without mix end");
 	open_output();
+	flush_percpu();
 	set_header();
 	if (perf_writer__close(S->w))
 		die("%s", perf_writer__strerror(S->w));
@@ -1337,9 +1504,7 @@ static void text_section(const char *path, uint64_t *start, uint64_t *end)
 
 /* ---- generator --------------------------------------------------------------------- */
 
-static uint64_t rng_state;
-
-static inline uint64_t rng(void)
+static uint64_t rng(void)
 {
 	/* splitmix64 */
 	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
@@ -1395,6 +1560,7 @@ static void generate(uint64_t n, unsigned int threads, unsigned int lines, uint6
 			 pid, pid + t, pid);
 		run_line(buf);
 	}
+	S->percpu = true;	/* as perf record writes them: each CPU's samples in turn */
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t r = rng();
 		unsigned int t = r % threads;
@@ -1416,10 +1582,11 @@ static void generate(uint64_t n, unsigned int threads, unsigned int lines, uint6
 		s.period = 1;
 		s.weight = 30 + (r >> 48) % 400;
 		s.data_src = src[c];
-		check(perf_writer__sample(S->w, &s));
+		emit_sample(&s);
 		if ((i & 0xffff) == 0xffff)
-			check(perf_writer__finished_round(S->w));
+			cmd_finished_round();
 	}
+	flush_percpu();
 }
 
 static void usage(FILE *f)

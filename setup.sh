@@ -61,6 +61,7 @@ flags=
 want="$flags PKG_CONFIG_PATH=$PKG_CONFIG_PATH"
 if [ ! -x configure ] || [ configure.ac -nt configure ]; then
 	say "autoreconf"
+	mkdir -p m4    # AC_CONFIG_MACRO_DIRS; ignored by git, so a clone lacks it
 	autoreconf -fi >/dev/null
 fi
 if [ ! -f config.status ] || [ "$(cat .local/configured 2>/dev/null)" != "$want" ] ||
@@ -68,6 +69,9 @@ if [ ! -f config.status ] || [ "$(cat .local/configured 2>/dev/null)" != "$want"
 	say "configure$flags"
 	# shellcheck disable=SC2086
 	./configure -q $flags PKG_CONFIG_PATH="$PKG_CONFIG_PATH"
+	# Objects do not depend on the flags: built with others, they would be kept as they are
+	# (LINEUP_SANITIZERS=1 after a plain build gave a plain ./lineup).  Rebuild them all.
+	[ -f .local/configured ] && [ "$(cat .local/configured)" != "$want" ] && make -s clean
 	echo "$want" >.local/configured
 fi
 make -s -j"$(nproc)"

@@ -627,6 +627,8 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 		cli__error("%s", err);
 		return EXIT_USAGE;
 	}
+	/* perf report --stats and --header-only leave out what AUX traces synthesize */
+	perf_file__set_auxtrace(pf, false);
 	if (!o.header_only || perf_file__header(pf)->pipe || perf_file__header(pf)->header_at_end) {
 		/* A pipe's header facts arrive as records: read them all either way. */
 		rc = count_records(pf, &c, o.samples);

@@ -281,10 +281,14 @@ struct rec_itrace_start {
 	uint32_t pid, tid;
 };
 
-/* AUXTRACE: the trace data (size bytes) follows the record in the file; the reader skips it. */
+/*
+ * AUXTRACE: the trace data (size bytes) follows the record in the file; the reader skips it,
+ * or with perf_file__set_auxtrace hands it out in @data (valid until the next record).
+ */
 struct rec_auxtrace {
 	uint64_t size, offset, reference;
 	uint32_t idx, tid, cpu;
+	const void *data;
 };
 
 /**

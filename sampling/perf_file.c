@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "sampling/arm_spe.h"
 #include "sampling/perf_bytes.h"
 #include "sampling/perf_header.h"
 #include "util/xalloc.h"
@@ -43,6 +44,7 @@
 #define MAX_ATTR_SIZE 4096
 #define MAX_EVSELS 65536		/* real recordings have dozens of events */
 #define MAX_IDS (1u << 22)		/* and ids per cpu x thread: a few thousand */
+#define MAX_AUX (1u << 30)		/* one AUXTRACE buffer read through a pipe */
 
 #define MISC_SWITCH_OUT (1u << 13)
 #define MISC_SWITCH_OUT_PREEMPT (1u << 14)
@@ -74,6 +76,17 @@ struct perf_file {
 	char err[PERF_FILE_ERRMAX];
 	bool failed;
 	bool raw_samples;	/* perf_file__set_raw_samples */
+
+	/* perf_file__set_auxtrace: Arm SPE traces made into samples (unless no_aux) */
+	bool no_aux;
+	uint8_t *aux_buf;	/* the last AUXTRACE record's data */
+	size_t aux_cap;
+	struct spe_time_conv tc;	/* the last TIME_CONV */
+	struct arm_spe_synth *spe;	/* after an Arm SPE AUXTRACE_INFO with its event */
+	bool spe_pending;	/* samples of the last AUXTRACE data still to hand out */
+	uint32_t spe_evsel;	/* the synthesized "memory" event */
+	uint64_t spe_off;	/* offset of the AUXTRACE record being decoded */
+	uint64_t spe_rec[(8 + SPE_SAMPLE_MAX) / 8];	/* the synthesized SAMPLE record */
 
 	/*
 	 * The read window: buf[head, tail) holds file bytes from offset buf_off + head.  A regular
@@ -865,6 +878,8 @@ void perf_file__close(struct perf_file *pf)
 	}
 	free(pf->scratch);
 	free(pf->suffix);
+	free(pf->aux_buf);
+	arm_spe_synth__delete(pf->spe);
 	free(pf->ids);
 	free(pf->name);
 	for (uint32_t i = 0; i < pf->nr_dir_files; i++)
@@ -1518,6 +1533,174 @@ static int read_suffix(struct perf_file *pf)
 	return rc;
 }
 
+/* ---- AUX traces (perf_file__set_auxtrace) ------------------------------------------- */
+
+void perf_file__set_auxtrace(struct perf_file *pf, bool on)
+{
+	pf->no_aux = !on;
+}
+
+/*
+ * An Arm SPE AUXTRACE_INFO: add the event perf c2c report synthesizes ("memory", perf's
+ * arm_spe_synth_events with only itrace mem): the SPE event's sample_type within
+ * PERF_SAMPLE_MASK | PHYS_ADDR, plus IP TID PERIOD DATA_SRC WEIGHT ADDR, and TIME unless no
+ * event samples it; its id is the SPE event's first id + 1e9.
+ */
+static int spe_start(struct perf_file *pf, const struct record *rec)
+{
+	const uint8_t *p = rec->payload;
+	size_t len = rec->size - 8u;
+	struct perf_evsel *spe = NULL, *ev;
+	struct perf_attr attr = { 0 };
+	const uint64_t keep = SF_IP | SF_TID | SF_TIME | SF_ADDR | SF_ID | SF_STREAM_ID | SF_CPU |
+			      SF_PERIOD | SF_IDENTIFIER | SF_PHYS_ADDR;
+	const uint64_t flags = (1ULL << ATTR_EXCLUDE_USER) | (1ULL << ATTR_EXCLUDE_KERNEL) |
+			       (1ULL << ATTR_EXCLUDE_HV) | (1ULL << ATTR_EXCLUDE_HOST) |
+			       (1ULL << ATTR_EXCLUDE_GUEST) | (1ULL << ATTR_SAMPLE_ID_ALL);
+	bool timeless = true;
+	uint64_t pmu_type, id;
+
+	if (len < 8 || ld32(p, pf->swap) != ARM_SPE_AUXTRACE_TYPE || pf->spe)
+		return 0;
+	if (len < 8 + 8 * ARM_SPE_PRIV_MAX)
+		return perr(pf, rec->offset, "Arm SPE AUXTRACE_INFO of %zu bytes, %d priv words "
+			    "expected", len + 8, ARM_SPE_PRIV_MAX);
+	pmu_type = ld64(p + 8, pf->swap);
+	for (uint32_t i = 0; i < pf->h.nr_evsels; i++) {
+		if (pf->h.evsels[i].attr.sample_type & SF_TIME)
+			timeless = false;
+		if (!spe && pf->h.evsels[i].attr.type == pmu_type)
+			spe = &pf->h.evsels[i];
+	}
+	if (!spe)
+		return 0;	/* perf: "No selected events with SPE trace data" */
+	attr.type = ATTR_TYPE_HARDWARE;
+	attr.size = PERF_ATTR_SIZE_LATEST;
+	attr.sample_type = (spe->attr.sample_type & keep) | SF_IP | SF_TID | SF_PERIOD |
+			   SF_DATA_SRC | SF_WEIGHT | SF_ADDR;
+	if (timeless)
+		attr.sample_type &= ~(uint64_t)SF_TIME;
+	else
+		attr.sample_type |= SF_TIME;
+	attr.read_format = spe->attr.read_format;
+	attr.flags = spe->attr.flags & flags;
+	id = (spe->nr_ids ? spe->ids[0] : 0) + 1000000000;
+	ev = perf_header_info__add_evsel(&pf->h, &attr);
+	free(ev->name);
+	ev->name = xstrdup("memory");
+	ev->ids = xcalloc(1, sizeof(uint64_t));
+	ev->ids[0] = id;
+	ev->nr_ids = 1;
+	id_add(pf, id, (int32_t)ev->idx);
+	pf->spe_evsel = ev->idx;
+	/* the MIDR, read as perf reads it (strtol of the CPUID text) */
+	pf->spe = arm_spe_synth__new(pf->h.cpuid ? (uint64_t)strtol(pf->h.cpuid, NULL, 16) : 0,
+				     &pf->tc, timeless);
+	return 0;
+}
+
+/* What the synthesis needs from the records before the trace: time conversion, threads. */
+static int aux_note(struct perf_file *pf, struct record *rec)
+{
+	const uint8_t *p = rec->payload;
+	size_t len = rec->size - 8u;
+
+	switch (rec->type) {
+	case REC_TIME_CONV:
+		if (len < 24)
+			return too_short(pf, rec, 24);
+		memset(&pf->tc, 0, sizeof(pf->tc));
+		pf->tc.time_shift = (uint16_t)ld64(p, pf->swap);
+		pf->tc.time_mult = (uint32_t)ld64(p + 8, pf->swap);
+		pf->tc.time_zero = ld64(p + 16, pf->swap);
+		if (len >= 42) {	/* perf's event_contains(time_cycles...) */
+			pf->tc.time_cycles = ld64(p + 24, pf->swap);
+			pf->tc.time_mask = ld64(p + 32, pf->swap);
+			pf->tc.cap_user_time_zero = p[40];
+			pf->tc.cap_user_time_short = p[41];
+		}
+		break;
+	case REC_AUXTRACE_INFO:
+		return spe_start(pf, rec);
+	case REC_COMM:
+		if (pf->spe)
+			arm_spe_synth__thread(pf->spe, (int32_t)rec->comm.pid, (int32_t)rec->comm.tid);
+		break;
+	case REC_FORK:
+		if (pf->spe)
+			arm_spe_synth__thread(pf->spe, (int32_t)rec->task.pid, (int32_t)rec->task.tid);
+		break;
+	}
+	return 0;
+}
+
+/* An AUXTRACE record's data of an SPE trace: read into aux_buf, handed out, queued. */
+static int aux_data(struct perf_file *pf, struct record *rec, uint64_t off)
+{
+	uint64_t n = rec->auxtrace.size, at = pf->buf_off + pf->head;
+	const char *why;
+	int rc;
+
+	if (pf->seekable ? n > pf->src_size - at : n > MAX_AUX)
+		return perr(pf, off, "AUXTRACE data of %" PRIu64 " bytes runs past the end of the "
+			    "data", n);
+	if (n > pf->aux_cap) {
+		free(pf->aux_buf);
+		pf->aux_buf = xmalloc((size_t)n);
+		pf->aux_cap = (size_t)n;
+	}
+	rc = consume(pf, n, pf->aux_buf, off);
+	if (rc)
+		return rc;
+	rec->auxtrace.data = pf->aux_buf;
+	if (arm_spe_synth__queue(pf->spe, rec->auxtrace.idx, (int32_t)rec->auxtrace.cpu,
+				 (int32_t)rec->auxtrace.tid, pf->aux_buf, n, at, &why))
+		return perr(pf, off, "%s", why);
+	pf->spe_pending = true;
+	pf->spe_off = off;
+	return 0;
+}
+
+/*
+ * The next memory sample of the AUXTRACE data read last, as a SAMPLE record of the "memory"
+ * event whose payload is encoded in the file's byte order (so raw-sample readers decode it as
+ * any other): 1, 0 when the data is done, -EINVAL on a bad packet.
+ */
+static int spe_next(struct perf_file *pf, struct record *rec)
+{
+	const struct perf_attr *attr = &pf->h.evsels[pf->spe_evsel].attr;
+	uint8_t *p = (uint8_t *)pf->spe_rec;
+	struct spe_sample smp;
+	const char *why = NULL;
+	uint64_t at = 0;
+	size_t len;
+	uint16_t misc;
+	int rc = arm_spe_synth__next(pf->spe, &smp, &at, &why);
+
+	if (rc < 0)
+		return perr(pf, at, "%s (AUXTRACE record at byte %" PRIu64 ")", why, pf->spe_off);
+	if (rc == 0) {
+		pf->spe_pending = false;
+		return 0;
+	}
+	len = spe_sample__encode(&smp, attr->sample_type, pf->h.evsels[pf->spe_evsel].ids[0],
+				 pf->h.big_endian, p + 8);
+	misc = smp.kernel ? CPUMODE_KERNEL : CPUMODE_USER;
+	memset(rec, 0, sizeof(*rec));
+	rec->type = REC_SAMPLE;
+	rec->misc = misc;
+	rec->size = (uint16_t)(8 + len);
+	rec->offset = pf->spe_off;
+	rec->payload = p + 8;
+	if (!pf->raw_samples &&
+	    perf_sample__decode(attr, p + 8, len, pf->swap, &rec->sample, &why))
+		return perr(pf, pf->spe_off, "synthesized SPE sample: %s", why);
+	rec->sample.evsel = pf->spe_evsel;
+	rec->sample.misc = misc;
+	rec->sample.cpumode = misc;
+	return 1;
+}
+
 int perf_file__next_record(struct perf_file *pf, struct record *rec)
 {
 	uint8_t *p;
@@ -1528,8 +1711,15 @@ int perf_file__next_record(struct perf_file *pf, struct record *rec)
 
 	if (pf->failed)
 		return -EINVAL;
+	if (pf->spe_pending) {
+		rc = spe_next(pf, rec);
+		if (rc)
+			return rc;
+	}
 again:
 	rc = next_inflated(pf, rec);
+	if (rc > 0 && !pf->no_aux && aux_note(pf, rec) < 0)
+		return -EINVAL;
 	if (rc)
 		return rc;
 
@@ -1595,10 +1785,15 @@ again:
 		p = memcpy(scratch(pf), p, size);
 	}
 	rc = decode_record(pf, rec, p, type, misc, size, off);
-	if (rc)
+	if (!rc && !pf->no_aux)
+		rc = aux_note(pf, rec);
+	if (rc < 0)
 		return rc;
+	rc = 0;
 
-	if (type == REC_AUXTRACE) {
+	if (type == REC_AUXTRACE && pf->spe) {
+		rc = aux_data(pf, rec, off);
+	} else if (type == REC_AUXTRACE) {
 		rc = consume(pf, rec->auxtrace.size, NULL, off);
 	} else if (type == REC_HEADER_TRACING_DATA && pf->h.pipe) {
 		uint64_t n, padded;

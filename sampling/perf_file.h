@@ -342,6 +342,19 @@ void perf_file__set_raw_samples(struct perf_file *pf, bool raw);
 /* Decode a raw SAMPLE record in place (once): 0, or -EINVAL with perf_file__errmsg() set. */
 int perf_file__decode_sample(struct perf_file *pf, struct record *rec);
 
+/*
+ * AUX area traces, as perf c2c report reads them (on by default): an Arm SPE trace
+ * (AUXTRACE_INFO type 4 naming an event of the file) adds an event named "memory" to the
+ * header, and its AUXTRACE records come with their data (rec.auxtrace.data, valid until the
+ * next record), each followed by the SAMPLE records of the "memory" event decoded from it, one
+ * per load or store (sampling/arm_spe.h).  They come in file order, so a consumer sorts them by
+ * time with the rest, as perf's auxtrace queues interleave them.  Their rec.offset is the
+ * AUXTRACE record's; their payload is a real sample encoding in the file's byte order
+ * (raw-sample readers decode it as any other).  A bad packet is an error naming its byte
+ * offset in the file.  Other AUX traces are skipped.  @on false: SPE traces are skipped too.
+ */
+void perf_file__set_auxtrace(struct perf_file *pf, bool on);
+
 /* Event index of a sample id, or -1 when no event has that id. */
 int perf_file__evsel_of_id(const struct perf_file *pf, uint64_t id);
 

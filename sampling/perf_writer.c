@@ -114,6 +114,9 @@ struct perf_writer {
 	struct mbuf build_ids;
 	uint8_t *tracing;
 	size_t tracing_size;
+	/* AUXTRACE records written (file mode): the AUXTRACE feature's index */
+	uint64_t *aux_index;	/* {file offset, size} pairs */
+	size_t nr_aux_index, aux_index_cap;
 };
 
 static int pw_error(struct perf_writer *w, int err, const char *fmt, ...)
@@ -270,6 +273,7 @@ void perf_writer__delete(struct perf_writer *w)
 	free(w->mem);
 	free(w->build_ids.p);
 	free(w->tracing);
+	free(w->aux_index);
 	free(w->buf);
 	free(w->path);
 	free(w);
@@ -1018,6 +1022,93 @@ int perf_writer__raw_record(struct perf_writer *w, const void *rec)
 	return 0;
 }
 
+int perf_writer__time_conv(struct perf_writer *w, const struct perf_writer_time_conv *tc)
+{
+	uint8_t *p = pw_reserve(w, 64);
+
+	if (!p)
+		return bad_ret(w);
+	put_header(p, REC_TIME_CONV, 0, 64);
+	p = put64(p + 8, tc->time_shift);
+	p = put64(p, tc->time_mult);
+	p = put64(p, tc->time_zero);
+	p = put64(p, tc->time_cycles);
+	p = put64(p, tc->time_mask);
+	memset(p, 0, 8);
+	p[0] = tc->cap_user_time_zero;
+	p[1] = tc->cap_user_time_short;
+	w->buf_len += 64;
+	w->nr_records++;
+	return 0;
+}
+
+int perf_writer__auxtrace_info(struct perf_writer *w, uint32_t type, const uint64_t *priv,
+			       uint32_t nr_priv)
+{
+	size_t size = 16 + 8 * (size_t)nr_priv;
+	uint8_t *p;
+
+	if (size > PW_MAX_RECORD)
+		return pw_error(w, -EMSGSIZE, "AUXTRACE_INFO record with %u priv words", nr_priv);
+	p = pw_reserve(w, size);
+	if (!p)
+		return bad_ret(w);
+	put_header(p, REC_AUXTRACE_INFO, 0, (uint16_t)size);
+	p = put32x2(p + 8, type, 0);
+	for (uint32_t i = 0; i < nr_priv; i++)
+		p = put64(p, priv[i]);
+	w->buf_len += size;
+	w->nr_records++;
+	return 0;
+}
+
+int perf_writer__auxtrace(struct perf_writer *w, const struct rec_auxtrace *a, const void *data)
+{
+	static const uint8_t zeros[8];
+	uint64_t padded = (a->size + 7) & ~7ULL;
+	uint8_t *p;
+
+	if (padded < a->size)
+		return pw_error(w, -EINVAL, "AUXTRACE data of %llu bytes",
+				(unsigned long long)a->size);
+	p = pw_reserve(w, 48);
+	if (!p)
+		return bad_ret(w);
+	if (!w->pipe) {
+		/* the index perf record writes as the AUXTRACE feature: where each record is */
+		if (w->nr_aux_index == w->aux_index_cap) {
+			size_t cap = w->aux_index_cap ? 2 * w->aux_index_cap : 64;
+			uint64_t *v = realloc(w->aux_index, cap * 2 * sizeof(*v));
+
+			if (!v)
+				return pw_error(w, -ENOMEM, "out of memory");
+			w->aux_index = v;
+			w->aux_index_cap = cap;
+		}
+		w->aux_index[2 * w->nr_aux_index] = w->off + w->buf_len;
+		w->aux_index[2 * w->nr_aux_index + 1] = 48;	/* the record, not its data */
+		w->nr_aux_index++;
+	}
+	put_header(p, REC_AUXTRACE, 0, 48);
+	p = put64(p + 8, padded);
+	p = put64(p, a->offset);
+	p = put64(p, a->reference);
+	p = put32x2(p, a->idx, a->tid);
+	put32x2(p, a->cpu, 0);
+	w->buf_len += 48;
+	w->nr_records++;
+	/* the data follows the record, not counted in its size: straight to the file */
+	if (pw_flush(w) || pw_pwrite(w, data, (size_t)a->size, w->off))
+		return bad_ret(w);
+	w->off += a->size;
+	if (padded > a->size) {
+		if (pw_pwrite(w, zeros, (size_t)(padded - a->size), w->off))
+			return bad_ret(w);
+		w->off += padded - a->size;
+	}
+	return 0;
+}
+
 /* ---- header features --------------------------------------------------------------- */
 
 int perf_writer__set_string(struct perf_writer *w, enum perf_feature feat, const char *s)
@@ -1238,6 +1329,12 @@ static bool feature_bytes(struct perf_writer *w, int feat, struct mbuf *b)
 		if (!w->tracing)
 			return false;
 		mbuf_add(b, w->tracing, w->tracing_size);
+		return true;
+	case FEAT_AUXTRACE:
+		if (!w->nr_aux_index || w->pipe)
+			return false;
+		mbuf_u64(b, w->nr_aux_index);
+		mbuf_add(b, w->aux_index, 16 * w->nr_aux_index);
 		return true;
 	case FEAT_BUILD_ID:
 		if (!w->build_ids.len)

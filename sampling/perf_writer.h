@@ -162,6 +162,23 @@ int perf_writer__finished_round(struct perf_writer *w);
  * the kernel's own records through. */
 int perf_writer__raw_record(struct perf_writer *w, const void *rec);
 
+/* TIME_CONV (perf_event_mmap_page's time fields): perf converts AUX trace timestamps with it. */
+struct perf_writer_time_conv {
+	uint64_t time_shift, time_mult, time_zero, time_cycles, time_mask;
+	bool cap_user_time_zero, cap_user_time_short;
+};
+int perf_writer__time_conv(struct perf_writer *w, const struct perf_writer_time_conv *tc);
+/* AUXTRACE_INFO: the trace @type (4: Arm SPE) and its priv words. */
+int perf_writer__auxtrace_info(struct perf_writer *w, uint32_t type, const uint64_t *priv,
+			       uint32_t nr_priv);
+/*
+ * AUXTRACE: the record (size, offset, reference, idx, tid, cpu from @a), then a->size bytes of
+ * @data, zero-padded to a multiple of 8 (the record's size says the padded size, as perf
+ * record writes it).  In file mode each one goes into the AUXTRACE feature, the index perf
+ * reads to queue the trace before the records.
+ */
+int perf_writer__auxtrace(struct perf_writer *w, const struct rec_auxtrace *a, const void *data);
+
 /* Header features. Each setter replaces what was set before. */
 int perf_writer__set_string(struct perf_writer *w, enum perf_feature feat, const char *s);
 void perf_writer__set_nrcpus(struct perf_writer *w, uint32_t avail, uint32_t online);

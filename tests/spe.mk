@@ -3,3 +3,9 @@ check_PROGRAMS += tests/unit/arm_spe_test
 tests_unit_arm_spe_test_SOURCES = tests/unit/arm_spe_test.c
 tests_unit_arm_spe_test_LDADD = sampling/libsampling.a util/libutil.a
 TESTS += tests/unit/arm_spe_test
+# mkspe: text scenario -> perf.data with an Arm SPE AUX trace (tests/tools/mkspe.c says how)
+check_PROGRAMS += tests/tools/mkspe
+tests_tools_mkspe_SOURCES = tests/tools/mkspe.c
+tests_tools_mkspe_LDADD = sampling/libperfwriter.a
+TESTS += tests/spe/oracle.sh
+dist_check_SCRIPTS += tests/spe/oracle.sh

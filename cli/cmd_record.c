@@ -181,6 +181,7 @@ static void add_pmu_event(struct recorder_opts *ro, const struct pmu_event *pe)
 	e->config2 = pe->config2;
 	e->precise_ip = pe->precise_ip;
 	e->group_leader = pe->group_leader;
+	e->aux = pe->aux;	/* Arm SPE: an AUX trace, decoded by the reader */
 }
 
 /* Turn the -e list into events; EXIT_OK or an exit code (message printed). */
@@ -205,12 +206,6 @@ static int resolve_events(struct record_cli *o, struct recorder_opts *ro)
 			rc = memory_pmu(&m, &have, ldlat);
 			if (rc)
 				return rc;
-			if (m.kind == PMU_KIND_ARM_SPE) {
-				cli__error("found Arm SPE (%s), but lineup record cannot decode its "
-					   "AUX trace yet: record with `perf c2c record` and give "
-					   "that perf.data to lineup", m.pmu);
-				return EXIT_USAGE;
-			}
 			for (unsigned int k = 0; k < m.nr_events && ro->nr_events < 8; k++) {
 				const struct pmu_event *pe = &m.events[k];
 

@@ -168,10 +168,10 @@ int arm_spe_decoder__next(struct arm_spe_decoder *d, const uint8_t *buf, size_t 
 			d->open = true;
 		}
 		switch (pkt.type) {
-		case SPE_PKT_TIMESTAMP:
-			r->timestamp = pkt.payload;
-			/* fall through: a timestamp ends its record */
+		case SPE_PKT_TIMESTAMP:		/* a timestamp ends its record */
 		case SPE_PKT_END:
+			if (pkt.type == SPE_PKT_TIMESTAMP)
+				r->timestamp = pkt.payload;
 			*pos += (size_t)n;
 			*out = *r;
 			d->open = false;

@@ -19,6 +19,8 @@
 #include <perf/mmap.h>
 #include <perf/threadmap.h>
 #include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +31,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sampling/arm_spe.h"
+#include "sampling/aux_ring.h"
 #include "sampling/event.h"
 #include "sampling/perf_writer.h"
 
 #define MAX_DSOS 2048
+#define AUX_AREA_BYTES (1u << 20)	/* AUX area per CPU (perf: 4 MiB root, 128 KiB user) */
+#define AUX_PERIOD 4096			/* perf's default for arm_spe when sysfs says none */
 
 struct rec {
 	const struct recorder_opts *o;
@@ -68,6 +74,13 @@ struct rec {
 	size_t nr_maps, cap_maps, last_map;
 	bool kernel_hit;
 	uint64_t first_time, last_time;	/* SAMPLE_TIME, as perf record writes it */
+
+	/* The AUX-area event (-1: none), opened per CPU here rather than by libperf, which
+	 * does not map AUX areas: its fds and rings, read in drain(). */
+	int aux_ev;
+	int *aux_fd;
+	struct aux_ring *aux_rings;
+	int nr_aux;
 };
 
 static int rec_error(struct rec *r, int rc, const char *fmt, ...)
@@ -240,6 +253,45 @@ static int open_error(struct rec *r, const char *what, int rc)
 	return rec_error(r, rc, "cannot open %s: %s", what, strerror(rc < 0 ? -rc : rc));
 }
 
+/*
+ * The AUX-area event, one fd per CPU (following the workload's threads with inherit, or every
+ * task), each with its ring and AUX area mapped, as perf record maps an arm_spe event.
+ */
+static int open_aux(struct rec *r)
+{
+	const struct recorder_event *e = &r->o->events[r->aux_ev];
+	struct perf_event_attr *a = &r->attr[r->aux_ev];
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int ncpu = perf_cpu_map__nr(r->cpus);
+	pid_t pid = perf_thread_map__pid(r->threads, 0);
+	unsigned int aux_pages = AUX_AREA_BYTES / page ? AUX_AREA_BYTES / page : 1;
+
+	/* the SPE driver samples one operation every period; it has no frequency mode */
+	a->freq = 0;
+	a->sample_period = e->period ? e->period : AUX_PERIOD;
+	r->aux_fd = calloc((size_t)ncpu, sizeof(*r->aux_fd));
+	r->aux_rings = calloc((size_t)ncpu, sizeof(*r->aux_rings));
+	if (!r->aux_fd || !r->aux_rings)
+		return rec_error(r, -ENOMEM, "out of memory");
+	for (int k = 0; k < ncpu; k++) {
+		int cpu = perf_cpu_map__cpu(r->cpus, k).cpu, fd, rc;
+
+		fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			return open_error(r, e->name, -errno);
+		rc = aux_ring__map(&r->aux_rings[k], fd, page,
+				   r->o->mmap_pages ? r->o->mmap_pages : 128, aux_pages);
+		if (rc) {
+			close(fd);
+			return rec_error(r, rc, "cannot map the AUX area of %s on CPU %d: %s",
+					 e->name, cpu, strerror(-rc));
+		}
+		r->aux_fd[k] = fd;
+		r->nr_aux = k + 1;
+	}
+	return 0;
+}
+
 static int open_events(struct rec *r)
 {
 	const struct recorder_opts *o = r->o;
@@ -285,6 +337,13 @@ static int open_events(struct rec *r)
 		struct perf_evsel *ev;
 
 		make_attr(o, i, &r->attr[i]);
+		if (o->events[i].aux) {
+			if (r->aux_ev >= 0)
+				return rec_error(r, -EINVAL, "%s and %s: one AUX-area event at most",
+						 o->events[r->aux_ev].name, o->events[i].name);
+			r->aux_ev = (int)i;
+			continue;	/* opened by open_aux */
+		}
 		for (; !grouped;) {
 			ev = perf_evsel__new(&r->attr[i]);
 			if (!ev)
@@ -308,6 +367,8 @@ static int open_events(struct rec *r)
 	for (unsigned int i = 0; i < o->nr_events; i++) {
 		struct perf_evlist *el;
 
+		if (o->events[i].aux)
+			continue;
 		if (o->events[i].group_leader && i + 1 < o->nr_events) {
 			el = perf_evlist__new();
 			if (!el)
@@ -357,7 +418,7 @@ static int open_events(struct rec *r)
 					 "--mmap-pages)", strerror(rc < 0 ? -rc : rc));
 		r->mmapped[k] = true;
 	}
-	return 0;
+	return r->aux_ev >= 0 ? open_aux(r) : 0;
 }
 
 /* Register every event and its ids (one per CPU and thread) with the writer. */
@@ -375,7 +436,13 @@ static int describe_events(struct rec *r)
 
 		if (!ids)
 			return rec_error(r, -ENOMEM, "out of memory");
-		for (int c = 0; c < ncpu; c++)
+		for (int c = 0; c < ncpu && (int)i == r->aux_ev; c++) {
+			uint64_t id;
+
+			if (c < r->nr_aux && !ioctl(r->aux_fd[c], PERF_EVENT_IOC_ID, &id))
+				ids[n++] = id;
+		}
+		for (int c = 0; c < ncpu && (int)i != r->aux_ev; c++)
 			for (int t = 0; t < nthr; t++) {
 				struct perf_counts_values v;
 
@@ -500,7 +567,8 @@ static void add_build_ids(struct rec *r)
 		uint8_t bid[20];
 		int n;
 
-		if (!r->dso_hit[i])
+		/* an AUX trace is decoded later: every file may be hit (perf's buildid_all) */
+		if (!r->dso_hit[i] && r->aux_ev < 0)
 			continue;
 		n = perf_writer__read_build_id(r->dsos[i], bid);
 		if (n > 0)
@@ -735,12 +803,94 @@ static int handle(struct rec *r, const union perf_event *ev)
 	return 0;
 }
 
+struct aux_ctx {
+	struct rec *r;
+	int k;
+};
+
+static int aux_record(void *ctx, const void *rec)
+{
+	return handle(ctx, rec);
+}
+
+/* AUX data of CPU index k: an AUXTRACE record (idx k, that CPU, tid -1: per-CPU rings). */
+static int aux_data(void *ctx, const void *data, size_t len, uint64_t offset)
+{
+	struct aux_ctx *c = ctx;
+	struct rec_auxtrace a = { .size = len, .offset = offset, .idx = (uint32_t)c->k,
+				  .tid = (uint32_t)-1,
+				  .cpu = (uint32_t)perf_cpu_map__cpu(c->r->cpus, c->k).cpu };
+	int rc = perf_writer__auxtrace(c->r->w, &a, data);
+
+	if (rc)
+		return rec_error(c->r, rc, "%s", perf_writer__strerror(c->r->w));
+	c->r->st->aux_bytes += len;
+	return 0;
+}
+
+/* The AUX-area event's rings: their records, then their trace. */
+static int drain_aux(struct rec *r, bool *any)
+{
+	int rc = 0;
+
+	for (int k = 0; k < r->nr_aux && !rc; k++) {
+		struct aux_ctx c = { r, k };
+		uint64_t before = r->st->records + r->st->aux_bytes, lost = 0;
+
+		rc = aux_ring__read_records(&r->aux_rings[k], aux_record, r);
+		if (!rc)
+			rc = aux_ring__read_aux(&r->aux_rings[k], aux_data, &c, &lost);
+		r->st->aux_lost += lost;
+		if (r->st->records + r->st->aux_bytes != before)
+			*any = true;
+	}
+	return rc;
+}
+
+/* The first AUX ring's TIME_CONV (when the kernel offers one), then AUXTRACE_INFO. */
+static int aux_header(struct rec *r)
+{
+	struct perf_writer_time_conv tc;
+	uint64_t priv[ARM_SPE_PRIV_MAX] = { r->attr[r->aux_ev].type, 1 };
+	int rc = 0;
+
+	if (!r->nr_aux)
+		return 0;
+	if (!aux_ring__time_conv(r->aux_rings[0].up, &tc))
+		rc = perf_writer__time_conv(r->w, &tc);
+	if (!rc)
+		rc = perf_writer__auxtrace_info(r->w, ARM_SPE_AUXTRACE_TYPE, priv, ARM_SPE_PRIV_MAX);
+	return rc ? rec_error(r, rc, "%s", perf_writer__strerror(r->w)) : 0;
+}
+
+/* Enable or disable the AUX-area event on every CPU. */
+static void aux_enable(struct rec *r, bool on)
+{
+	for (int k = 0; k < r->nr_aux; k++)
+		ioctl(r->aux_fd[k], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* Wait up to 100 ms for data in any ring. */
+static void wait_data(struct rec *r)
+{
+	struct pollfd pfd[256];
+	int n = 0;
+
+	if (r->nr_evlists) {
+		perf_evlist__poll(r->evlists[0], 100);	/* the others are drained alongside */
+		return;
+	}
+	for (int k = 0; k < r->nr_aux && n < 256; k++)
+		pfd[n++] = (struct pollfd){ .fd = r->aux_fd[k], .events = POLLIN };
+	poll(pfd, (nfds_t)n, 100);
+}
+
 /* Read every ring once; a FINISHED_ROUND after a pass that found something. */
 static int drain(struct rec *r)
 {
 	struct perf_mmap *map;
 	bool any = false;
-	int rc = 0;
+	int rc = drain_aux(r, &any);
 
 	for (unsigned int k = 0; k < r->nr_evlists && !rc; k++) {
 		for (map = perf_evlist__next_mmap(r->evlists[k], NULL, false); map && !rc;
@@ -781,6 +931,12 @@ static void rec_cleanup(struct rec *r)
 		perf_evlist__close(r->evlists[k]);
 		perf_evlist__delete(r->evlists[k]);	/* deletes the evsels too */
 	}
+	for (int k = 0; k < r->nr_aux; k++) {
+		aux_ring__unmap(&r->aux_rings[k]);
+		close(r->aux_fd[k]);
+	}
+	free(r->aux_rings);
+	free(r->aux_fd);
 	perf_cpu_map__put(r->cpus);
 	perf_thread_map__put(r->threads);
 	perf_writer__delete(r->w);
@@ -812,7 +968,7 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		  size_t errlen)
 {
 	struct rec r = { .o = o, .st = st, .err = err, .errlen = errlen, .go_fd = -1,
-			 .exec_err_fd = -1 };
+			 .exec_err_fd = -1, .aux_ev = -1 };
 	int rc;
 
 	memset(st, 0, sizeof(*st));
@@ -854,14 +1010,19 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		rec_error(&r, rc, "%s", perf_writer__strerror(r.w));
 		goto out;
 	}
+	rc = aux_header(&r);
+	if (rc)
+		goto out;
 	rc = synthesize(&r);
 	if (rc) {
 		rec_error(&r, rc, "%s", perf_writer__strerror(r.w));
 		goto out;
 	}
-	if (o->system_wide)
+	if (o->system_wide) {
 		for (unsigned int k = 0; k < r.nr_evlists; k++)
 			perf_evlist__enable(r.evlists[k]);
+		aux_enable(&r, true);
+	}
 	if (o->argv) {
 		rc = go_workload(&r);	/* per-task events: enabled by its exec */
 		if (rc)
@@ -886,10 +1047,11 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		}
 		if (done)
 			break;
-		perf_evlist__poll(r.evlists[0], 100);	/* the others are drained alongside */
+		wait_data(&r);
 	}
 	for (unsigned int k = 0; k < r.nr_evlists; k++)
 		perf_evlist__disable(r.evlists[k]);
+	aux_enable(&r, false);
 	rc = drain(&r);
 	if (rc)
 		goto out;

@@ -27,6 +27,9 @@
  *		period 1 for software events
  * @group_leader: opened as the leader of a group with the next event (pmu_event's)
  * @raw:	also sample RAW (tracepoints: the payload, decoded with TRACING_DATA)
+ * @aux:	an AUX-area event (Arm SPE; one at most): opened per CPU with its AUX area
+ *		mapped; its trace goes into the file as AUXTRACE records after an
+ *		AUXTRACE_INFO (and TIME_CONV), as perf record writes it; period default 4096
  */
 struct recorder_event {
 	char name[160];
@@ -36,6 +39,7 @@ struct recorder_event {
 	uint64_t period;
 	uint32_t freq;
 	bool group_leader, raw;
+	bool aux;
 };
 
 /**
@@ -65,6 +69,7 @@ struct recorder_opts {
 
 struct recorder_stats {
 	uint64_t samples, records, lost_records, lost_samples, bytes;
+	uint64_t aux_bytes, aux_lost;	/* AUX trace written, and overwritten before read */
 	int workload_status;	/* wait status of the workload */
 	bool workload_run;
 };

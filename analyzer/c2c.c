@@ -3,6 +3,7 @@
 
 #include "analyzer/c2c.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +43,13 @@ struct c2c {
 	struct ekey *ekeys;		/* parallel to entries */
 	size_t nr_entries, cap_entries;
 
-	/* open addressing, values are index + 1, 0 = empty */
-	uint32_t *line_ht;
+	/*
+	 * open addressing; a slot is the key hash's high half (a tag, so that probing rarely
+	 * reads a key that does not match) << 32 | index + 1, 0 = empty
+	 */
+	uint64_t *line_ht;
 	size_t line_ht_cap;
-	uint32_t *entry_ht;
+	uint64_t *entry_ht;
 	size_t entry_ht_cap;
 
 	/* bitmaps of every line and entry, words_cpu / words_node u64 each */
@@ -255,9 +259,9 @@ struct c2c *c2c__new(const struct c2c_config *cfg)
 		c->key_dso |= cfg->keys[i] == C2C_KEY_DSO;
 	}
 	c->line_ht_cap = 1024;
-	c->line_ht = xcalloc(c->line_ht_cap, sizeof(uint32_t));
+	c->line_ht = xcalloc(c->line_ht_cap, sizeof(uint64_t));
 	c->entry_ht_cap = 4096;
-	c->entry_ht = xcalloc(c->entry_ht_cap, sizeof(uint32_t));
+	c->entry_ht = xcalloc(c->entry_ht_cap, sizeof(uint64_t));
 	c->offset_node_width = 4;
 	c->last_line = c->last_entry = UINT32_MAX;
 	return c;
@@ -495,17 +499,33 @@ static inline bool ekey_eq(const struct ekey *a, struct ekey b)
 	       a->dso == b.dso;
 }
 
+static inline uint64_t slot_of(uint64_t hash, size_t idx)
+{
+	return (hash >> 32) << 32 | (idx + 1);
+}
+
+static inline bool slot_tag_eq(uint64_t slot, uint64_t hash)
+{
+	return slot >> 32 == hash >> 32;
+}
+
+static inline uint32_t slot_idx(uint64_t slot)
+{
+	return (uint32_t)slot - 1;
+}
+
 static void line_ht_grow(struct c2c *c)
 {
 	size_t cap = c->line_ht_cap * 2;
-	uint32_t *ht = xcalloc(cap, sizeof(uint32_t));
+	uint64_t *ht = xcalloc(cap, sizeof(uint64_t));
 
 	for (size_t i = 0; i < c->nr_lines; i++) {
-		size_t at = lkey_hash(c->lkeys[i]) & (cap - 1);
+		uint64_t h = lkey_hash(c->lkeys[i]);
+		size_t at = h & (cap - 1);
 
 		while (ht[at])
 			at = (at + 1) & (cap - 1);
-		ht[at] = i + 1;
+		ht[at] = slot_of(h, i);
 	}
 	free(c->line_ht);
 	c->line_ht = ht;
@@ -515,21 +535,23 @@ static void line_ht_grow(struct c2c *c)
 static void entry_ht_grow(struct c2c *c)
 {
 	size_t cap = c->entry_ht_cap * 2;
-	uint32_t *ht = xcalloc(cap, sizeof(uint32_t));
+	uint64_t *ht = xcalloc(cap, sizeof(uint64_t));
 
 	for (size_t i = 0; i < c->nr_entries; i++) {
-		size_t at = ekey_hash(c->ekeys[i]) & (cap - 1);
+		uint64_t h = ekey_hash(c->ekeys[i]);
+		size_t at = h & (cap - 1);
 
 		while (ht[at])
 			at = (at + 1) & (cap - 1);
-		ht[at] = i + 1;
+		ht[at] = slot_of(h, i);
 	}
 	free(c->entry_ht);
 	c->entry_ht = ht;
 	c->entry_ht_cap = cap;
 }
 
-static uint32_t line__new(struct c2c *c, struct lkey k, const struct c2c_sample *s, size_t at)
+static uint32_t line__new(struct c2c *c, struct lkey k, const struct c2c_sample *s, size_t at,
+			  uint64_t hash)
 {
 	struct c2c_line *l;
 
@@ -550,28 +572,29 @@ static uint32_t line__new(struct c2c *c, struct lkey k, const struct c2c_sample 
 	l->addr = s->addr;
 	l->cpuset = bits__alloc(c, c->words_cpu);
 	l->nodeset = bits__alloc(c, c->words_node);
-	c->line_ht[at] = ++c->nr_lines;
+	c->line_ht[at] = slot_of(hash, c->nr_lines++);
 	if (c->nr_lines * 2 > c->line_ht_cap)
 		line_ht_grow(c);
 	return c->nr_lines - 1;
 }
 
-static inline uint32_t line__findnew(struct c2c *c, struct lkey k, const struct c2c_sample *s)
+static inline uint32_t line__findnew(struct c2c *c, struct lkey k, const struct c2c_sample *s,
+				     uint64_t h)
 {
-	size_t at = lkey_hash(k) & (c->line_ht_cap - 1);
+	size_t at = h & (c->line_ht_cap - 1);
 
 	for (;;) {
-		uint32_t v = c->line_ht[at];
+		uint64_t v = c->line_ht[at];
 
 		if (!v)
-			return line__new(c, k, s, at);
-		if (lkey_eq(&c->lkeys[v - 1], k))
-			return v - 1;
+			return line__new(c, k, s, at, h);
+		if (slot_tag_eq(v, h) && lkey_eq(&c->lkeys[slot_idx(v)], k))
+			return slot_idx(v);
 		at = (at + 1) & (c->line_ht_cap - 1);
 	}
 }
 
-static uint32_t entry__new(struct c2c *c, struct ekey k, size_t at)
+static uint32_t entry__new(struct c2c *c, struct ekey k, size_t at, uint64_t hash)
 {
 	struct c2c_entry *e;
 
@@ -599,28 +622,28 @@ static uint32_t entry__new(struct c2c *c, struct ekey k, size_t at)
 		e->node_stats = c->nr_node_stats;
 		c->nr_node_stats += n;
 	}
-	c->entry_ht[at] = ++c->nr_entries;
+	c->entry_ht[at] = slot_of(hash, c->nr_entries++);
 	return c->nr_entries - 1;
 }
 
-static inline uint32_t entry__findnew(struct c2c *c, struct ekey k, bool *created)
+static inline uint32_t entry__findnew(struct c2c *c, struct ekey k, uint64_t h, bool *created)
 {
 	size_t at;
 
 	/* grow before probing, so that the slot found stays valid */
 	if ((c->nr_entries + 1) * 2 > c->entry_ht_cap)
 		entry_ht_grow(c);
-	at = ekey_hash(k) & (c->entry_ht_cap - 1);
+	at = h & (c->entry_ht_cap - 1);
 	for (;;) {
-		uint32_t v = c->entry_ht[at];
+		uint64_t v = c->entry_ht[at];
 
 		if (!v) {
 			*created = true;
-			return entry__new(c, k, at);
+			return entry__new(c, k, at, h);
 		}
-		if (ekey_eq(&c->ekeys[v - 1], k)) {
+		if (slot_tag_eq(v, h) && ekey_eq(&c->ekeys[slot_idx(v)], k)) {
 			*created = false;
-			return v - 1;
+			return slot_idx(v);
 		}
 		at = (at + 1) & (c->entry_ht_cap - 1);
 	}
@@ -690,7 +713,112 @@ static inline void stats__add_decoded(struct c2c_stats *st, const struct decoded
 		p[d->idx[i]] += d->val[i];
 }
 
-void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
+static inline struct lkey line_key(const struct c2c *c, const struct c2c_sample *s)
+{
+	bool anon = s->data_mapped && s->cpumode != CPUMODE_KERNEL_ && s->data_anon;
+	struct lkey lk;
+
+	lk.cl = s->data_rel & ~c->cl_mask;
+	lk.meta = s->cpumode | (uint64_t)s->data_mapped << 8 | (uint64_t)anon << 9 |
+		  (anon ? (uint64_t)(uint32_t)s->pid << 32 : 0);
+	lk.majmin = s->data_mapped ? (uint64_t)s->data_id.maj << 32 | s->data_id.min : 0;
+	lk.ino = s->data_mapped ? s->data_id.ino : 0;
+	lk.gen = s->data_mapped ? s->data_id.ino_generation : 0;
+	return lk;
+}
+
+static inline struct ekey entry_key(const struct c2c *c, const struct c2c_sample *s, uint32_t li)
+{
+	struct ekey ek;
+
+	ek.lineoff = (uint64_t)li << 32 | (uint32_t)(s->addr & c->cl_mask);
+	ek.iaddr = c->key_iaddr ? s->ip : 0;
+	ek.pidtid = (c->key_pid ? (uint64_t)(uint32_t)s->pid << 32 : 0) |
+		    (c->key_tid ? (uint32_t)s->tid : 0);
+	ek.dso = c->key_dso ? s->code_dso : NULL;
+	return ek;
+}
+
+/* The index of the first slot from @at with @hash's tag (a few slots at most), or -1. */
+static inline int64_t probe_tag(const uint64_t *ht, size_t cap, size_t at, uint64_t hash)
+{
+	for (int i = 0; i < 8; i++) {
+		uint64_t v = ht[at];
+
+		if (!v)
+			return -1;
+		if (slot_tag_eq(v, hash))
+			return slot_idx(v);
+		at = (at + 1) & (cap - 1);
+	}
+	return -1;
+}
+
+/* Prefetch bytes [from, to) of @base for writing (a cache line at a time). */
+static inline void prefetch_span(const void *base, size_t from, size_t to)
+{
+	uintptr_t a = ((uintptr_t)base + from) & ~(uintptr_t)63, end = (uintptr_t)base + to;
+
+	for (; a < end; a += 64)
+		__builtin_prefetch((const void *)a, 1);
+}
+
+/*
+ * Each step reads only what the previous one prefetched: the line's hash slot, the entry's
+ * hash slot, the entry, the bitmaps.  The slots' tags stand in for the keys (a wrong guess only
+ * fetches the wrong thing).  Read-only: the tables may grow between steps (indices stay valid).
+ */
+void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_prefetch *p)
+{
+	int64_t idx;
+
+	switch (p->step) {
+	case 0:
+		p->lhash = lkey_hash(line_key(c, s));
+		p->have_ehash = false;
+		__builtin_prefetch(&c->line_ht[p->lhash & (c->line_ht_cap - 1)]);
+		p->step = 1;
+		return;
+	case 1:
+		idx = probe_tag(c->line_ht, c->line_ht_cap, p->lhash & (c->line_ht_cap - 1),
+				p->lhash);
+		if (idx < 0)
+			break;
+		p->line = idx;
+		__builtin_prefetch(&c->lkeys[idx]);
+		/* what add_sample touches: paddr, the bitmaps' indices, stats, period */
+		prefetch_span(&c->lines[idx], offsetof(struct c2c_line, paddr_cnt),
+			      offsetof(struct c2c_line, period) + 8);
+		p->ehash = ekey_hash(entry_key(c, s, p->line));
+		p->have_ehash = true;
+		__builtin_prefetch(&c->entry_ht[p->ehash & (c->entry_ht_cap - 1)]);
+		p->step = 2;
+		return;
+	case 2:
+		__builtin_prefetch(&c->bits[c->lines[p->line].cpuset], 1);
+		idx = probe_tag(c->entry_ht, c->entry_ht_cap, p->ehash & (c->entry_ht_cap - 1),
+				p->ehash);
+		if (idx < 0)
+			break;
+		p->entry = idx;
+		__builtin_prefetch(&c->ekeys[idx]);
+		/* code_map, paddr, the bitmaps' indices, stats, the means, period, cc_root */
+		prefetch_span(&c->entries[idx], offsetof(struct c2c_entry, code_map),
+			      offsetof(struct c2c_entry, cc_root) + 4);
+		p->step = 3;
+		return;
+	case 3:
+		__builtin_prefetch(&c->bits[c->entries[p->entry].cpuset], 1);
+		break;
+	default:
+		return;
+	}
+	p->step = 4;	/* done */
+}
+
+/* @p: the sample's prefetch state, whose hashes are reused, or NULL. */
+static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
+			      const struct c2c_prefetch *p)
 {
 	const struct decoded *d;
 	struct c2c_line *l;
@@ -705,36 +833,25 @@ void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
 	stats__add_decoded(&c->total, d);
 	node = s->phys_addr ? c2c__phys_node(c, s->phys_addr) : -1;
 
-	{
-		bool anon = s->data_mapped && s->cpumode != CPUMODE_KERNEL_ && s->data_anon;
-
-		lk.cl = s->data_rel & ~c->cl_mask;
-		lk.meta = s->cpumode | (uint64_t)s->data_mapped << 8 | (uint64_t)anon << 9 |
-			  (anon ? (uint64_t)(uint32_t)s->pid << 32 : 0);
-		lk.majmin = s->data_mapped ? (uint64_t)s->data_id.maj << 32 | s->data_id.min : 0;
-		lk.ino = s->data_mapped ? s->data_id.ino : 0;
-		lk.gen = s->data_mapped ? s->data_id.ino_generation : 0;
-	}
+	lk = line_key(c, s);
 	/* consecutive samples often hit the same line: skip the hash then */
 	if (c->last_line < c->nr_lines && lkey_eq(&c->lkeys[c->last_line], lk))
 		li = c->last_line;
 	else
-		li = c->last_line = line__findnew(c, lk, s);
+		li = c->last_line = line__findnew(c, lk, s, p && p->step ? p->lhash : lkey_hash(lk));
 	l = &c->lines[li];
 	l->period += s->period;
 	stats__add_decoded(&l->stats, d);
 	set_cpu_node(c, l->cpuset, l->nodeset, &l->paddr, &l->paddr_cnt, s, node);
 
-	ek.lineoff = (uint64_t)li << 32 | (uint32_t)(s->addr & c->cl_mask);
-	ek.iaddr = c->key_iaddr ? s->ip : 0;
-	ek.pidtid = (c->key_pid ? (uint64_t)(uint32_t)s->pid << 32 : 0) |
-		    (c->key_tid ? (uint32_t)s->tid : 0);
-	ek.dso = c->key_dso ? s->code_dso : NULL;
+	ek = entry_key(c, s, li);
 	if (c->last_entry < c->nr_entries && ekey_eq(&c->ekeys[c->last_entry], ek)) {
 		ei = c->last_entry;
 		created = false;
 	} else {
-		ei = c->last_entry = entry__findnew(c, ek, &created);
+		uint64_t h = p && p->have_ehash && p->line == li ? p->ehash : ekey_hash(ek);
+
+		ei = c->last_entry = entry__findnew(c, ek, h, &created);
 	}
 	e = &c->entries[ei];
 	if (created) {
@@ -777,6 +894,16 @@ void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
 	else if (d->st.load)
 		mean__update(&e->mean_load, s->weight);
 	set_cpu_node(c, e->cpuset, e->nodeset, &e->paddr, &e->paddr_cnt, s, node);
+}
+
+void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
+{
+	add_sample(c, s, NULL);
+}
+
+void c2c__add_prefetched(struct c2c *c, const struct c2c_sample *s, const struct c2c_prefetch *p)
+{
+	add_sample(c, s, p);
 }
 
 /* ---- sorting and filtering ---- */

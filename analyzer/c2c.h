@@ -254,6 +254,23 @@ void c2c__delete(struct c2c *c);
 
 void c2c__add_sample(struct c2c *c, const struct c2c_sample *s);
 
+/*
+ * Software prefetch of what c2c__add_sample(@s) will touch, one dependent step a call: start
+ * with step 0, call again a few samples later (each call reads what the previous one
+ * fetched), then add the sample.  Changes nothing; any number of calls (even none) is fine.
+ */
+struct c2c_prefetch {
+	uint32_t step;		/* 0 first, 4 when there is nothing left to fetch */
+	uint32_t line, entry;
+	bool have_ehash;
+	uint64_t lhash, ehash;
+};
+
+void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_prefetch *p);
+
+/* c2c__add_sample for a sample given to c2c__prefetch (at least once): reuses its hashes. */
+void c2c__add_prefetched(struct c2c *c, const struct c2c_sample *s, const struct c2c_prefetch *p);
+
 /* Sort, count shared lines, apply the display threshold, sort each shown line's entries. */
 void c2c__finish(struct c2c *c);
 

@@ -69,9 +69,10 @@ awk -v n="$N" -v mk="$MK" -v symfile="$W/syms" 'BEGIN {
 		off = 8 * int(rand() * 8)
 		ev = (src ~ /^ST_/) ? "store" : "load"
 		node = t < 8 ? 0 : 1
-		printf "sample %s tid=%d cpu=%d ip=%s addr=%#x src=%s weight=%d phys=%#x repeat=%d\n", \
-			ev, 4000 + t, t, ip, 0x7f0000000000 + line * 64 + off, src, 30 + int(rand() * 500), \
-			node * 0x80000000 + 0x1000000 + line * 64 + off, rep
+		# decimal: awk (mawk) reads no hex constants and prints no %x or %d above 2^31
+		printf "sample %s tid=%d cpu=%d ip=%s addr=%.0f src=%s weight=%d phys=%.0f repeat=%d\n", \
+			ev, 4000 + t, t, ip, 139637976727552 + line * 64 + off, src, 30 + int(rand() * 500), \
+			node * 2147483648 + 16777216 + line * 64 + off, rep
 	}
 	print "mix end seed=42 round=50000"
 }' >"$W/scenario"

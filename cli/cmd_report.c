@@ -527,26 +527,30 @@ static bool comm_selected(const struct report *r, const struct thread *t)
 
 static void report__make_c2c(struct report *r);
 
-static void report__sample(struct report *r, const struct sample *s)
+/*
+ * A sample as c2c takes it: its thread and maps resolved (perf's machine__resolve and
+ * sample__resolve_mem), its call chain into r->ccbuf.  False when a filter drops it.
+ */
+static bool report__resolve(struct report *r, const struct sample *s, struct c2c_sample *out)
 {
-	struct c2c_sample cs;	/* every field set below: no memset on the hot path */
+	struct c2c_sample *cs = out;	/* every field set below: no memset on the hot path */
 	struct addr_loc al, il, dl;
 	struct map *imap, *dmap;
 
 	if (r->o->has_time &&
 	    (!(s->present & SF_TIME) || s->time < r->o->time_start || s->time > r->o->time_end))
-		return;
+		return false;
 	if (r->o->pids.n && !list_has(&r->o->pids, (int32_t)s->pid))
-		return;
+		return false;
 	if (r->o->tids.n && !list_has(&r->o->tids, (int32_t)s->tid))
-		return;
+		return false;
 	if (r->o->cpus.n && (!(s->present & SF_CPU) || !list_has(&r->o->cpus, s->cpu)))
-		return;
+		return false;
 
 	/* perf's machine__resolve: the thread and the ip's map in the sample's cpumode */
 	machine__resolve(r->machine, s, &al);
 	if (r->o->nr_comms && !comm_selected(r, al.thread))
-		return;
+		return false;
 	/* sample__resolve_mem: the code address in any cpumode, the data address in the
 	 * sample's */
 	if (s->cpumode == CPUMODE_USER && al.map)
@@ -555,38 +559,47 @@ static void report__sample(struct report *r, const struct sample *s)
 		imap = machine__find_any_cpumode(r->machine, al.thread, s->ip, &il);
 	dmap = machine__find_map(r->machine, al.thread, s->cpumode, s->addr, &dl);
 
-	cs.ip = s->ip;
-	cs.addr = (s->present & SF_ADDR) ? s->addr : 0;
-	cs.phys_addr = (s->present & SF_PHYS_ADDR) ? s->phys_addr : 0;
-	cs.weight = s->weight;
+	cs->ip = s->ip;
+	cs->addr = (s->present & SF_ADDR) ? s->addr : 0;
+	cs->phys_addr = (s->present & SF_PHYS_ADDR) ? s->phys_addr : 0;
+	cs->weight = s->weight;
 	/* perf's default when the event has no DATA_SRC: PERF_MEM_DATA_SRC_NONE */
-	cs.data_src = (s->present & SF_DATA_SRC) ? s->data_src :
-		      DS_MK(OP, DS_OP_NA) | DS_MK(LVL, DS_LVL_NA) | DS_MK(SNOOP, DS_SNOOP_NA) |
-		      DS_MK(LOCK, DS_LOCK_NA) | DS_MK(TLB, DS_TLB_NA);
-	cs.cpu = (s->present & SF_CPU) ? s->cpu : UINT32_MAX;
-	cs.cpumode = s->cpumode;
-	cs.level = al.level;
-	cs.pid = al.thread->pid;
-	cs.tid = al.thread->tid;
-	cs.thread = thread_handle(r, al.thread);
+	cs->data_src = (s->present & SF_DATA_SRC) ? s->data_src :
+		       DS_MK(OP, DS_OP_NA) | DS_MK(LVL, DS_LVL_NA) | DS_MK(SNOOP, DS_SNOOP_NA) |
+		       DS_MK(LOCK, DS_LOCK_NA) | DS_MK(TLB, DS_TLB_NA);
+	cs->cpu = (s->present & SF_CPU) ? s->cpu : UINT32_MAX;
+	cs->cpumode = s->cpumode;
+	cs->level = al.level;
+	cs->pid = al.thread->pid;
+	cs->tid = al.thread->tid;
+	cs->thread = thread_handle(r, al.thread);
 	/* the hist entry keeps al (the sample-cpumode lookup) for symbol and dso; the "no map"
 	 * test looks at the any-cpumode lookup of the code address */
-	cs.code_map = al.map;
-	cs.code_dso = al.dso ? al.dso->short_name : NULL;
-	cs.ip_rel = al.addr;
-	cs.ip_mapped = imap != NULL;
-	cs.period = sample_period(r, s);
-	cs.cc = r->ccbuf;
-	cs.cc_nr = r->cc_mode == CC_FP ? resolve_chain(r, al.thread, s) : 0;
-	cs.data_mapped = dmap != NULL;
-	cs.data_rel = dl.addr;
-	cs.data_anon = false;
-	memset(&cs.data_id, 0, sizeof(cs.data_id));
+	cs->code_map = al.map;
+	cs->code_dso = al.dso ? al.dso->short_name : NULL;
+	cs->ip_rel = al.addr;
+	cs->ip_mapped = imap != NULL;
+	cs->period = sample_period(r, s);
+	cs->cc = r->ccbuf;
+	cs->cc_nr = r->cc_mode == CC_FP ? resolve_chain(r, al.thread, s) : 0;
+	cs->data_mapped = dmap != NULL;
+	cs->data_rel = dl.addr;
+	cs->data_anon = false;
+	memset(&cs->data_id, 0, sizeof(cs->data_id));
 	if (dmap) {
-		cs.data_id = dso_id_of(r, dmap->dso);
-		cs.data_anon = !(dmap->flags & MAP_SHARED_) && !cs.data_id.maj && !cs.data_id.min &&
-			       !cs.data_id.ino && !cs.data_id.ino_generation;
+		cs->data_id = dso_id_of(r, dmap->dso);
+		cs->data_anon = !(dmap->flags & MAP_SHARED_) && !cs->data_id.maj &&
+				!cs->data_id.min && !cs->data_id.ino && !cs->data_id.ino_generation;
 	}
+	return true;
+}
+
+static void report__sample(struct report *r, const struct sample *s)
+{
+	struct c2c_sample cs;
+
+	if (!report__resolve(r, s, &cs))
+		return;
 	if (!r->c2c)
 		report__make_c2c(r);
 	c2c__add_sample(r->c2c, &cs);
@@ -602,7 +615,7 @@ static void report__sample(struct report *r, const struct sample *s)
  * numbers: the maps a sample is resolved against, the first sample of an entry (what it shows),
  * PA cnt (changes of the physical address) and the running means.  Memory: two rounds.
  */
-/* 88 bytes an item: two rounds of samples stay in as little cache as possible. */
+/* 80 bytes an item (the times are apart): two rounds of samples stay in as little cache as possible. */
 struct qsample {
 	uint64_t ip, addr, phys_addr, weight, data_src, period;
 	uint64_t *cc;			/* owned copy of the call chain, or NULL */
@@ -610,8 +623,6 @@ struct qsample {
 };
 
 struct qitem {
-	uint64_t time;
-	uint32_t seq;			/* arrival order (mod 2^32: a queue is far shorter) */
 	/*
 	 * QI_REC, the cpumode (QI_CPUMODE_SHIFT) and the sample_type bits a sample uses (all
 	 * below 2^24), in one word written with one store: a bit-field would be read first,
@@ -626,18 +637,43 @@ struct qitem {
 		} r;
 	};
 };
-_Static_assert(sizeof(struct qitem) == 88, "queue items grew");
+_Static_assert(sizeof(struct qitem) == 80, "queue items grew");
 
 #define QI_PRESENT_MASK 0xffffffu
 #define QI_CPUMODE_SHIFT 24
 #define QI_REC (1u << 31)
 
+/*
+ * The queue: a ring of items in arrival order (an item's arrival number is its slot:
+ * v[seq & (cap - 1)]), cut into runs of non-decreasing time.  A perf.data holds each CPU's
+ * buffer in turn, so a round is a few long runs; a flush merges the runs' heads (a heap keyed
+ * by time, then arrival) up to the limit.  Each run's delivered items are a prefix of it, so
+ * the live items stay runs; the ring's space is reclaimed from its oldest run.
+ */
+struct qrun {
+	uint64_t begin, end;		/* live items: arrival numbers [begin, end) */
+};
+
+struct qhead {
+	uint64_t time, seq;
+	uint32_t run;
+};
+
 struct queue {
 	struct qitem *v;
-	size_t head, n, cap;		/* a ring of n items from head */
-	uint64_t seq, next_flush, max_ts, tail_ts;
+	uint64_t *times;		/* the items' times, apart: the merge reads only these */
+	uint64_t cap;			/* a power of two */
+	uint64_t head, tail;		/* slots [head, tail) in use (delivered ones among them) */
+	uint64_t n;			/* live items */
+	struct qrun *runs;		/* in arrival order */
+	size_t nr_runs, cap_runs;
+	struct qhead *heap;
+	size_t cap_heap;
+	uint64_t *order;		/* one flush's delivery order */
+	size_t cap_order;
+	uint64_t last_time;		/* the newest item's time */
+	uint64_t next_flush, max_ts, tail_ts;
 	int ordered;			/* -1: not decided yet */
-	bool sorted;
 };
 
 static void report__record(struct report *r, const struct record *rec, const struct c2c_dso_id *id)
@@ -647,13 +683,13 @@ static void report__record(struct report *r, const struct record *rec, const str
 		note_dso_id(r, rec, id);
 }
 
-static void qsample__to_sample(const struct qitem *it, struct sample *s)
+static void qsample__to_sample(const struct qitem *it, uint64_t time, struct sample *s)
 {
 	const struct qsample *q = &it->s;
 
 	s->present = it->flags & QI_PRESENT_MASK;
 	s->cpumode = (it->flags >> QI_CPUMODE_SHIFT) & 0x7f;
-	s->time = it->time;
+	s->time = time;
 	s->ip = q->ip;
 	s->addr = q->addr;
 	s->phys_addr = q->phys_addr;
@@ -677,77 +713,112 @@ static void qrec__free(struct record *rec)
 	free(rec);
 }
 
-static void deliver(struct report *r, struct qitem *it)
+static void deliver_record(struct report *r, struct qitem *it)
 {
-	if (it->flags & QI_REC) {
-		if (!it->r.rec)
-			return;		/* a record c2c has no use for */
-		report__record(r, it->r.rec, &it->r.id);
-		qrec__free(it->r.rec);
-	} else {
-		struct sample s;
+	if (!it->r.rec)
+		return;		/* a record c2c has no use for */
+	report__record(r, it->r.rec, &it->r.id);
+	qrec__free(it->r.rec);
+}
 
-		qsample__to_sample(it, &s);
-		report__sample(r, &s);
-		free(it->s.cc);
+static struct qitem *queue__at(const struct queue *q, uint64_t seq)
+{
+	return &q->v[seq & (q->cap - 1)];
+}
+
+static uint64_t queue__time(const struct queue *q, uint64_t seq)
+{
+	return q->times[seq & (q->cap - 1)];
+}
+
+static bool qhead_before(const struct qhead *a, const struct qhead *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void qheap_down(struct qhead *h, size_t n, size_t i)
+{
+	struct qhead x = h[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && qhead_before(&h[c + 1], &h[c]))
+			c++;
+		if (!qhead_before(&h[c], &x))
+			break;
+		h[i] = h[c];
+		i = c;
 	}
+	h[i] = x;
 }
 
-static int qitem_cmp(const void *pa, const void *pb)
+/*
+ * The arrival numbers of the items with time <= @limit, in delivery order (time, then
+ * arrival), into q->order; they leave the runs.  Returns how many.
+ */
+static size_t queue__take(struct queue *q, uint64_t limit)
 {
-	const struct qitem *a = pa, *b = pb;
+	size_t nh = 0, n = 0, k = 0;
 
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return (int32_t)(a->seq - b->seq) < 0 ? -1 : a->seq != b->seq;
+	q->heap = xgrow(q->heap, &q->cap_heap, q->nr_runs, sizeof(*q->heap));
+	for (size_t i = 0; i < q->nr_runs; i++) {
+		uint64_t t = queue__time(q, q->runs[i].begin);
+
+		if (t <= limit)
+			q->heap[nh++] = (struct qhead){ t, q->runs[i].begin, (uint32_t)i };
+	}
+	for (size_t i = nh / 2; i-- > 0;)
+		qheap_down(q->heap, nh, i);
+	while (nh) {
+		struct qhead *top = &q->heap[0];
+		struct qrun *run = &q->runs[top->run];
+
+		if (n == q->cap_order)
+			q->order = xgrow(q->order, &q->cap_order, n + 1, sizeof(*q->order));
+		q->order[n++] = top->seq;
+		run->begin = top->seq + 1;
+		if (run->begin < run->end && (top->time = queue__time(q, run->begin)) <= limit)
+			top->seq = run->begin;
+		else
+			q->heap[0] = q->heap[--nh];
+		qheap_down(q->heap, nh, 0);
+	}
+	/* drop the emptied runs; the oldest live item bounds the ring's used part */
+	for (size_t i = 0; i < q->nr_runs; i++)
+		if (q->runs[i].begin < q->runs[i].end)
+			q->runs[k++] = q->runs[i];
+	q->nr_runs = k;
+	q->head = k ? q->runs[0].begin : q->tail;
+	q->n -= n;
+	return n;
 }
 
-/* The queue is a ring: v[(head + i) & (cap - 1)], i < n; cap a power of two. */
-static struct qitem *queue__at(struct queue *q, size_t i)
+static void queue__grow(struct queue *q)
 {
-	return &q->v[(q->head + i) & (q->cap - 1)];
-}
-
-/* Move the queued items to the start of a buffer of @cap items, in queue order. */
-static void queue__linearize(struct queue *q, size_t cap)
-{
+	uint64_t cap = q->cap ? 2 * q->cap : 4096;
 	struct qitem *v = xmalloc(cap * sizeof(*v));
-	size_t first = q->n;
+	uint64_t *t = xmalloc(cap * sizeof(*t));
 
-	if (q->cap && q->head + q->n > q->cap)
-		first = q->cap - q->head;
-	if (q->n) {
-		memcpy(v, q->v + q->head, first * sizeof(*v));
-		memcpy(v + first, q->v, (q->n - first) * sizeof(*v));
+	for (uint64_t s = q->head; s < q->tail; s++) {
+		v[s & (cap - 1)] = *queue__at(q, s);
+		t[s & (cap - 1)] = queue__time(q, s);
 	}
 	free(q->v);
+	free(q->times);
 	q->v = v;
+	q->times = t;
 	q->cap = cap;
-	q->head = 0;
-}
-
-/* Deliver the queued records with time <= @limit, in order. */
-static void queue__flush(struct report *r, struct queue *q, uint64_t limit)
-{
-	if (!q->sorted) {
-		if (q->head + q->n > q->cap)
-			queue__linearize(q, q->cap);
-		qsort(q->v + q->head, q->n, sizeof(*q->v), qitem_cmp);
-		q->sorted = true;
-	}
-	while (q->n && queue__at(q, 0)->time <= limit) {
-		deliver(r, queue__at(q, 0));
-		q->head = (q->head + 1) & (q->cap - 1);
-		q->n--;
-	}
 }
 
 static struct qitem *queue__add(struct queue *q, uint64_t time)
 {
 	struct qitem *it;
 
-	if (q->n == q->cap)
-		queue__linearize(q, q->cap ? q->cap * 2 : 4096);
+	if (q->tail - q->head == q->cap)
+		queue__grow(q);
 	/*
 	 * perf's max_timestamp moves only when an event goes to the tail of its sorted list (or
 	 * into an empty one): then it is that event's time.
@@ -756,14 +827,91 @@ static struct qitem *queue__add(struct queue *q, uint64_t time)
 		q->max_ts = time;
 		q->tail_ts = time;
 	}
-	if (q->n && time < queue__at(q, q->n - 1)->time)
-		q->sorted = false;
-	it = queue__at(q, q->n++);
+	if (q->nr_runs && q->runs[q->nr_runs - 1].end == q->tail && time >= q->last_time) {
+		q->runs[q->nr_runs - 1].end++;
+	} else {
+		q->runs = xgrow(q->runs, &q->cap_runs, q->nr_runs + 1, sizeof(*q->runs));
+		q->runs[q->nr_runs++] = (struct qrun){ q->tail, q->tail + 1 };
+	}
+	q->last_time = time;
+	q->n++;
+	q->times[q->tail & (q->cap - 1)] = time;
+	it = queue__at(q, q->tail++);
 	/* slots a round ahead are out of the cache: ask for them before they are written */
-	__builtin_prefetch(queue__at(q, q->n + 16), 1);
-	it->time = time;
-	it->seq = q->seq++;
+	__builtin_prefetch(queue__at(q, q->tail + 16), 1);
 	return it;
+}
+
+/*
+ * Aggregation misses the cache (a sample's line and entry are anywhere in c2c's tables), so
+ * a flush resolves samples PF_STEPS * PF_DIST ahead of the one it adds and prefetches what
+ * each will touch, one dependent step every PF_DIST samples.  Resolving stops at a record
+ * (which can change the maps) until that record is delivered; call chains share r->ccbuf,
+ * so with them nothing is resolved ahead.
+ */
+#define PF_DIST 3
+#define PF_STEPS 4
+#define PF_RING 32	/* > PF_STEPS * PF_DIST, a power of two */
+
+struct pending {
+	struct c2c_sample cs;
+	struct c2c_prefetch pf;
+	bool keep;
+};
+
+static void prefetch_item(const struct qitem *it)
+{
+	__builtin_prefetch(it);
+	__builtin_prefetch((const char *)it + sizeof(*it) - 1);
+}
+
+/* Deliver the queued records with time <= @limit, in order. */
+static void queue__flush(struct report *r, struct queue *q, uint64_t limit)
+{
+	struct pending ring[PF_RING];
+	size_t n = queue__take(q, limit), i = 0, j = 0;
+	size_t ahead = r->cc_mode == CC_FP ? 1 : PF_STEPS * PF_DIST;
+
+	_Static_assert(PF_RING > PF_STEPS * PF_DIST, "prefetch ring too small");
+	for (i = 0; i < n; i++) {
+		struct qitem *it = queue__at(q, q->order[i]);
+		struct pending *p;
+
+		/* resolve ahead, up to the next record */
+		for (; j < n && j < i + ahead; j++) {
+			struct qitem *jt = queue__at(q, q->order[j]);
+			struct sample s;
+
+			if (jt->flags & QI_REC)
+				break;
+			/* the items were written a round ago, runs interleave: fetch ahead */
+			if (j + PF_RING < n)
+				prefetch_item(queue__at(q, q->order[j + PF_RING]));
+			p = &ring[j % PF_RING];
+			qsample__to_sample(jt, queue__time(q, q->order[j]), &s);
+			p->keep = report__resolve(r, &s, &p->cs);
+			if (p->keep) {
+				if (!r->c2c)
+					report__make_c2c(r);
+				p->pf.step = 0;
+				c2c__prefetch(r->c2c, &p->cs, &p->pf);
+			}
+		}
+		if (j == i) {	/* a record */
+			deliver_record(r, it);
+			j++;
+			continue;
+		}
+		for (size_t k = i + PF_DIST; k < j; k += PF_DIST) {
+			p = &ring[k % PF_RING];
+			if (p->keep)
+				c2c__prefetch(r->c2c, &p->cs, &p->pf);
+		}
+		p = &ring[i % PF_RING];
+		if (p->keep)
+			c2c__add_prefetched(r->c2c, &p->cs, &p->pf);
+		free(it->s.cc);
+	}
 }
 
 /*
@@ -1640,7 +1788,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	struct record rec;
 	struct c2c_view view;
 	struct report_fields *rf = NULL;
-	struct queue q = { .sorted = true, .ordered = -1 };
+	struct queue q = { .ordered = -1 };
 	int rc, ret = EXIT_USAGE;
 	int i;
 
@@ -1786,12 +1934,21 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	}
 	ret = EXIT_OK;
 out:
-	for (size_t k = 0; k < q.n; k++)
-		if ((queue__at(&q, k)->flags & QI_REC) && queue__at(&q, k)->r.rec)
-			qrec__free(queue__at(&q, k)->r.rec);
-		else if (!(queue__at(&q, k)->flags & QI_REC))
-			free(queue__at(&q, k)->s.cc);
+	for (size_t k = 0; k < q.nr_runs; k++) {
+		for (uint64_t seq = q.runs[k].begin; seq < q.runs[k].end; seq++) {
+			struct qitem *it = queue__at(&q, seq);
+
+			if (!(it->flags & QI_REC))
+				free(it->s.cc);
+			else if (it->r.rec)
+				qrec__free(it->r.rec);
+		}
+	}
 	free(q.v);
+	free(q.times);
+	free(q.runs);
+	free(q.heap);
+	free(q.order);
 	report_fields__delete(rf);
 	symbols__delete(r.symbols);
 	machine__delete(r.machine);

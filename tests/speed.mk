@@ -3,3 +3,7 @@ check_PROGRAMS += tests/unit/sample_layout_test
 TESTS += tests/unit/sample_layout_test
 tests_unit_sample_layout_test_SOURCES = tests/unit/sample_layout_test.c
 tests_unit_sample_layout_test_LDADD = sampling/libsampling.a util/libutil.a $(LIBZSTD_LIBS)
+
+# speed2: perf's delivery order on a recording written per CPU per round, interleaved
+TESTS += tests/c2c/order.sh
+dist_check_SCRIPTS += tests/c2c/order.sh

@@ -851,11 +851,13 @@ static int drain_aux(struct rec *r, bool *any)
 static int aux_header(struct rec *r)
 {
 	struct perf_writer_time_conv tc;
-	uint64_t priv[ARM_SPE_PRIV_MAX] = { r->attr[r->aux_ev].type, 1 };
+	uint64_t priv[ARM_SPE_PRIV_MAX];
 	int rc = 0;
 
-	if (!r->nr_aux)
+	if (r->aux_ev < 0 || !r->nr_aux)
 		return 0;
+	priv[ARM_SPE_PRIV_PMU_TYPE] = r->attr[r->aux_ev].type;
+	priv[ARM_SPE_PRIV_PER_CPU_MMAPS] = 1;
 	if (!aux_ring__time_conv(r->aux_rings[0].up, &tc))
 		rc = perf_writer__time_conv(r->w, &tc);
 	if (!rc)

@@ -16,7 +16,8 @@ printf '#define _GNU_SOURCE 1\n' >"$work/config.h"
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=gnu11 -I"$top" -I"$work" \
 	"$top/tests/fuzz/reader_fuzz.c" "$top/sampling/perf_file.c" "$top/sampling/perf_header.c" \
-	"$top/sampling/perf_attr.c" "$top/sampling/perf_sample.c" "$top/util/xalloc.c" \
+	"$top/sampling/perf_attr.c" "$top/sampling/perf_sample.c" "$top/sampling/arm_spe.c" \
+	"$top/util/xalloc.c" \
 	$zstd_libs -o "$work/reader_fuzz"
 
 # Seeds: the real recordings (at most their first 64 KiB) and tests/fuzz/reader-seeds.

@@ -1574,6 +1574,10 @@ static int spe_start(struct perf_file *pf, const struct record *rec)
 	}
 	if (!spe)
 		return 0;	/* perf: "No selected events with SPE trace data" */
+	if (pf->h.header_at_end && !pf->features_done)
+		return perr(pf, rec->offset, "an Arm SPE trace in a file-mode perf.data read "
+			    "through a pipe: the CPUID header, which picks the data source "
+			    "encoding, comes after the data; give the file itself");
 	attr.type = ATTR_TYPE_HARDWARE;
 	attr.size = PERF_ATTR_SIZE_LATEST;
 	attr.sample_type = (spe->attr.sample_type & keep) | SF_IP | SF_TID | SF_PERIOD |

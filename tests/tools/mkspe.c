@@ -6,7 +6,8 @@
  * records, AUXTRACE records with the packets (one queue per CPU), the AUXTRACE index feature,
  * and arm64 header facts (topology, NUMA, CACHE, MEM_TOPOLOGY, CPUID = a Neoverse N1 MIDR).
  *
- *	mkspe [-o FILE] [SCENARIO|-]
+ *	mkspe [-o FILE] [SCENARIO|-]	(-o -: pipe mode on stdout, as perf record -o -;
+ *					 perf then has no AUXTRACE index)
  *
  * One directive a line, '#' starts a comment, numbers are C literals:
  *	cpus N [sockets=S]		NRCPUS etc. (default 4, 1 socket); node n = socket n,
@@ -200,7 +201,7 @@ static void start(const char *path)
 	if (ev_spe < 0 || ev_dummy < 0)
 		die("writer: %s", perf_writer__strerror(w));
 	header();
-	check(perf_writer__open(w, path));
+	check(strcmp(path, "-") ? perf_writer__open(w, path) : perf_writer__open_pipe(w, 1));
 	check(perf_writer__time_conv(w, &tc));
 	check(perf_writer__auxtrace_info(w, ARM_SPE_AUXTRACE_TYPE, priv, ARM_SPE_PRIV_MAX));
 }

@@ -327,9 +327,34 @@ uint64_t spe_time_conv__perf_time(const struct spe_time_conv *tc, uint64_t cyc)
 	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> shift);
 }
 
+uint64_t spe_time_conv__tsc(const struct spe_time_conv *tc, uint64_t ns)
+{
+	uint64_t t = ns - tc->time_zero, quot, rem;
+	unsigned int shift = tc->time_shift & 63;
+
+	if (!tc->time_mult)
+		return 0;
+	quot = t / tc->time_mult;
+	rem = t % tc->time_mult;
+	return (quot << shift) + (rem << shift) / tc->time_mult;
+}
+
 /* ---- synthesis ---------------------------------------------------------------------- */
 
 #define MAX_QUEUES 65536u
+#define MAX_SWITCH_CPUS 65536u
+
+/* A context switch: from @tsc on, the CPU runs @pid/@tid. */
+struct spe_switch {
+	uint64_t tsc;
+	int32_t pid, tid;
+};
+
+/* One CPU's switches not yet passed by its trace: v[head, n). */
+struct spe_cpu_switches {
+	struct spe_switch *v;
+	size_t head, n, cap;
+};
 
 struct spe_queue {
 	bool used;
@@ -359,6 +384,11 @@ struct arm_spe_synth {
 	/* tid -> pid from COMM and FORK, open addressing */
 	struct tid_slot *tids;
 	size_t tids_cap, nr_tids;
+
+	/* perf's use_ctx_pkt_for_pid: once a CONTEXT packet was seen, switches are not used */
+	bool use_ctx;
+	struct spe_cpu_switches *sw;	/* by CPU */
+	uint32_t nr_sw;
 };
 
 struct arm_spe_synth *arm_spe_synth__new(uint64_t midr, const struct spe_time_conv *tc,
@@ -377,6 +407,9 @@ void arm_spe_synth__delete(struct arm_spe_synth *s)
 {
 	if (!s)
 		return;
+	for (uint32_t i = 0; i < s->nr_sw; i++)
+		free(s->sw[i].v);
+	free(s->sw);
 	free(s->queues);
 	free(s->tids);
 	free(s);
@@ -431,6 +464,63 @@ static int32_t pid_of(const struct arm_spe_synth *s, int32_t tid)
 	const struct tid_slot *slot = tid == -1 ? NULL : tid_find(s, tid);
 
 	return slot && slot->tid == tid ? slot->pid : -1;
+}
+
+void arm_spe_synth__switch(struct arm_spe_synth *s, int32_t cpu, uint64_t time, int32_t pid,
+			   int32_t tid)
+{
+	struct spe_cpu_switches *c;
+
+	if (cpu < 0 || (uint32_t)cpu >= MAX_SWITCH_CPUS || s->timeless || s->use_ctx)
+		return;
+	if ((uint32_t)cpu >= s->nr_sw) {
+		uint32_t n = (uint32_t)cpu + 1;
+
+		s->sw = xrealloc(s->sw, n * sizeof(*s->sw));
+		memset(s->sw + s->nr_sw, 0, (n - s->nr_sw) * sizeof(*s->sw));
+		s->nr_sw = n;
+	}
+	c = &s->sw[cpu];
+	if (c->head && c->head * 2 >= c->n) {
+		/* drop what the trace has passed */
+		memmove(c->v, c->v + c->head, (c->n - c->head) * sizeof(*c->v));
+		c->n -= c->head;
+		c->head = 0;
+	}
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->v = xrealloc(c->v, c->cap * sizeof(*c->v));
+	}
+	c->v[c->n++] = (struct spe_switch){ spe_time_conv__tsc(&s->tc, time), pid, tid };
+}
+
+/*
+ * The task on @cpu for a record at @tsc: perf handles a switch before the records whose tsc
+ * is not below its own, so the last switch with tsc <= @tsc.  NULL when none.  Switches
+ * before it are dropped: a CPU's records come in time order.
+ */
+static const struct spe_switch *switch_at(struct arm_spe_synth *s, int32_t cpu, uint64_t tsc)
+{
+	struct spe_cpu_switches *c;
+	size_t lo, hi;
+
+	if (cpu < 0 || (uint32_t)cpu >= s->nr_sw)
+		return NULL;
+	c = &s->sw[cpu];
+	lo = c->head;
+	hi = c->n;
+	while (lo < hi) {	/* the first switch with tsc > @tsc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->v[mid].tsc <= tsc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == c->head)
+		return NULL;
+	c->head = lo - 1;
+	return &c->v[lo - 1];
 }
 
 int arm_spe_synth__queue(struct arm_spe_synth *s, uint32_t idx, int32_t cpu, int32_t tid,
@@ -488,8 +578,10 @@ int arm_spe_synth__next(struct arm_spe_synth *s, struct spe_sample *out, uint64_
 			break;
 		}
 		/* perf reads the thread from CONTEXT packets only when it has time */
-		if (!s->timeless && r.context_id != UINT64_MAX)
+		if (!s->timeless && r.context_id != UINT64_MAX) {
 			q->cur_tid = (int32_t)r.context_id;
+			s->use_ctx = true;
+		}
 		ds = arm_spe__data_src(&r, s->midr);
 		if (!ds)
 			continue;	/* not a load or a store */
@@ -504,6 +596,14 @@ int arm_spe_synth__next(struct arm_spe_synth *s, struct spe_sample *out, uint64_
 		out->time = s->timeless ? 0 : spe_time_conv__perf_time(&s->tc, r.timestamp);
 		out->tid = q->cur_tid;
 		out->pid = pid_of(s, q->cur_tid);
+		if (!s->use_ctx && !s->timeless) {
+			const struct spe_switch *w = switch_at(s, q->cpu, r.timestamp);
+
+			if (w) {
+				out->tid = w->tid;
+				out->pid = w->pid;
+			}
+		}
 		out->cpu = q->cpu;
 		return 1;
 	}

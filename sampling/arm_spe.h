@@ -17,7 +17,9 @@
  * dropped; data_src is computed from the op type, the events and the data source packet, with
  * the Neoverse N1/N2/V1 encoding when the recording's MIDR (CPUID header) says so, else the
  * generic one from the events; time is the timestamp through the TIME_CONV parameters; the
- * thread is the last CONTEXT packet's tid, else the AUXTRACE buffer's tid.
+ * thread is the last CONTEXT packet's tid; in a trace without CONTEXT packets, the task the
+ * last context switch on that CPU at or before the record switched to (SWITCH_CPU_WIDE out
+ * records, as perf's arm_spe_context_switch), else the AUXTRACE buffer's tid.
  * Where perf differs: a bad packet is an error here (perf skips a byte and goes on), naming
  * the byte offset in the file (or in the buffer when no file offset is known).
  *
@@ -135,8 +137,9 @@ struct spe_time_conv {
 	uint64_t time_zero, time_cycles, time_mask;
 	bool cap_user_time_zero, cap_user_time_short;
 };
-/* perf's tsc_to_perf_time. */
+/* perf's tsc_to_perf_time, and perf_time_to_tsc (0 when time_mult is 0: perf divides). */
 uint64_t spe_time_conv__perf_time(const struct spe_time_conv *tc, uint64_t cyc);
+uint64_t spe_time_conv__tsc(const struct spe_time_conv *tc, uint64_t ns);
 
 /**
  * struct spe_sample - what perf's arm_spe__synth_mem_sample fills in.
@@ -162,6 +165,14 @@ void arm_spe_synth__delete(struct arm_spe_synth *s);
 
 /* A COMM or FORK: @tid belongs to @pid (the pid a CONTEXT packet's tid is given). */
 void arm_spe_synth__thread(struct arm_spe_synth *s, int32_t pid, int32_t tid);
+
+/*
+ * A SWITCH_CPU_WIDE "out" record at @time on @cpu: the task switched to is @pid/@tid (its
+ * next_prev fields).  Records of that CPU from then on belong to it, unless the trace has
+ * CONTEXT packets.  Switches must come in time order per CPU (as one CPU's ring gives them).
+ */
+void arm_spe_synth__switch(struct arm_spe_synth *s, int32_t cpu, uint64_t time, int32_t pid,
+			   int32_t tid);
 
 /*
  * An AUXTRACE buffer of queue @idx (@cpu, @tid as the record says): @size bytes at @data,

@@ -1634,6 +1634,15 @@ static int aux_note(struct perf_file *pf, struct record *rec)
 		if (pf->spe)
 			arm_spe_synth__thread(pf->spe, (int32_t)rec->task.pid, (int32_t)rec->task.tid);
 		break;
+	case REC_SWITCH_CPU_WIDE:
+		/* perf's arm_spe_context_switch: the task switched to, for traces without CONTEXT */
+		if (pf->spe && rec->sw.out && rec->has_sample_id &&
+		    (rec->sample.present & (SF_CPU | SF_TIME)) == (SF_CPU | SF_TIME) &&
+		    rec->sample.time)
+			arm_spe_synth__switch(pf->spe, (int32_t)rec->sample.cpu, rec->sample.time,
+					      (int32_t)rec->sw.next_prev_pid,
+					      (int32_t)rec->sw.next_prev_tid);
+		break;
 	}
 	return 0;
 }

@@ -5,7 +5,8 @@
 # two nodes, the Neoverse data sources (peer core/cluster, remote, system cache, DRAM, L1, L2),
 # stores, TLB events, a record split across two AUX buffers, several buffers and rounds per
 # CPU, a tid without COMM, a queue without CONTEXT packets, a kernel PC; the generic (non-
-# Neoverse) encoding from the events; and a recording without TIME.  perf must really decode
+# Neoverse) encoding from the events; a recording without TIME; one without CONTEXT packets,
+# whose threads come from context switches.  perf must really decode
 # the trace (non-zero records) before equality counts.
 . "$top_srcdir/tests/lib.sh"
 scratch
@@ -113,8 +114,39 @@ spe 0 ip=$RD ctx=100 op=ld va=0x7f0000000100 pa=0x1100 lat=20 src=0x9 ev=0x4 ts=
 spe 1 ip=$WR ctx=100 op=st va=0x7f0000000100 pa=0x1100 lat=9 ev=0x4 ts=140 repeat=2
 EOF
 
+# No CONTEXT packets (an unprivileged recording): the tid is the task the CPU last switched to
+# (SWITCH_CPU_WIDE out), a switch at the record's own tsc included, through TIME_CONV.
+cat >"$T/d.txt" <<EOF
+cpus 2
+timeconv 1 3 0
+comm 100 100 prog time=1000
+fork 100 100 101 100 time=1001
+comm 100 101 prog-worker time=1002
+fork 200 1 200 1 time=1003
+comm 200 200 other time=1003
+mmap 100 $TEXT $TLEN $PGOFF $T/prog time=1005
+anon 100 0x7f0000000000 0x21000 time=1005
+mmap 200 $TEXT $TLEN $PGOFF $T/prog time=1005
+anon 200 0x7f0000000000 0x21000 time=1005
+spe 0 ip=$RD op=ld va=0x7f0000000100 pa=0x1100 lat=210 src=0x9 ev=0x4 ts=1000
+switch 0 100 100 time=3000
+switch 1 100 101 time=3000
+spe 0 ip=$RD op=ld va=0x7f0000000100 pa=0x1100 lat=200 src=0x9 ev=0x4 ts=2100 repeat=5
+spe 1 ip=$WR op=st va=0x7f0000000100 pa=0x1100 lat=20 ev=0x4 ts=2101 repeat=3 step=20
+switch 0 200 200 time=3300
+switch 1 0 0 time=3450
+aux 0
+aux 1
+round
+spe 0 ip=$RD op=ld va=0x7f0000000108 pa=0x1108 lat=350 src=0xc ev=0x4 ts=2200 repeat=4 step=7
+spe 1 ip=$WR2 op=st va=0x7f0000000140 pa=0x1140 lat=12 ev=0x4 ts=2350
+spe 1 ip=$RD op=ld va=0x7f0000000140 pa=0x1140 lat=90 src=0xa ev=0x4 ts=2400 repeat=2
+switch 1 100 101 time=4050
+spe 1 ip=$RD2 op=ld va=0x7f0000000148 pa=0x1148 lat=60 src=0x9 ev=0x4 ts=2700 repeat=3
+EOF
+
 n=0
-for s in a b c; do
+for s in a b c d; do
 	"$MKSPE" -o "$T/$s.data" "$T/$s.txt" || fail "mkspe $s.txt"
 	"$PERF" c2c report --stdio -i "$T/$s.data" >"$T/$s.perf" 2>"$T/$s.perf.err" ||
 		fail "perf c2c report failed on $s: $(cat "$T/$s.perf.err")"
@@ -158,4 +190,8 @@ grep -q "Total records *: *28$" "$T/a.perf" || fail "scenario a: $(grep 'Total r
 grep -q 'reader' "$T/a.perf" || fail "perf resolved no symbol in scenario a"
 grep -q "Load HIT Remote Peer *: *[1-9]" "$T/a.perf" || fail "no remote peer loads in scenario a"
 grep -q "Loads - Miss *: *[1-9]" "$T/b.perf" || fail "no LLC misses in scenario b"
+"$PERF" c2c report --stdio -c tid -i "$T/d.data" 2>/dev/null >"$T/d.tid"
+for t in 100:prog 101:prog-worker 200:other 0:swapper; do
+	grep -q " $t " "$T/d.tid" || fail "scenario d: perf shows no $t: $(cat "$T/d.tid")"
+done
 echo "ok: $n outputs identical to perf c2c report"

@@ -283,6 +283,43 @@ static void test_synth(void)
 	arm_spe_synth__delete(s);
 }
 
+/* No CONTEXT packets: the task the CPU last switched to, ties included; a CONTEXT ends it. */
+static void test_switch(void)
+{
+	struct spe_time_conv tc = { .time_shift = 1, .time_mult = 3, .time_zero = 0 };
+	struct arm_spe_synth *s = arm_spe_synth__new(N1, &tc, false);
+	struct sbuf a = { .n = 0 };
+	struct spe_sample smp;
+	const char *why = NULL;
+	uint64_t off = 0;
+	int32_t want[] = { -1, 10, 10, 11, 20, 99, 99 };
+	size_t k = 0;
+
+	/* perf_time_to_tsc: ((t / mult) << shift) + ((t % mult) << shift) / mult */
+	CHECK(spe_time_conv__tsc(&tc, 3000) == 2000 && spe_time_conv__tsc(&tc, 3001) == 2000 &&
+	      spe_time_conv__tsc(&tc, 3002) == 2001);
+	CHECK(spe_time_conv__tsc(&(struct spe_time_conv){ .time_mult = 0 }, 5) == 0);
+	arm_spe_synth__switch(s, 0, 150, 1, 10);	/* tsc 100 */
+	arm_spe_synth__switch(s, 0, 300, 1, 11);	/* tsc 200 */
+	arm_spe_synth__switch(s, 0, 450, 2, 20);	/* tsc 300 */
+	arm_spe_synth__switch(s, 1, 150, 3, 30);	/* another CPU */
+	arm_spe_synth__switch(s, -1, 150, 3, 30);	/* ignored */
+	rec(&a, 0x400100, false, 0x1000, 0, 1, 0, 0, -1, 99);
+	rec(&a, 0x400100, false, 0x1000, 0, 1, 0, 0, -1, 100);
+	rec(&a, 0x400100, false, 0x1000, 0, 1, 0, 0, -1, 199);
+	rec(&a, 0x400100, false, 0x1000, 0, 1, 0, 0, -1, 250);
+	rec(&a, 0x400100, false, 0x1000, 0, 1, 0, 0, -1, 300);
+	rec(&a, 0x400100, false, 0x1000, 0, 1, 0, 0, 99, 301);	/* CONTEXT from here on */
+	rec(&a, 0x400100, false, 0x1000, 0, 1, 0, 0, -1, 400);
+	CHECK(arm_spe_synth__queue(s, 0, 0, -1, a.b, a.n, 0, &why) == 0);
+	while (arm_spe_synth__next(s, &smp, &off, &why) == 1 && k < 7) {
+		CHECK(smp.tid == want[k]);
+		k++;
+	}
+	CHECK(k == 7);
+	arm_spe_synth__delete(s);
+}
+
 static void test_encode(void)
 {
 	struct spe_sample smp = { .ip = 0x1122334455667788ULL, .pid = 1, .tid = 2, .time = 3,
@@ -310,6 +347,7 @@ int main(void)
 	test_data_src();
 	test_time();
 	test_synth();
+	test_switch();
 	test_encode();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);

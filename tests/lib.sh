@@ -1,9 +1,10 @@
 # Shared helpers for shell tests (sourced).  Tests run from `make check`, which exports LINEUP,
-# top_srcdir, top_builddir, PERF, PAHOLE, CLANG, CC and SHARED.
+# top_srcdir, top_builddir, PERF, PAHOLE, CLANG, CC and FIXTURES (the real recordings,
+# tests/fixtures/perf-data).
 set -u
 
 : "${LINEUP:=$top_builddir/lineup}"
-: "${SHARED:=$top_srcdir/../shared}"
+: "${FIXTURES:=$top_srcdir/tests/fixtures/perf-data}"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }

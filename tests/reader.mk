@@ -14,7 +14,7 @@ EXTRA_DIST += tests/fuzz/reader_fuzz.c tests/fuzz/run.sh tests/fuzz/reader-seeds
 	tests/fuzz/reader-seeds/be-ctx_switch.data tests/fuzz/reader-seeds/be-pipe-group.data
 FUZZ_SECONDS = 60
 fuzz:
-	CLANG='$(CLANG)' SHARED='$(abs_top_srcdir)/../shared' \
+	CLANG='$(CLANG)' FIXTURES='$(abs_top_srcdir)/tests/fixtures/perf-data' \
 		$(SHELL) $(top_srcdir)/tests/fuzz/run.sh $(FUZZ_SECONDS)
 .PHONY: fuzz
 

@@ -311,9 +311,9 @@ grep -q '^      0      0x7f0000000000   0-1       3 ' "$T/lineup.$n" ||
 
 # The real recording (kernel samples without a vmlinux: with --show-all and Source:Line, perf 6.1
 # dies of SIGPIPE when addr2line gives up on [kernel.kallsyms], so those runs drop the column).
-# The fixtures live beside the checkout (../shared), not in it: a bare clone has none.
-if [ -d "$SHARED/fixtures/perf-data" ]; then
-	W="$SHARED/fixtures/perf-data/perf.data.weight_struct"
+# The fixtures are in the checkout (tests/fixtures/perf-data).
+if [ -d "$FIXTURES" ]; then
+	W="$FIXTURES/perf.data.weight_struct"
 	compare "$W"
 	compare "$W" --show-all --no-source
 	compare "$W" --show-all -c pid
@@ -323,12 +323,12 @@ if [ -d "$SHARED/fixtures/perf-data" ]; then
 
 	# The other real recordings perf c2c accepts (most others have no NUMA_TOPOLOGY, which perf
 	# 6.1 c2c refuses: "Failed setup nodes"; lineup reports them anyway).
-	compare "$SHARED/fixtures/perf-data/perf.data.numatopology-3.2"
-	compare "$SHARED/fixtures/perf-data/perf.data.numatopology-3.2" --show-all -c pid,tid --no-source
-	compare "$SHARED/fixtures/perf-data/single-event-multi-process.perf.data"
-	compare "$SHARED/fixtures/perf-data/single-event-multi-process.perf.data" -N -c tid
+	compare "$FIXTURES/perf.data.numatopology-3.2"
+	compare "$FIXTURES/perf.data.numatopology-3.2" --show-all -c pid,tid --no-source
+	compare "$FIXTURES/single-event-multi-process.perf.data"
+	compare "$FIXTURES/single-event-multi-process.perf.data" -N -c tid
 	# Every fixture, the corrupt one included: a report or a clean error (exit 2), never a crash.
-	for f in "$SHARED"/fixtures/perf-data/*perf.data*; do
+	for f in "$FIXTURES"/*perf.data*; do
 		"$LINEUP" report --stdio -i "$f" >/dev/null 2>"$T/err"
 		rc=$?
 		[ $rc -eq 0 ] || [ $rc -eq 2 ] || fail "lineup report exits $rc on $(basename "$f")"
@@ -336,7 +336,7 @@ if [ -d "$SHARED/fixtures/perf-data" ]; then
 			fail "the error on $(basename "$f") does not name the file"
 	done
 else
-	echo "no fixtures at $SHARED/fixtures/perf-data: the real recordings are not compared"
+	fail "no fixtures at $FIXTURES (tests/fixtures/perf-data is part of the checkout)"
 fi
 
 # Line size: perf 6.1 takes it from the machine running perf report (64 here); lineup from the

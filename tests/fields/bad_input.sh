@@ -5,7 +5,7 @@
 # never a crash.
 . "$top_srcdir/tests/lib.sh"
 scratch
-F="$SHARED/fixtures/perf-data"
+F="$FIXTURES"
 MKKERN="$top_builddir/tests/fields/mkkern"
 
 # A tiny recording: one module sample whose .ko does not exist, one user sample.

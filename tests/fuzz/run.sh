@@ -21,7 +21,7 @@ printf '#define _GNU_SOURCE 1\n' >"$work/config.h"
 	$zstd_libs -o "$work/reader_fuzz"
 
 # Seeds: the real recordings (at most their first 64 KiB) and tests/fuzz/reader-seeds.
-fixtures=${SHARED:-$top/../shared}/fixtures/perf-data
+fixtures=${FIXTURES:-$top/tests/fixtures/perf-data}
 for f in "$fixtures"/*perf.data* "$top"/tests/fuzz/reader-seeds/*.data; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f")

@@ -11,8 +11,8 @@ need timeout
 need dd
 scratch
 
-dir="$SHARED/fixtures/perf-data"
-[ -d "$dir" ] || skip "no fixtures at $dir"
+dir="$FIXTURES"
+[ -d "$dir" ] || fail "no fixtures at $dir (tests/fixtures/perf-data is part of the checkout)"
 
 # Run lineup info on $1 ($2 describes it; $3 = 1 when the mutated file may still be valid):
 # exit 2 with a message naming the file and a byte offset, or exit 0 where allowed; anything

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Oracle: on every real recording in $SHARED/fixtures/perf-data, `lineup info` must count the
+# Oracle: on every real recording in $FIXTURES, `lineup info` must count the
 # same records per type and the same samples (and lost samples) per event as
 # `perf report --stats`, and print the same header as `perf report --header-only` (and -I).
 # The numbers are parsed out of both outputs and compared one by one.
@@ -9,8 +9,8 @@ need python3
 PERF=${PERF:-perf}
 scratch
 
-dir="$SHARED/fixtures/perf-data"
-[ -d "$dir" ] || skip "no fixtures at $dir"
+dir="$FIXTURES"
+[ -d "$dir" ] || fail "no fixtures at $dir (tests/fixtures/perf-data is part of the checkout)"
 
 # "NAME COUNT" lines of the Aggregated stats table (TOTAL, MMAP, SAMPLE ...).
 aggregated() {

@@ -10,8 +10,8 @@ PERF=${PERF:-perf}
 scratch
 swap="$top_builddir/tests/tools/perfswap"
 [ -x "$swap" ] || fail "$swap is not built"
-dir="$SHARED/fixtures/perf-data"
-[ -d "$dir" ] || skip "no fixtures at $dir"
+dir="$FIXTURES"
+[ -d "$dir" ] || fail "no fixtures at $dir (tests/fixtures/perf-data is part of the checkout)"
 
 stats() {
 	awk '/^Aggregated stats:/ { on = 1; next } on && / events: / { print $1, $3 }

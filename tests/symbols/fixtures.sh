@@ -9,8 +9,8 @@
 # sample, and the corrupt one.)
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PERF:-}" ] || skip "perf is not installed"
-FIX="$SHARED/fixtures/perf-data"
-[ -d "$FIX" ] || skip "no $FIX"
+FIX="$FIXTURES"
+[ -d "$FIX" ] || fail "no $FIX (tests/fixtures/perf-data is part of the checkout)"
 scratch
 export HOME="$T/home"	# no build-id cache
 mkdir -p "$HOME"

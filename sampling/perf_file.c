@@ -1643,6 +1643,17 @@ static int aux_note(struct perf_file *pf, struct record *rec)
 					      (int32_t)rec->sw.next_prev_pid,
 					      (int32_t)rec->sw.next_prev_tid);
 		break;
+	case REC_SWITCH:
+		/*
+		 * perf reads next_prev from this record too, where it has none: the first word
+		 * after the header, the sample_id's TID, i.e. the task switched out.
+		 */
+		if (pf->spe && rec->sw.out && rec->has_sample_id &&
+		    (rec->sample.present & (SF_CPU | SF_TIME | SF_TID)) ==
+		    (SF_CPU | SF_TIME | SF_TID) && rec->sample.time)
+			arm_spe_synth__switch(pf->spe, (int32_t)rec->sample.cpu, rec->sample.time,
+					      (int32_t)rec->sample.pid, (int32_t)rec->sample.tid);
+		break;
 	}
 	return 0;
 }

@@ -239,6 +239,11 @@ static void make_attr(const struct recorder_opts *o, unsigned int i, struct perf
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
+		/* an SPE trace without CONTEXT packets gets its threads from the switches, as
+		 * perf record's arm_spe tracking event asks for them */
+		for (unsigned int k = 0; k < o->nr_events; k++)
+			if (o->events[k].aux)
+				a->context_switch = 1;
 	}
 }
 

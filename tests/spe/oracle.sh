@@ -6,7 +6,7 @@
 # stores, TLB events, a record split across two AUX buffers, several buffers and rounds per
 # CPU, a tid without COMM, a queue without CONTEXT packets, a kernel PC; the generic (non-
 # Neoverse) encoding from the events; a recording without TIME; one without CONTEXT packets,
-# whose threads come from context switches.  perf must really decode
+# whose threads come from context switches (CPU-wide or per-task records).  perf must really decode
 # the trace (non-zero records) before equality counts.
 . "$top_srcdir/tests/lib.sh"
 scratch
@@ -145,8 +145,12 @@ switch 1 100 101 time=4050
 spe 1 ip=$RD2 op=ld va=0x7f0000000148 pa=0x1148 lat=60 src=0x9 ev=0x4 ts=2700 repeat=3
 EOF
 
+# The same with per-task SWITCH out records, whose first word perf takes for next_prev: the
+# sample_id's TID (here the task written there).
+sed 's/^switch /switchout /' "$T/d.txt" >"$T/e.txt"
+
 n=0
-for s in a b c d; do
+for s in a b c d e; do
 	"$MKSPE" -o "$T/$s.data" "$T/$s.txt" || fail "mkspe $s.txt"
 	"$PERF" c2c report --stdio -i "$T/$s.data" >"$T/$s.perf" 2>"$T/$s.perf.err" ||
 		fail "perf c2c report failed on $s: $(cat "$T/$s.perf.err")"

@@ -21,6 +21,7 @@
  *	mmap PID START LEN PGOFF FILE [time=T]	an r-x MMAP2 of FILE
  *	anon PID START LEN [time=T]		an rw- anonymous MMAP2 (data)
  *	switch CPU PID TID [time=T]	a SWITCH_CPU_WIDE out record: CPU switches to PID/TID
+ *	switchout CPU PID TID [time=T]	a SWITCH out record (per-task): PID/TID leaves CPU
  *	spe CPU key=value...		a load/store record into CPU's AUX buffer: ip= va= pa=
  *					lat= op=ld|st|other|branch src=N (data source packet)
  *					ev=N (events packet) ctx=TID (CONTEXT packet) ts=N
@@ -348,6 +349,21 @@ static void directive(char **argv, int argc, const char *path)
 		struct sample s = sid(pid, pid, kvnum(argv, argc, "time", 0));
 
 		check(perf_writer__mmap(w, CPUMODE_USER | (code ? 0 : (1u << 13)), &m, &s));
+	} else if (!strcmp(d, "switchout") && argc >= 4) {
+		/* header, then the dummy event's sample_id: TID TIME CPU ID */
+		uint64_t rec[5] = { 0 }, time = kvnum(argv, argc, "time", 0);
+		uint32_t cpu = cpu_arg(argv[1]), pid = (uint32_t)num(argv[2]);
+		uint32_t tid = (uint32_t)num(argv[3]);
+		uint16_t size = notime ? 32 : 40;
+		uint64_t *p = rec + 1;
+
+		rec[0] = REC_SWITCH | (uint64_t)(1u << 13) << 32 | (uint64_t)size << 48;
+		*p++ = pid | (uint64_t)tid << 32;
+		if (!notime)
+			*p++ = time;
+		*p++ = cpu;
+		*p = perf_writer__event_id(w, ev_dummy);
+		check(perf_writer__raw_record(w, rec));
 	} else if (!strcmp(d, "switch") && argc >= 4) {
 		/* header, next_prev pid/tid, then the dummy event's sample_id: TID TIME CPU ID */
 		uint64_t rec[6] = { 0 }, time = kvnum(argv, argc, "time", 0);

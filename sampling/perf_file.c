@@ -1665,17 +1665,25 @@ static int aux_data(struct perf_file *pf, struct record *rec, uint64_t off)
 	const char *why;
 	int rc;
 
-	if (pf->seekable ? n > pf->src_size - at : n > MAX_AUX)
+	if (pf->seekable && (at > pf->src_size || n > pf->src_size - at))
 		return perr(pf, off, "AUXTRACE data of %" PRIu64 " bytes runs past the end of the "
 			    "data", n);
-	if (n > pf->aux_cap) {
-		free(pf->aux_buf);
-		pf->aux_buf = xmalloc((size_t)n);
-		pf->aux_cap = (size_t)n;
+	if (n > MAX_AUX)
+		return perr(pf, off, "AUXTRACE data of %" PRIu64 " bytes (more than %u MiB)", n,
+			    MAX_AUX >> 20);
+	/* through a pipe the size is unchecked until the data is there: grow as it comes */
+	for (uint64_t got = 0; got < n;) {
+		size_t chunk = n - got < (16u << 20) ? (size_t)(n - got) : 16u << 20;
+
+		if (got + chunk > pf->aux_cap) {
+			pf->aux_cap = (size_t)(pf->seekable ? n : got + chunk);
+			pf->aux_buf = xrealloc(pf->aux_buf, pf->aux_cap);
+		}
+		rc = consume(pf, chunk, pf->aux_buf + got, off);
+		if (rc)
+			return rc;
+		got += chunk;
 	}
-	rc = consume(pf, n, pf->aux_buf, off);
-	if (rc)
-		return rc;
 	rec->auxtrace.data = pf->aux_buf;
 	if (arm_spe_synth__queue(pf->spe, rec->auxtrace.idx, (int32_t)rec->auxtrace.cpu,
 				 (int32_t)rec->auxtrace.tid, pf->aux_buf, n, at, &why))

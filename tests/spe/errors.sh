@@ -39,6 +39,13 @@ head -c $((off + 48 + 100)) "$T/t.data" >"$T/cut.data"
 expect_rc 2 "$LINEUP" report --stdio -i "$T/cut.data" >/dev/null 2>"$T/err"
 grep -q "cut.data: at byte [0-9]* (0x[0-9a-f]*): " "$T/err" || fail "cut: $(cat "$T/err")"
 
+# the same cut in pipe mode: the AUX data ends early
+"$MKSPE" -o - "$T/t.txt" >"$T/t.pipe" || fail "mkspe -o - t"
+psize=$(stat -c %s "$T/t.pipe")
+head -c $((psize - 100)) "$T/t.pipe" | expect_rc 2 "$LINEUP" report --stdio -i - >/dev/null 2>"$T/err"
+grep -q "<stdin>: at byte [0-9]* (0x[0-9a-f]*): .*run past the end" "$T/err" ||
+	fail "pipe cut: $(cat "$T/err")"
+
 # truncations and flips over the AUX data and the records around it
 i=0
 while [ $i -lt 40 ]; do

@@ -158,7 +158,10 @@ const struct command cmd_sim_flags = {
 	"LINEUP_SIM_OUTPUT (the file; unset, the program runs unrecorded), LINEUP_SIM_PERIOD "
 	"(sampling period of accesses that "
 	"hit, 1000), LINEUP_SIM_MISS_PERIOD (of those that miss: HITMs, invalidations; "
-	"PERIOD/20), LINEUP_SIM_MAX_ALLOCS (allocations logged, 1000000) and "
+	"PERIOD/20), LINEUP_SIM_WINDOW (BURST/EVERY[/START] microseconds, 200/2000/10000: "
+	"after an exact START, plain accesses are modeled in windows of BURST every EVERY, "
+	"atomic RMWs and locks always; 0: every access; `lineup record --sim-window`), "
+	"LINEUP_SIM_MAX_ALLOCS (allocations logged, 1000000) and "
 	"LINEUP_SIM_YIELD (each thread yields the CPU every N accesses: threads contend "
 	"only when they run at the same time, so set it, e.g. to 500, where there are fewer "
 	"free CPUs than threads).",

@@ -5,8 +5,11 @@
 /*
  * `lineup record --sim`: run a program built with `lineup sim-flags` so that its runtime
  * (sampling/simrt) writes @output, with the sampling period @period (0: the runtime's
- * default).  argv[0] is the program.  Returns an exit code (cli/command.h).
+ * default) and the modeling windows @window (LINEUP_SIM_WINDOW's syntax, already checked;
+ * NULL: the runtime's default).  argv[0] is the program.  Returns an exit code
+ * (cli/command.h).
  */
-int sim_record__run(const char *output, unsigned long long period, int argc, char **argv);
+int sim_record__run(const char *output, unsigned long long period, const char *window, int argc,
+		    char **argv);
 
 #endif

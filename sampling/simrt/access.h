@@ -58,20 +58,21 @@ static inline bool countdown(struct simrt_thread *t, int k)
 	return true;
 }
 
+
 static __attribute__((noinline)) void sample_load(struct simrt_thread *t, enum coh_op op,
 						  uint64_t addr, uint64_t ret,
-						  const struct coh_outcome *o, int miss)
+						  const struct coh_outcome *o, int miss, bool sync)
 {
-	simrt__emit(t, SIMRT_EV_LOAD, simrt__ip(ret), addr,
+	simrt__emit(t, SIMRT_EV_LOAD | t->ev[sync], simrt__ip(ret), addr,
 		    coherence__load_data_src(o->load_src, op == COH_RMW), o->load_cycles,
 		    simrt__periods[miss]);
 }
 
 static __attribute__((noinline)) void sample_store(struct simrt_thread *t, enum coh_op op,
 						   uint64_t addr, uint64_t ret,
-						   const struct coh_outcome *o, int miss)
+						   const struct coh_outcome *o, int miss, bool sync)
 {
-	simrt__emit(t, SIMRT_EV_STORE, simrt__ip(ret), addr,
+	simrt__emit(t, SIMRT_EV_STORE | t->ev[sync], simrt__ip(ret), addr,
 		    coherence__store_data_src(o->store_hit, op == COH_RMW), o->store_cycles,
 		    simrt__periods[miss]);
 }
@@ -80,12 +81,12 @@ static __attribute__((noinline)) void sample_store(struct simrt_thread *t, enum 
  * with the op bits set to PERF_MEM_OP_NA so that perf c2c does not count it as an access. */
 static __attribute__((noinline)) void sample_pair(struct simrt_thread *t, enum coh_op op,
 						  uint64_t addr, uint64_t ret,
-						  const struct coh_outcome *o)
+						  const struct coh_outcome *o, bool sync)
 {
 	uint64_t ds = op == COH_STORE ? coherence__store_data_src(false, false)
 				      : coherence__load_data_src(o->load_src, op == COH_RMW);
 
-	simrt__emit(t, SIMRT_EV_PAIR_HITM, simrt__ip(ret), addr, (ds & ~0x1fULL) | 1,
+	simrt__emit(t, SIMRT_EV_PAIR_HITM | t->ev[sync], simrt__ip(ret), addr, (ds & ~0x1fULL) | 1,
 		    op == COH_STORE ? o->store_cycles : o->load_cycles, simrt__periods[1]);
 }
 
@@ -109,7 +110,8 @@ static inline bool pair_contended(const struct simrt_thread *t, uint64_t addr, e
 
 /* Everything but the silent hit: model transitions, misses, pairs, straddling accesses. */
 static __attribute__((noinline)) void access_slow(struct simrt_thread *t, uint64_t addr,
-						  uint64_t size, enum coh_op op, uint64_t ret)
+						  uint64_t size, enum coh_op op, uint64_t ret,
+						  bool sync)
 {
 	coh_state_t s64, s128;
 	struct coh_outcome o;
@@ -131,16 +133,16 @@ static __attribute__((noinline)) void access_slow(struct simrt_thread *t, uint64
 		/* A hit on its 64-byte line, changing nothing there. */
 		if (op != COH_STORE && countdown(t, CD_LOAD_HIT)) {
 			coherence__step(s64, t->core, op, &simrt__costs, &o);
-			sample_load(t, op, addr, ret, &o, 0);
+			sample_load(t, op, addr, ret, &o, 0, sync);
 		}
 		if (op != COH_LOAD && countdown(t, CD_STORE_HIT)) {
 			coherence__step(s64, t->core, op, &simrt__costs, &o);
-			sample_store(t, op, addr, ret, &o, 0);
+			sample_store(t, op, addr, ret, &o, 0, sync);
 		}
 		if (!coherence__silent(s128, t->me, op) && pair_contended(t, addr, op) &&
 		    countdown(t, CD_PAIR)) {
 			coherence__step(s128, t->core, op, &simrt__costs, &o);
-			sample_pair(t, op, addr, ret, &o);
+			sample_pair(t, op, addr, ret, &o, sync);
 		}
 		return;
 	}
@@ -149,18 +151,19 @@ static __attribute__((noinline)) void access_slow(struct simrt_thread *t, uint64
 		int miss = o.load_src != COH_SRC_L1;
 
 		if (countdown(t, miss ? CD_LOAD_MISS : CD_LOAD_HIT))
-			sample_load(t, op, addr, ret, &o, miss);
+			sample_load(t, op, addr, ret, &o, miss, sync);
 	}
 	if (op != COH_LOAD) {
 		int miss = !o.store_hit;
 
 		if (countdown(t, miss ? CD_STORE_MISS : CD_STORE_HIT))
-			sample_store(t, op, addr, ret, &o, miss);
+			sample_store(t, op, addr, ret, &o, miss, sync);
 	}
 }
 
 static __attribute__((noinline, cold)) void sample_hit(struct simrt_thread *t, uint64_t addr,
-						       enum coh_op op, uint64_t ret, bool load)
+						       enum coh_op op, uint64_t ret, bool load,
+						       bool sync)
 {
 	struct coh_slot s = coherence__slot(addr, 7, SIMRT_LOG2_SLOTS);
 	coh_state_t s64 =
@@ -171,38 +174,30 @@ static __attribute__((noinline, cold)) void sample_hit(struct simrt_thread *t, u
 
 	coherence__step(s64, t->core, op, &simrt__costs, &o);
 	if (load)
-		sample_load(t, op, addr, ret, &o, 0);
+		sample_load(t, op, addr, ret, &o, 0, sync);
 	else
-		sample_store(t, op, addr, ret, &o, 0);
+		sample_store(t, op, addr, ret, &o, 0, sync);
 }
 
 /*
- * One access.  The fast path is the access that changes nothing at either granularity (the
- * line held by this core, Modified for a store) and stays within one line: two loads of the
- * slot, the sampling countdowns, no store.  Anything else goes to access_slow().
+ * One modeled access, sampled.  The fast path is the access that changes nothing at either
+ * granularity (the line held by this core, Modified for a store) and stays within one line:
+ * two loads of the slot, the sampling countdowns, no store.  Anything else goes to
+ * access_slow().
  */
-static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, uint64_t size,
-								enum coh_op op, uint64_t ret)
+static inline __attribute__((always_inline)) void model(struct simrt_thread *t, uint64_t addr,
+							uint64_t size, enum coh_op op,
+							uint64_t ret, bool sync)
 {
-	struct simrt_thread *t = simrt__cur;
-	struct coh_slot s;
-	struct simrt_pair_slot *slot;
+	struct coh_slot s = coherence__slot(addr, 7, SIMRT_LOG2_SLOTS);
+	struct simrt_pair_slot *slot = &simrt__table[s.index];
 
-	if (unlikely(!t)) {
-		t = simrt__thread();
-		if (!t)
-			return;
-	}
-	if (unlikely(simrt__state != 1 || t->ignore))
-		return;
 	if (unlikely(simrt__yield_every) && --t->yield_left <= 0) {
 		/* Threads sharing a CPU interleave only at yields: see LINEUP_SIM_YIELD.  Jittered,
 		 * so that the yield does not always fall before the same access of a loop. */
 		t->yield_left = simrt__yield_every / 2 + t->rng % (uint64_t)simrt__yield_every;
 		sched_yield();
 	}
-	s = coherence__slot(addr, 7, SIMRT_LOG2_SLOTS);
-	slot = &simrt__table[s.index];
 	if (likely(
 		coherence__silent(
 		    coherence__lookup(
@@ -215,15 +210,119 @@ static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, u
 		((addr ^ (addr + size - 1)) >> 6) == 0)) {
 		if (op != COH_STORE && unlikely(--t->left[CD_LOAD_HIT] <= 0)) {
 			t->left[CD_LOAD_HIT] = simrt__next_period(t, 0);
-			sample_hit(t, addr, op, ret, true);
+			sample_hit(t, addr, op, ret, true, sync);
 		}
 		if (op != COH_LOAD && unlikely(--t->left[CD_STORE_HIT] <= 0)) {
 			t->left[CD_STORE_HIT] = simrt__next_period(t, 0);
-			sample_hit(t, addr, op, ret, false);
+			sample_hit(t, addr, op, ret, false, sync);
 		}
 		return;
 	}
-	access_slow(t, addr, size, op, ret);
+	access_slow(t, addr, size, op, ret, sync);
+}
+
+/* One access through the line table, unsampled (a sync access outside windows). */
+static __attribute__((noinline)) void model_quiet(struct simrt_thread *t, uint64_t addr,
+						  uint64_t size, enum coh_op op)
+{
+	coh_state_t x, x2;
+	uint64_t last = addr + size - 1;
+
+	table_step(addr, t, op, &x, &x2);
+	if (unlikely(((addr ^ last) >> 6) != 0)) {
+		struct coh_slot s = coherence__slot(last, 7, SIMRT_LOG2_SLOTS);
+
+		if (((addr ^ last) >> 7) != 0)
+			table_step(last, t, op, &x, &x2);
+		else
+			(void)word_step(&simrt__table[s.index].half[1], s, t, op);
+	}
+}
+
+/* The thread of the caller, made on its first access; NULL when it is not to be modeled. */
+static inline struct simrt_thread *current(void)
+{
+	struct simrt_thread *t = simrt__cur;
+
+	if (unlikely(!t))
+		t = simrt__thread();
+	if (unlikely(!t || simrt__state != 1 || t->ignore))
+		return NULL;
+	return t;
+}
+
+/*
+ * A plain access that went beyond the fast path: inside a window, model it; outside, the
+ * countdown ran out: look at the clock, which may open a window (then model it too).
+ */
+static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t size,
+							 enum coh_op op, uint64_t ret)
+{
+	struct simrt_thread *t = current();
+
+	if (unlikely(!t)) {
+		/* Not recording, or the thread ignores its accesses: stay on the fast path. */
+		if (simrt__cur)
+			simrt__reload(simrt__cur, SIMRT_SKIP_NEVER);
+		else
+			for (int i = 0; i < SIMRT_NR_SKIP; i++)
+				simrt__skip[i] = SIMRT_SKIP_NEVER;
+		return;
+	}
+	if (unlikely(!t->window || --t->clock_left <= 0)) {
+		simrt__window_check(t);
+		if (!t->window)
+			return;
+	} else {
+		t->plain_seen++;
+		simrt__skip[op == COH_STORE] = 1;
+	}
+	t->plain_modeled++;
+	model(t, addr, size, op, ret, false);
+}
+
+/*
+ * The hooks' arrivals, one per kind of access so that the model folds the op in (tsan.c:
+ * jumped to from its assembly hooks too).
+ */
+void simrt__arrive_load(uint64_t addr, uint64_t size, uint64_t ret);
+void simrt__arrive_store(uint64_t addr, uint64_t size, uint64_t ret);
+
+/*
+ * A plain access (load or store; RMWs go through simrt__sync).  The fast path, outside
+ * windows: one decrement of a thread-local countdown and a branch.
+ */
+static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, uint64_t size,
+								enum coh_op op, uint64_t ret)
+{
+	if (likely(--simrt__skip[op == COH_STORE] > 0))
+		return;
+	if (op == COH_LOAD)
+		simrt__arrive_load(addr, size, ret);
+	else
+		simrt__arrive_store(addr, size, ret);
+}
+
+/*
+ * An atomic read-modify-write or a lock operation: always modeled, sampled inside windows.
+ * These cost tens of cycles in the program already.
+ */
+static __attribute__((noinline)) void simrt__sync(uint64_t addr, uint64_t size, enum coh_op op,
+						  uint64_t ret)
+{
+	struct simrt_thread *t = current();
+
+	if (unlikely(!t))
+		return;
+	if (unlikely(--t->clock_left <= 0))
+		simrt__window_check(t);
+	t->sync_seen++;
+	if (likely(t->window)) {
+		t->sync_modeled++;
+		model(t, addr, size, op, ret, true);
+	} else {
+		model_quiet(t, addr, size, op);
+	}
 }
 
 static inline void simrt__range(uint64_t addr, uint64_t size, enum coh_op op, uint64_t ret)

@@ -61,9 +61,9 @@ static void model_locked(pthread_mutex_t *m, uint64_t ret)
 {
 	uintptr_t a = (uintptr_t)m;
 
-	simrt__access(a + MUTEX_LOCK, 4, COH_RMW, ret);
-	simrt__access(a + MUTEX_OWNER, 4, COH_STORE, ret);
-	simrt__access(a + MUTEX_NUSERS, 4, COH_STORE, ret);
+	simrt__sync(a + MUTEX_LOCK, 4, COH_RMW, ret);
+	simrt__sync(a + MUTEX_OWNER, 4, COH_STORE, ret);
+	simrt__sync(a + MUTEX_NUSERS, 4, COH_STORE, ret);
 }
 
 API int pthread_mutex_lock(pthread_mutex_t *m)
@@ -84,7 +84,7 @@ API int pthread_mutex_trylock(pthread_mutex_t *m)
 	if (!rc)
 		model_locked(m, ret);
 	else /* a failed trylock is still a locked cmpxchg on the lock word */
-		simrt__access((uintptr_t)m + MUTEX_LOCK, 4, COH_RMW, ret);
+		simrt__sync((uintptr_t)m + MUTEX_LOCK, 4, COH_RMW, ret);
 	return rc;
 }
 
@@ -93,9 +93,9 @@ API int pthread_mutex_unlock(pthread_mutex_t *m)
 	uint64_t ret = RET;
 	uintptr_t a = (uintptr_t)m;
 
-	simrt__access(a + MUTEX_OWNER, 4, COH_STORE, ret);
-	simrt__access(a + MUTEX_NUSERS, 4, COH_STORE, ret);
-	simrt__access(a + MUTEX_LOCK, 4, COH_RMW, ret);
+	simrt__sync(a + MUTEX_OWNER, 4, COH_STORE, ret);
+	simrt__sync(a + MUTEX_NUSERS, 4, COH_STORE, ret);
+	simrt__sync(a + MUTEX_LOCK, 4, COH_RMW, ret);
 	return real_mutex_unlock(m);
 }
 
@@ -104,13 +104,13 @@ API int pthread_spin_lock(pthread_spinlock_t *l)
 	uint64_t ret = RET;
 
 	for (;;) {
-		simrt__access((uintptr_t)l, sizeof(*l), COH_RMW, ret);
+		simrt__sync((uintptr_t)l, sizeof(*l), COH_RMW, ret);
 		if (__atomic_sub_fetch(l, 1, __ATOMIC_ACQUIRE) == 0)
 			return 0;
 		/* Spin reading, as glibc does, until the lock looks free. */
 		do {
 			__builtin_ia32_pause();
-			simrt__access((uintptr_t)l, sizeof(*l), COH_LOAD, ret);
+			simrt__sync((uintptr_t)l, sizeof(*l), COH_LOAD, ret);
 		} while (__atomic_load_n(l, __ATOMIC_RELAXED) <= 0);
 	}
 }
@@ -119,14 +119,14 @@ API int pthread_spin_trylock(pthread_spinlock_t *l)
 {
 	int free = 1;
 
-	simrt__access((uintptr_t)l, sizeof(*l), COH_RMW, RET);
+	simrt__sync((uintptr_t)l, sizeof(*l), COH_RMW, RET);
 	return __atomic_compare_exchange_n(l, &free, 0, false, __ATOMIC_ACQUIRE,
 					   __ATOMIC_RELAXED) ? 0 : EBUSY;
 }
 
 API int pthread_spin_unlock(pthread_spinlock_t *l)
 {
-	simrt__access((uintptr_t)l, sizeof(*l), COH_STORE, RET);
+	simrt__sync((uintptr_t)l, sizeof(*l), COH_STORE, RET);
 	__atomic_store_n(l, 1, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -136,14 +136,14 @@ enum { RW_READERS = 0, RW_CUR_WRITER = 24, RW_FLAGS = 48 };
 
 static void model_rdlocked(pthread_rwlock_t *l, uint64_t ret)
 {
-	simrt__access((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
-	simrt__access((uintptr_t)l + RW_FLAGS, 4, COH_LOAD, ret);
+	simrt__sync((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
+	simrt__sync((uintptr_t)l + RW_FLAGS, 4, COH_LOAD, ret);
 }
 
 static void model_wrlocked(pthread_rwlock_t *l, uint64_t ret)
 {
-	simrt__access((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
-	simrt__access((uintptr_t)l + RW_CUR_WRITER, 4, COH_STORE, ret);
+	simrt__sync((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
+	simrt__sync((uintptr_t)l + RW_CUR_WRITER, 4, COH_STORE, ret);
 }
 
 API int pthread_rwlock_rdlock(pthread_rwlock_t *l)
@@ -164,7 +164,7 @@ API int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 	if (!rc)
 		model_rdlocked(l, ret);
 	else
-		simrt__access((uintptr_t)l + RW_READERS, 4, COH_LOAD, ret);
+		simrt__sync((uintptr_t)l + RW_READERS, 4, COH_LOAD, ret);
 	return rc;
 }
 
@@ -186,7 +186,7 @@ API int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 	if (!rc)
 		model_wrlocked(l, ret);
 	else
-		simrt__access((uintptr_t)l + RW_READERS, 4, COH_LOAD, ret);
+		simrt__sync((uintptr_t)l + RW_READERS, 4, COH_LOAD, ret);
 	return rc;
 }
 
@@ -198,7 +198,7 @@ API int pthread_rwlock_unlock(pthread_rwlock_t *l)
 
 	/* glibc records the writer's tid in __cur_writer, and clears it on the writer's unlock. */
 	if (t && (uint32_t)writer == t->tid)
-		simrt__access((uintptr_t)l + RW_CUR_WRITER, 4, COH_STORE, ret);
-	simrt__access((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
+		simrt__sync((uintptr_t)l + RW_CUR_WRITER, 4, COH_STORE, ret);
+	simrt__sync((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
 	return real_rwlock_unlock(l);
 }

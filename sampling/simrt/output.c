@@ -158,6 +158,51 @@ static void spool_each(int fd,
 	}
 }
 
+/*
+ * Each thread's seen/modeled ratios (SIMRT_REC_COUNTS), by tid: a sample's period times its
+ * thread's ratio estimates what the whole run did, windows or not.  A tid reused by a later
+ * thread adds its counts to the earlier one's.  Without counts (a full table), ratio 1.
+ */
+#define COUNT_SLOTS 8192
+
+static struct thread_counts {
+	uint32_t tid; /* 0: free */
+	uint64_t seen[2], modeled[2]; /* [0] plain, [1] sync */
+} counts[COUNT_SLOTS];
+static bool scaled;
+
+static struct thread_counts *counts_of(uint32_t tid, bool add)
+{
+	for (unsigned k = 0; k < COUNT_SLOTS; k++) {
+		struct thread_counts *c = &counts[(tid * 2654435761u + k) % COUNT_SLOTS];
+
+		if (c->tid == tid)
+			return c;
+		if (!c->tid) {
+			if (!add)
+				return NULL;
+			c->tid = tid;
+			return c;
+		}
+	}
+	return NULL;
+}
+
+static uint64_t scale_period(const struct simrt_rec *r)
+{
+	unsigned cls = r->event & SIMRT_EV_SYNC ? 1 : 0;
+	const struct thread_counts *c;
+	double p;
+
+	if (!scaled || !(r->event & (SIMRT_EV_PLAIN | SIMRT_EV_SYNC)))
+		return r->period;
+	c = counts_of(r->tid, false);
+	if (!c || !c->modeled[cls] || c->seen[cls] <= c->modeled[cls])
+		return r->period;
+	p = (double)r->period * (double)c->seen[cls] / (double)c->modeled[cls];
+	return p < 1 ? 1 : (uint64_t)(p + 0.5);
+}
+
 static void put_thread(struct perf_writer *w, const struct simrt_rec *r, uint32_t pid)
 {
 	struct sample sid = {.pid = pid, .tid = r->tid};
@@ -165,6 +210,17 @@ static void put_thread(struct perf_writer *w, const struct simrt_rec *r, uint32_
 	struct rec_comm c = {.pid = pid, .tid = r->tid, .comm = comm};
 	struct rec_task t = {.pid = pid, .ppid = pid, .tid = r->tid, .ptid = pid};
 
+	if (r->kind == SIMRT_REC_COUNTS) {
+		struct thread_counts *tc = counts_of(r->tid, true);
+
+		if (tc) {
+			tc->seen[0] += r->ip;
+			tc->modeled[0] += r->addr;
+			tc->seen[1] += r->data_src;
+			tc->modeled[1] += r->weight;
+		}
+		return;
+	}
 	if (r->kind != SIMRT_REC_THREAD)
 		return;
 	memcpy(comm, &r->ip, 16);
@@ -176,20 +232,21 @@ static void put_thread(struct perf_writer *w, const struct simrt_rec *r, uint32_
 static void put_sample(struct perf_writer *w, const struct simrt_rec *r, uint32_t pid)
 {
 	struct sample s;
+	unsigned ev = r->event & SIMRT_EV_MASK;
 
-	if (r->kind != SIMRT_REC_SAMPLE || r->event >= SIMRT_NR_EVENTS)
+	if (r->kind != SIMRT_REC_SAMPLE || ev >= SIMRT_NR_EVENTS)
 		return;
 	s = (struct sample){
-	    .evsel = r->event,
+	    .evsel = ev,
 	    .cpumode = CPUMODE_USER,
 	    .ip = r->ip,
 	    .pid = pid,
 	    .tid = r->tid,
 	    .time = r->time,
 	    .addr = r->addr,
-	    .id = perf_writer__event_id(w, r->event),
+	    .id = perf_writer__event_id(w, ev),
 	    .cpu = r->core,
-	    .period = r->period,
+	    .period = scale_period(r),
 	    .weight = r->weight,
 	    .data_src = r->data_src,
 	};
@@ -248,6 +305,7 @@ int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned err
 			comm[strcspn(comm, "\n")] = 0;
 		perf_writer__comm(w, &c, &sid);
 	}
+	scaled = !o->exact;
 	if (o->spool_fd >= 0) {
 		spool_each(o->spool_fd, put_thread, w, pid);
 		spool_each(o->spool_fd, put_sample, w, pid);

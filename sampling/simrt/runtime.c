@@ -35,6 +35,10 @@ uint64_t simrt__max_allocs = 1000000;
 /* Sampling periods: [0] accesses that hit (L1), [1] those that miss (contention, cold). */
 uint64_t simrt__periods[2] = {1000, 50};
 int64_t simrt__yield_every;
+/* Modeling windows (LINEUP_SIM_WINDOW): BURST ns once every EVERY ns after an exact START;
+ * every 0: exact. */
+uint64_t simrt__burst_ns = 200000, simrt__every_ns = 2000000, simrt__start_ns = 10000000;
+static uint64_t t0; /* the first window opens here */
 static char out_path[4096];
 static int spool_fd = -1;
 struct coh_costs simrt__costs;
@@ -50,6 +54,7 @@ static struct simrt_rmw rmw_all[RMW_GLOBAL_SLOTS];
 static atomic_int finishing;
 
 __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
+__thread __attribute__((tls_model("initial-exec"))) int64_t simrt__skip[SIMRT_NR_SKIP];
 static __thread __attribute__((tls_model("initial-exec"))) int inside;
 static __thread __attribute__((tls_model("initial-exec"))) int gone;
 
@@ -103,6 +108,81 @@ int64_t simrt__next_period(struct simrt_thread *t, int miss)
 	return (int64_t)(period / 2 + t->rng % period);
 }
 
+/*
+ * The run's first START ns are one window (short programs are modeled exactly); after it,
+ * window k opens at START + k EVERY + off(k) and lasts BURST, off(k) in [0, EVERY - BURST] a
+ * hash of k, so that the windows do not alias with a program's own period; a function of the
+ * time only, so every thread has the same windows.  Returns whether @now (since the start) is
+ * inside one, and in *@until the ns until the next change.
+ */
+static bool window_at(uint64_t now, uint64_t *until)
+{
+	uint64_t k, at, off;
+
+	if (now < simrt__start_ns) {
+		*until = simrt__start_ns - now;
+		return true;
+	}
+	now -= simrt__start_ns;
+	k = now / simrt__every_ns;
+	at = now - k * simrt__every_ns;
+	off = (k * 0x9e3779b97f4a7c15ULL >> 20) % (simrt__every_ns - simrt__burst_ns + 1);
+	if (at < off) {
+		*until = off - at;
+		return false;
+	}
+	if (at - off < simrt__burst_ns) {
+		*until = simrt__burst_ns - (at - off);
+		return true;
+	}
+	*until = simrt__every_ns - at; /* at least until window k + 1's earliest opening */
+	return false;
+}
+
+/*
+ * Outside a window, the countdown is set to the plain accesses the thread is expected to make
+ * until the next window opens (its rate since the last look, capped at BURST / 4 of time so
+ * that a thread speeding up is not late by much), at least 16: a tight loop then reads the
+ * clock a few times per window period, a slow thread often enough not to miss a window.
+ */
+void simrt__window_check(struct simrt_thread *t)
+{
+	uint64_t until, now, seen;
+	int64_t n = 1;
+	bool in;
+
+	if (!simrt__every_ns) {
+		t->ev[0] = t->ev[1] = 0;
+		t->window = true;
+		t->clock_left = INT32_MAX;
+		simrt__reload(t, 1);
+		return;
+	}
+	now = simrt__now() - t0;
+	in = window_at(now, &until);
+	t->clock_left = SIMRT_CLOCK_CHECK;
+	t->window = in;
+	simrt__reload(t, 1);
+	if (t->ev[0] != SIMRT_EV_PLAIN && now >= simrt__start_ns) {
+		/* Out of the exact start: from here on, samples are scaled by what follows. */
+		t->plain_seen = t->plain_modeled = t->sync_seen = t->sync_modeled = 0;
+		t->ev[0] = SIMRT_EV_PLAIN;
+		t->ev[1] = SIMRT_EV_SYNC;
+	}
+	seen = t->plain_seen;
+	if (!in) {
+		uint64_t dt = now - t->check_ns, dn = seen - t->check_seen;
+		uint64_t target = until < simrt__burst_ns / 4 ? until : simrt__burst_ns / 4;
+		double r = dt && t->check_ns ? (double)dn * (double)target / (double)dt
+					      : SIMRT_SKIP_CHECK;
+
+		n = r < 16 ? 16 : r > 65536 ? 65536 : (int64_t)r;
+		simrt__set_skip(t, n);
+	}
+	t->check_ns = now;
+	t->check_seen = seen;
+}
+
 static void spool_write(const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -126,7 +206,7 @@ static void thread_flush(struct simrt_thread *t)
 	t->nrec = 0;
 }
 
-void simrt__emit(struct simrt_thread *t, enum simrt_event ev, uint64_t ip, uint64_t addr,
+void simrt__emit(struct simrt_thread *t, unsigned ev, uint64_t ip, uint64_t addr,
 		 uint64_t data_src, uint64_t weight, uint64_t per)
 {
 	struct simrt_rec *r = &t->buf[t->nrec];
@@ -142,6 +222,31 @@ void simrt__emit(struct simrt_thread *t, enum simrt_event ev, uint64_t ip, uint6
 	    .data_src = data_src,
 	    .weight = weight,
 	    .period = per,
+	};
+	if (++t->nrec == SIMRT_BUF_RECS)
+		thread_flush(t);
+}
+
+static bool debug; /* LINEUP_SIM_DEBUG */
+
+void simrt__emit_counts(struct simrt_thread *t)
+{
+	struct simrt_rec *r = &t->buf[t->nrec];
+
+	if (debug)
+		dprintf(2, "lineup-sim: tid %u: plain accesses %llu, modeled %llu; sync %llu, modeled %llu\n",
+			t->tid, (unsigned long long)t->plain_seen,
+			(unsigned long long)t->plain_modeled, (unsigned long long)t->sync_seen,
+			(unsigned long long)t->sync_modeled);
+	*r = (struct simrt_rec){
+	    .kind = SIMRT_REC_COUNTS,
+	    .core = t->core,
+	    .tid = t->tid,
+	    .ip = t->plain_seen,
+	    .addr = t->plain_modeled,
+	    .time = simrt__now(),
+	    .data_src = t->sync_seen,
+	    .weight = t->sync_modeled,
 	};
 	if (++t->nrec == SIMRT_BUF_RECS)
 		thread_flush(t);
@@ -175,8 +280,11 @@ static void thread_retire(void *arg)
 {
 	struct simrt_thread *t = arg;
 
+	if (t == simrt__cur)
+		simrt__reload(t, SIMRT_SKIP_NEVER); /* settle the count of plain accesses */
 	simrt__mutex_lock(&cold_lock);
 	if (t->registered) {
+		simrt__emit_counts(t);
 		thread_flush(t);
 		rmw_merge(t->rmw, SIMRT_RMW_SLOTS);
 		t->registered = false;
@@ -184,6 +292,8 @@ static void thread_retire(void *arg)
 	}
 	simrt__mutex_unlock(&cold_lock);
 	simrt__cur = NULL;
+	for (int i = 0; i < SIMRT_NR_SKIP; i++)
+		simrt__skip[i] = SIMRT_SKIP_NEVER;
 	gone = 1;
 }
 
@@ -232,6 +342,11 @@ struct simrt_thread *simrt__thread(void)
 	memset(t->rmw, 0, sizeof(t->rmw));
 	for (int k = 0; k < SIMRT_NR_COUNTDOWNS; k++)
 		t->left[k] = simrt__next_period(t, k & 1);
+	memcpy(t->skip_set, simrt__skip, sizeof(t->skip_set));
+	t->plain_seen = t->plain_modeled = t->sync_seen = t->sync_modeled = 0;
+	t->check_ns = t->check_seen = 0;
+	t->ev[0] = t->ev[1] = 0; /* unscaled while in the exact start */
+	simrt__window_check(t);
 	t->registered = true;
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
 	t->buf[0] = (struct simrt_rec){
@@ -279,10 +394,15 @@ void simrt__finish(void)
 		return;
 	inside++;
 	simrt__state = 2;
+	if (simrt__cur)
+		simrt__reload(simrt__cur, SIMRT_SKIP_NEVER);
 	simrt__mutex_lock(&cold_lock);
 	for (unsigned s = 0; s < SIMRT_MAX_THREADS; s++) {
 		if (!threads[s].registered)
 			continue;
+		/* Threads still running: their counts as they are (at most SIMRT_SKIP_CHECK
+		 * plain accesses short). */
+		simrt__emit_counts(&threads[s]);
 		thread_flush(&threads[s]);
 		rmw_merge(threads[s].rmw, SIMRT_RMW_SLOTS);
 	}
@@ -300,6 +420,7 @@ void simrt__finish(void)
 	    .nr_rmw = n,
 	    .nr_cores =
 		atomic_load(&slots_seen) < COH_MAX_CORES ? atomic_load(&slots_seen) : COH_MAX_CORES,
+	    .exact = !simrt__every_ns,
 	};
 	if (simrt__write_perf_data(&o, err, sizeof(err)) < 0)
 		dprintf(2, "lineup-sim: %s\n", err);
@@ -332,6 +453,45 @@ static uint64_t env_u64(const char *name, uint64_t def)
 	return *end ? def : v;
 }
 
+/*
+ * LINEUP_SIM_WINDOW: "BURST/EVERY[/START]" in microseconds, 0 < BURST <= EVERY (BURST == EVERY:
+ * exact), START >= 0 (the exact start); or "0" / "exact": every access modeled.  Unset or
+ * empty: the defaults.
+ */
+static int parse_window(const char *s, uint64_t *burst_ns, uint64_t *every_ns, uint64_t *start_ns)
+{
+	unsigned long long b, e, st = *start_ns / 1000;
+	char *end;
+
+	if (!s || !*s)
+		return 0;
+	if (!strcmp(s, "0") || !strcmp(s, "exact")) {
+		*burst_ns = *every_ns = 0;
+		return 0;
+	}
+	b = strtoull(s, &end, 10);
+	if (end == s || *end != '/')
+		return -1;
+	s = end + 1;
+	e = strtoull(s, &end, 10);
+	if (end == s || (*end && *end != '/'))
+		return -1;
+	if (*end == '/') {
+		s = end + 1;
+		st = strtoull(s, &end, 10);
+		if (end == s || *end || st > 3600ULL * 1000000)
+			return -1;
+	}
+	if (!b || b > e || e > 60ULL * 1000000)
+		return -1;
+	if (b == e)
+		b = e = 0;
+	*burst_ns = b * 1000;
+	*every_ns = e * 1000;
+	*start_ns = st * 1000;
+	return 0;
+}
+
 void simrt__init(void)
 {
 	static const int fatal[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGINT, SIGTERM};
@@ -362,6 +522,15 @@ void simrt__init(void)
 		if (!simrt__periods[k])
 			simrt__periods[k] = 1;
 	simrt__yield_every = (int64_t)env_u64("LINEUP_SIM_YIELD", 0);
+	if (parse_window(getenv("LINEUP_SIM_WINDOW"), &simrt__burst_ns, &simrt__every_ns,
+			 &simrt__start_ns) < 0)
+		dprintf(2, "lineup-sim: LINEUP_SIM_WINDOW=%s is not BURST/EVERY[/START] "
+			   "(microseconds, BURST <= EVERY) or 0: using %llu/%llu/%llu\n",
+			getenv("LINEUP_SIM_WINDOW"), (unsigned long long)simrt__burst_ns / 1000,
+			(unsigned long long)simrt__every_ns / 1000,
+			(unsigned long long)simrt__start_ns / 1000);
+	debug = getenv("LINEUP_SIM_DEBUG") != NULL;
+	t0 = simrt__now();
 	simrt__max_allocs = env_u64("LINEUP_SIM_MAX_ALLOCS", simrt__max_allocs);
 	coherence__default_costs(&simrt__costs);
 

@@ -19,13 +19,42 @@
  *	LINEUP_SIM_PERIOD	mean sampling period of loads and stores that hit (1000)
  *	LINEUP_SIM_MISS_PERIOD	mean sampling period of those that miss: HITMs, LLC and DRAM
  *				loads, stores that invalidate other copies (PERIOD / 20)
+ *	LINEUP_SIM_WINDOW	BURST/EVERY[/START] in microseconds (200/2000/10000): after
+ *				the first START us, modeled exactly, plain loads and stores are
+ *				modeled only inside windows of BURST us that open once every
+ *				EVERY us, the same windows for all threads; 0 or "exact": every
+ *				access is modeled (see "Sampling the model" below)
  *	LINEUP_SIM_MAX_ALLOCS	allocations logged at most (1000000)
  *	LINEUP_SIM_YIELD	N: each thread yields the CPU every N accesses (0, never).  The
  *				model sees the interleaving that really happened; on a machine
  *				with fewer free CPUs than threads, threads sharing a CPU only
  *				interleave at time-slice ends unless they yield.
+ *	LINEUP_SIM_DEBUG	set: each thread's access counts (seen, modeled) on stderr at
+ *				its end
  *	LINEUP_SIM_ACTIVE	set by the first instrumented process: a process that finds it
  *				set (an instrumented child) records nothing
+ *
+ * Sampling the model: a per-access model costs a few nanoseconds, ten times what a bare
+ * increment loop spends per access.  So, unless exact, after the run's first START us
+ * (modeled exactly, samples unscaled: a short program is seen whole), plain accesses (loads, stores, atomic
+ * loads and stores, memory ranges) are modeled only inside windows in time, shared by all
+ * threads (window k opens at a point of [k EVERY, (k+1) EVERY) that depends on k only, for
+ * BURST us).  Inside a window the model sees every access of every thread, so a contended
+ * line ping-pongs in the model as it does in the program; outside it, a plain access costs
+ * one decrement of a thread-local countdown (simrt__skip) and a branch, and each thread looks
+ * at the clock once every SIMRT_SKIP_CHECK accesses to know whether a window opened.  (Bursts
+ * counted in each thread's own accesses would see two threads' traffic only when their bursts
+ * happened to overlap: HITMs would come out too low by the duty cycle, even after weighting.)
+ * Atomic read-modify-writes and lock operations ("sync" accesses) are all modeled, in and out
+ * of windows (their redundant counts are exact), but sampled inside windows only, like plain
+ * ones.  Each thread counts the accesses of both kinds it saw and those it modeled inside
+ * windows; output.c multiplies each load/store/pair sample's period by the thread's
+ * seen/modeled ratio of the sample's kind, so that summed periods estimate the whole run.
+ * What is traded: a line's state at a window's opening is the one left by the previous
+ * window (plus the sync accesses since), so the first access of each line in each window can
+ * be judged against an old state: it may miss a HITM that happened in the gap, or count one
+ * that happened in the gap (a real transfer, seen late, at the access that noticed it).
+ * Short-lived or rare access patterns between windows are not seen at all.
  *
  * Sample IPs: the address of the call instruction to the __tsan_ hook (return address minus
  * the call's length, 5 for `call rel32`, 6 for `call *rel32(%rip)`).  The compiler gives that
@@ -45,7 +74,8 @@
  */
 #define SIMRT_EXACT_IP (1ULL << 63)
 
-/* Events of the perf.data, in attr order. */
+/* Events of the perf.data, in attr order.  A spooled sample's event byte also says which
+ * ratio scales its period (SIMRT_EV_PLAIN, SIMRT_EV_SYNC; neither: not scaled). */
 enum simrt_event {
 	SIMRT_EV_LOAD,	    /* lineup-sim/mem-loads/: sampled loads (RMWs: their load part) */
 	SIMRT_EV_STORE,	    /* lineup-sim/mem-stores/: sampled stores (RMWs: their store part) */
@@ -57,10 +87,16 @@ enum simrt_event {
 	SIMRT_EV_FREE,	    /* lineup-sim/free/: ip = call site, addr = block */
 	SIMRT_NR_EVENTS,
 };
+#define SIMRT_EV_PLAIN 0x40
+#define SIMRT_EV_SYNC 0x80
+#define SIMRT_EV_MASK 0x3f
 
 enum simrt_rec_kind {
 	SIMRT_REC_SAMPLE = 1,
 	SIMRT_REC_THREAD, /* tid, core; comm in the ip/addr words */
+	SIMRT_REC_COUNTS, /* a thread's access counts (at its end, or at the finish): ip = plain
+			   * accesses seen, addr = plain modeled inside windows, data_src = sync
+			   * accesses seen, weight = sync accesses modeled inside windows */
 };
 
 /* One spooled record: fixed size so that a crash handler can write buffers out as they are. */
@@ -100,6 +136,18 @@ enum simrt_countdown {
 };
 
 struct simrt_thread {
+	/* Sampling the model: the fast path only touches simrt__skip (TLS) */
+	int64_t skip_set[2];	/* what simrt__skip[] was last set to */
+	uint64_t plain_seen;	/* plain accesses counted so far (settled from simrt__skip) */
+	uint64_t plain_modeled; /* of those, modeled inside windows */
+	uint64_t sync_seen;	/* RMWs and lock operations */
+	uint64_t sync_modeled;	/* of those, inside windows */
+	bool window;		/* inside a modeling window (always, when exact) */
+	uint8_t ev[2];		/* scaling class of plain [0] and sync [1] samples: 0 (unscaled)
+				 * in the exact start and when exact */
+	int32_t clock_left;	/* modeled or sync accesses until the next look at the clock */
+	uint64_t check_ns;	/* the last look at the clock (ns since the start; 0: none) */
+	uint64_t check_seen;	/* plain_seen then */
 	unsigned slot;
 	unsigned core;
 	uint64_t me;	 /* 1 << core: the core's sharer bit */
@@ -135,13 +183,50 @@ extern struct coh_costs simrt__costs;
 extern uint64_t simrt__periods[2]; /* sampling periods: [0] hits, [1] misses */
 extern int64_t simrt__yield_every;
 extern __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
+/*
+ * Plain loads ([0]) and stores ([1]) left before the next one that goes beyond the fast path
+ * (<= 0: this one).  Each decrement waits for the previous one of its countdown to be
+ * forwarded from the store buffer (~5 cycles): that latency, not the instructions, bounds a
+ * bare increment loop (one access per 5 cycles and countdown).  Two countdowns let the load and
+ * the store of `x++` proceed side by side.  (Eight, picked by the call site's return address,
+ * measured slower: the index computation sits on the chain.)
+ */
+#define SIMRT_NR_SKIP 2
+extern __thread __attribute__((tls_model("initial-exec"))) int64_t simrt__skip[SIMRT_NR_SKIP];
+
+/* Set every countdown to @n, forgetting what they counted (not recording, ignoring). */
+static inline void simrt__set_skip(struct simrt_thread *t, int64_t n)
+{
+	for (int i = 0; i < SIMRT_NR_SKIP; i++)
+		simrt__skip[i] = t->skip_set[i] = n;
+}
+/* Windows: the first START ns, then BURST ns once every EVERY ns; EVERY 0: exact, no windows. */
+extern uint64_t simrt__burst_ns, simrt__every_ns, simrt__start_ns;
+/* Outside windows: plain accesses between looks at the clock, until the rate is known. */
+#define SIMRT_SKIP_CHECK 1024
+/* Inside windows (and for sync accesses): modeled accesses between looks at the clock. */
+#define SIMRT_CLOCK_CHECK 256
+/* Never reached: a thread not recording (or ignoring) never leaves the fast path. */
+#define SIMRT_SKIP_NEVER (INT64_MAX / 2)
+/* Look at the clock: open or close @t's window, reload simrt__skip (and settle the count). */
+void simrt__window_check(struct simrt_thread *t);
+/* Reload simrt__skip[] with @n, counting the plain accesses that went by since the last time. */
+static inline void simrt__reload(struct simrt_thread *t, int64_t n)
+{
+	for (int i = 0; i < SIMRT_NR_SKIP; i++) {
+		t->plain_seen += (uint64_t)(t->skip_set[i] - simrt__skip[i]);
+		simrt__skip[i] = t->skip_set[i] = n;
+	}
+}
 int64_t simrt__next_period(struct simrt_thread *t,
 			   int miss); /* 0 not started, 1 recording, 2 stopped */
 void simrt__init(void);
 struct simrt_thread *simrt__thread(void);
 /* access.h: simrt__access() and simrt__range(), inlined into the hooks. */
 void simrt__rmw_done(uint64_t addr, bool changed, uint64_t ret);
-void simrt__emit(struct simrt_thread *t, enum simrt_event ev, uint64_t ip, uint64_t addr,
+/* Append @t's access counts to its buffer (a SIMRT_REC_COUNTS record). */
+void simrt__emit_counts(struct simrt_thread *t);
+void simrt__emit(struct simrt_thread *t, unsigned ev, uint64_t ip, uint64_t addr,
 		 uint64_t data_src, uint64_t weight, uint64_t period);
 uint64_t simrt__ip(uint64_t ret);
 uint64_t simrt__now(void);
@@ -164,6 +249,7 @@ struct simrt_output {
 	const struct simrt_rmw *rmw; /* merged per-IP RMW table */
 	unsigned nr_rmw;
 	unsigned nr_cores;
+	bool exact; /* every access modeled: no period scaling */
 };
 int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned errlen);
 

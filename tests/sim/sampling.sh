@@ -1,0 +1,104 @@
+#!/bin/sh
+# The collector samples its model (--sim-window BURST/EVERY[/START], the default): plain
+# accesses are modeled only inside windows of time shared by all threads, atomic RMWs always,
+# and each sample's period is scaled by its thread's seen/modeled ratio.  With no exact start
+# (START 0) and runs long enough for many windows, the verdicts of the false-sharing workloads
+# hold as in exact mode ((a) the line and both offsets, (b) no shared line, (d) the stats
+# slot, (e) one offset, (g) every redundant RMW counted), and the summed periods of the
+# loads estimate the loads the program made.  --sim-exact (and LINEUP_SIM_WINDOW=0) model
+# every access, with unscaled periods.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/sim/sim-lib.sh"
+scratch
+need perf
+
+# Usage: the window's syntax, and the options only with --sim.
+for w in 0/10 10/5 1/2/3/4 x 5/ /5 -1/2 5/-10 1//2 1/70000000 200/2000/x; do
+	expect_rc 2 "$LINEUP" record --sim --sim-window "$w" -o "$T/x.data" -- true 2>"$T/err"
+	grep -q "sim-window" "$T/err" || fail "--sim-window $w: $(cat "$T/err")"
+done
+expect_rc 2 "$LINEUP" record --sim-exact -o "$T/x.data" -- true 2>/dev/null
+expect_rc 2 "$LINEUP" record --sim-window 200/2000 -o "$T/x.data" -- true 2>/dev/null
+
+# loads FILE: the mem-loads samples' summed period, their largest period, and their count.
+loads() {
+	"$PERF" script -i "$1" -F period,event 2>/dev/null |
+		awk '/mem-loads/ { s += $1; n++; if ($1 > m) m = $1 } END { print s + 0, m + 0, n + 0 }'
+}
+# within A B PCT: A is within PCT% of B.
+within() { [ $(($1 * 100)) -ge $(($2 * (100 - $3))) ] && [ $(($1 * 100)) -le $(($2 * (100 + $3))) ]; }
+
+sim_build fs_adjacent gcc
+inc=$(src_line counters.h "(*c)++;")
+sym=$(nm "$T/fs_adjacent-gcc" | awk '$3 == "counters" { print $1 }')
+
+# Exact (the option and the environment): every period unscaled (hits at 1000 +- 50%, misses at
+# 5 +- 50%), and their sum is the loads made: 2 threads x N (+ a few of main's).
+N=200000
+SIM_OPTS=--sim-exact sim_record "$T/exact.data" "$T/fs_adjacent-gcc" $N 2
+read -r sum max n <<EOT
+$(loads "$T/exact.data")
+EOT
+[ "$max" -le 1500 ] || fail "exact: a load sample with period $max (scaled?)"
+within "$sum" $((2 * N)) 10 || fail "exact: loads' periods sum to $sum, not about $((2 * N))"
+LINEUP_SIM_WINDOW=0 sim_record "$T/exact2.data" "$T/fs_adjacent-gcc" 50000 2
+read -r sum max n <<EOT
+$(loads "$T/exact2.data")
+EOT
+[ "$max" -le 1500 ] || fail "LINEUP_SIM_WINDOW=0: a load sample with period $max"
+
+# Sampled, a fifth of the time, no exact start: (a)'s verdict, periods scaled, sum unbiased.
+N=4000000
+SIM_OPTS="--sim-window 200/1000/0" sim_record_contended "$T/a.data" 20 "$T/fs_adjacent-gcc" $N 2
+read -r sum max n <<EOT
+$(loads "$T/a.data")
+EOT
+[ "$max" -gt 1500 ] || fail "sampled: no load sample has a scaled period (largest $max)"
+within "$sum" $((2 * N)) 25 || fail "sampled: loads' periods sum to $sum, not about $((2 * N))"
+c2c_lines "$T/a.data" >"$T/a.lines"
+c2c_pareto "$T/a.data" >"$T/a.pareto"
+read -r idx addr hitm stores <"$T/a.lines" || fail "(a) sampled: perf c2c shows no shared line"
+case $addr in *$(printf '%x' $((0x$sym)) | tail -c 3)) ;;
+*) fail "(a) sampled: the hot line $addr is not the global counters ($sym)" ;;
+esac
+for off in 0x0 0x8; do
+	awk -v o=$off -v s="$inc" '$1 == 0 && $5 == o && $6 == s && $2 != "0.00%"' "$T/a.pareto" |
+		grep -q . || fail "(a) sampled: no HITM at offset $off from $inc: $(cat "$T/a.pareto")"
+done
+same_as_perf "$T/a.data"
+
+# (b) sampled: nothing shared.
+sim_build fs_padded gcc
+SIM_OPTS="--sim-window 200/1000/0" sim_record "$T/b.data" "$T/fs_padded-gcc" $N 2
+n=$(lineup_stat "$T/b.data" "Total Shared Cache Lines")
+[ "$n" = 0 ] || fail "(b) sampled: lineup report finds $n shared lines: $(c2c_lines "$T/b.data")"
+[ "$(c2c_stat "$T/b.data" "Load Local HITM")" = 0 ] || fail "(b) sampled: HITMs without sharing"
+
+# (d) sampled: the stats slots' line, HITMs at s->ops.
+sim_build percpu_stats gcc
+SIM_OPTS="--sim-window 200/1000/0" sim_record_contended "$T/d.data" 20 "$T/percpu_stats-gcc" \
+	2000000 2
+ops=$(src_line percpu_stats.c "s->ops++;")
+c2c_pareto "$T/d.data" | awk -v s="$ops" '$1 == 0 && $6 == s && $2 != "0.00%"' | grep -q . ||
+	fail "(d) sampled: no HITM on s->ops: $(c2c_pareto "$T/d.data")"
+
+# (e) sampled: all the HITMs on the one counter's offset.
+sim_build atomic_counter gcc
+SIM_OPTS="--sim-window 200/1000/0" sim_record_contended "$T/e.data" 20 \
+	"$T/atomic_counter-gcc" 300000 3
+offs=$(c2c_pareto "$T/e.data" | awk '$2 != "0.00%" { print $1, $5 }' | sort -u)
+[ "$offs" = "0 0x0" ] || fail "(e) sampled: HITMs on more than one offset: $(c2c_pareto "$T/e.data")"
+
+# (g) sampled: every RMW counted (all but the very first found the bit set), at its line.
+sim_build flag_word gcc
+SIM_OPTS="--sim-window 200/1000/0" sim_record_contended "$T/g.data" 20 "$T/flag_word-gcc" \
+	200000 3
+set_line=$(src_line flag_word.c "atomic_fetch_or(&bh.b_state, BH_Uptodate);")
+"$PERF" script -i "$T/g.data" -F event,period,weight,ip,srcline 2>/dev/null |
+	awk '/redundant-rmw/ { p = $1; w = $3; getline; gsub(/ /, ""); print p, w, $0 }' >"$T/rmw"
+grep -qx "599999 600000 $set_line" "$T/rmw" ||
+	fail "(g) sampled: expected 599999 redundant of 600000 RMWs at $set_line: $(cat "$T/rmw")"
+read_line=$(src_line flag_word.c "sum += bh.b_blocknr * bh.b_size;")
+c2c_pareto "$T/g.data" | awk -v s="$read_line" '$1 == 0 && $5 == "0x18" && $6 == s && $2 != "0.00%"' |
+	grep -q . || fail "(g) sampled: no HITM on the reader at 0x18: $(c2c_pareto "$T/g.data")"
+exit 0

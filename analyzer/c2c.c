@@ -13,7 +13,8 @@
 
 #define CPUMODE_KERNEL_ 1	/* PERF_RECORD_MISC_KERNEL */
 
-#define C2C_DCACHE 64
+#define C2C_DCACHE 256	/* slots of the decode cache (a power of two) */
+#define C2C_DCACHE_PROBE 8
 
 struct decoded {
 	uint64_t key;
@@ -39,7 +40,8 @@ struct c2c {
 	struct c2c_line *lines;
 	struct lkey *lkeys;		/* parallel to lines */
 	size_t nr_lines, cap_lines;
-	struct c2c_entry *entries;
+	struct c2c_entry *entries;	/* in entries_mem, 64-aligned */
+	void *entries_mem;
 	struct ekey *ekeys;		/* parallel to entries */
 	size_t nr_entries, cap_entries;
 
@@ -283,7 +285,7 @@ void c2c__delete(struct c2c *c)
 	free(c->mem);
 	free(c->lines);
 	free(c->lkeys);
-	free(c->entries);
+	free(c->entries_mem);
 	free(c->ekeys);
 	free(c->line_ht);
 	free(c->entry_ht);
@@ -599,8 +601,17 @@ static uint32_t entry__new(struct c2c *c, struct ekey k, size_t at, uint64_t has
 	struct c2c_entry *e;
 
 	if (c->nr_entries == c->cap_entries) {
-		c->entries = xgrow(c->entries, &c->cap_entries, c->nr_entries + 1,
-				   sizeof(*c->entries));
+		/* 64-aligned, so that an entry's hot part is whole cache lines */
+		size_t cap = c->cap_entries ? 2 * c->cap_entries : 256;
+		void *raw = xmalloc(cap * sizeof(*c->entries) + 64);
+		struct c2c_entry *v = (void *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+
+		if (c->nr_entries)
+			memcpy(v, c->entries, c->nr_entries * sizeof(*v));
+		free(c->entries_mem);
+		c->entries_mem = raw;
+		c->entries = v;
+		c->cap_entries = cap;
 		c->ekeys = xrealloc(c->ekeys, c->cap_entries * sizeof(*c->ekeys));
 	}
 	c->ekeys[c->nr_entries] = k;
@@ -679,17 +690,29 @@ static inline void set_cpu_node(struct c2c *c, uint32_t cpuset, uint32_t nodeset
 
 /*
  * The decoded counters of one data_src value, with the list of counters it touches: adding a
- * sample to the total, its line and its entry is then a handful of increments.  A small
- * direct-mapped cache, since a recording has few distinct data_src values.
+ * sample to the total, its line and its entry is then a handful of increments.  A small cache,
+ * since a recording has few distinct data_src values (a few dozen): a key takes the first free
+ * slot of a short probe, and only when those are all taken evicts its home slot.
  */
 static const struct decoded *decode_cached(struct c2c *c, uint64_t data_src, bool has_addr,
 					   bool mapped)
 {
 	uint64_t key = data_src << 2 | (uint64_t)has_addr << 1 | mapped;
-	struct decoded *d = &c->dcache[(fmix(key) >> 7) & (C2C_DCACHE - 1)];
+	size_t home = (fmix(key) >> 7) & (C2C_DCACHE - 1);
+	struct decoded *d = NULL;
 
-	if (d->valid && d->key == key)
-		return d;
+	for (size_t i = 0; i < C2C_DCACHE_PROBE; i++) {
+		struct decoded *x = &c->dcache[(home + i) & (C2C_DCACHE - 1)];
+
+		if (!x->valid) {
+			d = x;
+			break;
+		}
+		if (x->key == key)
+			return x;
+	}
+	if (!d)
+		d = &c->dcache[home];
 	memset(d, 0, sizeof(*d));
 	d->key = key;
 	d->valid = true;
@@ -802,9 +825,8 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 			break;
 		p->entry = idx;
 		__builtin_prefetch(&c->ekeys[idx]);
-		/* code_map, paddr, the bitmaps' indices, stats, the means, period, cc_root */
-		prefetch_span(&c->entries[idx], offsetof(struct c2c_entry, code_map),
-			      offsetof(struct c2c_entry, cc_root) + 4);
+		/* the hot part: code_map ... stats, the most used means */
+		prefetch_span(&c->entries[idx], 0, offsetof(struct c2c_entry, mean_rmt_peer));
 		p->step = 3;
 		return;
 	case 3:

@@ -196,31 +196,32 @@ struct c2c_mean {
  * The key fields hold the first sample's values; display fields likewise (as perf keeps them).
  */
 struct c2c_entry {
-	uint32_t line;
-	uint32_t offset;	/* cl_offset(addr), the key */
-	uint64_t iaddr;
-	int32_t pid, tid;
-	const char *dso;	/* key for -c dso */
-	/* first sample */
-	uint32_t thread;
+	/* what every sample touches, in its first four cache lines (the array is 64-aligned) */
 	const void *code_map;
-	uint64_t ip_rel;
-	uint64_t data_rel;
-	char level;
-	bool filtered;
-	uint32_t paddr_cnt;
+	uint64_t period;	/* sum of its samples' periods */
 	uint64_t paddr;
+	uint32_t paddr_cnt;
 	uint32_t cpuset;	/* index of its CPU bitmap in c2c's bit pool */
 	uint32_t nodeset;	/* index of its node bitmap */
 	uint32_t node_stats;	/* index into c2c's node stats pool, or UINT32_MAX */
-	struct c2c_stats stats;
-	struct c2c_mean mean_rmt_hitm, mean_lcl_hitm, mean_rmt_peer, mean_lcl_peer, mean_load;
-	uint64_t period;	/* sum of its samples' periods */
 	uint32_t cc_root;	/* its call-chain tree in c2c__callchains(), UINT32_MAX: none */
+	uint32_t line;
+	uint32_t offset;	/* cl_offset(addr), the key */
+	char level;
+	bool filtered;
+	uint64_t iaddr;
+	struct c2c_stats stats;
+	struct c2c_mean mean_load, mean_lcl_hitm, mean_rmt_hitm, mean_lcl_peer, mean_rmt_peer;
+	/* first sample */
+	int32_t pid, tid;
+	const char *dso;	/* key for -c dso */
+	uint32_t thread;
+	uint64_t ip_rel;
+	uint64_t data_rel;
 	/* filled by c2c__resolve for shown lines */
 	struct c2c_code_info info;
 	char *nodestr;
-};
+} __attribute__((aligned(64)));
 
 /**
  * struct c2c_line - one data cache line (a row of the Shared Data Cache Line Table).

@@ -35,6 +35,8 @@ enum {
 	OPT_LDLAT = 256,
 	OPT_LIST,
 	OPT_SIM,
+	OPT_SIM_WINDOW,
+	OPT_SIM_EXACT,
 };
 
 static const struct cli_option record_options[] = {
@@ -60,6 +62,13 @@ static const struct cli_option record_options[] = {
 	{ OPT_LIST, 0, "list", NULL, "print the memory events this machine offers and exit" },
 	{ OPT_SIM, 0, "sim", NULL, "use the software collector: CMD must be built with "
 	  "`lineup sim-flags` (no PMU needed)" },
+	{ OPT_SIM_WINDOW, 0, "sim-window", "BURST/EVERY[/START]", "with --sim: after the "
+	  "first START microseconds (modeled exactly), model plain loads and stores only inside "
+	  "windows of BURST microseconds that open once every EVERY, the same for all threads "
+	  "(default 200/2000/10000: a tenth of the time; atomic RMWs and locks are always "
+	  "modeled; sample periods are scaled to the whole run); 0 or exact: every access" },
+	{ OPT_SIM_EXACT, 0, "sim-exact", NULL, "with --sim: model every access (--sim-window 0; "
+	  "slower: 10-40x on tight loops)" },
 	CLI_OPTION_END
 };
 
@@ -71,7 +80,40 @@ struct record_cli {
 	unsigned long long ldlat, count, freq, mmap_pages;
 	bool all, user, kernel, list, sim;
 	const char *cpus;
+	const char *sim_window; /* LINEUP_SIM_WINDOW for the collector, or NULL */
 };
+
+/* --sim-window: BURST/EVERY[/START] in microseconds, 0 < BURST <= EVERY <= 60 s, START <= 1 h;
+ * or 0 / exact.  The runtime reads the same syntax from LINEUP_SIM_WINDOW. */
+static int parse_sim_window(const struct command *cmd, const char *arg)
+{
+	unsigned long long v[3] = { 0, 0, 0 };
+	const char *p = arg;
+	int n = 0;
+
+	if (!strcmp(arg, "0") || !strcmp(arg, "exact"))
+		return 0;
+	while (n < 3) {
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			break;
+		errno = 0;
+		v[n++] = strtoull(p, &end, 10);
+		if (errno)
+			break;
+		p = end;
+		if (*p != '/')
+			break;
+		p++;
+	}
+	if (n >= 2 && !*p && p[-1] != '/' && v[0] && v[0] <= v[1] && v[1] <= 60000000ULL &&
+	    v[2] <= 3600000000ULL)
+		return 0;
+	return cli__usage_error(cmd, "--sim-window: BURST/EVERY[/START] in microseconds "
+				"(0 < BURST <= EVERY <= 60000000, e.g. 200/2000/10000), or 0 "
+				"(exact) expected, not '%s'", arg);
+}
 
 static int record_option(void *ctx, int id, const char *arg)
 {
@@ -124,6 +166,14 @@ static int record_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_SIM:
 		o->sim = true;
+		break;
+	case OPT_SIM_WINDOW:
+		if (parse_sim_window(o->cmd, arg))
+			return EXIT_USAGE;
+		o->sim_window = arg;
+		break;
+	case OPT_SIM_EXACT:
+		o->sim_window = "0";
 		break;
 	}
 	return 0;
@@ -355,8 +405,10 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 			return cli__usage_error(cmd, "--sim runs CMD under the software collector: -e, "
 						"--ldlat, -a, -u, -k, -C, -F and -m do not apply (-c "
 						"sets its sampling period)");
-		return sim_record__run(o.output, o.count, argc - i, argv + i);
+		return sim_record__run(o.output, o.count, o.sim_window, argc - i, argv + i);
 	}
+	if (o.sim_window)
+		return cli__usage_error(cmd, "--sim-window and --sim-exact go with --sim");
 	if (o.user && o.kernel)
 		return cli__usage_error(cmd, "-u and -k exclude each other");
 	if (i >= argc && !o.all)
@@ -436,7 +488,8 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 const struct command cmd_record = {
 	.name = "record",
 	.summary = "record memory accesses into perf.data (memory PMU, software event, or --sim)",
-	.usage = "[-o FILE] [-e EVENT]... [--ldlat N] [-a] [-u|-k] [-C LIST] [--sim] [-- CMD ARGS]",
+	.usage = "[-o FILE] [-e EVENT]... [--ldlat N] [-a] [-u|-k] [-C LIST] [--sim [--sim-window "
+		 "BURST/EVERY[/START]|--sim-exact]] [-- CMD ARGS]",
 	.description =
 		"Record the memory accesses of CMD (or of every CPU with -a) into a standard "
 		"perf.data that lineup and perf c2c report read. The default events are the "

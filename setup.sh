@@ -16,7 +16,7 @@ PKGS="build-essential pkg-config autoconf automake libtool make xz-utils
 libdw-dev libelf-dev libtraceevent-dev libzstd-dev libcapstone-dev libbpf-dev libdebuginfod-dev
 libncurses-dev linux-source bison flex
 linux-perf dwarves dwz libc6-dbg clang llvm libclang-rt-dev gdb binutils elfutils python3 time
-tmux hyperfine bc procps linux-headers-amd64"
+tmux hyperfine bc procps linux-headers-$(dpkg --print-architecture)"
 
 missing=
 for p in $PKGS; do
@@ -40,8 +40,7 @@ if [ ! -f "$prefix/lib/libperf.a" ] || [ ! -f "$prefix/lib/libapi.a" ]; then
 	rm -rf "$src" && mkdir -p "$src"
 	say "building libperf from $tarball"
 	name=$(basename "$tarball" .tar.xz)
-	tar -C "$src" -xJf "$tarball" "$name/tools" "$name/include/uapi" "$name/arch/x86/include/uapi" \
-		"$name/scripts"
+	tar -C "$src" -xJf "$tarball" "$name/tools" "$name/include/uapi" "$name/scripts"
 	make -s -C "$src/$name/tools/lib/perf" prefix="$prefix" libdir_relative=lib \
 		install_lib install_headers install_pkgconfig >"$top/.local/libperf-build.log" 2>&1 ||
 		{ say "libperf build failed; see .local/libperf-build.log"; exit 1; }

@@ -343,6 +343,11 @@ uint64_t spe_time_conv__tsc(const struct spe_time_conv *tc, uint64_t ns)
 
 #define MAX_QUEUES 65536u
 #define MAX_SWITCH_CPUS 65536u
+/*
+ * Switches kept per CPU ahead of its trace (memory bounded by this, not by the file): a CPU
+ * whose AUX data lags by more loses the oldest half, whose records then get a later task.
+ */
+#define MAX_SWITCHES_KEPT 65536u
 
 /* A context switch: from @tsc on, the CPU runs @pid/@tid. */
 struct spe_switch {
@@ -481,6 +486,8 @@ void arm_spe_synth__switch(struct arm_spe_synth *s, int32_t cpu, uint64_t time, 
 		s->nr_sw = n;
 	}
 	c = &s->sw[cpu];
+	if (c->n - c->head >= MAX_SWITCHES_KEPT)
+		c->head += MAX_SWITCHES_KEPT / 2;	/* bounded: its trace lags far behind */
 	if (c->head && c->head * 2 >= c->n) {
 		/* drop what the trace has passed */
 		memmove(c->v, c->v + c->head, (c->n - c->head) * sizeof(*c->v));

@@ -318,6 +318,19 @@ static void test_switch(void)
 	}
 	CHECK(k == 7);
 	arm_spe_synth__delete(s);
+
+	/* a CPU far ahead of its trace keeps the newest switches only */
+	tc = (struct spe_time_conv){ .time_shift = 0, .time_mult = 1 };
+	s = arm_spe_synth__new(N1, &tc, false);
+	for (int i = 1; i <= 70000; i++)
+		arm_spe_synth__switch(s, 2, (uint64_t)i, 7, i);
+	a.n = 0;
+	rec(&a, 0x400100, false, 0x1000, 0, 1, 0, 0, -1, 10);		/* dropped: none */
+	rec(&a, 0x400100, false, 0x1000, 0, 1, 0, 0, -1, 40000);
+	CHECK(arm_spe_synth__queue(s, 0, 2, -1, a.b, a.n, 0, &why) == 0);
+	CHECK(arm_spe_synth__next(s, &smp, &off, &why) == 1 && smp.tid == -1);
+	CHECK(arm_spe_synth__next(s, &smp, &off, &why) == 1 && smp.tid == 40000 && smp.pid == 7);
+	arm_spe_synth__delete(s);
 }
 
 static void test_encode(void)

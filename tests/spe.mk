@@ -17,3 +17,5 @@ tests_unit_aux_ring_test_LDADD = sampling/libsampling.a util/libutil.a
 TESTS += tests/unit/aux_ring_test
 TESTS += tests/spe/record.sh
 dist_check_SCRIPTS += tests/spe/record.sh
+TESTS += tests/spe/fields.sh
+dist_check_SCRIPTS += tests/spe/fields.sh

@@ -18,7 +18,7 @@
  *	notime				the events do not sample TIME (perf decodes "timeless")
  *	comm PID TID NAME [time=T]
  *	fork PID PPID TID PTID [time=T]
- *	mmap PID START LEN PGOFF FILE [time=T]	an r-x MMAP2 of FILE
+ *	mmap PID START LEN PGOFF FILE [time=T] [prot=N]	an MMAP2 of FILE (prot 5: r-x)
  *	anon PID START LEN [time=T]		an rw- anonymous MMAP2 (data)
  *	switch CPU PID TID [time=T]	a SWITCH_CPU_WIDE out record: CPU switches to PID/TID
  *	switchout CPU PID TID [time=T]	a SWITCH out record (per-task): PID/TID leaves CPU
@@ -344,11 +344,12 @@ static void directive(char **argv, int argc, const char *path)
 		uint32_t pid = (uint32_t)num(argv[1]);
 		struct rec_mmap m = { .pid = pid, .tid = pid, .is_mmap2 = true,
 				      .start = num(argv[2]), .len = num(argv[3]),
-				      .pgoff = code ? num(argv[4]) : 0, .prot = code ? 5 : 3,
+				      .pgoff = code ? num(argv[4]) : 0,
+				      .prot = (uint32_t)kvnum(argv, argc, "prot", code ? 5 : 3),
 				      .flags = code ? 2 : 0x22, .filename = code ? argv[5] : "//anon" };
 		struct sample s = sid(pid, pid, kvnum(argv, argc, "time", 0));
 
-		check(perf_writer__mmap(w, CPUMODE_USER | (code ? 0 : (1u << 13)), &m, &s));
+		check(perf_writer__mmap(w, CPUMODE_USER | ((m.prot & 4) ? 0 : (1u << 13)), &m, &s));
 	} else if (!strcmp(d, "switchout") && argc >= 4) {
 		/* header, then the dummy event's sample_id: TID TIME CPU ID */
 		uint64_t rec[5] = { 0 }, time = kvnum(argv, argc, "time", 0);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "sampling/event.h"
 #include "sampling/perf_writer.h"
 
 static uint8_t *scratch(struct aux_ring *ar, size_t n)
@@ -140,6 +141,36 @@ int aux_ring__read_aux(struct aux_ring *ar, aux_ring_data_fn fn, void *ctx, uint
 	rc = fn(ctx, p, n, tail);
 	if (!rc)
 		__atomic_store_n(&ar->up->aux_tail, head, __ATOMIC_RELEASE);
+	return rc;
+}
+
+struct write_ctx {
+	struct perf_writer *w;
+	uint32_t idx;
+	int32_t cpu;
+	uint64_t *bytes;
+};
+
+static int write_aux(void *ctx, const void *data, size_t len, uint64_t offset)
+{
+	struct write_ctx *c = ctx;
+	struct rec_auxtrace a = { .size = len, .offset = offset, .idx = c->idx,
+				  .tid = (uint32_t)-1, .cpu = (uint32_t)c->cpu };
+	int rc = perf_writer__auxtrace(c->w, &a, data);
+
+	if (!rc)
+		*c->bytes += len;
+	return rc;
+}
+
+int aux_ring__write(struct aux_ring *ar, struct perf_writer *w, uint32_t idx, int32_t cpu,
+		    uint64_t *bytes, uint64_t *lost)
+{
+	struct write_ctx c = { w, idx, cpu, bytes };
+	uint64_t l = 0;
+	int rc = aux_ring__read_aux(ar, write_aux, &c, &l);
+
+	*lost += l;
 	return rc;
 }
 

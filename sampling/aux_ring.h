@@ -56,6 +56,16 @@ int aux_ring__read_records(struct aux_ring *ar, aux_ring_record_fn fn, void *ctx
 typedef int (*aux_ring_data_fn)(void *ctx, const void *data, size_t len, uint64_t offset);
 int aux_ring__read_aux(struct aux_ring *ar, aux_ring_data_fn fn, void *ctx, uint64_t *lost);
 
+/*
+ * What the recorder does with a ring's AUX data: read it (aux_ring__read_aux) and write it to
+ * @w as one AUXTRACE record of queue @idx on @cpu (tid -1: per-CPU rings), as perf record
+ * does.  Adds the bytes to *@bytes and the overwritten ones to *@lost.  0 or -errno (the
+ * writer's message in perf_writer__strerror).
+ */
+struct perf_writer;
+int aux_ring__write(struct aux_ring *ar, struct perf_writer *w, uint32_t idx, int32_t cpu,
+		    uint64_t *bytes, uint64_t *lost);
+
 /* The TIME_CONV of the user page, read under its seqlock: 0, or -EOPNOTSUPP when the kernel
  * offers no conversion (cap_user_time_zero clear; perf record then writes no TIME_CONV). */
 int aux_ring__time_conv(const struct perf_event_mmap_page *up, struct perf_writer_time_conv *tc);

@@ -808,29 +808,9 @@ static int handle(struct rec *r, const union perf_event *ev)
 	return 0;
 }
 
-struct aux_ctx {
-	struct rec *r;
-	int k;
-};
-
 static int aux_record(void *ctx, const void *rec)
 {
 	return handle(ctx, rec);
-}
-
-/* AUX data of CPU index k: an AUXTRACE record (idx k, that CPU, tid -1: per-CPU rings). */
-static int aux_data(void *ctx, const void *data, size_t len, uint64_t offset)
-{
-	struct aux_ctx *c = ctx;
-	struct rec_auxtrace a = { .size = len, .offset = offset, .idx = (uint32_t)c->k,
-				  .tid = (uint32_t)-1,
-				  .cpu = (uint32_t)perf_cpu_map__cpu(c->r->cpus, c->k).cpu };
-	int rc = perf_writer__auxtrace(c->r->w, &a, data);
-
-	if (rc)
-		return rec_error(c->r, rc, "%s", perf_writer__strerror(c->r->w));
-	c->r->st->aux_bytes += len;
-	return 0;
 }
 
 /* The AUX-area event's rings: their records, then their trace. */
@@ -839,13 +819,17 @@ static int drain_aux(struct rec *r, bool *any)
 	int rc = 0;
 
 	for (int k = 0; k < r->nr_aux && !rc; k++) {
-		struct aux_ctx c = { r, k };
-		uint64_t before = r->st->records + r->st->aux_bytes, lost = 0;
+		uint64_t before = r->st->records + r->st->aux_bytes;
 
 		rc = aux_ring__read_records(&r->aux_rings[k], aux_record, r);
-		if (!rc)
-			rc = aux_ring__read_aux(&r->aux_rings[k], aux_data, &c, &lost);
-		r->st->aux_lost += lost;
+		/* AUX data of CPU index k: queue k, that CPU */
+		if (!rc) {
+			rc = aux_ring__write(&r->aux_rings[k], r->w, (uint32_t)k,
+					     perf_cpu_map__cpu(r->cpus, k).cpu, &r->st->aux_bytes,
+					     &r->st->aux_lost);
+			if (rc)
+				rec_error(r, rc, "%s", perf_writer__strerror(r->w));
+		}
 		if (r->st->records + r->st->aux_bytes != before)
 			*any = true;
 	}

@@ -13,7 +13,8 @@ TESTS += tests/spe/errors.sh
 dist_check_SCRIPTS += tests/spe/errors.sh
 check_PROGRAMS += tests/unit/aux_ring_test
 tests_unit_aux_ring_test_SOURCES = tests/unit/aux_ring_test.c
-tests_unit_aux_ring_test_LDADD = sampling/libsampling.a util/libutil.a
+tests_unit_aux_ring_test_LDADD = sampling/libsampling.a sampling/libperfwriter.a util/libutil.a \
+	$(LIBZSTD_LIBS)
 TESTS += tests/unit/aux_ring_test
 TESTS += tests/spe/record.sh
 dist_check_SCRIPTS += tests/spe/record.sh

@@ -5,7 +5,8 @@
 # kernel lacks: the open fails, naming the event.  (2) its type is the software PMU and its
 # format bits land in config1/config2, so the event opens for real (cpu-clock) on every CPU:
 # the ring maps, the AUX area is refused (a software event has none), naming the CPU.  The
-# AUX ring copies themselves are unit-tested in tests/unit/aux_ring_test with a fake user page.
+# AUX ring copies themselves are unit-tested in tests/unit/aux_ring_test with a fake user page,
+# and its recording (below) goes through perf c2c report.
 . "$top_srcdir/tests/lib.sh"
 scratch
 need true
@@ -38,4 +39,14 @@ if grep -q "cannot open" "$T/err"; then
 fi
 grep -q "cannot map the AUX area of arm_spe_0/.* on CPU [0-9]*: Operation not supported" "$T/err" ||
 	fail "(2): $(cat "$T/err")"
+# The recorder's AUX path past the kernel: SPE packets in fake AUX areas of two CPUs, drained
+# (wrapping) into a perf.data by aux_ring__write as the recorder does: perf decodes it, and
+# lineup reports the same.
+"$top_builddir/tests/unit/aux_ring_test" "$T/ring.data" >/dev/null || fail "aux_ring_test"
+if [ -n "${PERF:-}" ] && [ -x "$PERF" ]; then
+	"$PERF" c2c report --stdio -i "$T/ring.data" >"$T/p.txt" 2>/dev/null || fail "perf on ring.data"
+	grep -q "Total records *: *18$" "$T/p.txt" || fail "perf decoded: $(head -8 "$T/p.txt")"
+	"$LINEUP" report --stdio -i "$T/ring.data" >"$T/l.txt" || fail "lineup report on ring.data"
+	diff -u "$T/p.txt" "$T/l.txt" || fail "lineup differs from perf on the recorder's AUX output"
+fi
 echo ok

@@ -3,7 +3,11 @@
  * aux_ring's copies on a fake user page: AUX data read in one piece or across the end of the
  * area, aux_tail moved only when the consumer took it, overwritten data counted; records of
  * the data ring across its end (header split too); TIME_CONV from the page.  Then the mapping
- * of a real fd (a software event: its data ring maps; an AUX area it refuses).
+ * of a real fd (a software event: its data ring maps; an AUX area it refuses).  Last, the
+ * recorder's whole AUX path without SPE hardware: SPE packets written into fake AUX areas of
+ * two CPUs (wrapping around), drained into a perf.data by aux_ring__write as the recorder
+ * drains them, read back with lineup's reader: every record comes back as a memory sample.
+ * With a path argument the file is kept there (tests/spe/record.sh gives it to perf c2c).
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -13,7 +17,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "sampling/arm_spe.h"
 #include "sampling/aux_ring.h"
+#include "sampling/event.h"
+#include "sampling/perf_file.h"
 #include "sampling/perf_writer.h"
 #include "tests/unit/check.h"
 
@@ -177,12 +184,131 @@ static void test_map(void)
 	close(fd);
 }
 
-int main(void)
+/* One SPE load/store record (54 bytes) at AUX stream position @pos of @aux (@len bytes). */
+static size_t spe_rec(uint8_t *aux, size_t len, uint64_t pos, uint64_t ip, int store,
+		      uint64_t va, uint16_t lat, uint8_t src, uint32_t ctx, uint64_t ts)
+{
+	uint8_t b[64];
+	size_t n = 0;
+
+#define PKT(hdr, v, l)                                          \
+	do {                                                    \
+		b[n++] = (hdr);                                 \
+		for (unsigned int i_ = 0; i_ < (l); i_++)       \
+			b[n++] = (uint8_t)((uint64_t)(v) >> (8 * i_)); \
+	} while (0)
+	PKT(0xb0, ip, 8);
+	PKT(0x65, ctx, 4);
+	PKT(0x49, store, 1);
+	PKT(0x52, 1u << SPE_EV_L1D_ACCESS, 2);
+	PKT(0x43, src, 1);
+	PKT(0x99, 1, 2);
+	PKT(0x98, lat, 2);
+	PKT(0xb2, va, 8);
+	PKT(0xb3, va & 0xffff, 8);
+	PKT(0x71, ts, 8);
+#undef PKT
+	for (size_t i = 0; i < n; i++)
+		aux[(pos + i) & (len - 1)] = b[i];
+	return n;
+}
+
+static void test_recording(const char *keep)
+{
+	char path[] = "/tmp/aux_ring_test.XXXXXX";
+	struct perf_writer *w = perf_writer__new();
+	struct perf_writer_event spe = { .name = "arm_spe_0//", .type = 8, .sample_period = 4096,
+		.sample_type = SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_ADDR | SF_CPU |
+			       SF_WEIGHT | SF_DATA_SRC | SF_PHYS_ADDR,
+		.sample_id_all = true, .mmap = true, .mmap2 = true, .comm = true, .task = true };
+	static struct perf_event_mmap_page up[2];
+	uint8_t aux[2][256];
+	struct aux_ring ar[2] = { { .up = &up[0], .aux = aux[0], .aux_len = 256 },
+				  { .up = &up[1], .aux = aux[1], .aux_len = 256 } };
+	struct perf_writer_time_conv tc = { .time_mult = 1 };
+	uint64_t priv[ARM_SPE_PRIV_MAX] = { 8, 1 }, bytes = 0, lost = 0;
+	struct rec_comm c = { .pid = 100, .tid = 100, .comm = "prog" };
+	struct sample sid = { .pid = 100, .tid = 100, .time = 1 };
+	struct rec_mmap m = { .pid = 100, .tid = 100, .start = 0x7f0000000000, .len = 0x10000,
+			      .is_mmap2 = true, .prot = 3, .flags = 0x22, .filename = "//anon" };
+	struct perf_file *pf;
+	struct record rec;
+	char err[PERF_FILE_ERRMAX];
+	int fd, nr = 0, nr_aux = 0, rc, ok_fields = 0;
+	uint64_t want = 0, ts = 1000;
+
+	fd = keep ? -1 : mkstemp(path);
+	CHECK(keep || fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	CHECK(perf_writer__add_event(w, &spe) == 0);
+	perf_writer__set_string(w, FEAT_ARCH, "arm64");
+	perf_writer__set_string(w, FEAT_CPUID, "0x00000000410fd0c0");
+	perf_writer__set_nrcpus(w, 2, 2);
+	perf_writer__add_numa_node(w, 0, 1 << 20, 1 << 19, "0-1");
+	perf_writer__add_cache(w, 1, 64, 256, 4, "Data", "64K", "0");
+	CHECK(perf_writer__open(w, keep ? keep : path) == 0);
+	CHECK(perf_writer__time_conv(w, &tc) == 0);
+	CHECK(perf_writer__auxtrace_info(w, ARM_SPE_AUXTRACE_TYPE, priv, ARM_SPE_PRIV_MAX) == 0);
+	sid.id = perf_writer__event_id(w, 0);
+	CHECK(perf_writer__comm(w, &c, &sid) == 0);
+	CHECK(perf_writer__mmap(w, CPUMODE_USER | 1u << 13, &m, &sid) == 0);
+	/* 3 passes; each CPU's hardware writes 3 records (162 bytes) a pass: the area wraps */
+	for (int pass = 0; pass < 3; pass++) {
+		for (int k = 0; k < 2; k++) {
+			for (int i = 0; i < 3; i++, ts++, want++)
+				up[k].aux_head += spe_rec(aux[k], 256, up[k].aux_head,
+							  0x400000 + 16 * (uint64_t)i, i == 2,
+							  0x7f0000000000 + 8 * (uint64_t)k, 100,
+							  k ? 0x9 : 0xd, 100, ts);
+			CHECK(aux_ring__write(&ar[k], w, (uint32_t)k, k, &bytes, &lost) == 0);
+		}
+		CHECK(perf_writer__finished_round(w) == 0);
+	}
+	CHECK(bytes == want * 54 && !lost && up[0].aux_tail == up[0].aux_head);
+	CHECK(perf_writer__close(w) == 0);
+	perf_writer__delete(w);
+	free(ar[0].tmp);
+	free(ar[1].tmp);
+
+	/* read back: 18 memory samples, the AUXTRACE offsets continuous */
+	CHECK(perf_file__open(&pf, keep ? keep : path, err, sizeof(err)) == 0);
+	if (!pf) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	while ((rc = perf_file__next_record(pf, &rec)) > 0) {
+		if (rec.type == REC_AUXTRACE) {
+			CHECK(rec.auxtrace.offset == (uint64_t)(nr_aux / 2) * 162);
+			CHECK(rec.auxtrace.size == 168 && rec.auxtrace.cpu == rec.auxtrace.idx);
+			nr_aux++;
+		}
+		if (rec.type != REC_SAMPLE)
+			continue;
+		nr++;
+		if (rec.sample.tid == 100 && rec.sample.pid == 100 && rec.sample.weight == 100 &&
+		    (rec.sample.ip & ~0x3fULL) == 0x400000 &&
+		    rec.sample.addr == 0x7f0000000000 + 8 * rec.sample.cpu)
+			ok_fields++;
+	}
+	CHECK(rc == 0);
+	if (rc)
+		fprintf(stderr, "%s\n", perf_file__errmsg(pf));
+	CHECK(nr == (int)want && ok_fields == nr && nr_aux == 6);
+	CHECK(perf_file__header(pf)->nr_evsels == 2 &&
+	      !strcmp(perf_file__header(pf)->evsels[1].name, "memory"));
+	perf_file__close(pf);
+	if (!keep)
+		unlink(path);
+}
+
+int main(int argc, char **argv)
 {
 	test_aux();
 	test_records();
 	test_time_conv();
 	test_map();
+	test_recording(argc > 1 ? argv[1] : NULL);
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures != 0;

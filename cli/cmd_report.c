@@ -796,21 +796,34 @@ static size_t queue__take(struct queue *q, uint64_t limit)
 	return n;
 }
 
+/*
+ * The ring is full: grow it, or, when delivered items hold most of it (a late item pins the
+ * oldest slot while the rest moves on), renumber the live items 0.. in arrival order, which
+ * keeps the order of ties, so that memory stays bounded by the queued items.
+ */
 static void queue__grow(struct queue *q)
 {
-	uint64_t cap = q->cap ? 2 * q->cap : 4096;
+	uint64_t cap = q->cap && q->n < q->cap / 2 ? q->cap : q->cap ? 2 * q->cap : 4096;
 	struct qitem *v = xmalloc(cap * sizeof(*v));
 	uint64_t *t = xmalloc(cap * sizeof(*t));
+	uint64_t k = 0;
 
-	for (uint64_t s = q->head; s < q->tail; s++) {
-		v[s & (cap - 1)] = *queue__at(q, s);
-		t[s & (cap - 1)] = queue__time(q, s);
+	for (size_t r = 0; r < q->nr_runs; r++) {
+		uint64_t begin = k;
+
+		for (uint64_t s = q->runs[r].begin; s < q->runs[r].end; s++, k++) {
+			v[k] = *queue__at(q, s);
+			t[k] = queue__time(q, s);
+		}
+		q->runs[r] = (struct qrun){ begin, k };
 	}
 	free(q->v);
 	free(q->times);
 	q->v = v;
 	q->times = t;
 	q->cap = cap;
+	q->head = 0;
+	q->tail = k;
 }
 
 static struct qitem *queue__add(struct queue *q, uint64_t time)

@@ -5,7 +5,12 @@
 # time it themselves) compared.  The collector's runs write their perf.data with the default
 # sampling periods; "total" is the whole process including that write.
 #
-#   bench/sim_overhead.sh [RUNS] [THREADS]      (from a build directory; defaults 5 and 2)
+#   bench/sim_overhead.sh [RUNS] [THREADS] [WINDOW] [WORKLOAD...]
+#
+# from a build directory; defaults 5, 2, the collector's default windows, every workload.
+# WINDOW is `lineup record --sim-window`'s argument (LINEUP_SIM_WINDOW): 0 models every
+# access (exact), e.g. 200/2000/10000 samples the model (the default).  The load average is
+# printed before and after: on a shared machine, take the medians of several runs.
 #
 # Target: at most 5x (Predator, the best published instrumentation-based detector, reports
 # about 6x on Phoenix and PARSEC).  These workloads are the worst case for any instrumentation:
@@ -14,6 +19,8 @@ set -eu
 
 RUNS=${1:-5}
 THREADS=${2:-2}
+WINDOW=${3:-}
+[ $# -gt 3 ] && shift 3 || set --
 B=${top_builddir:-.}
 LINEUP=${LINEUP:-$B/lineup}
 SRC=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -35,11 +42,15 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "$TIME (GNU time) is not installed" >&2; exit 2; }
+echo "# runs $RUNS, threads $THREADS, window ${WINDOW:-default}; $(uptime | sed 's/.*load/load/')"
 printf '%-15s %10s %9s %9s %7s %9s %9s %7s\n' workload iterations wall_plain wall_sim wall_x \
 	cpu_plain cpu_sim cpu_x
 for w in $WORKLOADS; do
 	name=${w%%:*}
 	n=${w#*:}
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $name "*) ;; *) continue ;; esac
+	fi
 	"$CC" -O2 -g -o "$W/$name-plain" "$WL/$name.c" -lpthread
 	# shellcheck disable=SC2086
 	"$CC" $CFLAGS_SIM -O2 -c -o "$W/$name.o" "$WL/$name.c"
@@ -54,7 +65,7 @@ for w in $WORKLOADS; do
 		"$TIME" -f '%U %S' -o "$W/t" "$W/$name-plain" "$n" "$THREADS" 2>/dev/null |
 			tail -1 >>"$W/plain"
 		awk '{ print $1 + $2 }' "$W/t" >>"$W/plain_total"
-		LINEUP_SIM_OUTPUT="$W/$name.data" "$TIME" -f '%U %S' -o "$W/t" \
+		LINEUP_SIM_OUTPUT="$W/$name.data" LINEUP_SIM_WINDOW="$WINDOW" "$TIME" -f '%U %S' -o "$W/t" \
 			"$W/$name-sim" "$n" "$THREADS" 2>/dev/null | tail -1 >>"$W/sim"
 		awk '{ print $1 + $2 }' "$W/t" >>"$W/sim_total"
 	done
@@ -65,3 +76,4 @@ for w in $WORKLOADS; do
 	printf '%-15s %10s %9.4f %9.4f %6.1fx %9.2f %9.2f %6.1fx\n' "$name" "$n" "$p" "$s" \
 		"$(echo "$s / $p" | bc -l)" "$pt" "$st" "$(echo "$st / ($pt + 0.005)" | bc -l)"
 done
+echo "# $(uptime | sed 's/.*load/load/')"

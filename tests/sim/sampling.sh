@@ -41,15 +41,19 @@ $(loads "$T/exact.data")
 EOT
 [ "$max" -le 1500 ] || fail "exact: a load sample with period $max (scaled?)"
 within "$sum" $((2 * N)) 10 || fail "exact: loads' periods sum to $sum, not about $((2 * N))"
-LINEUP_SIM_WINDOW=0 sim_record "$T/exact2.data" "$T/fs_adjacent-gcc" 50000 2
+# The environment reaches the runtime too (what record --sim-window sets).
+export LINEUP_SIM_WINDOW=200/1000/0
+SIM_OPTS= sim_record "$T/env.data" "$T/fs_adjacent-gcc" 1000000 2
+unset LINEUP_SIM_WINDOW
 read -r sum max n <<EOT
-$(loads "$T/exact2.data")
+$(loads "$T/env.data")
 EOT
-[ "$max" -le 1500 ] || fail "LINEUP_SIM_WINDOW=0: a load sample with period $max"
+[ "$max" -gt 1500 ] || fail "LINEUP_SIM_WINDOW=200/1000/0: no scaled period (largest $max)"
 
 # Sampled, a fifth of the time, no exact start: (a)'s verdict, periods scaled, sum unbiased.
+W="--sim-window 200/1000/0"
 N=4000000
-SIM_OPTS="--sim-window 200/1000/0" sim_record_contended "$T/a.data" 20 "$T/fs_adjacent-gcc" $N 2
+SIM_OPTS=$W sim_record_contended "$T/a.data" 20 "$T/fs_adjacent-gcc" $N 2
 read -r sum max n <<EOT
 $(loads "$T/a.data")
 EOT
@@ -69,29 +73,45 @@ same_as_perf "$T/a.data"
 
 # (b) sampled: nothing shared.
 sim_build fs_padded gcc
-SIM_OPTS="--sim-window 200/1000/0" sim_record "$T/b.data" "$T/fs_padded-gcc" $N 2
+SIM_OPTS=$W sim_record "$T/b.data" "$T/fs_padded-gcc" $N 2
 n=$(lineup_stat "$T/b.data" "Total Shared Cache Lines")
 [ "$n" = 0 ] || fail "(b) sampled: lineup report finds $n shared lines: $(c2c_lines "$T/b.data")"
 [ "$(c2c_stat "$T/b.data" "Load Local HITM")" = 0 ] || fail "(b) sampled: HITMs without sharing"
 
 # (d) sampled: the stats slots' line, HITMs at s->ops.
 sim_build percpu_stats gcc
-SIM_OPTS="--sim-window 200/1000/0" sim_record_contended "$T/d.data" 20 "$T/percpu_stats-gcc" \
+SIM_OPTS=$W sim_record_contended "$T/d.data" 20 "$T/percpu_stats-gcc" \
 	2000000 2
 ops=$(src_line percpu_stats.c "s->ops++;")
 c2c_pareto "$T/d.data" | awk -v s="$ops" '$1 == 0 && $6 == s && $2 != "0.00%"' | grep -q . ||
 	fail "(d) sampled: no HITM on s->ops: $(c2c_pareto "$T/d.data")"
 
+# (c) sampled: the struct-file object's refcount and its read-mostly victims beside it.
+sim_build struct_file gcc
+SIM_OPTS=$W sim_record_contended "$T/c.data" 20 "$T/struct_file-gcc" 300000 3
+c2c_pareto "$T/c.data" >"$T/c.pareto"
+for x in "0x38 atomic_fetch_add(&f->f_count, 1);" "0x20 sum += (long)f->f_inode"; do
+	awk -v o="${x%% *}" -v s="$(src_line struct_file.c "${x#* }")" '$5 == o && $6 == s && $2 != "0.00%"' \
+		"$T/c.pareto" | grep -q . || fail "(c) sampled: no HITM at $x: $(cat "$T/c.pareto")"
+done
+
+# (f) sampled: the histogram bins.
+sim_build histogram gcc
+SIM_OPTS=$W sim_record_contended "$T/f.data" 20 "$T/histogram-gcc" 2000000 2
+upd=$(src_line histogram.c "hist[(image[p] * BINS / 256) * nthreads + t]++;")
+c2c_pareto "$T/f.data" | awk -v s="$upd" '$6 == s && $2 != "0.00%"' | grep -q . ||
+	fail "(f) sampled: no HITM on the bins: $(c2c_pareto "$T/f.data")"
+
 # (e) sampled: all the HITMs on the one counter's offset.
 sim_build atomic_counter gcc
-SIM_OPTS="--sim-window 200/1000/0" sim_record_contended "$T/e.data" 20 \
+SIM_OPTS=$W sim_record_contended "$T/e.data" 20 \
 	"$T/atomic_counter-gcc" 300000 3
 offs=$(c2c_pareto "$T/e.data" | awk '$2 != "0.00%" { print $1, $5 }' | sort -u)
 [ "$offs" = "0 0x0" ] || fail "(e) sampled: HITMs on more than one offset: $(c2c_pareto "$T/e.data")"
 
 # (g) sampled: every RMW counted (all but the very first found the bit set), at its line.
 sim_build flag_word gcc
-SIM_OPTS="--sim-window 200/1000/0" sim_record_contended "$T/g.data" 20 "$T/flag_word-gcc" \
+SIM_OPTS=$W sim_record_contended "$T/g.data" 20 "$T/flag_word-gcc" \
 	200000 3
 set_line=$(src_line flag_word.c "atomic_fetch_or(&bh.b_state, BH_Uptodate);")
 "$PERF" script -i "$T/g.data" -F event,period,weight,ip,srcline 2>/dev/null |

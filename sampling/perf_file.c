@@ -1750,7 +1750,7 @@ int perf_file__next_record(struct perf_file *pf, struct record *rec)
 	}
 again:
 	rc = next_inflated(pf, rec);
-	if (rc > 0 && !pf->no_aux && aux_note(pf, rec) < 0)
+	if (rc > 0 && rec->type != REC_SAMPLE && !pf->no_aux && aux_note(pf, rec) < 0)
 		return -EINVAL;
 	if (rc)
 		return rc;
@@ -1817,7 +1817,7 @@ again:
 		p = memcpy(scratch(pf), p, size);
 	}
 	rc = decode_record(pf, rec, p, type, misc, size, off);
-	if (!rc && !pf->no_aux)
+	if (!rc && type != REC_SAMPLE && !pf->no_aux)	/* off the samples' hot path */
 		rc = aux_note(pf, rec);
 	if (rc < 0)
 		return rc;

@@ -150,6 +150,8 @@ struct fields_ctx {
 	bool stream;
 	struct fields_sample *samples;
 	size_t nr_samples, cap_samples;
+	/* Loads served by another core's cache without a HITM class (Arm SPE's peer sources). */
+	size_t nr_peer;
 };
 
 static void sample__fields(const struct sample *s, struct fields_sample *fs)
@@ -232,8 +234,16 @@ static void attribute_one(struct fields_ctx *c, const struct fields_sample *ms)
 	a.load = st.load != 0;
 	a.store = st.store != 0;
 	a.locked = st.locks != 0;
-	a.lcl_hitm = st.lcl_hitm != 0;
-	a.rmt_hitm = st.rmt_hitm != 0;
+	/*
+	 * A load served by another core's cache counts with the HITMs: Arm SPE (and Intel's
+	 * snoopx forwards) name the peer core or cluster that held the line but not whether it
+	 * was modified, and that transfer is the contention these tables are about.  perf c2c's
+	 * "peer" display (-d peer) makes the same substitution.  Said in the header when it happens.
+	 */
+	a.lcl_hitm = st.lcl_hitm != 0 || st.lcl_peer != 0;
+	a.rmt_hitm = st.rmt_hitm != 0 || st.rmt_peer != 0;
+	if (a.load && !st.lcl_hitm && !st.rmt_hitm && (st.lcl_peer || st.rmt_peer))
+		c->nr_peer++;
 	fields__add(c->fields, &res, &a);
 }
 
@@ -661,6 +671,9 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 	fprintf(out, "# lineup fields: %s, %zu samples with a data address, %u-byte lines\n",
 		c->input, c->nr_samples, f->line_size);
 	print_attr_text("HITM samples", &f->attr_hitm, out);
+	if (c->nr_peer)
+		fprintf(out, "#   of which %zu peer loads (from another core's cache, state not "
+			"reported: Arm SPE), counted as HITMs\n", c->nr_peer);
 	print_attr_text("all samples", &f->attr_all, out);
 	{
 		const struct fields_rmw *rmw;
@@ -752,8 +765,8 @@ static void print_json(struct fields_ctx *c, FILE *out)
 
 	fputs("{\"input\":", out);
 	json_text(out, c->input);
-	fprintf(out, ",\"line_size\":%u,\"samples\":%zu,\"attribution\":{", f->line_size,
-		c->nr_samples);
+	fprintf(out, ",\"line_size\":%u,\"samples\":%zu,\"peer_loads_as_hitm\":%zu,"
+		"\"attribution\":{", f->line_size, c->nr_samples, c->nr_peer);
 	print_attr_json("hitm", &f->attr_hitm, out);
 	fputc(',', out);
 	print_attr_json("all", &f->attr_all, out);

@@ -57,4 +57,13 @@ for want in "hits read-write 5 3" "misses read-mostly 2 0" "flags write-only 0 3
 	awk -v m="$1" -v u="$2" -v l="$3" -v s="$4" '$4 == m && $5 == u && $6 == l && $7 == s { ok = 1 }
 		END { exit !ok }' "$T/out" || fail "member $1: expected $want in: $(cat "$T/out")"
 done
+# The peer loads (src 0x9: another core's L1/L2; SPE never says HITM) are the contention signal:
+# counted with the HITMs, said so, and the line is named.  hits is written by CPU 1 and read by
+# CPU 0 (true sharing); misses, only read, pays for it (a victim on the same line).
+grep -q "of which 7 peer loads .*counted as HITMs" "$T/out" || fail "peer loads not counted: $(cat "$T/out")"
+grep -q "^line 0x[0-9a-f]*: " "$T/out" || fail "no contended line on peer loads: $(cat "$T/out")"
+grep -q "struct stats.misses @" "$T/out" || fail "misses not named on the contended line: $(cat "$T/out")"
+"$LINEUP" fields --json -i "$T/f.data" >"$T/json" || fail "lineup fields --json"
+grep -q '"peer_loads_as_hitm":7' "$T/json" || fail "json: no peer_loads_as_hitm 7: $(head -c 300 "$T/json")"
+sed -n "/^# contended/,\$p" "$T/out"
 echo ok

@@ -1181,7 +1181,7 @@ void c2c__resolve(struct c2c *c, const struct c2c_resolver *r, bool want_srcline
 				comm_w = len;
 				l->w_thread = len + 8;
 			}
-			if (e->code_map)
+			if (e->code_map && !e->info.no_map)
 				new_width(&l->w_dso, e->info.dso ? strlen(e->info.dso) : 9);
 			if (want_srcline && e->info.srcline) {
 				len = strlen(e->info.srcline);

@@ -175,6 +175,14 @@ struct c2c_code_info {
 	const char *dso;	/* dso short name, NULL when no map */
 	const char *comm;	/* the thread's command name (from the resolver's comm) */
 	char *srcline;		/* malloc'ed "file:line" or fallback, or NULL; the c2c frees it */
+	/*
+	 * perf's al->addr once the object is loaded (a .ko's map moves to .text's file offset),
+	 * shown for an unresolved address and in "object+0xOFF"; only when @have_addr, else the
+	 * entry's ip_rel
+	 */
+	uint64_t addr;
+	bool have_addr;
+	bool no_map;		/* perf ends with no map for it: "[unknown]", "[k] 0xIP", "??:0" */
 };
 
 struct c2c_resolver {

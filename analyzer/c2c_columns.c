@@ -238,16 +238,17 @@ static int cell_symbol(const struct c2c_view *v, const struct c2c_line *l,
 		       const struct c2c_entry *e, int width, char *buf, size_t size)
 {
 	int n = put(buf, size, "[%c] ", e ? e->level : '.');
+	uint64_t addr = !e ? 0 : e->info.have_addr ? e->info.addr : e->ip_rel;
 
-	if (e && e->info.sym && e->code_map) {
+	if (e && e->info.sym && e->code_map && !e->info.no_map) {
 		if (e->info.sym_object) {
 			n += put(buf + n, size - n, "%s", e->info.sym);
-			n += put(buf + n, size - n, "+0x%" PRIx64, e->ip_rel - e->info.sym_start);
+			n += put(buf + n, size - n, "+0x%" PRIx64, addr - e->info.sym_start);
 		} else {
 			n += put(buf + n, size - n, "%.*s", width - n, e->info.sym);
 		}
 	} else {
-		n += put(buf + n, size - n, "%-#.*" PRIx64, 16, e ? e->ip_rel : 0);
+		n += put(buf + n, size - n, "%-#.*" PRIx64, 16, addr);
 	}
 	return n;
 }
@@ -255,7 +256,8 @@ static int cell_symbol(const struct c2c_view *v, const struct c2c_line *l,
 static int cell_dso(const struct c2c_view *v, const struct c2c_line *l, const struct c2c_entry *e,
 		    int width, char *buf, size_t size)
 {
-	const char *dso = e && e->code_map && e->info.dso ? e->info.dso : "[unknown]";
+	const char *dso = e && e->code_map && !e->info.no_map && e->info.dso ? e->info.dso :
+			  "[unknown]";
 
 	return put(buf, size, "%-*.*s", width, width, dso);
 }

@@ -1096,9 +1096,23 @@ static void resolve_code(void *ctx, uint32_t h, const void *code_map, uint64_t i
 	sm.ref_reloc_name = map->ref_reloc_name;
 	if (symbols__lookup(r->symbols, sd, &sm, ip_rel, &loc))
 		return;
+	if (loc.no_map) {
+		/* a -k vmlinux shrinks perf's kernel map to .text: past it, no map at all */
+		out->dso = NULL;
+		out->no_map = true;
+		out->addr = ip;
+		out->have_addr = true;
+		if (want_srcline)
+			out->srcline = xstrdup("??:0");
+		return;
+	}
+	if (loc.object)
+		out->dso = loc.object;	/* perf's extra maps: "[kernel.kallsyms].init.text" */
 	out->sym = loc.sym;
 	out->sym_start = loc.sym_start;
 	out->sym_object = loc.sym_is_object;
+	out->addr = loc.map_addr;	/* a .ko's map moves to .text's file offset */
+	out->have_addr = true;
 	if (want_srcline && loc.srcline)
 		out->srcline = xstrdup(loc.srcline);
 }
@@ -1857,6 +1871,8 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	}
 	so.symfs = o.symfs;
 	so.vmlinux = o.vmlinux;
+	/* perf looks for the recording's kernel image: /usr/lib/debug/boot/vmlinux-RELEASE... */
+	so.osrelease = r.h->osrelease;
 	r.symbols = symbols__new(&so);
 	r.ccbuf = xmalloc(PERF_MAX_STACK_DEPTH_ * sizeof(*r.ccbuf));
 	{

@@ -11,3 +11,5 @@ check_PROGRAMS += tests/unit/c2c_prefetch_test
 TESTS += tests/unit/c2c_prefetch_test
 tests_unit_c2c_prefetch_test_SOURCES = tests/unit/c2c_prefetch_test.c
 tests_unit_c2c_prefetch_test_LDADD = analyzer/libanalyzer.a util/libutil.a -lm
+TESTS += tests/c2c/kernel.sh
+dist_check_SCRIPTS += tests/c2c/kernel.sh

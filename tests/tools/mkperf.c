@@ -948,6 +948,32 @@ static void cmd_mmap(char **tok, int n)
 }
 
 /* anon PID START LEN [name=//anon]: a data mapping (heap, stack, shared memory). */
+/*
+ * `kernel START LEN` and `module START LEN PATH`: the kernel and module maps as perf record
+ * synthesizes them (pid -1, cpumode kernel, "[kernel.kallsyms]_text" with pgoff = START, a
+ * module with its .ko's path and pgoff 0).  Their symbols come from kallsyms, -k or the .ko.
+ */
+static void cmd_kmap(char **tok, int n)
+{
+	bool kernel = !strcmp(tok[0], "kernel");
+	struct rec_mmap m = { 0 };
+	struct sample sid;
+
+	if (kernel ? n != 3 : n != 4)
+		die("usage: kernel START LEN | module START LEN PATH");
+	open_output();
+	m.pid = (uint32_t)-1;
+	m.tid = 0;
+	m.start = num(tok[1], "start");
+	m.len = num(tok[2], "len");
+	m.pgoff = kernel ? m.start : 0;
+	m.is_mmap2 = true;
+	m.prot = 5;	/* r-x */
+	m.filename = kernel ? "[kernel.kallsyms]_text" : tok[3];
+	sid_for(&sid, (uint32_t)-1, 0, S->time, 0);
+	check(perf_writer__mmap(S->w, CPUMODE_KERNEL, &m, &sid));
+}
+
 static void cmd_anon(char **tok, int n)
 {
 	struct kv kv[4];
@@ -1351,6 +1377,8 @@ static void run_line(char *line)
 		cmd_task(tok, n, REC_EXIT);
 	} else if (!strcmp(tok[0], "mmap")) {
 		cmd_mmap(tok, n);
+	} else if (!strcmp(tok[0], "kernel") || !strcmp(tok[0], "module")) {
+		cmd_kmap(tok, n);
 	} else if (!strcmp(tok[0], "anon")) {
 		cmd_anon(tok, n);
 	} else if (!strcmp(tok[0], "sample")) {

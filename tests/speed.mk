@@ -13,3 +13,5 @@ tests_unit_c2c_prefetch_test_SOURCES = tests/unit/c2c_prefetch_test.c
 tests_unit_c2c_prefetch_test_LDADD = analyzer/libanalyzer.a util/libutil.a -lm
 TESTS += tests/c2c/kernel.sh
 dist_check_SCRIPTS += tests/c2c/kernel.sh
+TESTS += tests/c2c/kmod.sh
+dist_check_SCRIPTS += tests/c2c/kmod.sh

@@ -63,8 +63,8 @@ static const struct cli_option record_options[] = {
 	{ OPT_SIM, 0, "sim", NULL, "use the software collector: CMD must be built with "
 	  "`lineup sim-flags` (no PMU needed)" },
 	{ OPT_SIM_WINDOW, 0, "sim-window", "BURST/EVERY[/START]", "with --sim: after the "
-	  "first START microseconds (modeled exactly), model plain loads and stores only inside "
-	  "windows of BURST microseconds that open once every EVERY, the same for all threads "
+	  "first START microseconds of CPU time (modeled exactly), model plain loads and stores "
+	  "only inside windows of BURST microseconds that open once every EVERY, the same for all threads "
 	  "(default 200/2000/10000: a tenth of the time; atomic RMWs and locks are always "
 	  "modeled; sample periods are scaled to the whole run); 0 or exact: every access" },
 	{ OPT_SIM_EXACT, 0, "sim-exact", NULL, "with --sim: model every access (--sim-window 0; "

@@ -159,7 +159,7 @@ const struct command cmd_sim_flags = {
 	"(sampling period of accesses that "
 	"hit, 1000), LINEUP_SIM_MISS_PERIOD (of those that miss: HITMs, invalidations; "
 	"PERIOD/20), LINEUP_SIM_WINDOW (BURST/EVERY[/START] microseconds, 200/2000/10000: "
-	"after an exact START, plain accesses are modeled in windows of BURST every EVERY, "
+	"after an exact START of CPU time, plain accesses are modeled in windows of BURST every EVERY, "
 	"atomic RMWs and locks always; 0: every access; `lineup record --sim-window`), "
 	"LINEUP_SIM_MAX_ALLOCS (allocations logged, 1000000) and "
 	"LINEUP_SIM_YIELD (each thread yields the CPU every N accesses: threads contend "

@@ -269,6 +269,12 @@ static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t
 				simrt__skip[i] = SIMRT_SKIP_NEVER;
 		return;
 	}
+	if (!simrt__every_ns) {
+		/* Exact: no windows, nothing to count. */
+		simrt__skip[op == COH_STORE] = 1;
+		model(t, addr, size, op, ret, false);
+		return;
+	}
 	if (unlikely(!t->window || --t->clock_left <= 0)) {
 		simrt__window_check(t);
 		if (!t->window)

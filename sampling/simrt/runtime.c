@@ -38,7 +38,8 @@ int64_t simrt__yield_every;
 /* Modeling windows (LINEUP_SIM_WINDOW): BURST ns once every EVERY ns after an exact START;
  * every 0: exact. */
 uint64_t simrt__burst_ns = 200000, simrt__every_ns = 2000000, simrt__start_ns = 10000000;
-static uint64_t t0; /* the first window opens here */
+static uint64_t t0;	    /* simrt__now() at the start */
+static uint64_t start_end; /* when the exact start ended (ns since t0, at least 1); 0: not yet */
 static char out_path[4096];
 static int spool_fd = -1;
 struct coh_costs simrt__costs;
@@ -109,21 +110,37 @@ int64_t simrt__next_period(struct simrt_thread *t, int miss)
 }
 
 /*
- * The run's first START ns are one window (short programs are modeled exactly); after it,
- * window k opens at START + k EVERY + off(k) and lasts BURST, off(k) in [0, EVERY - BURST] a
- * hash of k, so that the windows do not alias with a program's own period; a function of the
- * time only, so every thread has the same windows.  Returns whether @now (since the start) is
- * inside one, and in *@until the ns until the next change.
+ * The run's first START ns of CPU time are one window (short programs are modeled exactly);
+ * after it, window k opens at (the start's end) + k EVERY + off(k) and lasts BURST, off(k) in
+ * [0, EVERY - BURST] a hash of k, so that the windows do not alias with a program's own
+ * period; a function of the time only, so every thread has the same windows.  Returns whether
+ * @now (since the start) is inside one, and in *@until the ns until the next change.
  */
 static bool window_at(uint64_t now, uint64_t *until)
 {
-	uint64_t k, at, off;
+	uint64_t k, at, off, end = __atomic_load_n(&start_end, __ATOMIC_RELAXED);
 
-	if (now < simrt__start_ns) {
-		*until = simrt__start_ns - now;
-		return true;
+	if (!end) {
+		/*
+		 * The exact start is START of the process's CPU time, not of the clock's: on a
+		 * busy machine a short program can wait longer than START for a CPU, and would
+		 * then be seen through a window or two, or none.
+		 */
+		struct timespec ts;
+		uint64_t cpu = 0, zero = 0;
+
+		if (!clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+			cpu = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+		if (cpu < simrt__start_ns) {
+			*until = simrt__start_ns - cpu;
+			return true;
+		}
+		end = now ? now : 1;
+		if (!__atomic_compare_exchange_n(&start_end, &zero, end, false, __ATOMIC_RELAXED,
+						 __ATOMIC_RELAXED))
+			end = zero;
 	}
-	now -= simrt__start_ns;
+	now = now > end ? now - end : 0;
 	k = now / simrt__every_ns;
 	at = now - k * simrt__every_ns;
 	off = (k * 0x9e3779b97f4a7c15ULL >> 20) % (simrt__every_ns - simrt__burst_ns + 1);
@@ -160,10 +177,11 @@ void simrt__window_check(struct simrt_thread *t)
 	}
 	now = simrt__now() - t0;
 	in = window_at(now, &until);
-	t->clock_left = SIMRT_CLOCK_CHECK;
+	/* In the exact start, the CPU clock is a system call: look at it less often. */
+	t->clock_left = start_end ? SIMRT_CLOCK_CHECK : 16 * SIMRT_CLOCK_CHECK;
 	t->window = in;
 	simrt__reload(t, 1);
-	if (t->ev[0] != SIMRT_EV_PLAIN && now >= simrt__start_ns) {
+	if (t->ev[0] != SIMRT_EV_PLAIN && start_end) {
 		/* Out of the exact start: from here on, samples are scaled by what follows. */
 		t->plain_seen = t->plain_modeled = t->sync_seen = t->sync_modeled = 0;
 		t->ev[0] = SIMRT_EV_PLAIN;

@@ -20,7 +20,8 @@
  *	LINEUP_SIM_MISS_PERIOD	mean sampling period of those that miss: HITMs, LLC and DRAM
  *				loads, stores that invalidate other copies (PERIOD / 20)
  *	LINEUP_SIM_WINDOW	BURST/EVERY[/START] in microseconds (200/2000/10000): after
- *				the first START us, modeled exactly, plain loads and stores are
+ *				the first START us of the process's CPU time, modeled
+ *				exactly, plain loads and stores are
  *				modeled only inside windows of BURST us that open once every
  *				EVERY us, the same windows for all threads; 0 or "exact": every
  *				access is modeled (see "Sampling the model" below)
@@ -34,27 +35,28 @@
  *	LINEUP_SIM_ACTIVE	set by the first instrumented process: a process that finds it
  *				set (an instrumented child) records nothing
  *
- * Sampling the model: a per-access model costs a few nanoseconds, ten times what a bare
- * increment loop spends per access.  So, unless exact, after the run's first START us
- * (modeled exactly, samples unscaled: a short program is seen whole), plain accesses (loads, stores, atomic
- * loads and stores, memory ranges) are modeled only inside windows in time, shared by all
- * threads (window k opens at a point of [k EVERY, (k+1) EVERY) that depends on k only, for
- * BURST us).  Inside a window the model sees every access of every thread, so a contended
- * line ping-pongs in the model as it does in the program; outside it, a plain access costs
- * one decrement of a thread-local countdown (simrt__skip) and a branch, and each thread looks
- * at the clock once every SIMRT_SKIP_CHECK accesses to know whether a window opened.  (Bursts
- * counted in each thread's own accesses would see two threads' traffic only when their bursts
- * happened to overlap: HITMs would come out too low by the duty cycle, even after weighting.)
- * Atomic read-modify-writes and lock operations ("sync" accesses) are all modeled, in and out
- * of windows (their redundant counts are exact), but sampled inside windows only, like plain
- * ones.  Each thread counts the accesses of both kinds it saw and those it modeled inside
- * windows; output.c multiplies each load/store/pair sample's period by the thread's
+ * Sampling the model: a per-access model costs a few nanoseconds, ten times what a bare increment
+ * loop spends per access.  So, unless exact, after the run's first START us of CPU time (modeled
+ * exactly, samples unscaled: a short program is seen whole), plain accesses (loads, stores, atomic
+ * loads and stores, memory ranges) are modeled only inside windows in time, shared by all threads
+ * (window k opens at a point of [E + k EVERY, E + (k+1) EVERY), E the start's end, that depends on
+ * k only, for BURST us).  Inside a window the model sees every access of every thread, so a
+ * contended line ping-pongs in the model as it does in the program; outside it, a plain access
+ * costs one decrement of a thread-local countdown (simrt__skip) and a branch, and each thread looks
+ * at the clock when its countdown runs out, set from its own access rate to run out about when the
+ * next window opens.  (Bursts counted in each thread's own accesses would see two threads' traffic
+ * only when their bursts happened to overlap: HITMs would come out too low by the duty cycle, even
+ * after weighting.)  Atomic read-modify-writes and lock operations ("sync" accesses) are all
+ * modeled, in and out of windows (their redundant counts are exact), but sampled inside windows
+ * only, like plain ones.  Each thread counts the accesses of both kinds it saw and those it modeled
+ * inside windows; output.c multiplies each load/store/pair sample's period by the thread's
  * seen/modeled ratio of the sample's kind, so that summed periods estimate the whole run.
  * What is traded: a line's state at a window's opening is the one left by the previous
  * window (plus the sync accesses since), so the first access of each line in each window can
  * be judged against an old state: it may miss a HITM that happened in the gap, or count one
  * that happened in the gap (a real transfer, seen late, at the access that noticed it).
- * Short-lived or rare access patterns between windows are not seen at all.
+ * Neither invents contention: a line only one thread writes never shows a HITM.  Access
+ * patterns that live only between windows are not seen at all.
  *
  * Sample IPs: the address of the call instruction to the __tsan_ hook (return address minus
  * the call's length, 5 for `call rel32`, 6 for `call *rel32(%rip)`).  The compiler gives that

@@ -34,7 +34,13 @@ typedef int a32;
 typedef long a64;
 typedef __int128 a128;
 
-#define API __attribute__((visibility("default"), noinline, optimize("omit-frame-pointer")))
+/* The hooks need no frame pointer (nothing unwinds through them); gcc's attributes only. */
+#ifdef __clang__
+#define NOFRAME
+#else
+#define NOFRAME noclone, optimize("omit-frame-pointer")
+#endif
+#define API __attribute__((visibility("default"), noinline, NOFRAME))
 #define RET ((uint64_t)(uintptr_t)__builtin_return_address(0))
 
 API void __tsan_init(void)
@@ -69,14 +75,15 @@ API void __tsan_ignore_thread_end(void)
 		simrt__set_skip(t, 1);
 }
 
-__attribute__((noinline, noclone, visibility("hidden"))) void
-simrt__arrive_load(uint64_t addr, uint64_t size, uint64_t ret)
+/* The arrivals (access.h), jumped to from the hooks below: no frame of their own needed. */
+#define ARRIVE __attribute__((noinline, visibility("hidden"), NOFRAME))
+
+ARRIVE void simrt__arrive_load(uint64_t addr, uint64_t size, uint64_t ret)
 {
 	arrive(addr, size, COH_LOAD, ret);
 }
 
-__attribute__((noinline, noclone, visibility("hidden"))) void
-simrt__arrive_store(uint64_t addr, uint64_t size, uint64_t ret)
+ARRIVE void simrt__arrive_store(uint64_t addr, uint64_t size, uint64_t ret)
 {
 	arrive(addr, size, COH_STORE, ret);
 }
@@ -201,8 +208,9 @@ API void *__tsan_memset(void *dst, int c, unsigned long size)
  * order is the same `lock cmpxchg`, and it spares the success/failure order pairs.
  *
  * Each RMW is modeled (simrt__sync: always, windows or not) before it is performed, and
- * reported to simrt__rmw_done() with whether it changed the value: a fetch_or whose bits were all set,
- * an add of 0, an exchange or a successful CAS storing the value already there, a failed CAS.
+ * reported to simrt__rmw_done() with whether it changed the value: a fetch_or whose bits were
+ * all set, an add of 0, an exchange or a successful CAS storing the value already there, a
+ * failed CAS.
  */
 #define LOAD_ORD(expr_r, expr_a, expr_s)                                                           \
 	switch (mo) {                                                                              \
@@ -289,7 +297,7 @@ API void *__tsan_memset(void *dst, int c, unsigned long size)
 		uint64_t ret = RET;                                                                \
 		T expect = *c;                                                                     \
 		bool ok;                                                                           \
-		(void)fmo;                                                                         \
+		(void)mo, (void)fmo;                                                               \
 		simrt__sync((uintptr_t)a, sizeof(T), COH_RMW, ret);                              \
 		ok = __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST,                 \
 						 __ATOMIC_SEQ_CST);                                \
@@ -302,7 +310,7 @@ API void *__tsan_memset(void *dst, int c, unsigned long size)
 		uint64_t ret = RET;                                                                \
 		T expect = *c;                                                                     \
 		bool ok;                                                                           \
-		(void)fmo;                                                                         \
+		(void)mo, (void)fmo;                                                               \
 		simrt__sync((uintptr_t)a, sizeof(T), COH_RMW, ret);                              \
 		ok = __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST,                  \
 						 __ATOMIC_SEQ_CST);                                \
@@ -315,7 +323,7 @@ API void *__tsan_memset(void *dst, int c, unsigned long size)
 		uint64_t ret = RET;                                                                \
 		T expect = c;                                                                      \
 		bool ok;                                                                           \
-		(void)fmo;                                                                         \
+		(void)mo, (void)fmo;                                                               \
 		simrt__sync((uintptr_t)a, sizeof(T), COH_RMW, ret);                              \
 		ok = __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST,                \
 						 __ATOMIC_SEQ_CST);                                \

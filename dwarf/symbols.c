@@ -1286,6 +1286,7 @@ static void dso__load_kallsyms(struct symbols *s, struct symbols_dso *d, const c
 	struct symtab_builder b = {0};
 	char line[1024];
 	size_t modlen = module ? strlen(module) : 0;
+	bool any_addr = false;
 
 	if (!f) {
 		d->error = xasprintf("%s: %s", path, strerror(errno));
@@ -1309,10 +1310,15 @@ static void dso__load_kallsyms(struct symbols *s, struct symbols_dso *d, const c
 		} else if (n == 4 && mod[0] == '[') {
 			continue;
 		}
+		any_addr |= addr != 0;
 		symtab__add(s, &b, addr, 0, name, t == 'D' || t == 'B' ? STT_OBJECT : STT_FUNC,
 			    isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL);
 	}
 	fclose(f);
+	/* kptr_restrict shows a user every address as 0: no symbols then, as perf has none
+	 * ([unknown]), rather than every kernel address in the last symbol at 0. */
+	if (!any_addr)
+		b.n = 0;
 	if (!b.n && !d->error)
 		d->error = xasprintf("%s: no symbols%s (kptr_restrict?)", path,
 				     module ? " for this module" : "");

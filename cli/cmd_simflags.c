@@ -162,7 +162,7 @@ const struct command cmd_sim_flags = {
 	"after an exact START of CPU time, plain accesses are modeled in windows of BURST every EVERY, "
 	"atomic RMWs and locks always; 0: every access; `lineup record --sim-window`), "
 	"LINEUP_SIM_MAX_ALLOCS (allocations logged, 1000000) and "
-	"LINEUP_SIM_YIELD (each thread yields the CPU every N accesses: threads contend "
+	"LINEUP_SIM_YIELD (each thread yields the CPU every N modeled accesses: threads contend "
 	"only when they run at the same time, so set it, e.g. to 500, where there are fewer "
 	"free CPUs than threads).",
     .options = simflags_options,

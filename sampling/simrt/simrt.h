@@ -21,12 +21,13 @@
  *				loads, stores that invalidate other copies (PERIOD / 20)
  *	LINEUP_SIM_WINDOW	BURST/EVERY[/START] in microseconds (200/2000/10000): after
  *				the first START us of the process's CPU time, modeled
- *				exactly, plain loads and stores are
- *				modeled only inside windows of BURST us that open once every
- *				EVERY us, the same windows for all threads; 0 or "exact": every
- *				access is modeled (see "Sampling the model" below)
+ *				exactly, plain loads and stores are modeled only inside
+ *				windows of BURST us that open once every EVERY us, the same
+ *				windows for all threads; 0 or "exact": every access is
+ *				modeled (see "Sampling the model" below)
  *	LINEUP_SIM_MAX_ALLOCS	allocations logged at most (1000000)
- *	LINEUP_SIM_YIELD	N: each thread yields the CPU every N accesses (0, never).  The
+ *	LINEUP_SIM_YIELD	N: each thread yields the CPU every N modeled accesses (0,
+ *				never; not between windows, where nothing is modeled).  The
  *				model sees the interleaving that really happened; on a machine
  *				with fewer free CPUs than threads, threads sharing a CPU only
  *				interleave at time-slice ends unless they yield.

@@ -37,7 +37,8 @@ struct c2c {
 	struct c2c_stats shared;
 	uint32_t nr_shared;
 
-	struct c2c_line *lines;
+	struct c2c_line *lines;		/* in lines_mem, 64-aligned */
+	void *lines_mem;
 	struct lkey *lkeys;		/* parallel to lines */
 	size_t nr_lines, cap_lines;
 	struct c2c_entry *entries;	/* in entries_mem, 64-aligned */
@@ -58,6 +59,7 @@ struct c2c {
 	uint64_t *bits;
 	size_t nr_bits, cap_bits;
 	uint32_t words_cpu, words_node;
+	bool inline_bits;	/* both fit a word: kept in the lines and entries until finish */
 
 	struct c2c_stats *node_stats;
 	size_t nr_node_stats, cap_node_stats;
@@ -254,6 +256,7 @@ struct c2c *c2c__new(const struct c2c_config *cfg)
 	c->cfg.mem = c->mem;
 	c->words_cpu = (cfg->nr_cpus + 63) / 64;
 	c->words_node = (cfg->nr_nodes + 63) / 64;
+	c->inline_bits = c->words_cpu <= 1 && c->words_node <= 1;
 	for (unsigned int i = 0; i < cfg->nr_keys; i++) {
 		c->key_pid |= cfg->keys[i] == C2C_KEY_PID;
 		c->key_tid |= cfg->keys[i] == C2C_KEY_TID;
@@ -283,7 +286,7 @@ void c2c__delete(struct c2c *c)
 	}
 	free(c->cpu2node);
 	free(c->mem);
-	free(c->lines);
+	free(c->lines_mem);
 	free(c->lkeys);
 	free(c->entries_mem);
 	free(c->ekeys);
@@ -340,6 +343,22 @@ const struct cc_forest *c2c__callchains(const struct c2c *c)
 int c2c__offset_node_width(const struct c2c *c)
 {
 	return c->offset_node_width;
+}
+
+/*
+ * Grow an array into a new 64-aligned block (*mem: the block to free), so that its elements'
+ * hot fields are whole cache lines.
+ */
+static void *grow_aligned(void **mem, void *old, size_t used, size_t size)
+{
+	void *raw = xmalloc(size + 64);
+	void *v = (void *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+
+	if (used)
+		memcpy(v, old, used);
+	free(*mem);
+	*mem = raw;
+	return v;
 }
 
 /* ---- bitmaps ---- */
@@ -558,7 +577,9 @@ static uint32_t line__new(struct c2c *c, struct lkey k, const struct c2c_sample 
 	struct c2c_line *l;
 
 	if (c->nr_lines == c->cap_lines) {
-		c->lines = xgrow(c->lines, &c->cap_lines, c->nr_lines + 1, sizeof(*c->lines));
+		c->cap_lines = c->cap_lines ? 2 * c->cap_lines : 64;
+		c->lines = grow_aligned(&c->lines_mem, c->lines, c->nr_lines * sizeof(*c->lines),
+					c->cap_lines * sizeof(*c->lines));
 		c->lkeys = xrealloc(c->lkeys, c->cap_lines * sizeof(*c->lkeys));
 	}
 	c->lkeys[c->nr_lines] = k;
@@ -601,17 +622,10 @@ static uint32_t entry__new(struct c2c *c, struct ekey k, size_t at, uint64_t has
 	struct c2c_entry *e;
 
 	if (c->nr_entries == c->cap_entries) {
-		/* 64-aligned, so that an entry's hot part is whole cache lines */
-		size_t cap = c->cap_entries ? 2 * c->cap_entries : 256;
-		void *raw = xmalloc(cap * sizeof(*c->entries) + 64);
-		struct c2c_entry *v = (void *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-
-		if (c->nr_entries)
-			memcpy(v, c->entries, c->nr_entries * sizeof(*v));
-		free(c->entries_mem);
-		c->entries_mem = raw;
-		c->entries = v;
-		c->cap_entries = cap;
+		c->cap_entries = c->cap_entries ? 2 * c->cap_entries : 256;
+		c->entries = grow_aligned(&c->entries_mem, c->entries,
+					  c->nr_entries * sizeof(*c->entries),
+					  c->cap_entries * sizeof(*c->entries));
 		c->ekeys = xrealloc(c->ekeys, c->cap_entries * sizeof(*c->ekeys));
 	}
 	c->ekeys[c->nr_entries] = k;
@@ -672,16 +686,24 @@ static inline void mean__update(struct c2c_mean *m, uint64_t val)
 }
 
 /* perf's c2c_he__set_cpu and c2c_he__set_node, for a line or an entry (@node: of phys_addr). */
-static inline void set_cpu_node(struct c2c *c, uint32_t cpuset, uint32_t nodeset,
-				uint64_t *paddr, uint32_t *paddr_cnt, const struct c2c_sample *s,
-				int node)
+static inline void set_cpu_node(struct c2c *c, uint64_t *cpus, uint64_t *nodes, uint32_t cpuset,
+				uint32_t nodeset, uint64_t *paddr, uint32_t *paddr_cnt,
+				const struct c2c_sample *s, int node)
 {
-	if (s->cpu < c->cfg.nr_cpus)
-		bits__set(c, cpuset, s->cpu);
+	if (s->cpu < c->cfg.nr_cpus) {
+		if (c->inline_bits)
+			*cpus |= 1ULL << s->cpu;
+		else
+			bits__set(c, cpuset, s->cpu);
+	}
 	if (!s->phys_addr || node < 0)
 		return;
-	if ((uint32_t)node < c->cfg.nr_nodes)
-		bits__set(c, nodeset, node);
+	if ((uint32_t)node < c->cfg.nr_nodes) {
+		if (c->inline_bits)
+			*nodes |= 1ULL << node;
+		else
+			bits__set(c, nodeset, node);
+	}
 	if (*paddr != s->phys_addr) {
 		(*paddr_cnt)++;
 		*paddr = s->phys_addr;
@@ -777,15 +799,6 @@ static inline int64_t probe_tag(const uint64_t *ht, size_t cap, size_t at, uint6
 	return -1;
 }
 
-/* Prefetch bytes [from, to) of @base for writing (a cache line at a time). */
-static inline void prefetch_span(const void *base, size_t from, size_t to)
-{
-	uintptr_t a = ((uintptr_t)base + from) & ~(uintptr_t)63, end = (uintptr_t)base + to;
-
-	for (; a < end; a += 64)
-		__builtin_prefetch((const void *)a, 1);
-}
-
 /*
  * Each step reads only what the previous one prefetched: the line's hash slot, the entry's
  * hash slot, the entry, the bitmaps.  The slots' tags stand in for the keys (a wrong guess only
@@ -809,28 +822,32 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 			break;
 		p->line = idx;
 		__builtin_prefetch(&c->lkeys[idx]);
-		/* what add_sample touches: paddr, the bitmaps' indices, stats, period */
-		prefetch_span(&c->lines[idx], offsetof(struct c2c_line, paddr_cnt),
-			      offsetof(struct c2c_line, period) + 8);
+		/* what add_sample touches: the header, the common counters */
+		__builtin_prefetch(&c->lines[idx], 1);
+		__builtin_prefetch(&c->lines[idx].stats, 1);
 		p->ehash = ekey_hash(entry_key(c, s, p->line));
 		p->have_ehash = true;
 		__builtin_prefetch(&c->entry_ht[p->ehash & (c->entry_ht_cap - 1)]);
 		p->step = 2;
 		return;
 	case 2:
-		__builtin_prefetch(&c->bits[c->lines[p->line].cpuset], 1);
+		if (!c->inline_bits)
+			__builtin_prefetch(&c->bits[c->lines[p->line].cpuset], 1);
 		idx = probe_tag(c->entry_ht, c->entry_ht_cap, p->ehash & (c->entry_ht_cap - 1),
 				p->ehash);
 		if (idx < 0)
 			break;
 		p->entry = idx;
 		__builtin_prefetch(&c->ekeys[idx]);
-		/* the hot part: code_map ... stats, the most used means */
-		prefetch_span(&c->entries[idx], 0, offsetof(struct c2c_entry, mean_rmt_peer));
+		/* the header, the common counters, the common means */
+		__builtin_prefetch(&c->entries[idx], 1);
+		__builtin_prefetch(&c->entries[idx].stats, 1);
+		__builtin_prefetch(&c->entries[idx].mean_load, 1);
 		p->step = 3;
 		return;
 	case 3:
-		__builtin_prefetch(&c->bits[c->entries[p->entry].cpuset], 1);
+		if (!c->inline_bits)
+			__builtin_prefetch(&c->bits[c->entries[p->entry].cpuset], 1);
 		break;
 	default:
 		return;
@@ -864,7 +881,8 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 	l = &c->lines[li];
 	l->period += s->period;
 	stats__add_decoded(&l->stats, d);
-	set_cpu_node(c, l->cpuset, l->nodeset, &l->paddr, &l->paddr_cnt, s, node);
+	set_cpu_node(c, &l->cpus, &l->nodes, l->cpuset, l->nodeset, &l->paddr, &l->paddr_cnt, s,
+		     node);
 
 	ek = entry_key(c, s, li);
 	if (c->last_entry < c->nr_entries && ekey_eq(&c->ekeys[c->last_entry], ek)) {
@@ -915,7 +933,8 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 		mean__update(&e->mean_lcl_peer, s->weight);
 	else if (d->st.load)
 		mean__update(&e->mean_load, s->weight);
-	set_cpu_node(c, e->cpuset, e->nodeset, &e->paddr, &e->paddr_cnt, s, node);
+	set_cpu_node(c, &e->cpus, &e->nodes, e->cpuset, e->nodeset, &e->paddr, &e->paddr_cnt, s,
+		     node);
 }
 
 void c2c__add_sample(struct c2c *c, const struct c2c_sample *s)
@@ -1056,6 +1075,25 @@ static bool entry_is_valid(const struct c2c *c, const struct c2c_entry *e)
 void c2c__finish(struct c2c *c)
 {
 	uint32_t idx = 0, *count;
+
+	if (c->inline_bits) {
+		for (size_t i = 0; i < c->nr_lines; i++) {
+			const struct c2c_line *l = &c->lines[i];
+
+			if (c->words_cpu)
+				c->bits[l->cpuset] = l->cpus;
+			if (c->words_node)
+				c->bits[l->nodeset] = l->nodes;
+		}
+		for (size_t i = 0; i < c->nr_entries; i++) {
+			const struct c2c_entry *e = &c->entries[i];
+
+			if (c->words_cpu)
+				c->bits[e->cpuset] = e->cpus;
+			if (c->words_node)
+				c->bits[e->nodeset] = e->nodes;
+		}
+	}
 
 	if (c->cfg.callchains)
 		cc_forest__sort(&c->cc);

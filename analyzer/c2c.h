@@ -50,21 +50,11 @@ enum c2c_key {
  * struct c2c_stats - perf's struct c2c_stats, the counters of one sample, entry, line or total.
  */
 struct c2c_stats {
+	/* the counters most samples bump, in the first 64 bytes (one cache line of an entry) */
 	uint32_t nr_entries;
 	uint32_t locks;
-	uint32_t store;
-	uint32_t st_uncache;
-	uint32_t st_noadrs;
-	uint32_t st_l1hit;
-	uint32_t st_l1miss;
-	uint32_t st_na;
 	uint32_t load;
-	uint32_t ld_excl;
-	uint32_t ld_shared;
-	uint32_t ld_uncache;
-	uint32_t ld_io;
-	uint32_t ld_miss;
-	uint32_t ld_noadrs;
+	uint32_t store;
 	uint32_t ld_fbhit;
 	uint32_t ld_l1hit;
 	uint32_t ld_l2hit;
@@ -72,12 +62,23 @@ struct c2c_stats {
 	uint32_t lcl_hitm;
 	uint32_t rmt_hitm;
 	uint32_t tot_hitm;
+	uint32_t lcl_dram;
+	uint32_t rmt_dram;
+	uint32_t st_l1hit;
+	uint32_t st_l1miss;
+	uint32_t st_na;
+	uint32_t ld_excl;
+	uint32_t ld_shared;
+	uint32_t rmt_hit;
 	uint32_t lcl_peer;
 	uint32_t rmt_peer;
 	uint32_t tot_peer;
-	uint32_t rmt_hit;
-	uint32_t lcl_dram;
-	uint32_t rmt_dram;
+	uint32_t ld_uncache;
+	uint32_t ld_io;
+	uint32_t ld_miss;
+	uint32_t ld_noadrs;
+	uint32_t st_uncache;
+	uint32_t st_noadrs;
 	uint32_t blk_data;
 	uint32_t blk_addr;
 	uint32_t nomap;
@@ -204,22 +205,26 @@ struct c2c_mean {
  * The key fields hold the first sample's values; display fields likewise (as perf keeps them).
  */
 struct c2c_entry {
-	/* what every sample touches, in its first four cache lines (the array is 64-aligned) */
+	/*
+	 * What every sample touches, by cache line (the array is 64-aligned): this header, the
+	 * first half of stats (the common counters), the first four means.
+	 */
 	const void *code_map;
 	uint64_t period;	/* sum of its samples' periods */
 	uint64_t paddr;
+	uint64_t cpus, nodes;	/* CPU and node bits while adding, when both fit a word */
 	uint32_t paddr_cnt;
-	uint32_t cpuset;	/* index of its CPU bitmap in c2c's bit pool */
-	uint32_t nodeset;	/* index of its node bitmap */
 	uint32_t node_stats;	/* index into c2c's node stats pool, or UINT32_MAX */
 	uint32_t cc_root;	/* its call-chain tree in c2c__callchains(), UINT32_MAX: none */
-	uint32_t line;
-	uint32_t offset;	/* cl_offset(addr), the key */
 	char level;
 	bool filtered;
-	uint64_t iaddr;
+	uint32_t cpuset;	/* index of its CPU bitmap in c2c's bit pool */
+	uint32_t nodeset;	/* index of its node bitmap */
 	struct c2c_stats stats;
 	struct c2c_mean mean_load, mean_lcl_hitm, mean_rmt_hitm, mean_lcl_peer, mean_rmt_peer;
+	uint32_t line;
+	uint32_t offset;	/* cl_offset(addr), the key */
+	uint64_t iaddr;
 	/* first sample */
 	int32_t pid, tid;
 	const char *dso;	/* key for -c dso */
@@ -235,26 +240,28 @@ struct c2c_entry {
  * struct c2c_line - one data cache line (a row of the Shared Data Cache Line Table).
  */
 struct c2c_line {
+	/* what every sample touches: this header and the first half of stats (64-aligned) */
+	uint64_t period;	/* sum of its samples' periods (the call graphs' 100%) */
+	uint64_t paddr;
+	uint64_t cpus, nodes;	/* CPU and node bits while adding, when both fit a word */
+	uint32_t paddr_cnt;
+	uint32_t cpuset, nodeset;
+	uint32_t idx;		/* perf's Index, among shown lines */
 	uint8_t cpumode;
 	bool mapped, anon;
-	int32_t pid;
-	struct c2c_dso_id id;
-	uint64_t cl;		/* cl_address(data_rel), the key */
-	uint64_t addr;		/* first sample's data address */
-	uint32_t idx;		/* perf's Index, among shown lines */
 	bool filtered;		/* not shown */
-	uint32_t paddr_cnt;
-	uint64_t paddr;
-	uint32_t cpuset, nodeset;
+	int32_t pid;
+	uint64_t cl;		/* cl_address(data_rel), the key */
 	struct c2c_stats stats;
-	uint64_t period;	/* sum of its samples' periods (the call graphs' 100%) */
+	struct c2c_dso_id id;
+	uint64_t addr;		/* first sample's data address */
 	/* after c2c__finish: its entries, in display order */
 	uint32_t *entries;
 	uint32_t nr_entries;
 	/* column widths of this line's hists, after c2c__resolve */
 	int w_symbol, w_dso, w_srcline, w_thread;
 	char *nodestr;
-};
+} __attribute__((aligned(64)));
 
 struct c2c;
 

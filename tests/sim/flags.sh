@@ -13,7 +13,7 @@ out=$("$LINEUP" sim-flags --cc gcc --cflags) || fail "sim-flags --cflags"
 [ "$out" = "-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -Wno-tsan -g -fno-omit-frame-pointer" ] ||
 	fail "gcc cflags: $out"
 out=$("$LINEUP" sim-flags --cc /usr/bin/clang-19 --cflags) || fail "sim-flags --cc clang"
-[ "$out" = "-fsanitize=thread -fno-sanitize-thread-func-entry-exit -mllvm -tsan-instrument-read-before-write -g -fno-omit-frame-pointer" ] ||
+[ "$out" = "-fsanitize=thread -fno-sanitize-thread-func-entry-exit -mllvm -tsan-compound-read-before-write -g -fno-omit-frame-pointer" ] ||
 	fail "clang cflags: $out"
 out=$("$LINEUP" sim-flags --libs) || fail "sim-flags --libs"
 case "$out" in

@@ -71,6 +71,25 @@ for off in 0x0 0x8; do
 done
 same_as_perf "$T/a.data"
 
+# clang makes `x++` one call (__tsan_read_write8, -tsan-compound-read-before-write): a load and
+# a store for the model, two accesses for the weights.
+if command -v clang >/dev/null; then
+	sim_build fs_adjacent clang
+	nm "$T/fs_adjacent-clang.o" | grep -q __tsan_read_write8 || fail "clang: no compound hook"
+	SIM_OPTS=$W sim_record_contended "$T/ac.data" 20 "$T/fs_adjacent-clang" $N 2
+	for ev in loads stores; do
+		s=$("$PERF" script -i "$T/ac.data" -F period,event 2>/dev/null |
+			awk -v e="mem-$ev" '$0 ~ e { s += $1 } END { print s + 0 }')
+		within "$s" $((2 * N)) 25 || fail "clang: $ev' periods sum to $s, not about $((2 * N))"
+	done
+	c2c_pareto "$T/ac.data" >"$T/ac.pareto"
+	for off in 0x0 0x8; do
+		awk -v o=$off -v s="$inc" '$1 == 0 && $5 == o && $6 == s && $2 != "0.00%"' \
+			"$T/ac.pareto" | grep -q . ||
+			fail "clang sampled: no HITM at $off from $inc: $(cat "$T/ac.pareto")"
+	done
+fi
+
 # (b) sampled: nothing shared.
 sim_build fs_padded gcc
 SIM_OPTS=$W sim_record "$T/b.data" "$T/fs_padded-gcc" $N 2

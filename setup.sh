@@ -25,9 +25,15 @@ for p in $PKGS; do
 done
 if [ -n "$missing" ]; then
 	say "installing:$missing"
-	[ "$(id -u)" -eq 0 ] && SUDO= || SUDO=sudo
+	SUDO=
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null 2>&1 ||
+			{ say "not root and no sudo: run ./setup.sh as root"; exit 1; }
+		SUDO=sudo
+	fi
 	$SUDO apt-get update -q
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing
+	# through env: sudo drops DEBIAN_FRONTEND from the environment (env_reset)
+	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
 fi
 
 # libperf: not packaged by Debian.  Built once from linux-source's tools/ into .local/libperf,

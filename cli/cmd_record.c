@@ -53,8 +53,8 @@ static const struct cli_option record_options[] = {
 	{ OPT_USER, 'u', "all-user", NULL, "user space only" },
 	{ OPT_KERNEL, 'k', "all-kernel", NULL, "kernel only" },
 	{ OPT_CPU, 'C', "cpu", "LIST", "only these CPUs (\"0-3,6\")" },
-	{ OPT_COUNT, 'c', "count", "N", "sample every N events (with --sim: the collector's "
-	  "sampling period)" },
+	{ OPT_COUNT, 'c', "count", "N", "sample every N events (with --sim: every N modeled "
+	  "accesses, the periods then scaled to the whole run; see --sim-window)" },
 	{ OPT_FREQ, 'F', "freq", "HZ", "sample at HZ per second (hardware events, default 4000)" },
 	{ OPT_DATA, 'd', "data", NULL, "sample data addresses (always on; accepted as perf's -d)" },
 	{ OPT_MMAP, 'm', "mmap-pages", "N", "ring buffer pages per CPU, a power of two (default "

@@ -101,7 +101,7 @@ ARRIVE void simrt__arrive_rw(uint64_t addr, uint64_t size, uint64_t ret)
  * the arrival with the access's size and the return address, which is where the call came
  * from: the arrival then runs in the hook's place.
  */
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(SIMRT_C_HOOKS) /* SIMRT_C_HOOKS: the C ones, to test them */
 #define ACCESS_FAST(name, size, which, arrive)                                                     \
 	__asm__(".text\n"                                                                          \
 		".globl __tsan_" #name "\n"                                                        \

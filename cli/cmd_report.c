@@ -668,8 +668,11 @@ struct queue {
 	uint64_t n;			/* live items */
 	struct qrun *runs;		/* in arrival order */
 	size_t nr_runs, cap_runs;
-	struct qhead *heap;
+	struct qhead *heap;		/* the general merge's */
 	size_t cap_heap;
+	uint64_t *tree;			/* the packed merge's (queue__merge_packed) */
+	size_t cap_tree;
+	uint64_t max_time;		/* the largest time ever queued */
 	uint64_t *order;		/* one flush's delivery order */
 	size_t cap_order;
 	uint64_t last_time;		/* the newest item's time */
@@ -756,6 +759,48 @@ static void qheap_down(struct qhead *h, size_t n, size_t i)
 	h[i] = x;
 }
 
+#define QT_RUN_BITS 8
+#define QT_MAX_TIME ((1ULL << (64 - QT_RUN_BITS)) - 2)
+
+/*
+ * queue__take's merge for the common case, up to 256 runs and times below 2^56: a tournament
+ * tree over the runs keyed by time << 8 | run, one branchless min a level.  Runs are in
+ * arrival order, so the lower run index breaks a tie as the arrival number would.
+ */
+static size_t queue__merge_packed(struct queue *q, uint64_t limit)
+{
+	size_t nleaf = 2, n = 0;
+	uint64_t *key;
+
+	while (nleaf < q->nr_runs)
+		nleaf *= 2;
+	q->tree = xgrow(q->tree, &q->cap_tree, 2 * nleaf, sizeof(*q->tree));
+	key = q->tree;
+	for (size_t i = 0; i < nleaf; i++) {
+		uint64_t t = i < q->nr_runs ? queue__time(q, q->runs[i].begin) : 0;
+
+		key[nleaf + i] = i < q->nr_runs && t <= limit ? t << QT_RUN_BITS | i : UINT64_MAX;
+	}
+	for (size_t i = nleaf; --i > 0;)
+		key[i] = key[2 * i] < key[2 * i + 1] ? key[2 * i] : key[2 * i + 1];
+	while (key[1] != UINT64_MAX) {
+		size_t r = key[1] & ((1u << QT_RUN_BITS) - 1), i = nleaf + r;
+		struct qrun *run = &q->runs[r];
+		uint64_t t;
+
+		if (n == q->cap_order)
+			q->order = xgrow(q->order, &q->cap_order, n + 1, sizeof(*q->order));
+		q->order[n++] = run->begin++;
+		if (run->begin < run->end && (t = queue__time(q, run->begin)) <= limit)
+			key[i] = t << QT_RUN_BITS | r;
+		else
+			key[i] = UINT64_MAX;
+		for (i /= 2; i; i /= 2)
+			key[i] = key[2 * i] < key[2 * i + 1] ? key[2 * i] : key[2 * i + 1];
+	}
+	return n;
+}
+
 /*
  * The arrival numbers of the items with time <= @limit, in delivery order (time, then
  * arrival), into q->order; they leave the runs.  Returns how many.
@@ -764,6 +809,10 @@ static size_t queue__take(struct queue *q, uint64_t limit)
 {
 	size_t nh = 0, n = 0, k = 0;
 
+	if (q->nr_runs <= (1u << QT_RUN_BITS) && q->max_time <= QT_MAX_TIME) {
+		n = queue__merge_packed(q, limit);
+		goto out;
+	}
 	q->heap = xgrow(q->heap, &q->cap_heap, q->nr_runs, sizeof(*q->heap));
 	for (size_t i = 0; i < q->nr_runs; i++) {
 		uint64_t t = queue__time(q, q->runs[i].begin);
@@ -787,6 +836,7 @@ static size_t queue__take(struct queue *q, uint64_t limit)
 			q->heap[0] = q->heap[--nh];
 		qheap_down(q->heap, nh, 0);
 	}
+out:
 	/* drop the emptied runs; the oldest live item bounds the ring's used part */
 	for (size_t i = 0; i < q->nr_runs; i++)
 		if (q->runs[i].begin < q->runs[i].end)
@@ -797,11 +847,6 @@ static size_t queue__take(struct queue *q, uint64_t limit)
 	return n;
 }
 
-/*
- * The ring is full: grow it, or, when delivered items hold most of it (a late item pins the
- * oldest slot while the rest moves on), renumber the live items 0.. in arrival order, which
- * keeps the order of ties, so that memory stays bounded by the queued items.
- */
 /* Ask for 2 MB pages over the whole 2 MB pages of [p, p + len) (a hint: the ring is ~10 MB). */
 static void huge_hint(void *p, size_t len)
 {
@@ -811,6 +856,12 @@ static void huge_hint(void *p, size_t len)
 	if (end > a)
 		madvise((void *)a, end - a, MADV_HUGEPAGE);
 }
+
+/*
+ * The ring is full: grow it, or, when delivered items hold most of it (a late item pins the
+ * oldest slot while the rest moves on), renumber the live items 0.. in arrival order, which
+ * keeps the order of ties, so that memory stays bounded by the queued items.
+ */
 
 static void queue__grow(struct queue *q)
 {
@@ -861,6 +912,8 @@ static struct qitem *queue__add(struct queue *q, uint64_t time)
 		q->runs[q->nr_runs++] = (struct qrun){ q->tail, q->tail + 1 };
 	}
 	q->last_time = time;
+	if (time > q->max_time)
+		q->max_time = time;
 	q->n++;
 	q->times[q->tail & (q->cap - 1)] = time;
 	it = queue__at(q, q->tail++);
@@ -1999,6 +2052,7 @@ out:
 	free(q.times);
 	free(q.runs);
 	free(q.heap);
+	free(q.tree);
 	free(q.order);
 	report_fields__delete(rf);
 	symbols__delete(r.symbols);

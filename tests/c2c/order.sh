@@ -95,6 +95,7 @@ $(head -40 "$T/diff")"
 	"")
 		grep -q '\[\.\] table+0x' "$T/lineup.out" ||
 			fail "no code address in a data object shown"
+		cp "$T/lineup.out" "$T/main.out"
 		;;
 	*tid*)
 		# samples after the COMM record show its name
@@ -103,6 +104,46 @@ $(head -40 "$T/diff")"
 	esac
 	n=$((n + 1))
 done
-grep -Eq '^ +[0-9.]+%.* [0-9]+ +([2-9]|[1-9][0-9]+) +0x[0-9a-f]+ ' "$T/lineup.out" ||
+# The general merge (more than 256 runs in a flush, or times from 2^56 on): a round of 400
+# samples in falling time order (each one a run of its own), then the same at huge times;
+# two samples a time (same thread and address, so the same -c tid entry): the order of ties
+# shows in PA cnt.
+for base in 1000000 144115188075855872; do
+	{
+		echo "cpus 8 sockets=2"
+		echo "event load"
+		echo "event store"
+		echo "comm 700 700 order"
+		for t in 1 2 3; do echo "fork 700 700 $((700 + t)) 700"; done
+		echo "mmap 700 auto $T/prog time=1"
+		echo "anon 700 0x7f0000000000 0x10000 time=1"
+		# the 200 even ones falling, then the 200 odd ones: each pair's second sample is
+		# in a later run than its first
+		for i in $(seq 400 -2 2) $(seq 399 -2 1); do
+			k=$(((i + 1) / 2))
+			f=reader
+			[ $((i % 2)) = 0 ] || f=writer
+			# an entry (-c tid) sees pairs (A, B) and (A, A) by turns: its PA cnt
+			# counts one change fewer when each pair comes second-first
+			echo "sample load tid=$((700 + k % 4)) cpu=$((k % 4)) time=$((base + k)) ip=$f+8 addr=$((0x7f0000000000 + 8 * (k % 16))) src=LCL_HITM weight=$((10 + i)) phys=$((0x100000 + 0x80000000 * (i % 2) * (1 - k / 16 % 2)))"
+		done
+		echo "round"
+		echo "sample load tid=701 cpu=1 time=$((base + 500)) ip=reader+8 addr=0x7f0000000008 src=RMT_HITM weight=5 phys=0x100000"
+		echo "round"
+	} >"$T/runs.txt"
+	"$MKPERF" -o "$T/runs.data" "$T/runs.txt" || fail "mkperf failed (runs, $base)"
+	for args in "" "-c tid"; do
+		# shellcheck disable=SC2086
+		"$PERF" c2c report --stdio -i "$T/runs.data" $args >"$T/perf.out" \
+			2>"$T/perf.err" || fail "perf c2c report failed (runs, $base): $(cat "$T/perf.err")"
+		# shellcheck disable=SC2086
+		"$LINEUP" report --stdio -i "$T/runs.data" $args >"$T/lineup.out" \
+			2>"$T/lineup.err" || fail "lineup report failed (runs, $base): $(cat "$T/lineup.err")"
+		diff -u "$T/perf.out" "$T/lineup.out" >"$T/diff" ||
+			fail "400 runs from time $base, $args: lineup report differs from perf c2c report:
+$(head -40 "$T/diff")"
+	done
+done
+grep -Eq '^ +[0-9.]+%.* [0-9]+ +([2-9]|[1-9][0-9]+) +0x[0-9a-f]+ ' "$T/main.out" ||
 	fail "no entry with a PA cnt above 1: the test cannot tell the orders apart"
 echo "ok: $n displays identical to perf's"

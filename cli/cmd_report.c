@@ -647,9 +647,10 @@ _Static_assert(sizeof(struct qitem) == 80, "queue items grew");
 /*
  * The queue: a ring of items in arrival order (an item's arrival number is its slot:
  * v[seq & (cap - 1)]), cut into runs of non-decreasing time.  A perf.data holds each CPU's
- * buffer in turn, so a round is a few long runs; a flush merges the runs' heads (a heap keyed
- * by time, then arrival) up to the limit.  Each run's delivered items are a prefix of it, so
- * the live items stay runs; the ring's space is reclaimed from its oldest run.
+ * buffer in turn, so a round is a few long runs; a flush merges the runs' heads by time, then
+ * arrival (a tournament tree, or a heap past 256 runs), up to the limit.  Each run's delivered
+ * items are a prefix of it, so the live items stay runs; the ring's space is reclaimed from
+ * its oldest run.
  */
 struct qrun {
 	uint64_t begin, end;		/* live items: arrival numbers [begin, end) */
@@ -862,7 +863,6 @@ static void huge_hint(void *p, size_t len)
  * oldest slot while the rest moves on), renumber the live items 0.. in arrival order, which
  * keeps the order of ties, so that memory stays bounded by the queued items.
  */
-
 static void queue__grow(struct queue *q)
 {
 	uint64_t cap = q->cap && q->n < q->cap / 2 ? q->cap : q->cap ? 2 * q->cap : 4096;

@@ -616,11 +616,13 @@ static void report__sample(struct report *r, const struct sample *s)
  * numbers: the maps a sample is resolved against, the first sample of an entry (what it shows),
  * PA cnt (changes of the physical address) and the running means.  Memory: two rounds.
  */
-/* 80 bytes an item (the times are apart): two rounds of samples stay in as little cache as possible. */
+/*
+ * 64 bytes an item, one cache line (the times and the call chains are kept apart): two rounds
+ * of samples are written and read back a round later, the most memory traffic after the file.
+ */
 struct qsample {
 	uint64_t ip, addr, phys_addr, weight, data_src, period;
-	uint64_t *cc;			/* owned copy of the call chain, or NULL */
-	uint32_t pid, tid, cpu, cc_nr;
+	uint32_t pid, tid;
 };
 
 struct qitem {
@@ -630,6 +632,7 @@ struct qitem {
 	 * and a new queue slot is not in the cache.
 	 */
 	uint32_t flags;
+	uint32_t cpu;			/* a sample's */
 	union {
 		struct qsample s;
 		struct {
@@ -638,7 +641,7 @@ struct qitem {
 		} r;
 	};
 };
-_Static_assert(sizeof(struct qitem) == 80, "queue items grew");
+_Static_assert(sizeof(struct qitem) == 64, "queue items grew");
 
 #define QI_PRESENT_MASK 0xffffffu
 #define QI_CPUMODE_SHIFT 24
@@ -662,8 +665,9 @@ struct qhead {
 };
 
 struct queue {
-	struct qitem *v;
+	struct qitem *v;		/* 64-aligned */
 	uint64_t *times;		/* the items' times, apart: the merge reads only these */
+	uint64_t **ccs;			/* the items' call chains (nr, ips), only once there is one */
 	uint64_t cap;			/* a power of two */
 	uint64_t head, tail;		/* slots [head, tail) in use (delivered ones among them) */
 	uint64_t n;			/* live items */
@@ -688,7 +692,9 @@ static void report__record(struct report *r, const struct record *rec, const str
 		note_dso_id(r, rec, id);
 }
 
-static void qsample__to_sample(const struct qitem *it, uint64_t time, struct sample *s)
+/* @cc: the item's call chain (a block of nr, then the ips), or NULL. */
+static void qsample__to_sample(const struct qitem *it, uint64_t time, const uint64_t *cc,
+			       struct sample *s)
 {
 	const struct qsample *q = &it->s;
 
@@ -702,11 +708,11 @@ static void qsample__to_sample(const struct qitem *it, uint64_t time, struct sam
 	s->data_src = q->data_src;
 	s->pid = q->pid;
 	s->tid = q->tid;
-	s->cpu = q->cpu;
+	s->cpu = it->cpu;
 	s->period = q->period;
 	s->present |= SF_PERIOD;	/* resolved when queued */
-	s->callchain = q->cc;
-	s->callchain_nr = q->cc_nr;
+	s->callchain = cc ? cc + 1 : NULL;
+	s->callchain_nr = cc ? cc[0] : 0;
 }
 
 static void qrec__free(struct record *rec)
@@ -734,6 +740,11 @@ static struct qitem *queue__at(const struct queue *q, uint64_t seq)
 static uint64_t queue__time(const struct queue *q, uint64_t seq)
 {
 	return q->times[seq & (q->cap - 1)];
+}
+
+static uint64_t *queue__cc(const struct queue *q, uint64_t seq)
+{
+	return q->ccs ? q->ccs[seq & (q->cap - 1)] : NULL;
 }
 
 static bool qhead_before(const struct qhead *a, const struct qhead *b)
@@ -866,9 +877,14 @@ static void huge_hint(void *p, size_t len)
 static void queue__grow(struct queue *q)
 {
 	uint64_t cap = q->cap && q->n < q->cap / 2 ? q->cap : q->cap ? 2 * q->cap : 4096;
-	struct qitem *v = xmalloc(cap * sizeof(*v));
+	struct qitem *v;
 	uint64_t *t = xmalloc(cap * sizeof(*t));
+	uint64_t **cc = q->ccs ? xcalloc(cap, sizeof(*cc)) : NULL;
 	uint64_t k = 0;
+
+	/* an item a cache line (the alignment is for speed only) */
+	if (posix_memalign((void **)&v, 64, cap * sizeof(*v)))
+		v = xmalloc(cap * sizeof(*v));
 
 	huge_hint(v, cap * sizeof(*v));
 	huge_hint(t, cap * sizeof(*t));
@@ -879,13 +895,17 @@ static void queue__grow(struct queue *q)
 		for (uint64_t s = q->runs[r].begin; s < q->runs[r].end; s++, k++) {
 			v[k] = *queue__at(q, s);
 			t[k] = queue__time(q, s);
+			if (cc)
+				cc[k] = queue__cc(q, s);
 		}
 		q->runs[r] = (struct qrun){ begin, k };
 	}
 	free(q->v);
 	free(q->times);
+	free(q->ccs);
 	q->v = v;
 	q->times = t;
+	q->ccs = cc;
 	q->cap = cap;
 	q->head = 0;
 	q->tail = k;
@@ -916,6 +936,8 @@ static struct qitem *queue__add(struct queue *q, uint64_t time)
 		q->max_time = time;
 	q->n++;
 	q->times[q->tail & (q->cap - 1)] = time;
+	if (q->ccs)
+		q->ccs[q->tail & (q->cap - 1)] = NULL;
 	it = queue__at(q, q->tail++);
 	/* slots a round ahead are out of the cache: ask for them before they are written */
 	__builtin_prefetch(queue__at(q, q->tail + 16), 1);
@@ -968,7 +990,8 @@ static void queue__flush(struct report *r, struct queue *q, uint64_t limit)
 			if (j + PF_RING < n)
 				prefetch_item(queue__at(q, q->order[j + PF_RING]));
 			p = &ring[j % PF_RING];
-			qsample__to_sample(jt, queue__time(q, q->order[j]), &s);
+			qsample__to_sample(jt, queue__time(q, q->order[j]), queue__cc(q, q->order[j]),
+					   &s);
 			p->keep = report__resolve(r, &s, &p->cs);
 			if (p->keep) {
 				if (!r->c2c)
@@ -990,7 +1013,7 @@ static void queue__flush(struct report *r, struct queue *q, uint64_t limit)
 		p = &ring[i % PF_RING];
 		if (p->keep)
 			c2c__add_prefetched(r->c2c, &p->cs, &p->pf);
-		free(it->s.cc);
+		free(queue__cc(q, q->order[i]));
 	}
 }
 
@@ -1044,15 +1067,18 @@ static void queue__record(struct report *r, struct queue *q, const struct record
 		it->s.data_src = s->data_src;
 		it->s.pid = s->pid;
 		it->s.tid = s->tid;
-		it->s.cpu = s->cpu;
+		it->cpu = s->cpu;
 		it->s.period = sample_period(r, s);
-		it->s.cc = NULL;
-		it->s.cc_nr = 0;
 		if (r->cc_mode == CC_FP && (s->present & SF_CALLCHAIN) && s->callchain_nr &&
 		    s->callchain_nr <= PERF_MAX_STACK_DEPTH_) {
-			it->s.cc = xmalloc(s->callchain_nr * sizeof(uint64_t));
-			memcpy(it->s.cc, s->callchain, s->callchain_nr * sizeof(uint64_t));
-			it->s.cc_nr = s->callchain_nr;
+			uint64_t *cc = xmalloc((s->callchain_nr + 1) * sizeof(uint64_t));
+			uint64_t slot = (q->tail - 1) & (q->cap - 1);
+
+			cc[0] = s->callchain_nr;
+			memcpy(cc + 1, s->callchain, s->callchain_nr * sizeof(uint64_t));
+			if (!q->ccs)
+				q->ccs = xcalloc(q->cap, sizeof(*q->ccs));
+			q->ccs[slot] = cc;
 		}
 	} else {
 		struct qitem *it;
@@ -1120,11 +1146,9 @@ static bool queue__fast_sample(struct report *r, struct queue *q, const struct r
 	it->s.data_src = l->data_src >= 0 ? sample_layout__u64(p, l->data_src) : 0;
 	it->s.pid = l->tid >= 0 ? sample_layout__u32(p, l->tid) : 0;
 	it->s.tid = l->tid >= 0 ? sample_layout__u32(p, l->tid + 4) : 0;
-	it->s.cpu = l->cpu >= 0 ? sample_layout__u32(p, l->cpu) : 0;
+	it->cpu = l->cpu >= 0 ? sample_layout__u32(p, l->cpu) : 0;
 	it->s.period = l->period >= 0 ? sample_layout__u64(p, l->period) :
 		       r->h->evsels[rec->sample.evsel].attr.sample_period;
-	it->s.cc = NULL;
-	it->s.cc_nr = 0;
 	return true;
 }
 
@@ -2043,13 +2067,14 @@ out:
 			struct qitem *it = queue__at(&q, seq);
 
 			if (!(it->flags & QI_REC))
-				free(it->s.cc);
+				free(queue__cc(&q, seq));
 			else if (it->r.rec)
 				qrec__free(it->r.rec);
 		}
 	}
 	free(q.v);
 	free(q.times);
+	free(q.ccs);
 	free(q.runs);
 	free(q.heap);
 	free(q.tree);

@@ -469,6 +469,9 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	fprintf(stderr, "[ lineup record: wrote %llu samples, %llu records (%llu bytes of data) "
 		"to %s ]\n", (unsigned long long)st.samples, (unsigned long long)st.records,
 		(unsigned long long)st.bytes, o.output);
+	if (st.no_phys_addr)
+		fputs("[ lineup record: no physical addresses (they need perf_event_paranoid <= 1 "
+		      "or CAP_PERFMON): the PA cnt column stays 0 ]\n", stderr);
 	if (st.aux_bytes)
 		fprintf(stderr, "[ lineup record: %llu bytes of AUX trace (Arm SPE: lineup report "
 			"decodes it into memory samples) ]\n", (unsigned long long)st.aux_bytes);

@@ -342,6 +342,8 @@ static int open_events(struct rec *r)
 		struct perf_evsel *ev;
 
 		make_attr(o, i, &r->attr[i]);
+		if (r->st->no_phys_addr)
+			r->attr[i].sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
 		if (o->events[i].aux) {
 			if (r->aux_ev >= 0)
 				return rec_error(r, -EINVAL, "%s and %s: one AUX-area event at most",
@@ -360,6 +362,15 @@ static int open_events(struct rec *r)
 				break;
 			}
 			perf_evsel__delete(ev);
+			if ((rc == -EACCES || rc == -EPERM) &&
+			    (r->attr[i].sample_type & PERF_SAMPLE_PHYS_ADDR)) {
+				/* A user without perf_allow_kernel: record without physical
+				 * addresses, as every event must then (perf c2c's PA cnt is 0). */
+				r->st->no_phys_addr = true;
+				for (unsigned int k = 0; k < o->nr_events; k++)
+					r->attr[k].sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
+				continue;
+			}
 			if ((rc == -EOPNOTSUPP || rc == -EINVAL) && r->attr[i].precise_ip) {
 				r->attr[i].precise_ip--;
 				continue;

@@ -70,6 +70,9 @@ struct recorder_opts {
 struct recorder_stats {
 	uint64_t samples, records, lost_records, lost_samples, bytes;
 	uint64_t aux_bytes, aux_lost;	/* AUX trace written, and overwritten before read */
+	/* PHYS_ADDR was refused (it needs perf_event_paranoid <= 1 or CAP_PERFMON, as kernel
+	 * profiling does): recorded without it, so perf c2c's PA cnt column stays 0. */
+	bool no_phys_addr;
 	int workload_status;	/* wait status of the workload */
 	bool workload_run;
 };

@@ -22,8 +22,8 @@ check_PROGRAMS += tests/unit/pmu_test
 tests_unit_pmu_test_SOURCES = tests/unit/pmu_test.c
 tests_unit_pmu_test_LDADD = sampling/libsampling.a
 TESTS += tests/unit/pmu_test
-TESTS += tests/writer/record.sh
-dist_check_SCRIPTS += tests/writer/record.sh
+TESTS += tests/writer/record.sh tests/writer/record_user.sh
+dist_check_SCRIPTS += tests/writer/record.sh tests/writer/record_user.sh
 TESTS += tests/writer/tracing_data.sh
 dist_check_SCRIPTS += tests/writer/tracing_data.sh
 # samples: TID and ADDR of every sample as lineup's reader decodes them (record.sh)

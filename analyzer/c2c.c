@@ -819,6 +819,7 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 	switch (p->step) {
 	case 0:
 		p->lhash = lkey_hash(line_key(c, s));
+		p->have_lhash = true;
 		p->have_ehash = false;
 		__builtin_prefetch(&c->line_ht[p->lhash & (c->line_ht_cap - 1)]);
 		p->step = 1;
@@ -863,6 +864,15 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 	p->step = 4;	/* done */
 }
 
+bool c2c__same_entry(const struct c2c *c, const struct c2c_sample *a, const struct c2c_sample *b)
+{
+	struct lkey la = line_key(c, a), lb = line_key(c, b);
+	struct ekey ea = entry_key(c, a, 0), eb = entry_key(c, b, 0);
+
+	return la.cl == lb.cl && la.meta == lb.meta && la.majmin == lb.majmin &&
+	       la.ino == lb.ino && la.gen == lb.gen && ekey_eq(&ea, eb);
+}
+
 /* @p: the sample's prefetch state, whose hashes are reused, or NULL. */
 static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 			      const struct c2c_prefetch *p)
@@ -885,7 +895,7 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 	if (c->last_line < c->nr_lines && lkey_eq(&c->lkeys[c->last_line], lk))
 		li = c->last_line;
 	else
-		li = c->last_line = line__findnew(c, lk, s, p && p->step ? p->lhash : lkey_hash(lk));
+		li = c->last_line = line__findnew(c, lk, s, p && p->have_lhash ? p->lhash : lkey_hash(lk));
 	l = &c->lines[li];
 	l->period += s->period;
 	stats__add_decoded(&l->stats, d);

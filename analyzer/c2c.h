@@ -278,11 +278,17 @@ void c2c__add_sample(struct c2c *c, const struct c2c_sample *s);
 struct c2c_prefetch {
 	uint32_t step;		/* 0 first, 4 when there is nothing left to fetch */
 	uint32_t line, entry;
-	bool have_ehash;
+	bool have_lhash, have_ehash;
 	uint64_t lhash, ehash;
 };
 
 void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_prefetch *p);
+
+/*
+ * @a and @b go to the same line and entry (their keys are equal): the second of two such
+ * consecutive samples needs no prefetch (c2c__add_sample finds it from the first).
+ */
+bool c2c__same_entry(const struct c2c *c, const struct c2c_sample *a, const struct c2c_sample *b);
 
 /* c2c__add_sample for a sample given to c2c__prefetch (at least once): reuses its hashes. */
 void c2c__add_prefetched(struct c2c *c, const struct c2c_sample *s, const struct c2c_prefetch *p);

@@ -821,6 +821,17 @@ static size_t queue__take(struct queue *q, uint64_t limit)
 {
 	size_t nh = 0, n = 0, k = 0;
 
+	if (q->nr_runs == 1) {
+		/* one run (a time-sorted file): its prefix, nothing to merge */
+		struct qrun *run = &q->runs[0];
+
+		while (run->begin < run->end && queue__time(q, run->begin) <= limit) {
+			if (n == q->cap_order)
+				q->order = xgrow(q->order, &q->cap_order, n + 1, sizeof(*q->order));
+			q->order[n++] = run->begin++;
+		}
+		goto out;
+	}
 	if (q->nr_runs <= (1u << QT_RUN_BITS) && q->max_time <= QT_MAX_TIME) {
 		n = queue__merge_packed(q, limit);
 		goto out;
@@ -994,8 +1005,16 @@ static void queue__flush(struct report *r, struct queue *q, uint64_t limit)
 					   &s);
 			p->keep = report__resolve(r, &s, &p->cs);
 			if (p->keep) {
+				const struct pending *prev = &ring[(j - 1) % PF_RING];
+
 				if (!r->c2c)
 					report__make_c2c(r);
+				if (j > i && prev->keep && c2c__same_entry(r->c2c, &prev->cs, &p->cs)) {
+					/* the previous sample's entry: add_sample's shortcut */
+					p->pf.step = 4;
+					p->pf.have_lhash = p->pf.have_ehash = false;
+					continue;
+				}
 				p->pf.step = 0;
 				c2c__prefetch(r->c2c, &p->cs, &p->pf);
 			}

@@ -110,7 +110,8 @@ static void compare(struct c2c *a, struct c2c *b)
 /*
  * @n samples over @lines lines, with keys @keys: plain adds into one c2c; into the other,
  * each sample gets 0..5 prefetch steps spread over the samples after it (a ring of states),
- * then c2c__add_prefetched (or c2c__add_sample when it was given none).
+ * then c2c__add_prefetched (or, when it was given none, c2c__add_sample or
+ * c2c__add_prefetched with the state report gives a repeat of the previous sample).
  */
 static void run(uint32_t n, uint32_t lines, const enum c2c_key *keys, unsigned int nr_keys,
 		uint64_t seed)
@@ -139,10 +140,16 @@ static void run(uint32_t n, uint32_t lines, const enum c2c_key *keys, unsigned i
 		if (i >= RING) {
 			/* the oldest one: add it to both */
 			c2c__add_sample(plain, s);
-			if (steps[i % RING])
+			if (steps[i % RING]) {
 				c2c__add_prefetched(pre, s, &pf[i % RING]);
-			else
+			} else if (i % 2) {
+				/* report's state for a repeat of the previous sample: no hashes */
+				struct c2c_prefetch skip = { .step = 4 };
+
+				c2c__add_prefetched(pre, s, &skip);
+			} else {
 				c2c__add_sample(pre, s);
+			}
 		}
 		if (i < n) {
 			*s = sample(lines);
@@ -172,8 +179,45 @@ static void run(uint32_t n, uint32_t lines, const enum c2c_key *keys, unsigned i
 	c2c__delete(pre);
 }
 
+static void test_same_entry(void)
+{
+	static const enum c2c_key keys[] = { C2C_KEY_TID, C2C_KEY_IADDR };
+	struct c2c_config cfg = { .line_size = 64, .nr_keys = 2 };
+	struct c2c *c;
+	struct c2c_sample a, b;
+
+	memcpy(cfg.keys, keys, sizeof(keys));
+	c = c2c__new(&cfg);
+	rng_state = 9;
+	a = sample(100);
+	b = a;
+	b.weight++;		/* not a key */
+	b.phys_addr ^= 4096;
+	CHECK(c2c__same_entry(c, &a, &b));
+	b.addr = b.data_rel = a.addr ^ 8;	/* another offset */
+	CHECK(!c2c__same_entry(c, &a, &b));
+	b = a;
+	b.data_rel += 64;			/* another line */
+	CHECK(!c2c__same_entry(c, &a, &b));
+	b = a;
+	b.tid++;
+	CHECK(!c2c__same_entry(c, &a, &b));
+	b = a;
+	b.ip += 4;
+	CHECK(!c2c__same_entry(c, &a, &b));
+	b = a;
+	b.pid++;				/* not a key here (unless anon memory) */
+	b.data_anon = false;
+	a.data_anon = false;
+	CHECK(c2c__same_entry(c, &a, &b));
+	b.data_id.ino_generation = 7;
+	CHECK(!b.data_mapped || !c2c__same_entry(c, &a, &b));
+	c2c__delete(c);
+}
+
 int main(void)
 {
+	test_same_entry();
 	static const enum c2c_key iaddr[] = { C2C_KEY_IADDR };
 	static const enum c2c_key all[] = { C2C_KEY_PID, C2C_KEY_TID, C2C_KEY_IADDR, C2C_KEY_DSO };
 

@@ -246,12 +246,6 @@ static __attribute__((noinline)) void model_quiet(struct simrt_thread *t, uint64
  */
 #define SIMRT_RW 3
 
-/* The countdown of a kind of plain access (simrt__skip[]). */
-static inline int skip_index(int op)
-{
-	return op == COH_LOAD ? 0 : op == COH_STORE ? 1 : 2;
-}
-
 /* The thread of the caller, made on its first access; NULL when it is not to be modeled. */
 static inline struct simrt_thread *current(void)
 {
@@ -261,41 +255,32 @@ static inline struct simrt_thread *current(void)
 		t = simrt__thread();
 	if (unlikely(!t || simrt__state != 1 || t->ignore))
 		return NULL;
+	if (unlikely(!t->ev[0]) && __atomic_load_n(&simrt__start_end, __ATOMIC_RELAXED)) {
+		/* Out of the exact start: from here on, samples are scaled by what follows. */
+		t->plain_modeled = t->loads_modeled = t->sync_seen = t->sync_modeled = 0;
+		t->ev[0] = SIMRT_EV_PLAIN;
+		t->ev[1] = SIMRT_EV_SYNC;
+	}
 	return t;
 }
 
 /*
- * A plain access that went beyond the fast path: inside a window, model it; outside, the
- * countdown ran out: look at the clock, which may open a window (then model it too).
+ * A plain access whose hook found the phase set: in a window (or the exact start, or exact),
+ * model it.  (The phase may have closed since the hook looked: then it is not modeled.)
  */
 static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t size, int op,
 							 uint64_t ret)
 {
-	struct simrt_thread *t = current();
-	unsigned n = op == SIMRT_RW ? 2 : 1;
+	unsigned ph = simrt__phase_now();
+	struct simrt_thread *t;
 
-	if (unlikely(!t)) {
-		/* Not recording, or the thread ignores its accesses: stay on the fast path. */
-		if (simrt__cur)
-			simrt__reload(simrt__cur, SIMRT_SKIP_NEVER);
-		else
-			for (int i = 0; i < SIMRT_NR_SKIP; i++)
-				simrt__skip[i] = SIMRT_SKIP_NEVER;
+	if (ph != SIMRT_PH_MODEL)
 		return;
-	}
-	if (!simrt__every_ns) {
-		/* Exact: no windows, nothing to count. */
-		simrt__skip[skip_index(op)] = 1;
-	} else if (unlikely(!t->window || --t->clock_left <= 0)) {
-		simrt__window_check(t);
-		if (!t->window)
-			return;
-		t->plain_modeled += n;
-	} else {
-		t->plain_seen += n;
-		t->plain_modeled += n;
-		simrt__skip[skip_index(op)] = 1;
-	}
+	t = current();
+	if (unlikely(!t))
+		return;
+	t->plain_modeled += op == SIMRT_RW ? 2 : 1;
+	t->loads_modeled += op == SIMRT_RW ? 2 : op == COH_LOAD;
 	if (op == SIMRT_RW) {
 		model(t, addr, size, COH_LOAD, ret, false);
 		model(t, addr, size, COH_STORE, ret, false);
@@ -313,13 +298,15 @@ void simrt__arrive_store(uint64_t addr, uint64_t size, uint64_t ret);
 void simrt__arrive_rw(uint64_t addr, uint64_t size, uint64_t ret);
 
 /*
- * A plain access (load or store; RMWs go through simrt__sync).  The fast path, outside
- * windows: one decrement of a thread-local countdown and a branch.
+ * A plain access (load or store; RMWs go through simrt__sync).  The fast path, between
+ * windows: a test of the phase (a global read by every thread, written by none of them).
  */
 static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, uint64_t size,
 								enum coh_op op, uint64_t ret)
 {
-	if (likely(--simrt__skip[op == COH_STORE] > 0))
+	if (op == COH_LOAD)
+		simrt__cnt[0]++;
+	if (likely(!simrt__phase_now()))
 		return;
 	if (op == COH_LOAD)
 		simrt__arrive_load(addr, size, ret);
@@ -338,10 +325,8 @@ static __attribute__((noinline)) void simrt__sync(uint64_t addr, uint64_t size, 
 
 	if (unlikely(!t))
 		return;
-	if (unlikely(--t->clock_left <= 0))
-		simrt__window_check(t);
 	t->sync_seen++;
-	if (likely(t->window)) {
+	if (simrt__phase_now() == SIMRT_PH_MODEL) {
 		t->sync_modeled++;
 		model(t, addr, size, op, ret, true);
 	} else {

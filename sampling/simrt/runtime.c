@@ -38,8 +38,10 @@ int64_t simrt__yield_every;
 /* Modeling windows (LINEUP_SIM_WINDOW): BURST ns once every EVERY ns after an exact START;
  * every 0: exact. */
 uint64_t simrt__burst_ns = 200000, simrt__every_ns = 2000000, simrt__start_ns = 10000000;
-static uint64_t t0;	    /* simrt__now() at the start */
-static uint64_t start_end; /* when the exact start ended (ns since t0, at least 1); 0: not yet */
+static uint64_t t0; /* simrt__now() at the start */
+/* When the exact start ended (ns since t0, at least 1); 0: not yet. */
+uint64_t simrt__start_end;
+uint8_t simrt__phase[64] __attribute__((aligned(64)));
 static char out_path[4096];
 static int spool_fd = -1;
 struct coh_costs simrt__costs;
@@ -53,9 +55,10 @@ static pthread_key_t thread_key;
 static pthread_mutex_t cold_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct simrt_rmw rmw_all[RMW_GLOBAL_SLOTS];
 static atomic_int finishing;
+static atomic_int main_gone; /* the main thread has ended (pthread_exit) */
 
 __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
-__thread __attribute__((tls_model("initial-exec"))) int64_t simrt__skip[SIMRT_NR_SKIP];
+__thread __attribute__((tls_model("initial-exec"))) uint64_t simrt__cnt[SIMRT_NR_CNT];
 static __thread __attribute__((tls_model("initial-exec"))) int inside;
 static __thread __attribute__((tls_model("initial-exec"))) int gone;
 
@@ -109,96 +112,29 @@ int64_t simrt__next_period(struct simrt_thread *t, int miss)
 	return (int64_t)(period / 2 + t->rng % period);
 }
 
-/*
- * The run's first START ns of CPU time are one window (short programs are modeled exactly);
- * after it, window k opens at (the start's end) + k EVERY + off(k) and lasts BURST, off(k) in
- * [0, EVERY - BURST] a hash of k, so that the windows do not alias with a program's own
- * period; a function of the time only, so every thread has the same windows.  Returns whether
- * @now (since the start) is inside one, and in *@until the ns until the next change.
- */
-static bool window_at(uint64_t now, uint64_t *until)
+static uint64_t ts_ns(const struct timespec *ts)
 {
-	uint64_t k, at, off, end = __atomic_load_n(&start_end, __ATOMIC_RELAXED);
-
-	if (!end) {
-		/*
-		 * The exact start is START of the process's CPU time, not of the clock's: on a
-		 * busy machine a short program can wait longer than START for a CPU, and would
-		 * then be seen through a window or two, or none.
-		 */
-		struct timespec ts;
-		uint64_t cpu = 0, zero = 0;
-
-		if (!clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
-			cpu = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-		if (cpu < simrt__start_ns) {
-			*until = simrt__start_ns - cpu;
-			return true;
-		}
-		end = now ? now : 1;
-		if (!__atomic_compare_exchange_n(&start_end, &zero, end, false, __ATOMIC_RELAXED,
-						 __ATOMIC_RELAXED))
-			end = zero;
-	}
-	now = now > end ? now - end : 0;
-	k = now / simrt__every_ns;
-	at = now - k * simrt__every_ns;
-	off = (k * 0x9e3779b97f4a7c15ULL >> 20) % (simrt__every_ns - simrt__burst_ns + 1);
-	if (at < off) {
-		*until = off - at;
-		return false;
-	}
-	if (at - off < simrt__burst_ns) {
-		*until = simrt__burst_ns - (at - off);
-		return true;
-	}
-	*until = simrt__every_ns - at; /* at least until window k + 1's earliest opening */
-	return false;
+	return (uint64_t)ts->tv_sec * 1000000000ULL + ts->tv_nsec;
 }
 
 /*
- * Outside a window, the countdown is set to the plain accesses the thread is expected to make
- * until the next window opens (its rate since the last look, capped at BURST / 4 of time so
- * that a thread speeding up is not late by much), at least 16: a tight loop then reads the
- * clock a few times per window period, a slow thread often enough not to miss a window.
+ * The plain accesses @t made since the exact start's end, estimated: the hooks count its loads
+ * (simrt__cnt[0], and [2] for compound accesses, two each) in and out of windows, exactly;
+ * the rest are scaled by its mix inside windows (all plain accesses modeled per load modeled).
+ * A thread that had no load modeled: its loads counted and the stores modeled.
  */
-void simrt__window_check(struct simrt_thread *t)
+static uint64_t plain_estimate(const struct simrt_thread *t)
 {
-	uint64_t until, now, seen;
-	int64_t n = 1;
-	bool in;
+	uint64_t loads;
 
-	if (!simrt__every_ns) {
-		t->ev[0] = t->ev[1] = 0;
-		t->window = true;
-		t->clock_left = INT32_MAX;
-		simrt__reload(t, 1);
-		return;
-	}
-	now = simrt__now() - t0;
-	in = window_at(now, &until);
-	/* In the exact start, the CPU clock is a system call: look at it less often. */
-	t->clock_left = start_end ? SIMRT_CLOCK_CHECK : 16 * SIMRT_CLOCK_CHECK;
-	t->window = in;
-	simrt__reload(t, 1);
-	if (t->ev[0] != SIMRT_EV_PLAIN && start_end) {
-		/* Out of the exact start: from here on, samples are scaled by what follows. */
-		t->plain_seen = t->plain_modeled = t->sync_seen = t->sync_modeled = 0;
-		t->ev[0] = SIMRT_EV_PLAIN;
-		t->ev[1] = SIMRT_EV_SYNC;
-	}
-	seen = t->plain_seen;
-	if (!in) {
-		uint64_t dt = now - t->check_ns, dn = seen - t->check_seen;
-		uint64_t target = until < simrt__burst_ns / 4 ? until : simrt__burst_ns / 4;
-		double r = dt && t->check_ns ? (double)dn * (double)target / (double)dt
-					      : SIMRT_SKIP_CHECK;
-
-		n = r < 16 ? 16 : r > 65536 ? 65536 : (int64_t)r;
-		simrt__set_skip(t, n);
-	}
-	t->check_ns = now;
-	t->check_seen = seen;
+	if (!t->ev[0] || !t->cnt)
+		return t->plain_modeled; /* exact, or still in the exact start: unscaled */
+	loads = t->cnt[0] - t->cnt_base[0] + 2 * (t->cnt[2] - t->cnt_base[2]);
+	if (!t->loads_modeled)
+		return t->plain_modeled + loads;
+	if (loads < t->loads_modeled)
+		return t->plain_modeled;
+	return (uint64_t)((double)loads * (double)t->plain_modeled / (double)t->loads_modeled);
 }
 
 static void spool_write(const void *buf, size_t len)
@@ -250,17 +186,22 @@ static bool debug; /* LINEUP_SIM_DEBUG */
 void simrt__emit_counts(struct simrt_thread *t)
 {
 	struct simrt_rec *r = &t->buf[t->nrec];
+	uint64_t seen = plain_estimate(t);
 
 	if (debug)
-		dprintf(2, "lineup-sim: tid %u: plain accesses %llu, modeled %llu; sync %llu, modeled %llu\n",
-			t->tid, (unsigned long long)t->plain_seen,
-			(unsigned long long)t->plain_modeled, (unsigned long long)t->sync_seen,
+		dprintf(2, "lineup-sim: tid %u: plain accesses %llu (estimated), modeled %llu, loads "
+			   "counted %llu, modeled %llu; sync %llu, modeled %llu\n",
+			t->tid, (unsigned long long)seen, (unsigned long long)t->plain_modeled,
+			(unsigned long long)(t->cnt ? t->cnt[0] - t->cnt_base[0] +
+							  2 * (t->cnt[2] - t->cnt_base[2])
+						    : 0),
+			(unsigned long long)t->loads_modeled, (unsigned long long)t->sync_seen,
 			(unsigned long long)t->sync_modeled);
 	*r = (struct simrt_rec){
 	    .kind = SIMRT_REC_COUNTS,
 	    .core = t->core,
 	    .tid = t->tid,
-	    .ip = t->plain_seen,
+	    .ip = seen,
 	    .addr = t->plain_modeled,
 	    .time = simrt__now(),
 	    .data_src = t->sync_seen,
@@ -298,8 +239,8 @@ static void thread_retire(void *arg)
 {
 	struct simrt_thread *t = arg;
 
-	if (t == simrt__cur)
-		simrt__reload(t, SIMRT_SKIP_NEVER); /* settle the count of plain accesses */
+	if (t->tid == (uint32_t)getpid())
+		atomic_store(&main_gone, 1);
 	simrt__mutex_lock(&cold_lock);
 	if (t->registered) {
 		simrt__emit_counts(t);
@@ -310,8 +251,6 @@ static void thread_retire(void *arg)
 	}
 	simrt__mutex_unlock(&cold_lock);
 	simrt__cur = NULL;
-	for (int i = 0; i < SIMRT_NR_SKIP; i++)
-		simrt__skip[i] = SIMRT_SKIP_NEVER;
 	gone = 1;
 }
 
@@ -360,12 +299,16 @@ struct simrt_thread *simrt__thread(void)
 	memset(t->rmw, 0, sizeof(t->rmw));
 	for (int k = 0; k < SIMRT_NR_COUNTDOWNS; k++)
 		t->left[k] = simrt__next_period(t, k & 1);
-	memcpy(t->skip_set, simrt__skip, sizeof(t->skip_set));
-	t->plain_seen = t->plain_modeled = t->sync_seen = t->sync_modeled = 0;
-	t->check_ns = t->check_seen = 0;
-	t->ev[0] = t->ev[1] = 0; /* unscaled while in the exact start */
-	simrt__window_check(t);
+	t->plain_modeled = t->sync_seen = t->sync_modeled = 0;
+	t->ev[0] = t->ev[1] = 0; /* unscaled while in the exact start (current() switches) */
+	t->loads_modeled = 0;
+	/* Under the timer thread's lock: at the exact start's end it reads the counts of the
+	 * registered threads (a thread that begins later counts from its beginning). */
+	simrt__mutex_lock(&cold_lock);
+	t->cnt = simrt__cnt;
+	memset(t->cnt_base, 0, sizeof(t->cnt_base));
 	t->registered = true;
+	simrt__mutex_unlock(&cold_lock);
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
 	t->buf[0] = (struct simrt_rec){
 	    .kind = SIMRT_REC_THREAD, .core = t->core, .tid = t->tid, .time = simrt__now()};
@@ -412,14 +355,12 @@ void simrt__finish(void)
 		return;
 	inside++;
 	simrt__state = 2;
-	if (simrt__cur)
-		simrt__reload(simrt__cur, SIMRT_SKIP_NEVER);
+	__atomic_store_n(&simrt__phase[0], 0, __ATOMIC_RELAXED);
 	simrt__mutex_lock(&cold_lock);
 	for (unsigned s = 0; s < SIMRT_MAX_THREADS; s++) {
 		if (!threads[s].registered)
 			continue;
-		/* Threads still running: their counts as they are (at most SIMRT_SKIP_CHECK
-		 * plain accesses short). */
+		/* Threads still running: their counts as they are, their CPU time now. */
 		simrt__emit_counts(&threads[s]);
 		thread_flush(&threads[s]);
 		rmw_merge(threads[s].rmw, SIMRT_RMW_SLOTS);
@@ -445,6 +386,129 @@ void simrt__finish(void)
 	inside--;
 }
 
+/*
+ * The timer thread: it sets the phase for all threads.  First the exact start (phase MODEL
+ * until the process has used START ns of CPU time: a short program is modeled whole, on a
+ * busy machine too); then, once every EVERY ns (the k-th period from the start's end E), a
+ * window of BURST ns at an offset in [0, EVERY - BURST] that is a hash of k (no aliasing with
+ * a program's own period).  It never makes an instrumented access, never registers, blocks
+ * every signal, and ends when recording stops; a process whose last other thread is gone
+ * (main called pthread_exit) is ended by it (exit(0)), as glibc would have done.
+ */
+static void sleep_until(uint64_t at)
+{
+	struct timespec ts = {.tv_sec = (time_t)(at / 1000000000ULL),
+			      .tv_nsec = (long)(at % 1000000000ULL)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* Only the timer thread is left besides the ended main thread, which Linux still counts
+ * (/proc/self/stat's num_threads is 2). */
+static bool alone(void)
+{
+	char buf[1024], *p;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), f = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	p = strrchr(buf, ')'); /* after the comm, which may hold spaces */
+	for (; p && *p && f < 18; p++) /* field 20; the one after ')' is field 3 */
+		if (*p == ' ')
+			f++;
+	return p && atoi(p) <= 2;
+}
+
+/* Set the phase; false when recording has stopped. */
+static bool set_phase(unsigned ph)
+{
+	if (simrt__state != 1)
+		return false;
+	__atomic_store_n(&simrt__phase[0], (uint8_t)ph, __ATOMIC_RELAXED);
+	return true;
+}
+
+static bool timer_wait(uint64_t at)
+{
+	sleep_until(at);
+	if (atomic_load(&main_gone) && alone())
+		exit(0);
+	return simrt__state == 1;
+}
+
+static void *timer_main(void *arg)
+{
+	uint64_t e, next, k;
+
+	(void)arg;
+	inside++;
+	while (simrt__start_ns) {
+		struct timespec ts;
+
+		if (!clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) && ts_ns(&ts) >= simrt__start_ns)
+			break;
+		if (!timer_wait(simrt__now() + 1000000))
+			return NULL;
+	}
+	/* The exact start ends: each thread's loads from here on are what its samples weigh. */
+	simrt__mutex_lock(&cold_lock);
+	if (simrt__state != 1) {
+		simrt__mutex_unlock(&cold_lock);
+		return NULL;
+	}
+	e = simrt__now();
+	for (unsigned s = 0; s < atomic_load(&slots_seen); s++)
+		if (threads[s].registered) {
+			if (threads[s].cnt)
+				for (int i = 0; i < SIMRT_NR_CNT; i++)
+					threads[s].cnt_base[i] = __atomic_load_n(
+					    &threads[s].cnt[i], __ATOMIC_RELAXED);
+		}
+	__atomic_store_n(&simrt__start_end, e - t0 ? e - t0 : 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&simrt__phase[0], 0, __ATOMIC_RELAXED);
+	simrt__mutex_unlock(&cold_lock);
+	for (k = 0, next = e;; k++) {
+		uint64_t off = (k * 0x9e3779b97f4a7c15ULL >> 20) %
+			       (simrt__every_ns - simrt__burst_ns + 1);
+
+		if (!timer_wait(next + off) || !set_phase(SIMRT_PH_MODEL) ||
+		    !timer_wait(next + off + simrt__burst_ns) || !set_phase(0))
+			break;
+		next += simrt__every_ns;
+		if (next + simrt__every_ns < simrt__now())
+			next = simrt__now(); /* far behind (a stopped process): start again from now */
+	}
+	return NULL;
+}
+
+static void timer_start(void)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	/* Signals go to the program's threads: the timer thread is created with all blocked. */
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_create(&tid, &attr, timer_main, NULL)) {
+		/* No timer: every access modeled, samples unscaled. */
+		dprintf(2, "lineup-sim: cannot start the timer thread: modeling every access\n");
+		simrt__every_ns = simrt__burst_ns = 0;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+}
+
 static void on_fatal(int sig)
 {
 	simrt__finish();
@@ -454,9 +518,11 @@ static void on_fatal(int sig)
 
 static void at_fork_child(void)
 {
-	/* A forked child shares the spool and the tables: it must not write either. */
+	/* A forked child shares the spool and the tables: it must not write either.  It has no
+	 * timer thread (not recording, it needs none): the hooks stay on their fast path. */
 	simrt__state = 2;
 	spool_fd = -1;
+	__atomic_store_n(&simrt__phase[0], 0, __ATOMIC_RELAXED);
 }
 
 static uint64_t env_u64(const char *name, uint64_t def)
@@ -586,5 +652,15 @@ void simrt__init(void)
 		sigaction(fatal[i], &sa, NULL);
 	}
 	atexit(simrt__finish);
+	/* Every access is modeled in the exact start, and always when exact. */
+	__atomic_store_n(&simrt__phase[0], simrt__start_ns || !simrt__every_ns ? SIMRT_PH_MODEL : 0,
+			 __ATOMIC_RELAXED);
 	simrt__state = 1;
+	if (simrt__every_ns) {
+		inside++;
+		timer_start();
+		inside--;
+		if (!simrt__every_ns)
+			__atomic_store_n(&simrt__phase[0], SIMRT_PH_MODEL, __ATOMIC_RELAXED);
+	}
 }

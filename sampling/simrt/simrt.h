@@ -41,17 +41,22 @@
  * exactly, samples unscaled: a short program is seen whole), plain accesses (loads, stores, atomic
  * loads and stores, memory ranges) are modeled only inside windows in time, shared by all threads
  * (window k opens at a point of [E + k EVERY, E + (k+1) EVERY), E the start's end, that depends on
- * k only, for BURST us).  Inside a window the model sees every access of every thread, so a
- * contended line ping-pongs in the model as it does in the program; outside it, a plain access
- * costs one decrement of a thread-local countdown (simrt__skip) and a branch, and each thread looks
- * at the clock when its countdown runs out, set from its own access rate to run out about when the
- * next window opens.  (Bursts counted in each thread's own accesses would see two threads' traffic
- * only when their bursts happened to overlap: HITMs would come out too low by the duty cycle, even
- * after weighting.)  Atomic read-modify-writes and lock operations ("sync" accesses) are all
- * modeled, in and out of windows (their redundant counts are exact), but sampled inside windows
- * only, like plain ones.  Each thread counts the accesses of both kinds it saw and those it modeled
- * inside windows; output.c multiplies each load/store/pair sample's period by the thread's
- * seen/modeled ratio of the sample's kind, so that summed periods estimate the whole run.
+ * k only, for BURST us), opened and closed by a timer thread of the runtime that sets one global
+ * byte, simrt__phase.  Inside a window the model sees every access of every thread, so a
+ * contended line ping-pongs in the model as it does in the program; outside it, a store's hook
+ * tests the byte and returns, a load's hook also adds one to a thread-local count.  (Bursts
+ * counted in each thread's own accesses would see two threads' traffic only when their bursts
+ * happened to overlap: HITMs would come out too low by the duty cycle, even after weighting.)
+ * Atomic read-modify-writes and lock operations ("sync" accesses) are all modeled, in and out of
+ * windows (their redundant counts are exact), but sampled inside windows only, like plain ones.
+ * Each thread's loads are counted exactly, and its plain accesses and loads modeled inside
+ * windows; output.c multiplies each plain sample's period by (loads counted x plain modeled /
+ * loads modeled) / plain modeled, i.e. the plain accesses are estimated from the exact load count
+ * and the thread's load/store mix inside windows; sync samples by sync seen / sync modeled.
+ * (Why not fewer counts: a flag test alone is ~20% faster on a bare loop, but then the accesses
+ * between windows can only be estimated from time, and their rate is what the estimate gets
+ * wrong: the model slows a thread ~10x inside windows, a counting phase's own increment
+ * ~1.5x; measured 8x and 1.3-1.6x too low on fs_padded.)
  * What is traded: a line's state at a window's opening is the one left by the previous
  * window (plus the sync accesses since), so the first access of each line in each window can
  * be judged against an old state: it may miss a HITM that happened in the gap, or count one
@@ -98,7 +103,8 @@ enum simrt_rec_kind {
 	SIMRT_REC_SAMPLE = 1,
 	SIMRT_REC_THREAD, /* tid, core; comm in the ip/addr words */
 	SIMRT_REC_COUNTS, /* a thread's access counts (at its end, or at the finish): ip = plain
-			   * accesses seen, addr = plain modeled inside windows, data_src = sync
+			   * accesses made (estimated from its loads, counted exactly, and its
+			   * mix inside windows), addr = plain modeled inside windows, data_src = sync
 			   * accesses seen, weight = sync accesses modeled inside windows */
 };
 
@@ -117,6 +123,7 @@ struct simrt_rec {
 };
 
 #define SIMRT_MAX_THREADS 256
+#define SIMRT_NR_CNT 3
 #define SIMRT_BUF_RECS 1024
 #define SIMRT_RMW_SLOTS 256
 
@@ -139,18 +146,17 @@ enum simrt_countdown {
 };
 
 struct simrt_thread {
-	/* Sampling the model: the fast path only touches simrt__skip (TLS) */
-	int64_t skip_set[3];	/* what simrt__skip[] was last set to */
-	uint64_t plain_seen;	/* plain accesses counted so far (settled from simrt__skip) */
-	uint64_t plain_modeled; /* of those, modeled inside windows */
-	uint64_t sync_seen;	/* RMWs and lock operations */
-	uint64_t sync_modeled;	/* of those, inside windows */
-	bool window;		/* inside a modeling window (always, when exact) */
+	/* Weights (see "Sampling the model"): plain accesses modeled inside windows, and of
+	 * those the loads; the loads counted by the hooks (simrt__cnt, in and out of windows);
+	 * sync accesses seen and modeled inside windows; all exact. */
+	uint64_t plain_modeled;
+	uint64_t loads_modeled;		 /* a compound access: 2 */
+	uint64_t *cnt;			 /* the thread's simrt__cnt[] */
+	uint64_t cnt_base[SIMRT_NR_CNT]; /* simrt__cnt[] when the exact start ended */
+	uint64_t sync_seen;
+	uint64_t sync_modeled;
 	uint8_t ev[2];		/* scaling class of plain [0] and sync [1] samples: 0 (unscaled)
 				 * in the exact start and when exact */
-	int32_t clock_left;	/* modeled or sync accesses until the next look at the clock */
-	uint64_t check_ns;	/* the last look at the clock (ns since the start; 0: none) */
-	uint64_t check_seen;	/* plain_seen then */
 	unsigned slot;
 	unsigned core;
 	uint64_t me;	 /* 1 << core: the core's sharer bit */
@@ -187,41 +193,24 @@ extern uint64_t simrt__periods[2]; /* sampling periods: [0] hits, [1] misses */
 extern int64_t simrt__yield_every;
 extern __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
 /*
- * Plain loads ([0]), stores ([1]) and compound load-then-store accesses ([2], clang's `x++` as
- * one call, two accesses each) left before the next one that goes beyond the fast path (<= 0:
- * this one).  Each decrement waits for the previous one of its countdown to be forwarded from
- * the store buffer (~5 cycles): that latency, not the instructions, bounds a bare increment
- * loop (one access per 5 cycles and countdown).  Separate countdowns let the load and the
- * store of `x++` proceed side by side.  (Eight, picked by the call site's return address,
- * measured slower: two sites of one loop can share one.)
+ * The phase every thread is in, one byte alone in its cache line (read-mostly: an L1 hit for
+ * every hook, written twice per window period by the timer thread, runtime.c): 0 between
+ * windows, SIMRT_PH_MODEL inside a window, in the exact start and always when exact (every
+ * access is modeled).
  */
-#define SIMRT_NR_SKIP 3
-extern __thread __attribute__((tls_model("initial-exec"))) int64_t simrt__skip[SIMRT_NR_SKIP];
-
-/* Set every countdown to @n, forgetting what they counted (not recording, ignoring). */
-static inline void simrt__set_skip(struct simrt_thread *t, int64_t n)
-{
-	for (int i = 0; i < SIMRT_NR_SKIP; i++)
-		simrt__skip[i] = t->skip_set[i] = n;
-}
+#define SIMRT_PH_MODEL 1
+extern uint8_t simrt__phase[64] __attribute__((visibility("hidden")));
+#define simrt__phase_now() __atomic_load_n(&simrt__phase[0], __ATOMIC_RELAXED)
+/*
+ * Plain loads [0] and compound load-stores [2] (two accesses each) a thread made, counted by
+ * the hooks on every call (stores [1] are not counted: one counter per access of `x++`, so
+ * that the two do not wait for each other's increment).
+ */
+extern __thread __attribute__((tls_model("initial-exec"))) uint64_t simrt__cnt[SIMRT_NR_CNT];
 /* Windows: the first START ns, then BURST ns once every EVERY ns; EVERY 0: exact, no windows. */
 extern uint64_t simrt__burst_ns, simrt__every_ns, simrt__start_ns;
-/* Outside windows: plain accesses between looks at the clock, until the rate is known. */
-#define SIMRT_SKIP_CHECK 1024
-/* Inside windows (and for sync accesses): modeled accesses between looks at the clock. */
-#define SIMRT_CLOCK_CHECK 256
-/* Never reached: a thread not recording (or ignoring) never leaves the fast path. */
-#define SIMRT_SKIP_NEVER (INT64_MAX / 2)
-/* Look at the clock: open or close @t's window, reload simrt__skip (and settle the count). */
-void simrt__window_check(struct simrt_thread *t);
-/* Reload simrt__skip[] with @n, counting the plain accesses that went by since the last time. */
-static inline void simrt__reload(struct simrt_thread *t, int64_t n)
-{
-	for (int i = 0; i < SIMRT_NR_SKIP; i++) {
-		t->plain_seen += (uint64_t)(t->skip_set[i] - simrt__skip[i]) << (i == 2);
-		simrt__skip[i] = t->skip_set[i] = n;
-	}
-}
+/* Set (nonzero) once the exact start has ended: samples are scaled from then on. */
+extern uint64_t simrt__start_end;
 int64_t simrt__next_period(struct simrt_thread *t,
 			   int miss); /* 0 not started, 1 recording, 2 stopped */
 void simrt__init(void);

@@ -62,17 +62,16 @@ API void __tsan_ignore_thread_begin(void)
 {
 	struct simrt_thread *t = simrt__thread();
 
-	if (t && !t->ignore++)
-		simrt__reload(t, SIMRT_SKIP_NEVER); /* the fast path, uncounted, until the end */
+	if (t)
+		t->ignore++; /* not modeled until the end (counted in counting phases) */
 }
 
 API void __tsan_ignore_thread_end(void)
 {
 	struct simrt_thread *t = simrt__cur;
 
-	if (t && t->ignore && !--t->ignore)
-		/* the accesses in between are not counted */
-		simrt__set_skip(t, 1);
+	if (t && t->ignore)
+		t->ignore--;
 }
 
 /* The arrivals (access.h), jumped to from the hooks below: no frame of their own needed. */
@@ -94,12 +93,12 @@ ARRIVE void simrt__arrive_rw(uint64_t addr, uint64_t size, uint64_t ret)
 }
 
 /*
- * The plain access hooks, on x86-64 in assembly: the fast path is the countdown's decrement
- * in thread-local storage, a branch and the return, touching neither the stack nor any
- * register but %rax.  (Compiled from C it also loaded the return address and, with frame
- * pointers, pushed and popped %rbp: 10% more on a bare increment loop.)  At zero, it jumps to
- * the arrival with the access's size and the return address, which is where the call came
- * from: the arrival then runs in the hook's place.
+ * The plain access hooks, on x86-64 in assembly: the fast path (between windows) is a test of
+ * the global phase byte, a branch and the return (a load's hook first adds one to the thread's
+ * load count, thread-local): no stack, no register but %rax.  In a window it jumps to the
+ * arrival with the access's size and the return address, which is where the call came from:
+ * the arrival then runs in the hook's place.  (A store's hook does not count: one dependent
+ * increment per `x++`, not two; the store count is estimated from the window's mix.)
  */
 #if defined(__x86_64__) && !defined(SIMRT_C_HOOKS) /* SIMRT_C_HOOKS: the C ones, to test them */
 #define ACCESS_FAST(name, size, which, arrive)                                                     \
@@ -108,19 +107,31 @@ ARRIVE void simrt__arrive_rw(uint64_t addr, uint64_t size, uint64_t ret)
 		".type __tsan_" #name ", @function\n"                                              \
 		".p2align 4\n"                                                                     \
 		"__tsan_" #name ":\n"                                                              \
-		"	movq simrt__skip@gottpoff(%rip), %rax\n"                                   \
-		"	subq $1, %fs:" #which "(%rax)\n"                                           \
-		"	jle 1f\n"                                                                  \
+		COUNT_##which                                                                      \
+		"	cmpb $0, simrt__phase(%rip)\n"                                             \
+		"	jne 1f\n"                                                                  \
 		"	ret\n"                                                                     \
 		"1:	movq (%rsp), %rdx\n"                                                       \
 		"	movl $" #size ", %esi\n"                                                   \
 		"	jmp " #arrive "\n"                                                         \
 		".size __tsan_" #name ", .-__tsan_" #name "\n");
+/* Loads (offset 0) and compound accesses (16) are counted on every call; stores are not. */
+#define COUNT_0                                                                                    \
+	"	movq simrt__cnt@gottpoff(%rip), %rax\n"                                            \
+	"	addq $1, %fs:0(%rax)\n"
+#define COUNT_16                                                                                   \
+	"	movq simrt__cnt@gottpoff(%rip), %rax\n"                                            \
+	"	addq $1, %fs:16(%rax)\n"
+#define COUNT_8 ""
+#define SIMRT_STR_(x) #x
+#define SIMRT_STR(x) SIMRT_STR_(x)
 #else
 #define ACCESS_FAST(name, size, which, arrive)                                                     \
 	API void __tsan_##name(void *addr)                                                         \
 	{                                                                                          \
-		if (likely(--simrt__skip[which / 8] > 0))                                          \
+		if (which != 8)                                                                    \
+			simrt__cnt[which / 8]++;                                                   \
+		if (likely(!simrt__phase_now()))                                                   \
 			return;                                                                    \
 		arrive((uintptr_t)addr, size, RET);                                                \
 	}
@@ -134,7 +145,7 @@ ARRIVE void simrt__arrive_rw(uint64_t addr, uint64_t size, uint64_t ret)
 		simrt__access((uintptr_t)addr, size, op, (uintptr_t)pc | SIMRT_EXACT_IP);          \
 	}
 
-/* Which countdown (its byte offset in simrt__skip[]) and which arrival, by op. */
+/* Which counter (its byte offset in simrt__cnt[]) and which arrival, by op. */
 #define ARRIVE_COH_LOAD 0, simrt__arrive_load
 #define ARRIVE_COH_STORE 8, simrt__arrive_store
 
@@ -155,7 +166,7 @@ ACCESS_ALL(8)
 ACCESS_ALL(16)
 
 /* clang's -tsan-compound-read-before-write: `x++` on plain memory is one call (a load, then a
- * store, for the model); its own countdown (offset 16), decremented once for both. */
+ * store, for the model); its own counter (offset 16), counting one for both. */
 #define ACCESS_RW(n)                                                                               \
 	ACCESS_FAST(read_write##n, n, 16, simrt__arrive_rw)                                        \
 	ACCESS_FAST(unaligned_read_write##n, n, 16, simrt__arrive_rw)

@@ -140,4 +140,49 @@ grep -qx "599999 600000 $set_line" "$T/rmw" ||
 read_line=$(src_line flag_word.c "sum += bh.b_blocknr * bh.b_size;")
 c2c_pareto "$T/g.data" | awk -v s="$read_line" '$1 == 0 && $5 == "0x18" && $6 == s && $2 != "0.00%"' |
 	grep -q . || fail "(g) sampled: no HITM on the reader at 0x18: $(c2c_pareto "$T/g.data")"
+
+# The runtime's timer thread (it opens and closes the windows) keeps no process alive: main
+# ends with pthread_exit after a fork (the child, not recorded, exits 3) and one thread; the
+# process ends when that thread does, its loads' periods sum to about the loads it made.
+cat >"$T/pe.c" <<'EOF2'
+#include <pthread.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+volatile long x;
+static void *run(void *a)
+{
+	for (long i = 0; i < 4000000; i++)
+		x++;
+	return a;
+}
+int main(void)
+{
+	pthread_t t;
+	int st = 0;
+	pid_t p = fork();
+
+	if (!p) {
+		for (long i = 0; i < 1000000; i++)
+			x++;
+		_exit(3);
+	}
+	waitpid(p, &st, 0);
+	printf("child %d\n", WEXITSTATUS(st));
+	fflush(stdout);
+	pthread_create(&t, 0, run, 0);
+	pthread_exit(0);
+}
+EOF2
+# shellcheck disable=SC2046
+"$CC" $("$LINEUP" sim-flags --cflags) -O2 -c -o "$T/pe.o" "$T/pe.c" || fail "pe.c: compile"
+# shellcheck disable=SC2046
+"$CC" -o "$T/pe" "$T/pe.o" $("$LINEUP" sim-flags --libs) || fail "pe: link"
+LINEUP_SIM_OUTPUT="$T/pe.data" LINEUP_SIM_WINDOW=200/1000/0 timeout -s KILL 60 "$T/pe" >"$T/pe.out" ||
+	fail "pthread_exit from main: exit status $? (137: the process never ended)"
+grep -qx "child 3" "$T/pe.out" || fail "the forked child: $(cat "$T/pe.out")"
+read -r sum max n <<EOT
+$(loads "$T/pe.data")
+EOT
+within "$sum" 4000000 25 || fail "pthread_exit from main: loads' periods sum to $sum, not about 4000000"
 exit 0

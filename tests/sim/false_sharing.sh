@@ -10,7 +10,7 @@ need perf
 
 # (a): one line, HITMs and stores at offsets 0x0 and 0x8, both at the increment's line.
 sim_build fs_adjacent gcc
-sim_record_contended "$T/a.data" 20 "$T/fs_adjacent-gcc" 100000 2
+sim_record_contended "$T/a.data" 20 "$T/fs_adjacent-gcc" 1000000 2
 c2c_lines "$T/a.data" >"$T/a.lines"
 c2c_pareto "$T/a.data" >"$T/a.pareto"
 read -r idx addr hitm stores <"$T/a.lines" || fail "(a): perf c2c shows no shared line"
@@ -49,7 +49,7 @@ same_as_perf "$T/b.data"
 	"$CC" -o "$T/pad64" "$T/pad64.o" $("$LINEUP" sim-flags --libs) || fail "build PAD=64"
 # (Every access modeled; re-recorded, 5 times at most, until the threads overlapped.)
 for try in 1 2 3 4 5; do
-	SIM_OPTS=--sim-exact sim_record "$T/b64.data" "$T/pad64" 100000 2
+	SIM_OPTS=--sim-exact sim_record "$T/b64.data" "$T/pad64" 1000000 2
 	[ "$(c2c_stat "$T/b64.data" "Load Local HITM")" = 0 ] || fail "(b64): HITMs on 64-byte lines"
 	n=$("$PERF" script -i "$T/b64.data" -F event,ip,srcline 2>/dev/null |
 		awk -v s="$inc" '/pair-hitm/ { getline; gsub(/ /, ""); if ($0 == s) n++ } END { print n + 0 }')
@@ -61,7 +61,7 @@ done
 # (d): per-thread stats packed 24 bytes apart on the heap: the line holding slots 0 and 1 is
 # contended by two threads (cpu cnt 2 on its offsets).
 sim_build percpu_stats clang
-sim_record_contended "$T/d.data" 20 "$T/percpu_stats-clang" 100000 2
+sim_record_contended "$T/d.data" 20 "$T/percpu_stats-clang" 1000000 2
 c2c_pareto "$T/d.data" >"$T/d.pareto"
 ops=$(src_line percpu_stats.c "s->ops++;")
 bytes=$(src_line percpu_stats.c "s->bytes += i & 255;")
@@ -74,7 +74,7 @@ n=$(awk '$1 == 0 { print $5 }' "$T/d.pareto" | sort -u | wc -l)
 
 # (f): histogram bins of both threads side by side.
 sim_build histogram gcc
-sim_record_contended "$T/f.data" 20 "$T/histogram-gcc" 100000 2
+sim_record_contended "$T/f.data" 20 "$T/histogram-gcc" 1000000 2
 c2c_pareto "$T/f.data" >"$T/f.pareto"
 upd=$(src_line histogram.c "hist[(image[p] * BINS / 256) * nthreads + t]++;")
 awk -v s="$upd" '$1 == 0 && $6 == s && $2 != "0.00%"' "$T/f.pareto" | grep -q . ||

@@ -143,7 +143,9 @@ static void print_stats(const struct perf_header_info *h, const struct info_coun
 	for (uint32_t i = 0; i < h->nr_evsels && i < c->nr_evsels; i++) {
 		if (!c->nr_samples[i] && !c->nr_lost_samples[i])
 			continue;
-		printf("%s stats:\n", h->evsels[i].name);
+		/* perf report --stats does not apply EVENT_UPDATE renames (its tool has none) */
+		printf("%s stats:\n", h->evsels[i].name_before_update ? h->evsels[i].name_before_update
+								 : h->evsels[i].name);
 		if (c->nr_samples[i])
 			printf("%16s events: %10d\n", "SAMPLE", (int)c->nr_samples[i]);
 		if (c->nr_lost_samples[i])

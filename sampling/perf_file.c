@@ -1287,6 +1287,10 @@ static int apply_event_update(struct perf_file *pf, struct record *rec, const ui
 		}
 		break;
 	case 2: /* NAME: perf's report applies it (not --stats, see cli/cmd_info.c) */
+		if (!ev->name_before_update) {
+			ev->name_before_update = ev->name;
+			ev->name = NULL;
+		}
 		free(ev->name);
 		ev->name = xstrndup((const char *)body, len);
 		break;

@@ -167,6 +167,9 @@ struct perf_evsel {
 	uint32_t nr_ids;
 	/* EVENT_UPDATE facts (pipe mode and some file-mode recordings). */
 	char *unit;
+	/* The name before an EVENT_UPDATE renamed the event (NULL: never renamed): what perf
+	 * report --stats prints, since its tool does not apply event updates. */
+	char *name_before_update;
 	double scale;
 	char *cpus;			/* cpu list as text, or NULL */
 };

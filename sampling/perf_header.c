@@ -633,6 +633,7 @@ void perf_header_info__release(struct perf_header_info *h)
 		free(h->evsels[i].name);
 		free(h->evsels[i].ids);
 		free(h->evsels[i].unit);
+		free(h->evsels[i].name_before_update);
 		free(h->evsels[i].cpus);
 	}
 	free(h->evsels);

@@ -25,7 +25,7 @@ n=0
 try() {
 	name=$1
 	shift
-	if [ "$name" = pipe ]; then
+	if [ "${name#pipe}" != "$name" ]; then
 		"$PERF" record -q -o - "$@" -- sh -c "$work" >"$T/$name" 2>"$T/rec.err"
 	else
 		"$PERF" record -q -o "$T/$name" "$@" -- sh -c "$work" >/dev/null 2>"$T/rec.err"
@@ -69,6 +69,11 @@ try() {
 try plain -e cpu-clock -F 5000
 try z -z -e cpu-clock -F 5000
 try pipe -e cpu-clock -F 5000
+# modifiers: a pipe renames the event with an EVENT_UPDATE ("cpu-clock:u"), which perf report
+# --stats does not apply (its name stays the attr's, "cpu-clock:uH"); a file names it by its
+# EVENT_DESC
+try pipe-u -e cpu-clock:u -F 5000
+try mods -e cpu-clock:u -F 5000
 try two -e cpu-clock,task-clock -F 5000 --sample-cpu
 try callchain -g -e cpu-clock -F 5000
 try dwarf --call-graph dwarf,512 -e cpu-clock -F 2000

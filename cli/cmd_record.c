@@ -469,6 +469,9 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	fprintf(stderr, "[ lineup record: wrote %llu samples, %llu records (%llu bytes of data) "
 		"to %s ]\n", (unsigned long long)st.samples, (unsigned long long)st.records,
 		(unsigned long long)st.bytes, o.output);
+	if (st.user_only)
+		fprintf(stderr, "[ lineup record: perf_event_paranoid is %d: user-space samples "
+			"only (events named NAME:u, as perf falls back) ]\n", st.paranoid);
 	if (st.no_phys_addr)
 		fputs("[ lineup record: no physical addresses (they need perf_event_paranoid <= 1 "
 		      "or CAP_PERFMON): the PA cnt column stays 0 ]\n", stderr);

@@ -58,6 +58,9 @@ struct rec {
 	struct perf_thread_map *threads;
 	struct perf_writer *w;
 
+	/* Event names as recorded: perf's fallback to user-only samples adds ":u". */
+	char names[8][168];
+
 	pid_t child;
 	int go_fd, exec_err_fd;
 
@@ -247,6 +250,32 @@ static void make_attr(const struct recorder_opts *o, unsigned int i, struct perf
 	}
 }
 
+/* Append @sep and @name to the string in @dst (@size bytes), cutting what does not fit. */
+static void name_append(char *dst, size_t size, const char *sep, const char *name)
+{
+	size_t len = strlen(dst);
+
+	for (const char *p = sep; *p && len + 1 < size; p++)
+		dst[len++] = *p;
+	for (const char *p = name; *p && len + 1 < size; p++)
+		dst[len++] = *p;
+	dst[len] = '\0';
+}
+
+/* Exclude the kernel and hypervisor from event @i and name it as perf's fallback does. */
+static void user_only(struct rec *r, unsigned int i)
+{
+	const char *name = r->o->events[i].name;
+	size_t n = strlen(r->names[i]);
+
+	if (r->attr[i].exclude_kernel || r->attr[i].exclude_user)
+		return;
+	r->attr[i].exclude_kernel = 1;
+	r->attr[i].exclude_hv = 1;
+	snprintf(r->names[i] + n, sizeof(r->names[i]) - n, "%su",
+		 strchr(name, '/') || strchr(name, ':') ? "" : ":");
+}
+
 static int open_error(struct rec *r, const char *what, int rc)
 {
 	if (rc == -EACCES || rc == -EPERM)
@@ -342,8 +371,11 @@ static int open_events(struct rec *r)
 		struct perf_evsel *ev;
 
 		make_attr(o, i, &r->attr[i]);
+		snprintf(r->names[i], sizeof(r->names[i]), "%s", o->events[i].name);
 		if (r->st->no_phys_addr)
 			r->attr[i].sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
+		if (r->st->user_only)
+			user_only(r, i);
 		if (o->events[i].aux) {
 			if (r->aux_ev >= 0)
 				return rec_error(r, -EINVAL, "%s and %s: one AUX-area event at most",
@@ -371,11 +403,20 @@ static int open_events(struct rec *r)
 					r->attr[k].sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
 				continue;
 			}
+			if ((rc == -EACCES || rc == -EPERM) && !r->attr[i].exclude_kernel &&
+			    !r->attr[i].exclude_user && paranoid() > 1) {
+				/* perf's fallback: user-space samples only, every event */
+				r->st->user_only = true;
+				r->st->paranoid = paranoid();
+				for (unsigned int k = 0; k <= i; k++)
+					user_only(r, k);
+				continue;
+			}
 			if ((rc == -EOPNOTSUPP || rc == -EINVAL) && r->attr[i].precise_ip) {
 				r->attr[i].precise_ip--;
 				continue;
 			}
-			return open_error(r, o->events[i].name, rc);
+			return open_error(r, r->names[i], rc);
 		}
 	}
 
@@ -389,8 +430,12 @@ static int open_events(struct rec *r)
 			el = perf_evlist__new();
 			if (!el)
 				return rec_error(r, -ENOMEM, "out of memory");
-			snprintf(r->evlist_names[r->nr_evlists], sizeof(r->evlist_names[0]),
-				 "{%s,%s}", o->events[i].name, o->events[i + 1].name);
+			name_append(r->evlist_names[r->nr_evlists], sizeof(r->evlist_names[0]),
+				    "{", r->names[i]);
+			name_append(r->evlist_names[r->nr_evlists], sizeof(r->evlist_names[0]),
+				    ",", r->names[i + 1]);
+			name_append(r->evlist_names[r->nr_evlists], sizeof(r->evlist_names[0]),
+				    "}", "");
 			r->evlists[r->nr_evlists++] = el;
 			for (unsigned int k = i; k <= i + 1; k++) {
 				r->evsel[k] = perf_evsel__new(&r->attr[k]);
@@ -409,13 +454,8 @@ static int open_events(struct rec *r)
 			plain_idx = r->nr_evlists;
 			r->evlists[r->nr_evlists++] = plain;
 		}
-		{
-			char *n = r->evlist_names[plain_idx];
-			size_t len = strlen(n);
-
-			snprintf(n + len, sizeof(r->evlist_names[0]) - len, "%s%s", len ? ", " : "",
-				 o->events[i].name);
-		}
+		name_append(r->evlist_names[plain_idx], sizeof(r->evlist_names[0]),
+			    r->evlist_names[plain_idx][0] ? ", " : "", r->names[i]);
 		r->evsel[i] = perf_evsel__new(&r->attr[i]);
 		if (!r->evsel[i])
 			return rec_error(r, -ENOMEM, "out of memory");
@@ -443,7 +483,7 @@ static int describe_events(struct rec *r)
 	int ncpu = perf_cpu_map__nr(r->cpus), nthr = perf_thread_map__nr(r->threads);
 
 	for (unsigned int i = 0; i < r->o->nr_events; i++) {
-		struct perf_writer_event we = { .name = r->o->events[i].name,
+		struct perf_writer_event we = { .name = r->names[i],
 						.raw_attr = &r->attr[i],
 						.raw_attr_size = sizeof(r->attr[i]) };
 		uint64_t *ids = calloc((size_t)ncpu * nthr, sizeof(*ids));

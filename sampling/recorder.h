@@ -73,6 +73,10 @@ struct recorder_stats {
 	/* PHYS_ADDR was refused (it needs perf_event_paranoid <= 1 or CAP_PERFMON, as kernel
 	 * profiling does): recorded without it, so perf c2c's PA cnt column stays 0. */
 	bool no_phys_addr;
+	/* Kernel samples were refused (perf_event_paranoid > 1): every event excludes the
+	 * kernel and hypervisor and is named NAME:u, as perf's fallback does. */
+	bool user_only;
+	int paranoid;
 	int workload_status;	/* wait status of the workload */
 	bool workload_run;
 };

@@ -30,10 +30,23 @@ theirs=$(grep -c . "$T/addrs")
 "$PERF" evlist -f -v -i "$T/u/p.data" 2>/dev/null | grep -q 'PHYS_ADDR' &&
 	fail "the user's recording claims PHYS_ADDR"
 
+# Without -u: the kernel refuses kernel samples to the user (paranoid 2); lineup falls back to
+# user-space samples as perf does, says so, and names the event page-faults:u as perf does.
+as_nobody "$LINEUP" record -e page-faults -o "$T/u/k.data" -- sh -c "$work" \
+	>/dev/null 2>"$T/err" || fail "lineup record (no -u) as nobody: $(cat "$T/err")"
+grep -q "user-space samples only" "$T/err" || fail "no word about the user-only fallback: $(cat "$T/err")"
+as_nobody "$PERF" record -q -e page-faults -o "$T/u/pk.data" -- sh -c "$work" >/dev/null 2>&1 ||
+	fail "perf record as nobody"
+"$PERF" report -f --stats -i "$T/u/pk.data" 2>/dev/null | grep ' stats:$' >"$T/perf.names"
+"$PERF" report -f --stats -i "$T/u/k.data" 2>/dev/null | grep ' stats:$' >"$T/ours.names"
+grep -qx 'page-faults:u stats:' "$T/perf.names" || fail "perf's fallback name: $(cat "$T/perf.names")"
+diff -u "$T/perf.names" "$T/ours.names" || fail "the event is named otherwise than perf's fallback names it"
+
 # root: physical addresses recorded, no such line
 "$LINEUP" record -u -e page-faults -o "$T/r.data" -- sh -c "$work" >/dev/null 2>"$T/err" ||
 	fail "lineup record as root: $(cat "$T/err")"
 grep -q "no physical addresses" "$T/err" && fail "root's recording says it has no physical addresses"
+grep -q "user-space samples only" "$T/err" && fail "root's recording fell back to user-space samples"
 "$PERF" evlist -v -i "$T/r.data" 2>/dev/null | grep -q 'PHYS_ADDR' ||
 	fail "root's recording has no PHYS_ADDR: $("$PERF" evlist -v -i "$T/r.data" 2>&1)"
 exit 0

@@ -29,6 +29,7 @@ TESTS += tests/symbols/fixtures.sh
 dist_check_SCRIPTS += tests/symbols/fixtures.sh
 TESTS += tests/symbols/vmlinux.sh
 dist_check_SCRIPTS += tests/symbols/vmlinux.sh
+EXTRA_DIST += tests/symbols/fakek.sh
 TESTS += tests/symbols/recordings.sh
 dist_check_SCRIPTS += tests/symbols/recordings.sh
 TESTS += tests/symbols/percpu.sh

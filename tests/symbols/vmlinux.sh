@@ -17,19 +17,8 @@ scratch
 export HOME="$T/home"
 mkdir -p "$HOME"
 
-cat > "$T/fakek.c" <<'SRC'
-asm(".text\n.globl _text\n.type _text,@function\n_text:\n\tnop\n.size _text,1\n");
-int counter;
-static inline int helper(int x) { return x * 3 + counter; }
-__attribute__((noinline)) int kfunc_a(int x) { return helper(x) + 1; }
-__attribute__((noinline)) int kfunc_b(int x) { for (int i = 0; i < x; i++) counter += helper(i); return counter; }
-__attribute__((noinline, section(".init.text"))) int kinit_a(int x) { return x * 5 + counter; }
-__attribute__((noinline, section(".init.text"))) int kinit_b(int x) { return x * 7 + kinit_a(x); }
-__attribute__((noinline)) void kentry(void) { kfunc_a(1); kfunc_b(2); kinit_b(3); }
-SRC
-gcc -O2 -g -fno-pie -mcmodel=kernel -ffreestanding -nostdlib -static \
-	-Wl,-Ttext=0xffffffff81000000 -Wl,-e,kentry -Wl,--build-id -o "$T/vmlinux" "$T/fakek.c" ||
-	fail "cannot link the stand-in kernel image (gcc/ld are here)"
+. "$top_srcdir/tests/symbols/fakek.sh"
+fake_vmlinux "$T/vmlinux"
 
 {
 	echo "kernel ffffffff83000000 100000"

@@ -46,11 +46,11 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$LINEUP" record --sim -o "$T/s.data" -- \
 		done
 		[ -n "$prog" ] && break
 	done
-	[ -n "$prog" ] || { kill -KILL $rec $watchdog 2>/dev/null; fail "no workload process under lineup record"; }
+	[ -n "$prog" ] || { kill -KILL $rec $watchdog $(pgrep -P $watchdog) 2>/dev/null; fail "no workload process under lineup record"; }
 	sleep 0.3
 	kill -INT $prog
-	wait $rec || { kill $watchdog 2>/dev/null; fail "lineup record --sim exited $? after the program's SIGINT: $(cat "$T/int.err")"; }
-	kill $watchdog 2>/dev/null
+	wait $rec || { kill $watchdog $(pgrep -P $watchdog) 2>/dev/null; fail "lineup record --sim exited $? after the program's SIGINT: $(cat "$T/int.err")"; }
+	kill $watchdog $(pgrep -P $watchdog) 2>/dev/null
 	grep -q "killed by signal 2" "$T/int.err" || fail "no word of the SIGINT: $(cat "$T/int.err")"
 	[ "$(c2c_stat "$T/s.data" "Store Operations")" -gt 0 ] || fail "SIGINT: no readable recording"
 fi

@@ -42,16 +42,13 @@ struct btf_source {
 };
 
 /* As in dwarf_types.c: cycles and exponential sharing in hostile BTF end at a stub. */
-#define BUILD_BUDGET (1u << 18)
 
 struct bbuild {
 	struct btf_source *s;
 	struct arena *arena;
 	unsigned int line_size;
 	bool expand;
-	uint32_t budget;
-	int sp;
-	uint32_t stack[MAX_DEPTH + 2];
+	struct layout_build_guard guard;
 };
 
 static const struct btf_type *type_at(struct bbuild *b, uint32_t id)
@@ -534,17 +531,8 @@ static struct layout_type *build_type(struct bbuild *b, uint32_t id, int depth, 
 {
 	const struct btf_type *t = type_at(b, id);
 	struct layout_type *lt;
-	bool stub = !t;
 
-	if (depth == 0) {
-		b->budget = BUILD_BUDGET;
-		b->sp = 0;
-	}
-	if (!b->budget || b->sp >= MAX_DEPTH + 2)
-		stub = true;
-	for (int i = 0; i < b->sp && !stub; i++)
-		stub = b->stack[i] == id;
-	if (stub) {
+	if (!t || !layout_build_guard__enter(&b->guard, id, depth)) {
 		lt = arena__zalloc(b->arena, sizeof(*lt));
 		lt->kind = t && btf_kind(t) == BTF_KIND_UNION ? LAYOUT_UNION : LAYOUT_STRUCT;
 		lt->name = t ? arena__strdup(b->arena, name_of(b, t)) : NULL;
@@ -553,10 +541,8 @@ static struct layout_type *build_type(struct bbuild *b, uint32_t id, int depth, 
 		lt->align = lt->natural_align = 1;
 		return lt;
 	}
-	b->budget--;
-	b->stack[b->sp++] = id;
 	lt = build_type_body(b, id, depth, in_union);
-	b->sp--;
+	layout_build_guard__leave(&b->guard);
 	return lt;
 }
 

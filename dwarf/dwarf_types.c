@@ -52,14 +52,7 @@ struct dwarf_source {
 	struct arena scratch;	/* for types built only to learn their padding */
 };
 
-/* What the type builder needs while it works on one CU. */
-/*
- * Hostile DWARF can make anonymous types contain themselves, or share one type between many
- * members at every level (exponential): nested layouts are built with the DIEs being built on
- * a stack (a repeat is a cycle) and within a budget per top-level type.  No real C type comes
- * near either limit.
- */
-#define BUILD_BUDGET (1u << 18)
+/* What the type builder needs while it works on one CU (the guard: see dwarf/layout.h). */
 
 struct build {
 	struct dwarf_source *src;
@@ -67,9 +60,7 @@ struct build {
 	unsigned int addr_size;
 	bool expand;
 	struct strbuf tmp;
-	uint32_t budget;
-	int sp;
-	uint64_t stack[MAX_DEPTH + 2];
+	struct layout_build_guard guard;
 };
 
 #define KEY_ALT (1ull << 63)	/* the DIE is in the dwz supplementary file */
@@ -883,17 +874,8 @@ static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth
 {
 	uint64_t key = die_key(b->src, die);
 	struct layout_type *t;
-	bool stub = false;
 
-	if (depth == 0) {
-		b->budget = BUILD_BUDGET;
-		b->sp = 0;
-	}
-	if (!b->budget || b->sp >= MAX_DEPTH + 2)
-		stub = true;
-	for (int i = 0; i < b->sp && !stub; i++)
-		stub = b->stack[i] == key;
-	if (stub) {
+	if (!layout_build_guard__enter(&b->guard, key, depth)) {
 		t = arena__zalloc(b->arena, sizeof(*t));
 		t->kind = dwarf_tag(die) == DW_TAG_union_type ? LAYOUT_UNION : LAYOUT_STRUCT;
 		t->name = arena__strdup(b->arena, dwarf_diename(die));
@@ -902,10 +884,8 @@ static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth
 		t->align = t->natural_align = 1;
 		return t;
 	}
-	b->budget--;
-	b->stack[b->sp++] = key;
 	t = build_type_body(b, die, depth, in_union);
-	b->sp--;
+	layout_build_guard__leave(&b->guard);
 	return t;
 }
 

@@ -180,6 +180,46 @@ void layout_source__delete(struct layout_source *src);
 /* Whether the layouts come from BTF (alignments inferred, no "Force padding" in the text). */
 bool layout_source__is_btf(const struct layout_source *src);
 
+/*
+ * The nested-type builders' guard against hostile debug info (DWARF and BTF alike): a type can
+ * be made to contain itself (a cycle) or to share one type among many members at every level
+ * (exponential).  Types being built sit on a stack of keys (a repeat is a cycle), and a budget
+ * bounds the types built per top-level type.  No real C type comes near either limit.
+ */
+#define LAYOUT_BUILD_DEPTH 50
+#define LAYOUT_BUILD_BUDGET (1u << 18)
+
+struct layout_build_guard {
+	uint32_t budget;
+	int sp;
+	uint64_t stack[LAYOUT_BUILD_DEPTH];
+};
+
+/* Enter type @key at nesting @depth (0: a top-level type, which resets the guard): false when
+ * it must be built as an empty stub (a cycle, too deep, or the budget spent).  A true return
+ * is paired with layout_build_guard__leave() once the type is built. */
+static inline bool layout_build_guard__enter(struct layout_build_guard *g, uint64_t key,
+					     int depth)
+{
+	if (depth == 0) {
+		g->budget = LAYOUT_BUILD_BUDGET;
+		g->sp = 0;
+	}
+	if (!g->budget || g->sp >= LAYOUT_BUILD_DEPTH)
+		return false;
+	for (int i = 0; i < g->sp; i++)
+		if (g->stack[i] == key)
+			return false;
+	g->budget--;
+	g->stack[g->sp++] = key;
+	return true;
+}
+
+static inline void layout_build_guard__leave(struct layout_build_guard *g)
+{
+	g->sp--;
+}
+
 /* Pointer size of the object (8 on x86-64); pahole's notion of natural pointer alignment. */
 unsigned int layout_source__addr_size(const struct layout_source *src);
 

@@ -285,6 +285,23 @@ API void *__tsan_memset(void *dst, int c, unsigned long size)
 		return old;                                                                        \
 	}
 
+/* compare_exchange_strong/weak: always seq_cst (on x86 the same lock cmpxchg); a CAS that
+ * succeeds with the value already there changed nothing (a redundant RMW). */
+#define ATOMIC_CAS(T, n, name, weak)                                                               \
+	API int __tsan_atomic##n##_compare_exchange_##name(volatile T *a, T *c, T v, morder mo,    \
+							   morder fmo)                             \
+	{                                                                                          \
+		uint64_t ret = RET;                                                                \
+		T expect = *c;                                                                     \
+		bool ok;                                                                           \
+		(void)mo, (void)fmo;                                                               \
+		simrt__sync((uintptr_t)a, sizeof(T), COH_RMW, ret);                              \
+		ok = __atomic_compare_exchange_n(a, c, v, weak, __ATOMIC_SEQ_CST,                  \
+						 __ATOMIC_SEQ_CST);                                \
+		simrt__rmw_done((uintptr_t)a, ok && expect != v, ret);                             \
+		return ok;                                                                         \
+	}
+
 #define NAND_NEW(T, old, v) ((T) ~((old) & (v)))
 
 #define ATOMIC_ALL(T, n)                                                                           \
@@ -319,32 +336,8 @@ API void *__tsan_memset(void *dst, int c, unsigned long size)
 	ATOMIC_RMW(T, n, fetch_or, __atomic_fetch_or, (T)(old | v) != old)                         \
 	ATOMIC_RMW(T, n, fetch_xor, __atomic_fetch_xor, v != 0)                                    \
 	ATOMIC_RMW(T, n, fetch_nand, __atomic_fetch_nand, NAND_NEW(T, old, v) != old)              \
-	API int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, morder mo,    \
-							   morder fmo)                             \
-	{                                                                                          \
-		uint64_t ret = RET;                                                                \
-		T expect = *c;                                                                     \
-		bool ok;                                                                           \
-		(void)mo, (void)fmo;                                                               \
-		simrt__sync((uintptr_t)a, sizeof(T), COH_RMW, ret);                              \
-		ok = __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST,                 \
-						 __ATOMIC_SEQ_CST);                                \
-		simrt__rmw_done((uintptr_t)a, ok &&expect != v, ret);                              \
-		return ok;                                                                         \
-	}                                                                                          \
-	API int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, morder mo,      \
-							 morder fmo)                               \
-	{                                                                                          \
-		uint64_t ret = RET;                                                                \
-		T expect = *c;                                                                     \
-		bool ok;                                                                           \
-		(void)mo, (void)fmo;                                                               \
-		simrt__sync((uintptr_t)a, sizeof(T), COH_RMW, ret);                              \
-		ok = __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST,                  \
-						 __ATOMIC_SEQ_CST);                                \
-		simrt__rmw_done((uintptr_t)a, ok &&expect != v, ret);                              \
-		return ok;                                                                         \
-	}                                                                                          \
+	ATOMIC_CAS(T, n, strong, false)                                                            \
+	ATOMIC_CAS(T, n, weak, true)                                                               \
 	API T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, morder mo,          \
 						      morder fmo)                                  \
 	{                                                                                          \

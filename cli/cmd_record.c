@@ -37,6 +37,7 @@ enum {
 	OPT_SIM,
 	OPT_SIM_WINDOW,
 	OPT_SIM_EXACT,
+	OPT_SIM_COUNT,
 };
 
 static const struct cli_option record_options[] = {
@@ -66,9 +67,13 @@ static const struct cli_option record_options[] = {
 	  "first START microseconds of CPU time (modeled exactly), model plain loads and stores "
 	  "only inside windows of BURST microseconds that open once every EVERY, the same for all threads "
 	  "(default 200/2000/10000: a tenth of the time; atomic RMWs and locks are always "
-	  "modeled; sample periods are scaled to the whole run); 0 or exact: every access" },
+	  "modeled; sample periods are scaled to the whole run); 0 or exact: every access.  "
+	  "Between windows the calls to the collector are patched out of CMD's code (x86-64)" },
 	{ OPT_SIM_EXACT, 0, "sim-exact", NULL, "with --sim: model every access (--sim-window 0; "
 	  "slower: 10-40x on tight loops)" },
+	{ OPT_SIM_COUNT, 0, "sim-count", NULL, "with --sim: between windows, count the loads "
+	  "instead of patching the calls out (sample periods from exact counts rather than CPU "
+	  "time; slower: 12-20x on tight loops)" },
 	CLI_OPTION_END
 };
 
@@ -78,7 +83,7 @@ struct record_cli {
 	const char *events[8];
 	unsigned int nr_events;
 	unsigned long long ldlat, count, freq, mmap_pages;
-	bool all, user, kernel, list, sim;
+	bool all, user, kernel, list, sim, sim_count;
 	const char *cpus;
 	const char *sim_window; /* LINEUP_SIM_WINDOW for the collector, or NULL */
 };
@@ -174,6 +179,9 @@ static int record_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_SIM_EXACT:
 		o->sim_window = "0";
+		break;
+	case OPT_SIM_COUNT:
+		o->sim_count = true;
 		break;
 	}
 	return 0;
@@ -405,10 +413,12 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 			return cli__usage_error(cmd, "--sim runs CMD under the software collector: -e, "
 						"--ldlat, -a, -u, -k, -C, -F and -m do not apply (-c "
 						"sets its sampling period)");
-		return sim_record__run(o.output, o.count, o.sim_window, argc - i, argv + i);
+		return sim_record__run(o.output, o.count, o.sim_window, o.sim_count, argc - i,
+				       argv + i);
 	}
-	if (o.sim_window)
-		return cli__usage_error(cmd, "--sim-window and --sim-exact go with --sim");
+	if (o.sim_window || o.sim_count)
+		return cli__usage_error(cmd, "--sim-window, --sim-exact and --sim-count go with "
+					"--sim");
 	if (o.user && o.kernel)
 		return cli__usage_error(cmd, "-u and -k exclude each other");
 	if (i >= argc && !o.all)
@@ -495,7 +505,7 @@ const struct command cmd_record = {
 	.name = "record",
 	.summary = "record memory accesses into perf.data (memory PMU, software event, or --sim)",
 	.usage = "[-o FILE] [-e EVENT]... [--ldlat N] [-a] [-u|-k] [-C LIST] [--sim [--sim-window "
-		 "BURST/EVERY[/START]|--sim-exact]] [-- CMD ARGS]",
+		 "BURST/EVERY[/START]|--sim-exact] [--sim-count]] [-- CMD ARGS]",
 	.description =
 		"Record the memory accesses of CMD (or of every CPU with -a) into a standard "
 		"perf.data that lineup and perf c2c report read. The default events are the "

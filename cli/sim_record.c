@@ -15,8 +15,8 @@
 
 #include "cli/command.h"
 
-int sim_record__run(const char *output, unsigned long long period, const char *window, int argc,
-		    char **argv)
+int sim_record__run(const char *output, unsigned long long period, const char *window, bool count,
+		    int argc, char **argv)
 {
 	char cwd[PATH_MAX], path[2 * PATH_MAX], old[2 * PATH_MAX + 8], num[32];
 	struct sigaction ign = {.sa_handler = SIG_IGN}, oint, oterm;
@@ -61,6 +61,8 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 		}
 		if (window)
 			setenv("LINEUP_SIM_WINDOW", window, 1);
+		if (count)
+			setenv("LINEUP_SIM_PATCH", "0", 1);
 		unsetenv("LINEUP_SIM_ACTIVE");
 		execvp(argv[0], argv);
 		fprintf(stderr, "lineup: record --sim: cannot run %s: %s\n", argv[0],

@@ -258,6 +258,7 @@ static inline struct simrt_thread *current(void)
 	if (unlikely(!t->ev[0]) && __atomic_load_n(&simrt__start_end, __ATOMIC_RELAXED)) {
 		/* Out of the exact start: from here on, samples are scaled by what follows. */
 		t->plain_modeled = t->loads_modeled = t->sync_seen = t->sync_modeled = 0;
+		t->model_ticks = 0;
 		t->ev[0] = SIMRT_EV_PLAIN;
 		t->ev[1] = SIMRT_EV_SYNC;
 	}
@@ -266,7 +267,8 @@ static inline struct simrt_thread *current(void)
 
 /*
  * A plain access whose hook found the phase set: in a window (or the exact start, or exact),
- * model it.  (The phase may have closed since the hook looked: then it is not modeled.)
+ * model it; between windows with patching on, learn the call site.  (The phase may have
+ * changed since the hook looked: then it is not modeled.)
  */
 static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t size, int op,
 							 uint64_t ret)
@@ -274,8 +276,12 @@ static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t
 	unsigned ph = simrt__phase_now();
 	struct simrt_thread *t;
 
-	if (ph != SIMRT_PH_MODEL)
+	if (ph != SIMRT_PH_MODEL) {
+		if (ph == SIMRT_PH_LEARN)
+			simrt__learn(ret); /* between windows: a site to patch (patch.c) */
 		return;
+	}
+	uint64_t t0 = simrt__ticks();
 	t = current();
 	if (unlikely(!t))
 		return;
@@ -287,6 +293,8 @@ static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t
 	} else {
 		model(t, addr, size, op, ret, false);
 	}
+	/* The model's own time, taken out of the window's CPU time by the estimate (runtime.c) */
+	t->model_ticks += simrt__ticks() - t0;
 }
 
 /*
@@ -306,8 +314,8 @@ static inline __attribute__((always_inline)) void simrt__access(uint64_t addr, u
 {
 	if (op == COH_LOAD)
 		simrt__cnt[0]++;
-	if (likely(!simrt__phase_now()))
-		return;
+	if (likely(simrt__phase_now() != SIMRT_PH_MODEL))
+		return; /* (not a patchable site: nothing to learn) */
 	if (op == COH_LOAD)
 		simrt__arrive_load(addr, size, ret);
 	else

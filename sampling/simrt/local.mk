@@ -5,7 +5,7 @@
 lib_LIBRARIES += sampling/simrt/liblineup-sim.a
 sampling_simrt_liblineup_sim_a_SOURCES = sampling/simrt/simrt.h sampling/simrt/tsan.c \
 	sampling/simrt/access.h sampling/simrt/runtime.c sampling/simrt/alloc.c sampling/simrt/locks.c \
-	sampling/simrt/output.c \
+	sampling/simrt/output.c sampling/simrt/patch.c \
 	analyzer/coherence.h sampling/perf_writer.c sampling/perf_writer.h \
 	sampling/perf_writer_host.c
 sampling_simrt_liblineup_sim_a_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -g -O2 -fPIC \

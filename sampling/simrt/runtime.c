@@ -38,7 +38,9 @@ int64_t simrt__yield_every;
 /* Modeling windows (LINEUP_SIM_WINDOW): BURST ns once every EVERY ns after an exact START;
  * every 0: exact. */
 uint64_t simrt__burst_ns = 200000, simrt__every_ns = 2000000, simrt__start_ns = 10000000;
-static uint64_t t0; /* simrt__now() at the start */
+static uint64_t t0;	 /* simrt__now() at the start */
+static uint64_t ticks0;	 /* simrt__ticks() then */
+static double ticks_per_ns; /* simrt__ticks()' rate, measured at the exact start's end */
 /* When the exact start ended (ns since t0, at least 1); 0: not yet. */
 uint64_t simrt__start_end;
 uint8_t simrt__phase[64] __attribute__((aligned(64)));
@@ -90,8 +92,13 @@ uint64_t simrt__ip(uint64_t ret)
 {
 	const uint8_t *p = (const uint8_t *)ret;
 
+	unsigned len;
+
 	if (ret & SIMRT_EXACT_IP)
 		return ret & ~SIMRT_EXACT_IP;
+	/* A patched site may be a no-op (or half-way) by now: its length is known. */
+	if ((len = simrt__site_len(ret - 5)) == 5 || (len = simrt__site_len(ret - 6)) == 6)
+		return ret - len;
 	if (p[-5] == 0xe8) /* call rel32 */
 		return ret - 5;
 	if (p[-6] == 0xff && p[-5] == 0x15) /* call *rel32(%rip) (-fno-plt) */
@@ -117,6 +124,37 @@ static uint64_t ts_ns(const struct timespec *ts)
 	return (uint64_t)ts->tv_sec * 1000000000ULL + ts->tv_nsec;
 }
 
+/* @t's CPU time (ns) by its clock; 0 if it cannot be read. */
+static uint64_t thread_cpu(const struct simrt_thread *t)
+{
+	struct timespec ts;
+
+	return clock_gettime(t->clock, &ts) ? 0 : ts_ns(&ts);
+}
+
+/* A window opens (@open) or closes for @t (cold_lock held). */
+static void window_cpu(struct simrt_thread *t, bool open)
+{
+	uint64_t now = thread_cpu(t);
+
+	if (open) {
+		t->cpu_open = now;
+		t->in_win = true;
+	} else if (t->in_win) {
+		t->cpu_win += now > t->cpu_open ? now - t->cpu_open : 0;
+		t->in_win = false;
+	}
+}
+
+/* @t ends, or recording does (cold_lock held): its CPU time since its base. */
+static void thread_cpu_end(struct simrt_thread *t)
+{
+	uint64_t now = thread_cpu(t);
+
+	window_cpu(t, false);
+	t->cpu_total = now > t->cpu_base ? now - t->cpu_base : 0;
+}
+
 /*
  * The plain accesses @t made since the exact start's end, estimated: the hooks count its loads
  * (simrt__cnt[0], and [2] for compound accesses, two each) in and out of windows, exactly;
@@ -129,6 +167,22 @@ static uint64_t plain_estimate(const struct simrt_thread *t)
 
 	if (!t->ev[0] || !t->cnt)
 		return t->plain_modeled; /* exact, or still in the exact start: unscaled */
+	if (simrt__patching) {
+		/*
+		 * Patched sites count nothing between windows: the accesses there are estimated
+		 * from the thread's CPU time at its rate inside windows, the model's own time
+		 * taken out (at most 98% of it: a rate at most 50 times the windows' own).
+		 */
+		double model_ns = ticks_per_ns > 0 ? (double)t->model_ticks / ticks_per_ns : 0;
+		double prog = (double)t->cpu_win - model_ns;
+
+		if (!t->cpu_win || t->cpu_total <= t->cpu_win)
+			return t->plain_modeled;
+		if (prog < (double)t->cpu_win / 50)
+			prog = (double)t->cpu_win / 50;
+		return t->plain_modeled + (uint64_t)((double)t->plain_modeled / prog *
+						     (double)(t->cpu_total - t->cpu_win));
+	}
 	loads = t->cnt[0] - t->cnt_base[0] + 2 * (t->cnt[2] - t->cnt_base[2]);
 	if (!t->loads_modeled)
 		return t->plain_modeled + loads;
@@ -190,13 +244,15 @@ void simrt__emit_counts(struct simrt_thread *t)
 
 	if (debug)
 		dprintf(2, "lineup-sim: tid %u: plain accesses %llu (estimated), modeled %llu, loads "
-			   "counted %llu, modeled %llu; sync %llu, modeled %llu\n",
+			   "counted %llu, modeled %llu; sync %llu, modeled %llu; cpu %.3f ms, in "
+			   "windows %.3f ms; patched sites %llu\n",
 			t->tid, (unsigned long long)seen, (unsigned long long)t->plain_modeled,
 			(unsigned long long)(t->cnt ? t->cnt[0] - t->cnt_base[0] +
 							  2 * (t->cnt[2] - t->cnt_base[2])
 						    : 0),
 			(unsigned long long)t->loads_modeled, (unsigned long long)t->sync_seen,
-			(unsigned long long)t->sync_modeled);
+			(unsigned long long)t->sync_modeled, t->cpu_total / 1e6, t->cpu_win / 1e6,
+			(unsigned long long)simrt__patched_sites);
 	*r = (struct simrt_rec){
 	    .kind = SIMRT_REC_COUNTS,
 	    .core = t->core,
@@ -243,6 +299,7 @@ static void thread_retire(void *arg)
 		atomic_store(&main_gone, 1);
 	simrt__mutex_lock(&cold_lock);
 	if (t->registered) {
+		thread_cpu_end(t);
 		simrt__emit_counts(t);
 		thread_flush(t);
 		rmw_merge(t->rmw, SIMRT_RMW_SLOTS);
@@ -304,9 +361,16 @@ struct simrt_thread *simrt__thread(void)
 	t->loads_modeled = 0;
 	/* Under the timer thread's lock: at the exact start's end it reads the counts of the
 	 * registered threads (a thread that begins later counts from its beginning). */
+	if (pthread_getcpuclockid(pthread_self(), &t->clock))
+		t->clock = CLOCK_THREAD_CPUTIME_ID; /* (read by this thread only, then) */
 	simrt__mutex_lock(&cold_lock);
 	t->cnt = simrt__cnt;
 	memset(t->cnt_base, 0, sizeof(t->cnt_base));
+	t->cpu_base = thread_cpu(t);
+	t->cpu_win = t->cpu_total = t->model_ticks = 0;
+	t->in_win = false;
+	if (simrt__phase_now() == SIMRT_PH_MODEL && simrt__start_end)
+		window_cpu(t, true);
 	t->registered = true;
 	simrt__mutex_unlock(&cold_lock);
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
@@ -361,6 +425,7 @@ void simrt__finish(void)
 		if (!threads[s].registered)
 			continue;
 		/* Threads still running: their counts as they are, their CPU time now. */
+		thread_cpu_end(&threads[s]);
 		simrt__emit_counts(&threads[s]);
 		thread_flush(&threads[s]);
 		rmw_merge(threads[s].rmw, SIMRT_RMW_SLOTS);
@@ -443,9 +508,21 @@ static bool timer_wait(uint64_t at)
 	return simrt__state == 1;
 }
 
+/* A window opens or closes: every registered thread's CPU clock read. */
+static void windows_cpu(bool open)
+{
+	simrt__mutex_lock(&cold_lock);
+	for (unsigned s = 0; s < atomic_load(&slots_seen); s++)
+		if (threads[s].registered)
+			window_cpu(&threads[s], open);
+	simrt__mutex_unlock(&cold_lock);
+}
+
 static void *timer_main(void *arg)
 {
 	uint64_t e, next, k;
+	/* The phase between windows: with patching, the hooks still called learn their sites. */
+	unsigned idle = simrt__patching ? SIMRT_PH_LEARN : 0;
 
 	(void)arg;
 	inside++;
@@ -464,23 +541,35 @@ static void *timer_main(void *arg)
 		return NULL;
 	}
 	e = simrt__now();
+	if (e > t0)
+		ticks_per_ns = (double)(simrt__ticks() - ticks0) / (double)(e - t0);
 	for (unsigned s = 0; s < atomic_load(&slots_seen); s++)
 		if (threads[s].registered) {
 			if (threads[s].cnt)
 				for (int i = 0; i < SIMRT_NR_CNT; i++)
 					threads[s].cnt_base[i] = __atomic_load_n(
 					    &threads[s].cnt[i], __ATOMIC_RELAXED);
+			threads[s].cpu_base = thread_cpu(&threads[s]);
 		}
 	__atomic_store_n(&simrt__start_end, e - t0 ? e - t0 : 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&simrt__phase[0], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&simrt__phase[0], idle, __ATOMIC_RELAXED);
 	simrt__mutex_unlock(&cold_lock);
 	for (k = 0, next = e;; k++) {
 		uint64_t off = (k * 0x9e3779b97f4a7c15ULL >> 20) %
 			       (simrt__every_ns - simrt__burst_ns + 1);
 
-		if (!timer_wait(next + off) || !set_phase(SIMRT_PH_MODEL) ||
-		    !timer_wait(next + off + simrt__burst_ns) || !set_phase(0))
+		if (!timer_wait(next + off))
 			break;
+		/* Open: the sites become calls, then the hooks model. */
+		simrt__patch_all(true);
+		if (!set_phase(SIMRT_PH_MODEL))
+			break;
+		windows_cpu(true);
+		if (!timer_wait(next + off + simrt__burst_ns) || !set_phase(idle))
+			break;
+		/* Closed: the hooks learn new sites; the known ones become no-ops. */
+		windows_cpu(false);
+		simrt__patch_all(false);
 		next += simrt__every_ns;
 		if (next + simrt__every_ns < simrt__now())
 			next = simrt__now(); /* far behind (a stopped process): start again from now */
@@ -504,6 +593,7 @@ static void timer_start(void)
 		/* No timer: every access modeled, samples unscaled. */
 		dprintf(2, "lineup-sim: cannot start the timer thread: modeling every access\n");
 		simrt__every_ns = simrt__burst_ns = 0;
+		simrt__patching = false;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
@@ -523,6 +613,7 @@ static void at_fork_child(void)
 	simrt__state = 2;
 	spool_fd = -1;
 	__atomic_store_n(&simrt__phase[0], 0, __ATOMIC_RELAXED);
+	simrt__patch_child();
 }
 
 static uint64_t env_u64(const char *name, uint64_t def)
@@ -615,6 +706,7 @@ void simrt__init(void)
 			(unsigned long long)simrt__start_ns / 1000);
 	debug = getenv("LINEUP_SIM_DEBUG") != NULL;
 	t0 = simrt__now();
+	ticks0 = simrt__ticks();
 	simrt__max_allocs = env_u64("LINEUP_SIM_MAX_ALLOCS", simrt__max_allocs);
 	coherence__default_costs(&simrt__costs);
 
@@ -658,6 +750,10 @@ void simrt__init(void)
 	simrt__state = 1;
 	if (simrt__every_ns) {
 		inside++;
+		/* Patched sites, unless LINEUP_SIM_PATCH=0 (the hooks count loads between windows). */
+		s = getenv("LINEUP_SIM_PATCH");
+		if (!s || strcmp(s, "0"))
+			simrt__patch_init();
 		timer_start();
 		inside--;
 		if (!simrt__every_ns)

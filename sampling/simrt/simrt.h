@@ -25,6 +25,8 @@
  *				windows of BURST us that open once every EVERY us, the same
  *				windows for all threads; 0 or "exact": every access is
  *				modeled (see "Sampling the model" below)
+ *	LINEUP_SIM_PATCH	0: between windows the hooks stay calls and count loads; else
+ *				(x86-64) their call sites are patched to no-ops then (patch.c)
  *	LINEUP_SIM_MAX_ALLOCS	allocations logged at most (1000000)
  *	LINEUP_SIM_YIELD	N: each thread yields the CPU every N modeled accesses (0,
  *				never; not between windows, where nothing is modeled).  The
@@ -43,20 +45,30 @@
  * (window k opens at a point of [E + k EVERY, E + (k+1) EVERY), E the start's end, that depends on
  * k only, for BURST us), opened and closed by a timer thread of the runtime that sets one global
  * byte, simrt__phase.  Inside a window the model sees every access of every thread, so a
- * contended line ping-pongs in the model as it does in the program; outside it, a store's hook
- * tests the byte and returns, a load's hook also adds one to a thread-local count.  (Bursts
- * counted in each thread's own accesses would see two threads' traffic only when their bursts
- * happened to overlap: HITMs would come out too low by the duty cycle, even after weighting.)
+ * contended line ping-pongs in the model as it does in the program.  (Bursts counted in each
+ * thread's own accesses would see two threads' traffic only when their bursts happened to
+ * overlap: HITMs would come out too low by the duty cycle, even after weighting.)
+ * Between windows, on x86-64, the calls to the plain-access hooks are not there: patch.c turns
+ * each call site into a no-op when a window closes and back into a call when one opens (a site
+ * is learned the first time its hook runs between windows, phase SIMRT_PH_LEARN).  That is what
+ * makes tight loops cheap: the call, not the hook, is the cost there (a bare `x++` loop: hooks
+ * that only return, 12-20x; no-ops, 1.7x).  With LINEUP_SIM_PATCH=0 (or elsewhere) the hooks stay
+ * calls: a store's hook tests the byte and returns, a load's hook also adds one to a
+ * thread-local count.
  * Atomic read-modify-writes and lock operations ("sync" accesses) are all modeled, in and out of
- * windows (their redundant counts are exact), but sampled inside windows only, like plain ones.
- * Each thread's loads are counted exactly, and its plain accesses and loads modeled inside
- * windows; output.c multiplies each plain sample's period by (loads counted x plain modeled /
- * loads modeled) / plain modeled, i.e. the plain accesses are estimated from the exact load count
- * and the thread's load/store mix inside windows; sync samples by sync seen / sync modeled.
- * (Why not fewer counts: a flag test alone is ~20% faster on a bare loop, but then the accesses
- * between windows can only be estimated from time, and their rate is what the estimate gets
- * wrong: the model slows a thread ~10x inside windows, a counting phase's own increment
- * ~1.5x; measured 8x and 1.3-1.6x too low on fs_padded.)
+ * windows (their redundant counts are exact), but sampled inside windows only, like plain ones;
+ * output.c scales sync samples' periods by sync seen / sync modeled.
+ * Plain samples' periods are scaled to the thread's estimated plain accesses / plain modeled.
+ * Patched, nothing counts between windows (a count is a store per access, and one more store
+ * in a bare loop is ~10x): the accesses there are estimated from the thread's CPU time outside
+ * windows at its rate inside them, the model's own time (TSC) taken out; measured against
+ * exact counts: within 20% on struct_file, histogram and flag_word, 40% high on mutex_pair,
+ * 30-60x low on the bare increment loops (a) and (d) (inside windows their calls make the
+ * false sharing real: the loop runs ~100x slower than between windows, not the model's time).
+ * Counting (LINEUP_SIM_PATCH=0, `record --sim-count`): each thread's loads are counted
+ * exactly, and its plain accesses and loads modeled inside windows; the estimate is loads
+ * counted x plain modeled / loads modeled (the exact load count and the thread's load/store
+ * mix inside windows).
  * What is traded: a line's state at a window's opening is the one left by the previous
  * window (plus the sync accesses since), so the first access of each line in each window can
  * be judged against an old state: it may miss a HITM that happened in the gap, or count one
@@ -73,6 +85,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "analyzer/coherence.h"
 
@@ -155,6 +168,13 @@ struct simrt_thread {
 	uint64_t cnt_base[SIMRT_NR_CNT]; /* simrt__cnt[] when the exact start ended */
 	uint64_t sync_seen;
 	uint64_t sync_modeled;
+	/* CPU time (ns, the thread's clock): at the exact start's end or its registration, at
+	 * the open window's opening, spent inside windows, in all (at its end): with patched
+	 * sites, its plain accesses between windows are estimated from these. */
+	clockid_t clock;
+	uint64_t cpu_base, cpu_open, cpu_win, cpu_total;
+	uint64_t model_ticks; /* simrt__ticks() spent modeling plain accesses in windows */
+	bool in_win;
 	uint8_t ev[2];		/* scaling class of plain [0] and sync [1] samples: 0 (unscaled)
 				 * in the exact start and when exact */
 	unsigned slot;
@@ -185,6 +205,19 @@ struct simrt_pair_slot {
 	uint64_t pad[5];
 };
 
+/* A cheap clock for the model's own time in windows: the TSC on x86-64, else ns. */
+static inline uint64_t simrt__ticks(void)
+{
+#ifdef __x86_64__
+	return __builtin_ia32_rdtsc();
+#else
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+#endif
+}
+
 /* runtime.c */
 extern int simrt__state;
 extern struct simrt_pair_slot *simrt__table;
@@ -199,6 +232,8 @@ extern __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *
  * access is modeled).
  */
 #define SIMRT_PH_MODEL 1
+/* Between windows with call-site patching on: a hook still called learns its site (patch.c). */
+#define SIMRT_PH_LEARN 2
 extern uint8_t simrt__phase[64] __attribute__((visibility("hidden")));
 #define simrt__phase_now() __atomic_load_n(&simrt__phase[0], __ATOMIC_RELAXED)
 /*
@@ -229,6 +264,15 @@ void simrt__enter(void); /* the runtime's own allocations are not logged */
 void simrt__leave(void);
 bool simrt__inside(void);
 extern uint64_t simrt__max_allocs;
+
+/* patch.c: call-site patching (x86-64). */
+extern bool simrt__patching;	     /* set up: sites are learned and patched */
+extern uint64_t simrt__patched_sites; /* sites made no-ops (debug output) */
+bool simrt__patch_init(void);
+void simrt__learn(uint64_t ret);
+unsigned simrt__patch_all(bool call);
+void simrt__patch_child(void);
+unsigned simrt__site_len(uint64_t pc); /* a patchable site's length at @pc, or 0 */
 
 /* locks.c: glibc's mutex calls, bypassing the interposed (modeled) ones. */
 int simrt__mutex_lock(pthread_mutex_t *m);

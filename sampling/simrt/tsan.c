@@ -99,10 +99,12 @@ ARRIVE void simrt__arrive_rw(uint64_t addr, uint64_t size, uint64_t ret)
  * arrival with the access's size and the return address, which is where the call came from:
  * the arrival then runs in the hook's place.  (A store's hook does not count: one dependent
  * increment per `x++`, not two; the store count is estimated from the window's mix.)
+ * They live in a section of their own, simrt_hooks: patch.c patches only calls into it, and
+ * between windows (phase SIMRT_PH_LEARN) the arrival hands it each new call site.
  */
 #if defined(__x86_64__) && !defined(SIMRT_C_HOOKS) /* SIMRT_C_HOOKS: the C ones, to test them */
 #define ACCESS_FAST(name, size, which, arrive)                                                     \
-	__asm__(".text\n"                                                                          \
+	__asm__(".pushsection simrt_hooks, \"ax\", @progbits\n"                                 \
 		".globl __tsan_" #name "\n"                                                        \
 		".type __tsan_" #name ", @function\n"                                              \
 		".p2align 4\n"                                                                     \
@@ -114,7 +116,8 @@ ARRIVE void simrt__arrive_rw(uint64_t addr, uint64_t size, uint64_t ret)
 		"1:	movq (%rsp), %rdx\n"                                                       \
 		"	movl $" #size ", %esi\n"                                                   \
 		"	jmp " #arrive "\n"                                                         \
-		".size __tsan_" #name ", .-__tsan_" #name "\n");
+		".size __tsan_" #name ", .-__tsan_" #name "\n"                                    \
+		".popsection\n");
 /* Loads (offset 0) and compound accesses (16) are counted on every call; stores are not. */
 #define COUNT_0                                                                                    \
 	"	movq simrt__cnt@gottpoff(%rip), %rax\n"                                            \

@@ -15,7 +15,9 @@
 # Target: at most 5x (Predator, the best published instrumentation-based detector, reports
 # about 6x on Phoenix and PARSEC).  These workloads are the worst case for any instrumentation:
 # tight loops that do nothing but the contended access.  CC=clang compares clang builds: clang
-# makes `x++` one call to the collector (compound read-write), gcc two.
+# makes `x++` one call to the collector (compound read-write), gcc two.  Between windows the
+# collector's call sites are patched to no-ops (x86-64); LINEUP_SIM_PATCH=0 in the environment
+# keeps them calls that count loads (`record --sim-count`), the way to see what patching saves.
 set -eu
 
 RUNS=${1:-5}
@@ -44,7 +46,7 @@ least() { sort -g | head -1; }
 
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "$TIME (GNU time) is not installed" >&2; exit 2; }
-echo "# $CC, runs $RUNS, threads $THREADS, window ${WINDOW:-default}; $(uptime | sed 's/.*load/load/')"
+echo "# $CC, runs $RUNS, threads $THREADS, window ${WINDOW:-default}, call sites $([ "${LINEUP_SIM_PATCH:-1}" = 0 ] && echo counting || echo patched); $(uptime | sed 's/.*load/load/')"
 # wall_x: medians' ratio; best_x: the fastest runs' (noise on a shared machine only adds time).
 printf '%-15s %10s %9s %9s %7s %7s %9s %9s %7s\n' workload iterations wall_plain wall_sim wall_x \
 	best_x cpu_plain cpu_sim cpu_x

@@ -258,7 +258,6 @@ static inline struct simrt_thread *current(void)
 	if (unlikely(!t->ev[0]) && __atomic_load_n(&simrt__start_end, __ATOMIC_RELAXED)) {
 		/* Out of the exact start: from here on, samples are scaled by what follows. */
 		t->plain_modeled = t->loads_modeled = t->sync_seen = t->sync_modeled = 0;
-		t->model_ticks = 0;
 		t->ev[0] = SIMRT_EV_PLAIN;
 		t->ev[1] = SIMRT_EV_SYNC;
 	}
@@ -281,7 +280,6 @@ static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t
 			simrt__learn(ret); /* between windows: a site to patch (patch.c) */
 		return;
 	}
-	uint64_t t0 = simrt__ticks();
 	t = current();
 	if (unlikely(!t))
 		return;
@@ -293,8 +291,6 @@ static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t
 	} else {
 		model(t, addr, size, op, ret, false);
 	}
-	/* The model's own time, taken out of the window's CPU time by the estimate (runtime.c) */
-	t->model_ticks += simrt__ticks() - t0;
 }
 
 /*

@@ -10,13 +10,13 @@
  * between windows costs a store per access, and one more store in that loop is already ~10x
  * (measured on workload (a), a counting trampoline instead of the call), so between windows the
  * patched sites count nothing: a thread's plain accesses there are estimated from its CPU time
- * (runtime.c).
+ * and the rate of a short counting phase after each window (simrt.h, runtime.c).
  *
  * Which sites: each is learned from a hook's return address the first time the hook is called
  * between windows (phase SIMRT_PH_LEARN), and kept only if the bytes before that address are a
- * call, direct (`call rel32`, 5 bytes) or through the GOT (`call *disp32(%rip)`, -fno-plt, 6
- * bytes), whose target is one of the plain-access hooks (the section simrt_hooks, tsan.c).
- * Everything else (the memory intrinsics, atomics, calls through a PLT) keeps calling.
+ * call, direct (`call rel32`, 5 bytes, also through a PLT entry) or through the GOT (`call
+ * *disp32(%rip)`, -fno-plt, 6 bytes), whose target is one of the plain-access hooks (the section
+ * simrt_hooks, tsan.c).  Everything else (the memory intrinsics, atomics) keeps calling.
  *
  * How, with the program's threads running: the timer thread makes each site's pages writable
  * once (mprotect, the mapping is private: the pages become copies), then for a batch of sites
@@ -118,17 +118,45 @@ static bool is_hook(uint64_t target)
 	       target < (uint64_t)(uintptr_t)__stop_simrt_hooks;
 }
 
+/* The GOT slot's value of an indirect jump or call through it at @insn (its disp32 at +@at). */
+static uint64_t got_value(const uint8_t *insn, unsigned at)
+{
+	int32_t d;
+
+	memcpy(&d, insn + at, 4);
+	return *(const uint64_t *)(insn + at + 4 + (int64_t)d);
+}
+
+/*
+ * Where a call to @target really goes: a PLT entry (an instrumented shared library's call) is
+ * followed to its GOT slot, which is bound by now (the hook was reached through it).  The
+ * entries: `jmp *disp32(%rip)`, with `bnd` and/or `endbr64` before it (.plt.sec).
+ */
+static uint64_t through_plt(uint64_t target)
+{
+	const uint8_t *p = (const uint8_t *)(uintptr_t)target;
+
+	if (is_hook(target))
+		return target;
+	if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
+		p += 4; /* endbr64 */
+	if (p[0] == 0xf2)
+		p++; /* bnd */
+	if (p[0] == 0xff && p[1] == 0x25)
+		return got_value(p, 2);
+	return target;
+}
+
 /* Whether the @len bytes at @pc are a call to a plain-access hook. */
 static bool hook_call(const uint8_t *pc, unsigned len)
 {
 	int32_t d;
 
-	memcpy(&d, pc + len - 4, 4);
-	if (len == 5)
-		return pc[0] == 0xe8 && is_hook((uint64_t)(uintptr_t)pc + 5 + (int64_t)d);
-	if (pc[0] != 0xff || pc[1] != 0x15)
-		return false;
-	return is_hook(*(const uint64_t *)(pc + 6 + (int64_t)d));
+	if (len == 5) {
+		memcpy(&d, pc + 1, 4);
+		return pc[0] == 0xe8 && is_hook(through_plt((uint64_t)(uintptr_t)pc + 5 + (int64_t)d));
+	}
+	return pc[0] == 0xff && pc[1] == 0x15 && is_hook(got_value(pc, 2));
 }
 
 /*

@@ -38,9 +38,7 @@ int64_t simrt__yield_every;
 /* Modeling windows (LINEUP_SIM_WINDOW): BURST ns once every EVERY ns after an exact START;
  * every 0: exact. */
 uint64_t simrt__burst_ns = 200000, simrt__every_ns = 2000000, simrt__start_ns = 10000000;
-static uint64_t t0;	 /* simrt__now() at the start */
-static uint64_t ticks0;	 /* simrt__ticks() then */
-static double ticks_per_ns; /* simrt__ticks()' rate, measured at the exact start's end */
+static uint64_t t0; /* simrt__now() at the start */
 /* When the exact start ended (ns since t0, at least 1); 0: not yet. */
 uint64_t simrt__start_end;
 uint8_t simrt__phase[64] __attribute__((aligned(64)));
@@ -146,12 +144,39 @@ static void window_cpu(struct simrt_thread *t, bool open)
 	}
 }
 
+/* The loads @t's hooks counted so far (compound accesses twice). */
+static uint64_t loads_now(const struct simrt_thread *t)
+{
+	return __atomic_load_n(&t->cnt[0], __ATOMIC_RELAXED) +
+	       2 * __atomic_load_n(&t->cnt[2], __ATOMIC_RELAXED);
+}
+
+/* A counting phase (patched sites: the one after each window) begins or ends for @t
+ * (cold_lock held). */
+static void count_cpu(struct simrt_thread *t, bool begin)
+{
+	uint64_t now = thread_cpu(t);
+
+	if (!t->cnt)
+		return;
+	if (begin) {
+		t->cpu_cnt_open = now;
+		t->cnt_open = loads_now(t);
+		t->in_cnt = true;
+	} else if (t->in_cnt) {
+		t->cpu_cnt += now > t->cpu_cnt_open ? now - t->cpu_cnt_open : 0;
+		t->loads_cnt += loads_now(t) - t->cnt_open;
+		t->in_cnt = false;
+	}
+}
+
 /* @t ends, or recording does (cold_lock held): its CPU time since its base. */
 static void thread_cpu_end(struct simrt_thread *t)
 {
 	uint64_t now = thread_cpu(t);
 
 	window_cpu(t, false);
+	count_cpu(t, false);
 	t->cpu_total = now > t->cpu_base ? now - t->cpu_base : 0;
 }
 
@@ -169,19 +194,23 @@ static uint64_t plain_estimate(const struct simrt_thread *t)
 		return t->plain_modeled; /* exact, or still in the exact start: unscaled */
 	if (simrt__patching) {
 		/*
-		 * Patched sites count nothing between windows: the accesses there are estimated
-		 * from the thread's CPU time at its rate inside windows, the model's own time
-		 * taken out (at most 98% of it: a rate at most 50 times the windows' own).
+		 * Patched sites count nothing between windows, except in the counting phase after
+		 * each window (the sites still calls, the hooks counting loads, nothing modeled):
+		 * the loads outside windows are estimated from the thread's CPU time there at the
+		 * counting phases' rate, the rest from its mix inside windows as below.  Without
+		 * a load modeled or counted: by CPU time at the windows' own rate.
 		 */
-		double model_ns = ticks_per_ns > 0 ? (double)t->model_ticks / ticks_per_ns : 0;
-		double prog = (double)t->cpu_win - model_ns;
+		double out, loads_out;
 
 		if (!t->cpu_win || t->cpu_total <= t->cpu_win)
 			return t->plain_modeled;
-		if (prog < (double)t->cpu_win / 50)
-			prog = (double)t->cpu_win / 50;
-		return t->plain_modeled + (uint64_t)((double)t->plain_modeled / prog *
-						     (double)(t->cpu_total - t->cpu_win));
+		out = (double)(t->cpu_total - t->cpu_win);
+		if (!t->loads_modeled || !t->cpu_cnt || !t->loads_cnt)
+			return (uint64_t)((double)t->plain_modeled * (double)t->cpu_total /
+					  (double)t->cpu_win);
+		loads_out = (double)t->loads_cnt * out / (double)t->cpu_cnt;
+		return t->plain_modeled + (uint64_t)(loads_out * (double)t->plain_modeled /
+						     (double)t->loads_modeled);
 	}
 	loads = t->cnt[0] - t->cnt_base[0] + 2 * (t->cnt[2] - t->cnt_base[2]);
 	if (!t->loads_modeled)
@@ -245,13 +274,14 @@ void simrt__emit_counts(struct simrt_thread *t)
 	if (debug)
 		dprintf(2, "lineup-sim: tid %u: plain accesses %llu (estimated), modeled %llu, loads "
 			   "counted %llu, modeled %llu; sync %llu, modeled %llu; cpu %.3f ms, in "
-			   "windows %.3f ms; patched sites %llu\n",
+			   "windows %.3f ms, counting %.3f ms (%llu loads); patched sites %llu\n",
 			t->tid, (unsigned long long)seen, (unsigned long long)t->plain_modeled,
 			(unsigned long long)(t->cnt ? t->cnt[0] - t->cnt_base[0] +
 							  2 * (t->cnt[2] - t->cnt_base[2])
 						    : 0),
 			(unsigned long long)t->loads_modeled, (unsigned long long)t->sync_seen,
 			(unsigned long long)t->sync_modeled, t->cpu_total / 1e6, t->cpu_win / 1e6,
+			t->cpu_cnt / 1e6, (unsigned long long)t->loads_cnt,
 			(unsigned long long)simrt__patched_sites);
 	*r = (struct simrt_rec){
 	    .kind = SIMRT_REC_COUNTS,
@@ -367,7 +397,8 @@ struct simrt_thread *simrt__thread(void)
 	t->cnt = simrt__cnt;
 	memset(t->cnt_base, 0, sizeof(t->cnt_base));
 	t->cpu_base = thread_cpu(t);
-	t->cpu_win = t->cpu_total = t->model_ticks = 0;
+	t->cpu_win = t->cpu_total = t->cpu_cnt = t->loads_cnt = 0;
+	t->in_cnt = false;
 	t->in_win = false;
 	if (simrt__phase_now() == SIMRT_PH_MODEL && simrt__start_end)
 		window_cpu(t, true);
@@ -508,13 +539,13 @@ static bool timer_wait(uint64_t at)
 	return simrt__state == 1;
 }
 
-/* A window opens or closes: every registered thread's CPU clock read. */
-static void windows_cpu(bool open)
+/* A window or a counting phase opens or closes: @fn on every registered thread. */
+static void threads_cpu(void (*fn)(struct simrt_thread *, bool), bool open)
 {
 	simrt__mutex_lock(&cold_lock);
 	for (unsigned s = 0; s < atomic_load(&slots_seen); s++)
 		if (threads[s].registered)
-			window_cpu(&threads[s], open);
+			fn(&threads[s], open);
 	simrt__mutex_unlock(&cold_lock);
 }
 
@@ -541,8 +572,6 @@ static void *timer_main(void *arg)
 		return NULL;
 	}
 	e = simrt__now();
-	if (e > t0)
-		ticks_per_ns = (double)(simrt__ticks() - ticks0) / (double)(e - t0);
 	for (unsigned s = 0; s < atomic_load(&slots_seen); s++)
 		if (threads[s].registered) {
 			if (threads[s].cnt)
@@ -564,12 +593,21 @@ static void *timer_main(void *arg)
 		simrt__patch_all(true);
 		if (!set_phase(SIMRT_PH_MODEL))
 			break;
-		windows_cpu(true);
-		if (!timer_wait(next + off + simrt__burst_ns) || !set_phase(idle))
+		threads_cpu(window_cpu, true);
+		if (!timer_wait(next + off + simrt__burst_ns) || !set_phase(0))
 			break;
-		/* Closed: the hooks learn new sites; the known ones become no-ops. */
-		windows_cpu(false);
-		simrt__patch_all(false);
+		threads_cpu(window_cpu, false);
+		if (simrt__patching) {
+			/* Closed: the hooks count loads for half a window (the rate between
+			 * windows), then learn new sites while the known ones become no-ops. */
+			threads_cpu(count_cpu, true);
+			if (!timer_wait(simrt__now() + simrt__burst_ns / 2))
+				break;
+			threads_cpu(count_cpu, false);
+			if (!set_phase(idle))
+				break;
+			simrt__patch_all(false);
+		}
 		next += simrt__every_ns;
 		if (next + simrt__every_ns < simrt__now())
 			next = simrt__now(); /* far behind (a stopped process): start again from now */
@@ -706,7 +744,6 @@ void simrt__init(void)
 			(unsigned long long)simrt__start_ns / 1000);
 	debug = getenv("LINEUP_SIM_DEBUG") != NULL;
 	t0 = simrt__now();
-	ticks0 = simrt__ticks();
 	simrt__max_allocs = env_u64("LINEUP_SIM_MAX_ALLOCS", simrt__max_allocs);
 	coherence__default_costs(&simrt__costs);
 

@@ -60,11 +60,13 @@
  * output.c scales sync samples' periods by sync seen / sync modeled.
  * Plain samples' periods are scaled to the thread's estimated plain accesses / plain modeled.
  * Patched, nothing counts between windows (a count is a store per access, and one more store
- * in a bare loop is ~10x): the accesses there are estimated from the thread's CPU time outside
- * windows at its rate inside them, the model's own time (TSC) taken out; measured against
- * exact counts: within 20% on struct_file, histogram and flag_word, 40% high on mutex_pair,
- * 30-60x low on the bare increment loops (a) and (d) (inside windows their calls make the
- * false sharing real: the loop runs ~100x slower than between windows, not the model's time).
+ * in a bare loop is ~10x), except in a counting phase of half a window's length after each
+ * window, when the sites are still calls and the hooks count loads without modeling: the loads
+ * outside windows are estimated from the thread's CPU time there at the counting phases' rate
+ * (the thread CPU clocks, read by the timer thread at each phase change), the plain accesses
+ * from them by the thread's mix inside windows.  Measured against exact counts (2 threads, the
+ * default windows): flag_word within 5%, histogram 30% low, the bare increment loops (a) and
+ * (d) 6-8x low (the hooks' calls slow them down that much in the counting phases too).
  * Counting (LINEUP_SIM_PATCH=0, `record --sim-count`): each thread's loads are counted
  * exactly, and its plain accesses and loads modeled inside windows; the estimate is loads
  * counted x plain modeled / loads modeled (the exact load count and the thread's load/store
@@ -170,10 +172,14 @@ struct simrt_thread {
 	uint64_t sync_modeled;
 	/* CPU time (ns, the thread's clock): at the exact start's end or its registration, at
 	 * the open window's opening, spent inside windows, in all (at its end): with patched
-	 * sites, its plain accesses between windows are estimated from these. */
+	 * sites, its plain accesses between windows are estimated from these and the counting
+	 * phases (below). */
 	clockid_t clock;
 	uint64_t cpu_base, cpu_open, cpu_win, cpu_total;
-	uint64_t model_ticks; /* simrt__ticks() spent modeling plain accesses in windows */
+	/* With patched sites: CPU time (ns) in the counting phases after windows, and the
+	 * loads counted there (compound ones twice), from cnt_open[] at the phase's start. */
+	uint64_t cpu_cnt, loads_cnt, cnt_open, cpu_cnt_open;
+	bool in_cnt;
 	bool in_win;
 	uint8_t ev[2];		/* scaling class of plain [0] and sync [1] samples: 0 (unscaled)
 				 * in the exact start and when exact */
@@ -204,19 +210,6 @@ struct simrt_pair_slot {
 	_Atomic uint64_t pair;
 	uint64_t pad[5];
 };
-
-/* A cheap clock for the model's own time in windows: the TSC on x86-64, else ns. */
-static inline uint64_t simrt__ticks(void)
-{
-#ifdef __x86_64__
-	return __builtin_ia32_rdtsc();
-#else
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-#endif
-}
 
 /* runtime.c */
 extern int simrt__state;

@@ -138,7 +138,10 @@ static int simflags_run(const struct command *cmd, int argc, char **argv)
 	if (o.cflags && o.libs)
 		putchar(' ');
 	if (o.libs)
-		printf("-Wl,--whole-archive %s -Wl,--no-whole-archive -lpthread -latomic", lib);
+		/* The hooks exported: a plugin built with --cflags and dlopen()ed finds them. */
+		printf("-Wl,--whole-archive %s -Wl,--no-whole-archive "
+		       "-Wl,--export-dynamic-symbol=__tsan_* -lpthread -latomic",
+		       lib);
 	putchar('\n');
 	return EXIT_OK;
 }

@@ -276,7 +276,7 @@ static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t
 	struct simrt_thread *t;
 
 	if (ph != SIMRT_PH_MODEL) {
-		if (ph == SIMRT_PH_LEARN)
+		if (ph == SIMRT_PH_LEARN && !(ret & SIMRT_EXACT_IP))
 			simrt__learn(ret); /* between windows: a site to patch (patch.c) */
 		return;
 	}

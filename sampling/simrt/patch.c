@@ -27,12 +27,19 @@
  * site (the access goes unmodeled, as it would a moment later or earlier).  Without membarrier's
  * SYNC_CORE (Linux < 4.16) or writable text, nothing is patched: the hooks count and return.
  *
- * Not handled: a library unloaded (dlclose) after its sites were learned, and a program that
- * installs its own SIGTRAP handler after the runtime's (a trap at a site being patched would
- * reach it).
+ * While patching, the runtime owns SIGTRAP: sigaction, signal, sigprocmask and pthread_sigmask
+ * are interposed so that no thread ever blocks it (the kernel kills a thread that traps with it
+ * blocked) and the program's own SIGTRAP disposition is kept aside and honoured for every trap
+ * that is not at a site.  dlclose is interposed too: a library's sites are forgotten once its
+ * code is unmapped.  fork waits for a rewrite to end (patch_lock); the child makes every site a
+ * no-op.  If membarrier ever fails (a seccomp filter installed later), patching stops and the
+ * sites are calls again.  Not handled: threads created with pthread_attr_setsigmask_np
+ * blocking SIGTRAP.
  */
 #define _GNU_SOURCE /* REG_RIP */
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -49,13 +56,16 @@
 
 #include <linux/membarrier.h>
 
+/* glibc's sigaction, under the name it also exports (sigaction itself is interposed here). */
+extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
 /* The plain-access hooks' section (tsan.c): ld defines its bounds. */
 extern const char __start_simrt_hooks[] __attribute__((visibility("hidden")));
 extern const char __stop_simrt_hooks[] __attribute__((visibility("hidden")));
 
 enum site_kind {
 	SITE_BUSY,  /* being classified by the thread that found it */
-	SITE_NO,    /* not a patchable call: left alone */
+	SITE_NO,    /* not a patchable call (or its code is gone): left alone */
 	SITE_CALL,  /* a call (its original bytes) */
 	SITE_NOP,   /* patched to a no-op */
 };
@@ -63,20 +73,24 @@ enum site_kind {
 struct site {
 	_Atomic uint64_t pc; /* the call instruction's address; 0: a free slot */
 	_Atomic uint8_t kind;
-	uint8_t len;	 /* 5 or 6 */
-	uint8_t call[6]; /* the call's bytes */
+	uint8_t len;	  /* 5 or 6 */
+	uint8_t call[6];  /* the call's bytes */
+	bool writable;	  /* its page(s) made writable (timer thread, under patch_lock) */
 };
 
 #define SITE_SLOTS (1u << 16)
-#define PAGE_SLOTS 4096
 
 static struct site sites[SITE_SLOTS];
-static uint32_t order[SITE_SLOTS]; /* slots of the patchable sites, in the order found */
+/* The patchable sites in the order found: slot + 1, published with release (0: not yet). */
+static _Atomic uint32_t order[SITE_SLOTS];
 static _Atomic uint32_t nr_order;
 static _Atomic uint32_t nr_sites;
-static uint64_t pages[PAGE_SLOTS]; /* pages made writable (timer thread only) */
-static unsigned nr_pages;
-static struct sigaction old_trap;
+static struct site *batch[SITE_SLOTS]; /* the sites one patch_all() changes */
+/* Held while sites are rewritten: by the timer thread, dlclose() and fork(). */
+static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool patch_dead; /* membarrier failed once: no more patching */
+/* The program's SIGTRAP disposition: the runtime's handler stays installed while patching. */
+static struct sigaction prog_trap;
 bool simrt__patching;
 uint64_t simrt__patched_sites; /* sites made no-ops at least once (debug) */
 
@@ -166,9 +180,13 @@ static bool hook_call(const uint8_t *pc, unsigned len)
 void simrt__learn(uint64_t ret)
 {
 	const uint8_t *p = (const uint8_t *)(uintptr_t)ret;
-	unsigned len = p[-5] == 0xe8 ? 5 : p[-6] == 0xff && p[-5] == 0x15 ? 6 : 0;
-	uint64_t pc = ret - len;
+	unsigned len;
+	uint64_t pc;
 
+	if (ret & SIMRT_EXACT_IP)
+		return; /* a _pc hook's instruction address, not a return address */
+	len = p[-5] == 0xe8 ? 5 : p[-6] == 0xff && p[-5] == 0x15 ? 6 : 0;
+	pc = ret - len;
 	if (!len)
 		return;
 	for (unsigned k = 0, h = hash(pc); k < SITE_SLOTS; k++) {
@@ -195,44 +213,44 @@ void simrt__learn(uint64_t ret)
 			return;
 		}
 		atomic_store_explicit(&s->kind, SITE_CALL, memory_order_release);
-		order[atomic_fetch_add(&nr_order, 1)] = (uint32_t)(s - sites);
+		atomic_store_explicit(&order[atomic_fetch_add(&nr_order, 1)], (uint32_t)(s - sites) + 1,
+				      memory_order_release);
 		return;
 	}
 }
 
-static void sync_cores(void)
+/* Every thread of the process serializes (discards what it fetched); false if it cannot. */
+static bool sync_cores(void)
 {
-	syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
+	return !syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
 }
 
 /* Make the page(s) of @s writable (and still executable); false when they cannot be. */
-static bool writable(const struct site *s)
+static bool writable(struct site *s)
 {
-	long psz = sysconf(_SC_PAGESIZE);
+	uint64_t psz = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t pc = atomic_load_explicit(&s->pc, memory_order_relaxed);
-	uint64_t first = pc & ~(uint64_t)(psz - 1), last = (pc + s->len - 1) & ~(uint64_t)(psz - 1);
+	uint64_t first = pc & ~(psz - 1), last = (pc + s->len - 1) & ~(psz - 1);
 
-	for (uint64_t pg = first; pg <= last; pg += (uint64_t)psz) {
-		unsigned i;
-
-		for (i = 0; i < nr_pages && pages[i] != pg; i++)
-			;
-		if (i < nr_pages)
-			continue;
-		if (nr_pages == PAGE_SLOTS ||
-		    mprotect((void *)(uintptr_t)pg, (size_t)psz, PROT_READ | PROT_WRITE | PROT_EXEC))
-			return false;
-		pages[nr_pages++] = pg;
-	}
-	return true;
+	if (!s->writable)
+		s->writable = !mprotect((void *)(uintptr_t)first, (size_t)(last - first + psz),
+					PROT_READ | PROT_WRITE | PROT_EXEC);
+	return s->writable;
 }
 
-static void poke(uint64_t pc, unsigned at, const uint8_t *bytes, unsigned n)
+static void poke(const struct site *s, unsigned at, const uint8_t *bytes, unsigned n)
 {
-	volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)pc;
+	volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)atomic_load_explicit(
+	    &s->pc, memory_order_relaxed);
 
 	for (unsigned i = 0; i < n; i++)
 		p[at + i] = bytes[i];
+}
+
+/* The bytes a site gets: its call, or the no-op of its length. */
+static const uint8_t *bytes_of(const struct site *s, bool call)
+{
+	return call ? s->call : s->len == 5 ? nop5 : nop6;
 }
 
 /*
@@ -243,96 +261,259 @@ unsigned simrt__patch_all(bool call)
 {
 	static const uint8_t int3 = 0xcc;
 	uint8_t from = call ? SITE_NOP : SITE_CALL, to = call ? SITE_CALL : SITE_NOP;
-	uint32_t n = atomic_load_explicit(&nr_order, memory_order_acquire), changed = 0;
+	uint32_t n = 0, nr;
+	bool ok;
 
 	if (!simrt__patching)
 		return 0;
-	for (uint32_t i = 0; i < n; i++) {
-		struct site *s = &sites[order[i]];
+	simrt__mutex_lock(&patch_lock);
+	if (patch_dead) {
+		simrt__mutex_unlock(&patch_lock);
+		return 0;
+	}
+	/* The batch: each published site read once (a learner may be appending meanwhile). */
+	nr = atomic_load_explicit(&nr_order, memory_order_acquire);
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t v = atomic_load_explicit(&order[i], memory_order_acquire);
+		struct site *s;
 
+		if (!v)
+			break; /* counted, not written yet: next time */
+		s = &sites[v - 1];
 		if (atomic_load_explicit(&s->kind, memory_order_acquire) != from)
 			continue;
-		if (!call && !writable(s)) {
+		if (!writable(s)) {
 			atomic_store_explicit(&s->kind, SITE_NO, memory_order_release);
 			continue;
 		}
-		poke(atomic_load_explicit(&s->pc, memory_order_relaxed), 0, &int3, 1);
-		changed++;
+		batch[n++] = s;
 	}
-	if (!changed)
+	if (!n) {
+		simrt__mutex_unlock(&patch_lock);
 		return 0;
-	sync_cores();
-	for (int step = 1; step <= 2; step++) {
-		for (uint32_t i = 0; i < n; i++) {
-			struct site *s = &sites[order[i]];
-			const uint8_t *b = call ? s->call : s->len == 5 ? nop5 : nop6;
-
-			if (atomic_load_explicit(&s->kind, memory_order_relaxed) != from)
-				continue;
-			if (step == 1) {
-				poke(atomic_load_explicit(&s->pc, memory_order_relaxed), 1, b + 1,
-				     s->len - 1u);
-			} else {
-				poke(atomic_load_explicit(&s->pc, memory_order_relaxed), 0, b, 1);
-			}
-		}
-		sync_cores();
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		struct site *s = &sites[order[i]];
-
-		if (atomic_load_explicit(&s->kind, memory_order_relaxed) == from)
-			atomic_store_explicit(&s->kind, to, memory_order_release);
-	}
+	for (uint32_t i = 0; i < n; i++)
+		poke(batch[i], 0, &int3, 1);
+	ok = sync_cores();
+	for (uint32_t i = 0; i < n; i++)
+		poke(batch[i], 1, bytes_of(batch[i], call) + 1, batch[i]->len - 1u);
+	ok = sync_cores() && ok;
+	for (uint32_t i = 0; i < n; i++)
+		poke(batch[i], 0, bytes_of(batch[i], call), 1);
+	ok = sync_cores() && ok;
+	for (uint32_t i = 0; i < n; i++)
+		atomic_store_explicit(&batch[i]->kind, to, memory_order_release);
 	if (!call)
 		simrt__patched_sites = n;
-	return changed;
+	if (!ok) {
+		/*
+		 * membarrier refused (a seccomp filter the program installed?): without it a
+		 * thread could run stale bytes.  No more patching; the sites made calls again
+		 * (best effort, unsynchronized: a call is what they were compiled as).
+		 */
+		patch_dead = true;
+		for (uint32_t i = 0; i < n; i++) {
+			poke(batch[i], 0, batch[i]->call, batch[i]->len);
+			atomic_store_explicit(&batch[i]->kind, SITE_CALL, memory_order_release);
+		}
+	}
+	simrt__mutex_unlock(&patch_lock);
+	return n;
 }
 
 /*
- * In a forked child (one thread, not recording): every site a no-op, whatever state the fork
- * caught it in (an int3 half-way included).
+ * Sites whose code is gone (a library unloaded) are forgotten; patch_lock held.  A page still
+ * mapped keeps its sites (msync says ENOMEM for an unmapped range).
  */
+static void drop_unmapped(void)
+{
+	uint64_t psz = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint32_t nr = atomic_load_explicit(&nr_order, memory_order_acquire);
+
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t v = atomic_load_explicit(&order[i], memory_order_acquire);
+		struct site *s;
+		uint64_t pc;
+
+		if (!v)
+			break;
+		s = &sites[v - 1];
+		pc = atomic_load_explicit(&s->pc, memory_order_relaxed);
+		if (atomic_load_explicit(&s->kind, memory_order_relaxed) < SITE_CALL)
+			continue;
+		if (msync((void *)(uintptr_t)(pc & ~(psz - 1)),
+			  (size_t)(((pc + s->len - 1) & ~(psz - 1)) - (pc & ~(psz - 1)) + psz),
+			  MS_ASYNC) &&
+		    errno == ENOMEM)
+			atomic_store_explicit(&s->kind, SITE_NO, memory_order_release);
+	}
+}
+
+/* dlclose(), interposed: a library's sites are not patched once its code is unmapped. */
+int dlclose(void *handle)
+{
+	static int (*real)(void *);
+	int rc;
+
+	if (!real)
+		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+	if (!real)
+		return -1;
+	if (!simrt__patching)
+		return real(handle);
+	simrt__mutex_lock(&patch_lock);
+	rc = real(handle);
+	drop_unmapped();
+	simrt__mutex_unlock(&patch_lock);
+	return rc;
+}
+
+/* fork(): never in the middle of a rewrite (pthread_atfork, runtime.c). */
+void simrt__patch_fork_prepare(void)
+{
+	if (simrt__patching)
+		simrt__mutex_lock(&patch_lock);
+}
+
+void simrt__patch_fork_parent(void)
+{
+	if (simrt__patching)
+		simrt__mutex_unlock(&patch_lock);
+}
+
+/* In a forked child (one thread, not recording): every site a no-op. */
 void simrt__patch_child(void)
 {
-	uint32_t n = atomic_load_explicit(&nr_order, memory_order_acquire);
+	uint32_t nr = atomic_load_explicit(&nr_order, memory_order_acquire);
 
 	if (!simrt__patching)
 		return;
-	for (uint32_t i = 0; i < n; i++) {
-		struct site *s = &sites[order[i]];
-		uint8_t k = atomic_load_explicit(&s->kind, memory_order_relaxed);
+	pthread_mutex_init(&patch_lock, NULL);
+	if (patch_dead)
+		return;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t v = atomic_load_explicit(&order[i], memory_order_acquire);
+		struct site *s;
+		uint8_t k;
 
-		if (k != SITE_CALL && k != SITE_NOP)
+		if (!v)
+			break;
+		s = &sites[v - 1];
+		k = atomic_load_explicit(&s->kind, memory_order_relaxed);
+		if ((k != SITE_CALL && k != SITE_NOP) || !writable(s))
 			continue;
-		/* The pages of a site never made a no-op may not be writable. */
-		if (k == SITE_CALL && !writable(s))
-			continue;
-		poke(atomic_load_explicit(&s->pc, memory_order_relaxed), 0, s->len == 5 ? nop5 : nop6,
-		     s->len);
+		poke(s, 0, bytes_of(s, false), s->len);
 		atomic_store_explicit(&s->kind, SITE_NOP, memory_order_relaxed);
 	}
 }
 
-/* An int3 at a site being patched: go past the site.  Any other trap: as before the runtime. */
+/* SIGTRAP's default action (the process ends), from inside on_trap. */
+static void trap_default(void)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+
+	sigemptyset(&dfl.sa_mask);
+	__sigaction(SIGTRAP, &dfl, NULL);
+	raise(SIGTRAP);
+}
+
+/*
+ * SIGTRAP.  An int3 (si_code SI_KERNEL) at a site being patched: go past the site.  Anything
+ * else: what the program asked for (prog_trap; it may have ignored the signal).
+ */
 static void on_trap(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
 	uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP] - 1;
-	struct site *s = find(pc);
+	struct site *s = si->si_code == SI_KERNEL ? find(pc) : NULL;
 
 	if (s && atomic_load_explicit(&s->kind, memory_order_acquire) >= SITE_CALL) {
 		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(pc + s->len);
 		return;
 	}
-	if (old_trap.sa_flags & SA_SIGINFO) {
-		old_trap.sa_sigaction(sig, si, ctx);
-	} else if (old_trap.sa_handler != SIG_DFL && old_trap.sa_handler != SIG_IGN) {
-		old_trap.sa_handler(sig);
+	if (prog_trap.sa_flags & SA_SIGINFO) {
+		prog_trap.sa_sigaction(sig, si, ctx);
+	} else if (prog_trap.sa_handler == SIG_IGN) {
+		if (si->si_code != SI_KERNEL)
+			return;
+		trap_default(); /* an int3 of the program's own, ignored: the kernel kills */
+	} else if (prog_trap.sa_handler != SIG_DFL) {
+		prog_trap.sa_handler(sig);
 	} else {
-		signal(SIGTRAP, SIG_DFL);
-		raise(SIGTRAP);
+		trap_default();
 	}
+}
+
+/*
+ * The signal calls, interposed while patching: SIGTRAP is never blocked (the kernel kills a
+ * thread that traps with it blocked) and its handler stays the runtime's; what the program
+ * sets for SIGTRAP is kept in prog_trap and honoured by on_trap.
+ */
+static void unblock_trap(const sigset_t *set, sigset_t *copy)
+{
+	*copy = *set;
+	sigdelset(copy, SIGTRAP);
+}
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	struct sigaction a;
+
+	if (!simrt__patching)
+		return __sigaction(sig, act, old);
+	if (sig == SIGTRAP) {
+		if (old)
+			*old = prog_trap;
+		if (act)
+			prog_trap = *act;
+		return 0;
+	}
+	if (!act)
+		return __sigaction(sig, act, old);
+	a = *act;
+	sigdelset(&a.sa_mask, SIGTRAP);
+	return __sigaction(sig, &a, old);
+}
+
+sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction a = {.sa_handler = handler, .sa_flags = SA_RESTART}, old;
+
+	/* glibc's (BSD) semantics: the signal blocked in its handler, calls restarted. */
+	sigemptyset(&a.sa_mask);
+	if (sig > 0 && sig < NSIG)
+		sigaddset(&a.sa_mask, sig);
+	if (sigaction(sig, &a, &old))
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	static int (*real)(int, const sigset_t *, sigset_t *);
+	sigset_t copy;
+
+	if (!real)
+		real = (int (*)(int, const sigset_t *, sigset_t *))dlsym(RTLD_NEXT,
+									"pthread_sigmask");
+	if (!real)
+		return ENOSYS;
+	if (simrt__patching && set && how != SIG_UNBLOCK) {
+		unblock_trap(set, &copy);
+		set = &copy;
+	}
+	return real(how, set, old);
+}
+
+int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	int rc = pthread_sigmask(how, set, old);
+
+	if (rc) {
+		errno = rc;
+		return -1;
+	}
+	return 0;
 }
 
 /* Set patching up (before the timer thread starts); false: the hooks stay calls. */
@@ -340,13 +521,17 @@ bool simrt__patch_init(void)
 {
 	struct sigaction sa = {.sa_sigaction = on_trap, .sa_flags = SA_SIGINFO | SA_RESTART};
 	long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+	sigset_t trap;
 
 	if (q < 0 || !(q & MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) ||
 	    syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0))
 		return false;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGTRAP, &sa, &old_trap))
+	if (__sigaction(SIGTRAP, &sa, &prog_trap))
 		return false;
+	sigemptyset(&trap);
+	sigaddset(&trap, SIGTRAP);
+	pthread_sigmask(SIG_UNBLOCK, &trap, NULL);
 	simrt__patching = true;
 	return true;
 }
@@ -374,6 +559,14 @@ unsigned simrt__patch_all(bool call)
 }
 
 void simrt__patch_child(void)
+{
+}
+
+void simrt__patch_fork_prepare(void)
+{
+}
+
+void simrt__patch_fork_parent(void)
 {
 }
 

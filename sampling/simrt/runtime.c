@@ -127,7 +127,7 @@ static uint64_t thread_cpu(const struct simrt_thread *t)
 {
 	struct timespec ts;
 
-	return clock_gettime(t->clock, &ts) ? 0 : ts_ns(&ts);
+	return t->has_clock && !clock_gettime(t->clock, &ts) ? ts_ns(&ts) : 0;
 }
 
 /* A window opens (@open) or closes for @t (cold_lock held). */
@@ -135,6 +135,8 @@ static void window_cpu(struct simrt_thread *t, bool open)
 {
 	uint64_t now = thread_cpu(t);
 
+	if (!now)
+		return; /* (no clock: the estimate falls back on the counts it has) */
 	if (open) {
 		t->cpu_open = now;
 		t->in_win = true;
@@ -157,7 +159,7 @@ static void count_cpu(struct simrt_thread *t, bool begin)
 {
 	uint64_t now = thread_cpu(t);
 
-	if (!t->cnt)
+	if (!t->cnt || !now)
 		return;
 	if (begin) {
 		t->cpu_cnt_open = now;
@@ -391,8 +393,7 @@ struct simrt_thread *simrt__thread(void)
 	t->loads_modeled = 0;
 	/* Under the timer thread's lock: at the exact start's end it reads the counts of the
 	 * registered threads (a thread that begins later counts from its beginning). */
-	if (pthread_getcpuclockid(pthread_self(), &t->clock))
-		t->clock = CLOCK_THREAD_CPUTIME_ID; /* (read by this thread only, then) */
+	t->has_clock = !pthread_getcpuclockid(pthread_self(), &t->clock);
 	simrt__mutex_lock(&cold_lock);
 	t->cnt = simrt__cnt;
 	memset(t->cnt_base, 0, sizeof(t->cnt_base));
@@ -644,8 +645,23 @@ static void on_fatal(int sig)
 	raise(sig);
 }
 
+/* fork() never copies a lock held by another thread (the timer takes cold_lock at each window,
+ * patch.c its lock while it rewrites the sites). */
+static void at_fork_prepare(void)
+{
+	simrt__patch_fork_prepare();
+	simrt__mutex_lock(&cold_lock);
+}
+
+static void at_fork_parent(void)
+{
+	simrt__mutex_unlock(&cold_lock);
+	simrt__patch_fork_parent();
+}
+
 static void at_fork_child(void)
 {
+	pthread_mutex_init(&cold_lock, NULL);
 	/* A forked child shares the spool and the tables: it must not write either.  It has no
 	 * timer thread (not recording, it needs none): the hooks stay on their fast path. */
 	simrt__state = 2;
@@ -768,7 +784,7 @@ void simrt__init(void)
 	unlink(spool);
 	if (pthread_key_create(&thread_key, thread_retire))
 		return;
-	pthread_atfork(NULL, NULL, at_fork_child);
+	pthread_atfork(at_fork_prepare, at_fork_parent, at_fork_child);
 	for (unsigned i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
 		struct sigaction sa = {.sa_handler = on_fatal,
 				       .sa_flags = SA_RESETHAND | SA_NODEFER};

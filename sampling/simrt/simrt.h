@@ -175,6 +175,7 @@ struct simrt_thread {
 	 * sites, its plain accesses between windows are estimated from these and the counting
 	 * phases (below). */
 	clockid_t clock;
+	bool has_clock;
 	uint64_t cpu_base, cpu_open, cpu_win, cpu_total;
 	/* With patched sites: CPU time (ns) in the counting phases after windows, and the
 	 * loads counted there (compound ones twice), from cnt_open[] at the phase's start. */
@@ -265,6 +266,8 @@ bool simrt__patch_init(void);
 void simrt__learn(uint64_t ret);
 unsigned simrt__patch_all(bool call);
 void simrt__patch_child(void);
+void simrt__patch_fork_prepare(void);
+void simrt__patch_fork_parent(void);
 unsigned simrt__site_len(uint64_t pc); /* a patchable site's length at @pc, or 0 */
 
 /* locks.c: glibc's mutex calls, bypassing the interposed (modeled) ones. */

@@ -17,7 +17,7 @@ out=$("$LINEUP" sim-flags --cc /usr/bin/clang-19 --cflags) || fail "sim-flags --
 	fail "clang cflags: $out"
 out=$("$LINEUP" sim-flags --libs) || fail "sim-flags --libs"
 case "$out" in
-"-Wl,--whole-archive /"*"/liblineup-sim.a -Wl,--no-whole-archive -lpthread -latomic") ;;
+"-Wl,--whole-archive /"*"/liblineup-sim.a -Wl,--no-whole-archive -Wl,--export-dynamic-symbol=__tsan_* -lpthread -latomic") ;;
 *) fail "libs: $out" ;;
 esac
 lib=${out#-Wl,--whole-archive }

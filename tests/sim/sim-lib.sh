@@ -91,7 +91,7 @@ sim_record_contended() {
 		sim_record "$out" "$@"
 		hitm=$(c2c_stat "$out" "Load Local HITM")
 		[ "${hitm:-0}" -ge "$min" ] && return 0
-		echo "try $try: $hitm HITMs (threads did not overlap?), again" >&2
+		echo "try $try: $hitm HITMs from ${1##*/} (threads did not overlap?), again" >&2
 	done
 	fail "$* never showed $min HITMs in 5 runs"
 }

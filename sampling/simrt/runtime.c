@@ -566,14 +566,15 @@ static void *timer_main(void *arg)
 		if (!timer_wait(simrt__now() + 1000000))
 			return NULL;
 	}
-	/* The exact start ends: each thread's loads from here on are what its samples weigh. */
+	/* The exact start ends: each thread's loads from here on are what its samples weigh.
+	 * (Without one, simrt__init() set the end: the threads count from their beginning.) */
 	simrt__mutex_lock(&cold_lock);
 	if (simrt__state != 1) {
 		simrt__mutex_unlock(&cold_lock);
 		return NULL;
 	}
 	e = simrt__now();
-	for (unsigned s = 0; s < atomic_load(&slots_seen); s++)
+	for (unsigned s = 0; simrt__start_ns && s < atomic_load(&slots_seen); s++)
 		if (threads[s].registered) {
 			if (threads[s].cnt)
 				for (int i = 0; i < SIMRT_NR_CNT; i++)
@@ -581,8 +582,10 @@ static void *timer_main(void *arg)
 					    &threads[s].cnt[i], __ATOMIC_RELAXED);
 			threads[s].cpu_base = thread_cpu(&threads[s]);
 		}
-	__atomic_store_n(&simrt__start_end, e - t0 ? e - t0 : 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&simrt__phase[0], idle, __ATOMIC_RELAXED);
+	if (simrt__start_ns) {
+		__atomic_store_n(&simrt__start_end, e - t0 ? e - t0 : 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&simrt__phase[0], idle, __ATOMIC_RELAXED);
+	}
 	simrt__mutex_unlock(&cold_lock);
 	for (k = 0, next = e;; k++) {
 		uint64_t off = (k * 0x9e3779b97f4a7c15ULL >> 20) %
@@ -633,6 +636,7 @@ static void timer_start(void)
 		dprintf(2, "lineup-sim: cannot start the timer thread: modeling every access\n");
 		simrt__every_ns = simrt__burst_ns = 0;
 		simrt__patching = false;
+		simrt__start_end = 0; /* every sample unscaled */
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
@@ -807,6 +811,13 @@ void simrt__init(void)
 		s = getenv("LINEUP_SIM_PATCH");
 		if (!s || strcmp(s, "0"))
 			simrt__patch_init();
+		if (!simrt__start_ns) {
+			/* No exact start: scaled from the first access on, counted from there
+			 * (not from whenever the timer thread first runs). */
+			simrt__start_end = 1;
+			__atomic_store_n(&simrt__phase[0], simrt__patching ? SIMRT_PH_LEARN : 0,
+					 __ATOMIC_RELAXED);
+		}
 		timer_start();
 		inside--;
 		if (!simrt__every_ns)

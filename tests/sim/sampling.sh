@@ -155,7 +155,8 @@ EOF2
 
 	# Patched, the loads between windows are estimated from the counting phase after each
 	# window: where the program does more than the bare access, that holds.  The flag
-	# workload's load periods, patched, within a factor of 1.5 of the counted ones.
+	# workload's load periods, patched, within a factor of 2 of the counted ones (1.05 on a
+	# quiet machine; CPU time in short phases is what a loaded one blurs).
 	sim_build flag_word gcc
 	SIM_OPTS="$W --sim-count" sim_record "$T/gc.data" "$T/flag_word-gcc" 2000000 2
 	read -r csum max n <<EOT
@@ -165,7 +166,7 @@ EOT
 	read -r psum max n <<EOT
 $(loads "$T/gp.data")
 EOT
-	[ $((psum * 3)) -ge $((csum * 2)) ] && [ $((psum * 2)) -le $((csum * 3)) ] ||
+	[ $((psum * 2)) -ge "$csum" ] && [ "$psum" -le $((csum * 2)) ] ||
 		fail "flag_word: patched loads' periods sum to $psum, counted $csum"
 fi
 
@@ -174,11 +175,13 @@ fi
 if command -v clang >/dev/null; then
 	sim_build fs_adjacent clang
 	nm "$T/fs_adjacent-clang.o" | grep -q __tsan_read_write8 || fail "clang: no compound hook"
-	SIM_OPTS="$W --sim-count" sim_record_contended "$T/ac.data" 20 "$T/fs_adjacent-clang" $N 2
+	# (Three times as long: clang's loop is faster, its threads overlap in fewer windows.)
+	SIM_OPTS="$W --sim-count" sim_record_contended "$T/ac.data" 20 "$T/fs_adjacent-clang" \
+		$((3 * N)) 2
 	for ev in loads stores; do
 		s=$("$PERF" script -i "$T/ac.data" -F period,event 2>/dev/null |
 			awk -v e="mem-$ev" '$0 ~ e { s += $1 } END { print s + 0 }')
-		within "$s" $((2 * N)) 25 || fail "clang: $ev' periods sum to $s, not about $((2 * N))"
+		within "$s" $((6 * N)) 25 || fail "clang: $ev' periods sum to $s, not about $((6 * N))"
 	done
 	c2c_pareto "$T/ac.data" >"$T/ac.pareto"
 	for off in 0x0 0x8; do
@@ -198,7 +201,7 @@ n=$(lineup_stat "$T/b.data" "Total Shared Cache Lines")
 # (d) sampled: the stats slots' line, HITMs at s->ops.
 sim_build percpu_stats gcc
 SIM_OPTS=$W sim_record_contended "$T/d.data" 20 "$T/percpu_stats-gcc" \
-	8000000 2
+	32000000 2
 ops=$(src_line percpu_stats.c "s->ops++;")
 c2c_pareto "$T/d.data" | awk -v s="$ops" '$1 == 0 && $6 == s && $2 != "0.00%"' | grep -q . ||
 	fail "(d) sampled: no HITM on s->ops: $(c2c_pareto "$T/d.data")"
@@ -214,7 +217,7 @@ done
 
 # (f) sampled: the histogram bins.
 sim_build histogram gcc
-SIM_OPTS=$W sim_record_contended "$T/f.data" 20 "$T/histogram-gcc" 8000000 2
+SIM_OPTS=$W sim_record_contended "$T/f.data" 20 "$T/histogram-gcc" 32000000 2
 upd=$(src_line histogram.c "hist[(image[p] * BINS / 256) * nthreads + t]++;")
 c2c_pareto "$T/f.data" | awk -v s="$upd" '$6 == s && $2 != "0.00%"' | grep -q . ||
 	fail "(f) sampled: no HITM on the bins: $(c2c_pareto "$T/f.data")"
@@ -250,7 +253,7 @@ cat >"$T/pe.c" <<'EOF2'
 volatile long x;
 static void *run(void *a)
 {
-	for (long i = 0; i < 4000000; i++)
+	for (long i = 0; i < 16000000; i++)
 		x++;
 	return a;
 }
@@ -286,5 +289,5 @@ done
 read -r sum max n <<EOT
 $(loads "$T/pe.data")
 EOT
-within "$sum" 4000000 25 || fail "pthread_exit from main: loads' periods sum to $sum, not about 4000000"
+within "$sum" 16000000 25 || fail "pthread_exit from main: loads' periods sum to $sum, not about 16000000"
 exit 0

@@ -1523,6 +1523,23 @@ int perf_writer__open_pipe(struct perf_writer *w, int fd)
 		mbuf_add(&b, w->ev[i].attr, PW_ATTR_SIZE);
 		mbuf_add(&b, w->ev[i].ids, 8 * (size_t)w->ev[i].nr_ids);
 	}
+	/*
+	 * Each event's name, as perf record sends it in pipe mode (a file has EVENT_DESC):
+	 * EVENT_UPDATE {header, u64 type = NAME (2), u64 id (its first), name NUL-padded to 8}.
+	 * Without it perf names a dynamic PMU's event by its type ("unknown attr type: 8").
+	 */
+	for (uint32_t i = 0; i < w->nr_ev; i++) {
+		size_t len = strlen(w->ev[i].name) + 1, size = (24 + len + 7) / 8 * 8;
+
+		if (!w->ev[i].nr_ids || size > PW_MAX_RECORD)
+			continue;
+		put_header(h, REC_EVENT_UPDATE, 0, size);
+		memcpy(h + 8, &(uint64_t){ 2 }, 8);
+		mbuf_add(&b, h, 16);
+		mbuf_add(&b, &w->ev[i].ids[0], 8);
+		mbuf_add(&b, w->ev[i].name, len);
+		mbuf_zero(&b, size - 24 - len);
+	}
 	/* every feature set so far, then perf's end mark */
 	for (int f = 1; f < FEAT_LAST; f++) {
 		if (f == FEAT_TRACING_DATA || f == FEAT_BUILD_ID || f == FEAT_SAMPLE_TIME)

@@ -174,17 +174,20 @@ $(head -40 "$T/diff")"
 	[ "$j" = "$recs" ] || fail "$s: --json counts $j records, perf $recs"
 done
 # Pipe mode (perf c2c report cannot read one: "Failed setup nodes"): lineup reads the trace of
-# `mkspe -o -` with perf's numbers for the same scenario in a file; the event names aside (the
-# writer's pipe mode sends no EVENT_UPDATE names).  A file-mode perf.data through a pipe has
-# its CPUID after the data: refused, not decoded with the wrong data source encoding.
+# `mkspe -o -` with perf's numbers for the same scenario in a file, event names included (the
+# writer sends them in EVENT_UPDATE records, as perf record does, and perf reads them).  A file-mode perf.data through a pipe has its CPUID after the data:
+# refused, not decoded with the wrong data source encoding.
 grep -v '^aux\|^round' "$T/a.txt" >"$T/ap.txt"
 "$MKSPE" -o "$T/ap.data" "$T/ap.txt" || fail "mkspe ap.txt"
 "$MKSPE" -o - "$T/ap.txt" >"$T/ap.pipe" || fail "mkspe -o - ap.txt"
-"$PERF" c2c report --stdio -i "$T/ap.data" 2>/dev/null | grep -v '^  Events' >"$T/p.txt" ||
+"$PERF" c2c report --stdio -i "$T/ap.data" 2>/dev/null >"$T/p.txt" ||
 	fail "perf c2c report on ap.data"
+grep -q '^  Events' "$T/p.txt" || fail "perf c2c report on ap.data: no Events line"
 cat "$T/ap.pipe" | "$LINEUP" report --stdio -i - >"$T/l.txt" || fail "lineup report on a pipe"
-grep -v '^  Events' "$T/l.txt" | diff -u "$T/p.txt" - >"$T/diff" ||
+diff -u "$T/p.txt" "$T/l.txt" >"$T/diff" ||
 	fail "pipe mode differs from perf on the file: $(head -30 "$T/diff")"
+"$PERF" report -D -i - <"$T/ap.pipe" 2>/dev/null | grep -A2 'PERF_RECORD_EVENT_UPDATE' |
+	grep -q '\.\.\. name: *arm_spe_0/' || fail "perf reads no SPE event name from the pipe"
 cat "$T/ap.data" | expect_rc 2 "$LINEUP" report --stdio -i - >/dev/null 2>"$T/err"
 grep -q "<stdin>: at byte [0-9]* (0x[0-9a-f]*): an Arm SPE trace in a file-mode perf.data read through a pipe" \
 	"$T/err" || fail "file mode through a pipe: $(cat "$T/err")"

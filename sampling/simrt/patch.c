@@ -225,16 +225,33 @@ static bool sync_cores(void)
 	return !syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
 }
 
-/* Make the page(s) of @s writable (and still executable); false when they cannot be. */
-static bool writable(struct site *s)
+/* The i-th site published in order[], or NULL where publishing has not got to yet. */
+static struct site *nth_site(uint32_t i)
+{
+	uint32_t v = atomic_load_explicit(&order[i], memory_order_acquire);
+
+	return v ? &sites[v - 1] : NULL;
+}
+
+/* The page(s) holding @s: their start, and their length (one page, or two it straddles). */
+static void *site_pages(const struct site *s, size_t *len)
 {
 	uint64_t psz = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t pc = atomic_load_explicit(&s->pc, memory_order_relaxed);
 	uint64_t first = pc & ~(psz - 1), last = (pc + s->len - 1) & ~(psz - 1);
 
+	*len = (size_t)(last - first + psz);
+	return (void *)(uintptr_t)first;
+}
+
+/* Make the page(s) of @s writable (and still executable); false when they cannot be. */
+static bool writable(struct site *s)
+{
+	size_t len;
+	void *pg = site_pages(s, &len);
+
 	if (!s->writable)
-		s->writable = !mprotect((void *)(uintptr_t)first, (size_t)(last - first + psz),
-					PROT_READ | PROT_WRITE | PROT_EXEC);
+		s->writable = !mprotect(pg, len, PROT_READ | PROT_WRITE | PROT_EXEC);
 	return s->writable;
 }
 
@@ -274,12 +291,10 @@ unsigned simrt__patch_all(bool call)
 	/* The batch: each published site read once (a learner may be appending meanwhile). */
 	nr = atomic_load_explicit(&nr_order, memory_order_acquire);
 	for (uint32_t i = 0; i < nr; i++) {
-		uint32_t v = atomic_load_explicit(&order[i], memory_order_acquire);
-		struct site *s;
+		struct site *s = nth_site(i);
 
-		if (!v)
+		if (!s)
 			break; /* counted, not written yet: next time */
-		s = &sites[v - 1];
 		if (atomic_load_explicit(&s->kind, memory_order_acquire) != from)
 			continue;
 		if (!writable(s)) {
@@ -327,24 +342,15 @@ unsigned simrt__patch_all(bool call)
  */
 static void drop_unmapped(void)
 {
-	uint64_t psz = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint32_t nr = atomic_load_explicit(&nr_order, memory_order_acquire);
+	struct site *s;
 
-	for (uint32_t i = 0; i < nr; i++) {
-		uint32_t v = atomic_load_explicit(&order[i], memory_order_acquire);
-		struct site *s;
-		uint64_t pc;
+	for (uint32_t i = 0; i < nr && (s = nth_site(i)); i++) {
+		size_t len;
+		void *pg = site_pages(s, &len);
 
-		if (!v)
-			break;
-		s = &sites[v - 1];
-		pc = atomic_load_explicit(&s->pc, memory_order_relaxed);
-		if (atomic_load_explicit(&s->kind, memory_order_relaxed) < SITE_CALL)
-			continue;
-		if (msync((void *)(uintptr_t)(pc & ~(psz - 1)),
-			  (size_t)(((pc + s->len - 1) & ~(psz - 1)) - (pc & ~(psz - 1)) + psz),
-			  MS_ASYNC) &&
-		    errno == ENOMEM)
+		if (atomic_load_explicit(&s->kind, memory_order_relaxed) >= SITE_CALL &&
+		    msync(pg, len, MS_ASYNC) && errno == ENOMEM)
 			atomic_store_explicit(&s->kind, SITE_NO, memory_order_release);
 	}
 }
@@ -385,21 +391,16 @@ void simrt__patch_fork_parent(void)
 void simrt__patch_child(void)
 {
 	uint32_t nr = atomic_load_explicit(&nr_order, memory_order_acquire);
+	struct site *s;
 
 	if (!simrt__patching)
 		return;
 	pthread_mutex_init(&patch_lock, NULL);
 	if (patch_dead)
 		return;
-	for (uint32_t i = 0; i < nr; i++) {
-		uint32_t v = atomic_load_explicit(&order[i], memory_order_acquire);
-		struct site *s;
-		uint8_t k;
+	for (uint32_t i = 0; i < nr && (s = nth_site(i)); i++) {
+		uint8_t k = atomic_load_explicit(&s->kind, memory_order_relaxed);
 
-		if (!v)
-			break;
-		s = &sites[v - 1];
-		k = atomic_load_explicit(&s->kind, memory_order_relaxed);
 		if ((k != SITE_CALL && k != SITE_NOP) || !writable(s))
 			continue;
 		poke(s, 0, bytes_of(s, false), s->len);

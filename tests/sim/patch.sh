@@ -207,7 +207,8 @@ run forks || fail "fork: exit status $? ($(cat "$T/forks.err"))"
 grep -qx "hung 0" "$T/forks.out" || fail "fork: children hung on a lock: $(cat "$T/forks.out")"
 
 # A plugin built for the collector, loaded, run and unloaded 10 times while the windows go on:
-# its sites are not rewritten once its code is unmapped (through the PLT, and -fno-plt's GOT).
+# its sites are patched (its calls go through its PLT, or -fno-plt's GOT) and not rewritten
+# once its code is unmapped.
 cat >"$T/plug.c" <<'EOF'
 #include <pthread.h>
 volatile long cnt[2];
@@ -235,14 +236,16 @@ cat >"$T/host.c" <<'EOF'
 #include <unistd.h>
 int main(int argc, char **argv)
 {
+	/* (read atomically: the host has no patchable site, every one patched is the plugin's) */
+	const char *path = __atomic_load_n(&argv[argc - 1], __ATOMIC_RELAXED);
 	long total = 0;
 
 	for (int k = 0; k < 10; k++) {
-		void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 		long (*run)(void);
 
 		if (!h) {
-			fprintf(stderr, "dlopen: %s\n", dlerror());
+			dprintf(2, "dlopen: %s\n", dlerror());
 			return 1;
 		}
 		run = (long (*)(void))dlsym(h, "plug_run");
@@ -255,6 +258,7 @@ int main(int argc, char **argv)
 }
 EOF
 build host
+objdump -d "$T/host" | grep -q 'call.*<__tsan_\(read\|write\)[0-9]*>' && fail "host.c has plain accesses"
 for plt in "" -fno-plt; do
 	# shellcheck disable=SC2086
 	"$CC" $CFLAGS_SIM -O2 -fPIC $plt -c -o "$T/plug.o" "$T/plug.c" &&

@@ -111,48 +111,6 @@ EOT
 	grep -q 'patched sites [1-9]' "$T/record.err" ||
 		fail "percpu_stats: no call site was patched: $(cat "$T/record.err")"
 
-	# An instrumented shared library calls the hooks through its PLT: those sites are
-	# patched too (followed through the GOT), and the library's counters stay exact.
-	# All of the program is in the library (main only calls it): every site patched is one
-	# of the library's.
-	cat >"$T/lib.c" <<'EOF2'
-#include <pthread.h>
-#include <stdio.h>
-volatile long cnt[2];
-static void *run(void *a)
-{
-	for (long i = 0; i < 20000000; i++)
-		cnt[(long)a]++;
-	return a;
-}
-int lib_main(void)
-{
-	pthread_t t[2];
-
-	for (long i = 0; i < 2; i++)
-		pthread_create(&t[i], 0, run, (void *)i);
-	for (int i = 0; i < 2; i++)
-		pthread_join(t[i], 0);
-	printf("%ld %ld\n", cnt[0], cnt[1]);
-	return 0;
-}
-EOF2
-	printf 'int lib_main(void);\nint main(void)\n{\n\treturn lib_main();\n}\n' >"$T/main.c"
-	# shellcheck disable=SC2046
-	"$CC" $("$LINEUP" sim-flags --cflags) -O2 -fPIC -c -o "$T/lib.o" "$T/lib.c" &&
-		"$CC" -shared -o "$T/libbump.so" "$T/lib.o" || fail "libbump.so: build"
-	# shellcheck disable=SC2046
-	"$CC" $("$LINEUP" sim-flags --cflags) -O2 -c -o "$T/main.o" "$T/main.c" &&
-		"$CC" -o "$T/bump" "$T/main.o" -L"$T" -lbump -Wl,-rpath,"$T" \
-			$("$LINEUP" sim-flags --libs) || fail "bump: build"
-	objdump -d "$T/libbump.so" | grep -q 'call.*<__tsan_write8@plt>' ||
-		fail "libbump.so does not call the hooks through its PLT"
-	LINEUP_SIM_DEBUG=1 SIM_OPTS="--sim-window 20/100/0" sim_record "$T/so.data" "$T/bump"
-	grep -qx "20000000 20000000" "$T/record.out" ||
-		fail "shared library, patched: $(cat "$T/record.out")"
-	grep -q 'patched sites [1-9]' "$T/record.err" ||
-		fail "shared library: its call sites were not patched: $(cat "$T/record.err")"
-
 	# Patched, the loads between windows are estimated from the counting phase after each
 	# window: where the program does more than the bare access, that holds.  The flag
 	# workload's load periods, patched, within a factor of 2 of the counted ones (1.05 on a

@@ -13,7 +13,8 @@
  * and the rate of a short counting phase after each window (simrt.h, runtime.c).
  *
  * Which sites: each is learned from a hook's return address the first time the hook is called
- * between windows (phase SIMRT_PH_LEARN), and kept only if the bytes before that address are a
+ * between windows (phase SIMRT_PH_LEARN), patched once it has been called HOT_CALLS times
+ * there, and only if the bytes before that address are a
  * call, direct (`call rel32`, 5 bytes, also through a PLT entry) or through the GOT (`call
  * *disp32(%rip)`, -fno-plt, 6 bytes), whose target is one of the plain-access hooks (the section
  * simrt_hooks, tsan.c).  Everything else (the memory intrinsics, atomics) keeps calling.
@@ -66,9 +67,17 @@ extern const char __stop_simrt_hooks[] __attribute__((visibility("hidden")));
 enum site_kind {
 	SITE_BUSY,  /* being classified by the thread that found it */
 	SITE_NO,    /* not a patchable call (or its code is gone): left alone */
-	SITE_CALL,  /* a call (its original bytes) */
+	SITE_COLD,  /* patchable, but called fewer than HOT_CALLS times between windows yet */
+	SITE_CALL,  /* a call (its original bytes), in order[] */
 	SITE_NOP,   /* patched to a no-op */
 };
+
+/*
+ * A site is patched once its hook has been called this many times between windows: a call
+ * made a few times costs nothing worth a rewrite, and a large program has thousands of sites
+ * that run once (lineup itself: 13976 sites, 2667 ever called between windows).
+ */
+#define HOT_CALLS 64
 
 struct site {
 	_Atomic uint64_t pc; /* the call instruction's address; 0: a free slot */
@@ -76,6 +85,7 @@ struct site {
 	uint8_t len;	  /* 5 or 6 */
 	uint8_t call[6];  /* the call's bytes */
 	bool writable;	  /* its page(s) made writable (timer thread, under patch_lock) */
+	_Atomic uint32_t calls; /* hook calls between windows while SITE_COLD */
 };
 
 #define SITE_SLOTS (1u << 16)
@@ -173,9 +183,17 @@ static bool hook_call(const uint8_t *pc, unsigned len)
 	return pc[0] == 0xff && pc[1] == 0x15 && is_hook(got_value(pc, 2));
 }
 
+/* @s (SITE_COLD) is hot: handed to the timer thread, which patches it at the next window's end. */
+static void publish(struct site *s)
+{
+	atomic_store_explicit(&s->kind, SITE_CALL, memory_order_release);
+	atomic_store_explicit(&order[atomic_fetch_add(&nr_order, 1)], (uint32_t)(s - sites) + 1,
+			      memory_order_release);
+}
+
 /*
- * A hook was called between windows from the call that returns to @ret: learn its site (the
- * timer thread makes it a no-op at the next window's end).  Known sites return at once.
+ * A hook was called between windows from the call that returns to @ret: learn its site, and
+ * count its calls until it is hot.  Known sites return at once.
  */
 void simrt__learn(uint64_t ret)
 {
@@ -193,8 +211,13 @@ void simrt__learn(uint64_t ret)
 		struct site *s = &sites[(h + k) & (SITE_SLOTS - 1)];
 		uint64_t v = atomic_load_explicit(&s->pc, memory_order_acquire);
 
-		if (v == pc)
+		if (v == pc) {
+			if (atomic_load_explicit(&s->kind, memory_order_acquire) == SITE_COLD &&
+			    atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed) + 1 ==
+				HOT_CALLS)
+				publish(s);
 			return;
+		}
 		if (v)
 			continue;
 		/* A free slot: a table three-quarters full learns no more. */
@@ -212,9 +235,8 @@ void simrt__learn(uint64_t ret)
 			atomic_store_explicit(&s->kind, SITE_NO, memory_order_release);
 			return;
 		}
-		atomic_store_explicit(&s->kind, SITE_CALL, memory_order_release);
-		atomic_store_explicit(&order[atomic_fetch_add(&nr_order, 1)], (uint32_t)(s - sites) + 1,
-				      memory_order_release);
+		atomic_store_explicit(&s->calls, 1, memory_order_relaxed);
+		atomic_store_explicit(&s->kind, SITE_COLD, memory_order_release);
 		return;
 	}
 }

@@ -137,6 +137,43 @@ kill -TRAP $pid 2>/dev/null
 wait $pid || fail "SIGTRAP ignored, kill -TRAP: exit status $?"
 grep -qx "20000000 20000000 0 1" "$T/trap.out" || fail "SIGTRAP ignored: $(cat "$T/trap.out")"
 
+# Only hot sites are rewritten (called 64 times between windows): the workers' loop is, main's
+# access made 20 times is not.
+cat >"$T/hot.c" <<'EOF'
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+volatile long c[2][16], cold;
+void *worker(void *arg)
+{
+	for (long i = 0; i < 20000000; i++)
+		c[(long)arg][0]++;
+	return arg;
+}
+int main(void)
+{
+	pthread_t t[2];
+
+	for (long i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, worker, (void *)i);
+	for (int k = 0; k < 20; k++) {
+		usleep(1000);
+		cold++;
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	printf("%ld\n", cold);
+	return 0;
+}
+EOF
+build hot
+hot=$(objdump -d "$T/hot" | awk '/<worker>:/,/^$/' | grep -c 'call.*<__tsan_\(read\|write\)')
+[ "$hot" -ge 1 ] || fail "hot.c: no hook call in worker"
+LINEUP_SIM_DEBUG=1 run hot || fail "hot sites: exit status $? ($(cat "$T/hot.err"))"
+grep -qx 20 "$T/hot.out" || fail "hot sites: $(cat "$T/hot.out")"
+grep -o 'patched sites [0-9]*' "$T/hot.err" | sort -u | grep -qx "patched sites $hot" ||
+	fail "hot sites: worker's $hot sites, and only they, should be patched: $(cat "$T/hot.err")"
+
 # The _pc hooks pass an instruction address, not a return address: never learned as a site.
 cat >"$T/pc.c" <<'EOF'
 #include <stdio.h>

@@ -28,14 +28,13 @@
  * site (the access goes unmodeled, as it would a moment later or earlier).  Without membarrier's
  * SYNC_CORE (Linux < 4.16) or writable text, nothing is patched: the hooks count and return.
  *
- * While patching, the runtime owns SIGTRAP: sigaction, signal, sigprocmask and pthread_sigmask
- * are interposed so that no thread ever blocks it (the kernel kills a thread that traps with it
+ * While patching, the runtime owns SIGTRAP: sigaction, signal, sigprocmask, pthread_sigmask and
+ * pthread_attr_setsigmask_np are interposed so that no thread ever blocks it (the kernel kills a thread that traps with it
  * blocked) and the program's own SIGTRAP disposition is kept aside and honoured for every trap
  * that is not at a site.  dlclose is interposed too: a library's sites are forgotten once its
  * code is unmapped.  fork waits for a rewrite to end (patch_lock); the child makes every site a
  * no-op.  If membarrier ever fails (a seccomp filter installed later), patching stops and the
- * sites are calls again.  Not handled: threads created with pthread_attr_setsigmask_np
- * blocking SIGTRAP.
+ * sites are calls again.  (pthread_attr_setsigmask_np is interposed too.)
  */
 #define _GNU_SOURCE /* REG_RIP */
 #include <dlfcn.h>
@@ -526,6 +525,24 @@ int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 		set = &copy;
 	}
 	return real(how, set, old);
+}
+
+/* A thread created with a signal mask of its own (glibc 2.32+): SIGTRAP left out of it too. */
+int pthread_attr_setsigmask_np(pthread_attr_t *attr, const sigset_t *set)
+{
+	static int (*real)(pthread_attr_t *, const sigset_t *);
+	sigset_t copy;
+
+	if (!real)
+		real = (int (*)(pthread_attr_t *, const sigset_t *))dlsym(
+		    RTLD_NEXT, "pthread_attr_setsigmask_np");
+	if (!real)
+		return ENOSYS;
+	if (simrt__patching && set) {
+		unblock_trap(set, &copy);
+		set = &copy;
+	}
+	return real(attr, set);
 }
 
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)

@@ -29,10 +29,12 @@ run() {
 	timeout -s KILL 60 "$T/$name" "$@" >"$T/$name.out" 2>"$T/$name.err"
 }
 
-# Worker threads that block every signal (and a handler whose mask is every signal): the
-# kernel kills a thread that hits an int3 with SIGTRAP blocked, so the runtime keeps it
-# unblocked; the program sees its mask as it set it, less SIGTRAP.
+# Worker threads that block every signal (one itself, one from its creation attributes; and a
+# handler whose mask is every signal): the kernel kills a thread that hits an int3 with SIGTRAP
+# blocked, so the runtime keeps it unblocked; the program sees its mask as it set it, less
+# SIGTRAP.
 cat >"$T/blocked.c" <<'EOF'
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -49,7 +51,8 @@ static void *worker(void *arg)
 	sigset_t all;
 
 	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (!arg) /* (the other one starts with every signal blocked: its attr says so) */
+		pthread_sigmask(SIG_BLOCK, &all, NULL);
 	for (long i = 0; i < 30000000; i++)
 		c[(long)arg][0]++;
 	return arg;
@@ -57,13 +60,17 @@ static void *worker(void *arg)
 int main(void)
 {
 	struct sigaction sa = {.sa_handler = on_usr1};
+	pthread_attr_t attr;
 	pthread_t t[2];
 	sigset_t now;
 
 	sigfillset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
+	pthread_attr_init(&attr);
+	sigfillset(&now);
+	pthread_attr_setsigmask_np(&attr, &now);
 	for (long i = 0; i < 2; i++)
-		pthread_create(&t[i], NULL, worker, (void *)i);
+		pthread_create(&t[i], i ? &attr : NULL, worker, (void *)i);
 	for (int k = 0; k < 50; k++)
 		raise(SIGUSR1);
 	for (int i = 0; i < 2; i++)

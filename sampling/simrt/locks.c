@@ -54,48 +54,79 @@ int simrt__mutex_unlock(pthread_mutex_t *m)
 	return real_mutex_unlock(m);
 }
 
+/*
+ * What glibc's code does to a lock object in one call: 4-byte words at offsets into the object,
+ * touched in this order.  Tables, so that each call's model reads as the list it is; the loop
+ * over a constant table is unrolled into the same calls as written out.
+ */
+struct lock_word {
+	unsigned int off;
+	enum coh_op op;
+};
+
+struct lock_model {
+	unsigned int nr;
+	struct lock_word word[3];
+};
+
 /* glibc's struct __pthread_mutex_s on x86-64: __lock at 0, __count 4, __owner 8, __nusers 12. */
 enum { MUTEX_LOCK = 0, MUTEX_OWNER = 8, MUTEX_NUSERS = 12 };
 
-static void model_locked(pthread_mutex_t *m, uint64_t ret)
-{
-	uintptr_t a = (uintptr_t)m;
+static const struct lock_model mutex_locked = {
+	3, { { MUTEX_LOCK, COH_RMW }, { MUTEX_OWNER, COH_STORE }, { MUTEX_NUSERS, COH_STORE } }
+};
+/* A failed trylock is still a locked cmpxchg on the lock word. */
+static const struct lock_model mutex_busy = { 1, { { MUTEX_LOCK, COH_RMW } } };
+static const struct lock_model mutex_unlocked = {
+	3, { { MUTEX_OWNER, COH_STORE }, { MUTEX_NUSERS, COH_STORE }, { MUTEX_LOCK, COH_RMW } }
+};
 
-	simrt__sync(a + MUTEX_LOCK, 4, COH_RMW, ret);
-	simrt__sync(a + MUTEX_OWNER, 4, COH_STORE, ret);
-	simrt__sync(a + MUTEX_NUSERS, 4, COH_STORE, ret);
+/* glibc's struct __pthread_rwlock_arch_t on x86-64: __readers at 0, __cur_writer 24, __flags 48. */
+enum { RW_READERS = 0, RW_CUR_WRITER = 24, RW_FLAGS = 48 };
+
+static const struct lock_model rw_rdlocked = {
+	2, { { RW_READERS, COH_RMW }, { RW_FLAGS, COH_LOAD } }
+};
+static const struct lock_model rw_wrlocked = {
+	2, { { RW_READERS, COH_RMW }, { RW_CUR_WRITER, COH_STORE } }
+};
+/* A failed trylock only reads __readers. */
+static const struct lock_model rw_busy = { 1, { { RW_READERS, COH_LOAD } } };
+
+/* A blocking call that failed (EDEADLK, EINVAL...) is not modeled. */
+static const struct lock_model untouched = { 0 };
+
+static inline void model_words(const void *lock, const struct lock_model *m, uint64_t ret)
+{
+#pragma GCC unroll 3
+	for (unsigned int i = 0; i < m->nr; i++)
+		simrt__sync((uintptr_t)lock + m->word[i].off, 4, m->word[i].op, ret);
+}
+
+/* A call forwarded to glibc that returned @rc: @locked's words if it took the lock, else @busy's. */
+static inline int modeled(const void *lock, int rc, const struct lock_model *locked,
+			  const struct lock_model *busy, uint64_t ret)
+{
+	if (!rc)
+		model_words(lock, locked, ret);
+	else
+		model_words(lock, busy, ret);
+	return rc;
 }
 
 API int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	uint64_t ret = RET;
-	int rc = real_mutex_lock(m);
-
-	if (!rc)
-		model_locked(m, ret);
-	return rc;
+	return modeled(m, real_mutex_lock(m), &mutex_locked, &untouched, RET);
 }
 
 API int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	uint64_t ret = RET;
-	int rc = real_mutex_trylock(m);
-
-	if (!rc)
-		model_locked(m, ret);
-	else /* a failed trylock is still a locked cmpxchg on the lock word */
-		simrt__sync((uintptr_t)m + MUTEX_LOCK, 4, COH_RMW, ret);
-	return rc;
+	return modeled(m, real_mutex_trylock(m), &mutex_locked, &mutex_busy, RET);
 }
 
 API int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-	uint64_t ret = RET;
-	uintptr_t a = (uintptr_t)m;
-
-	simrt__sync(a + MUTEX_OWNER, 4, COH_STORE, ret);
-	simrt__sync(a + MUTEX_NUSERS, 4, COH_STORE, ret);
-	simrt__sync(a + MUTEX_LOCK, 4, COH_RMW, ret);
+	model_words(m, &mutex_unlocked, RET);
 	return real_mutex_unlock(m);
 }
 
@@ -131,63 +162,24 @@ API int pthread_spin_unlock(pthread_spinlock_t *l)
 	return 0;
 }
 
-/* glibc's struct __pthread_rwlock_arch_t on x86-64: __readers at 0, __cur_writer 24, __flags 48. */
-enum { RW_READERS = 0, RW_CUR_WRITER = 24, RW_FLAGS = 48 };
-
-static void model_rdlocked(pthread_rwlock_t *l, uint64_t ret)
-{
-	simrt__sync((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
-	simrt__sync((uintptr_t)l + RW_FLAGS, 4, COH_LOAD, ret);
-}
-
-static void model_wrlocked(pthread_rwlock_t *l, uint64_t ret)
-{
-	simrt__sync((uintptr_t)l + RW_READERS, 4, COH_RMW, ret);
-	simrt__sync((uintptr_t)l + RW_CUR_WRITER, 4, COH_STORE, ret);
-}
-
 API int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
-	uint64_t ret = RET;
-	int rc = real_rwlock_rdlock(l);
-
-	if (!rc)
-		model_rdlocked(l, ret);
-	return rc;
+	return modeled(l, real_rwlock_rdlock(l), &rw_rdlocked, &untouched, RET);
 }
 
 API int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 {
-	uint64_t ret = RET;
-	int rc = real_rwlock_tryrdlock(l);
-
-	if (!rc)
-		model_rdlocked(l, ret);
-	else
-		simrt__sync((uintptr_t)l + RW_READERS, 4, COH_LOAD, ret);
-	return rc;
+	return modeled(l, real_rwlock_tryrdlock(l), &rw_rdlocked, &rw_busy, RET);
 }
 
 API int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
-	uint64_t ret = RET;
-	int rc = real_rwlock_wrlock(l);
-
-	if (!rc)
-		model_wrlocked(l, ret);
-	return rc;
+	return modeled(l, real_rwlock_wrlock(l), &rw_wrlocked, &untouched, RET);
 }
 
 API int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 {
-	uint64_t ret = RET;
-	int rc = real_rwlock_trywrlock(l);
-
-	if (!rc)
-		model_wrlocked(l, ret);
-	else
-		simrt__sync((uintptr_t)l + RW_READERS, 4, COH_LOAD, ret);
-	return rc;
+	return modeled(l, real_rwlock_trywrlock(l), &rw_wrlocked, &rw_busy, RET);
 }
 
 API int pthread_rwlock_unlock(pthread_rwlock_t *l)

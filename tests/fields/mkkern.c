@@ -16,29 +16,19 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sampling/perf_writer.h"
+#include "tests/tools/kwriter.h"
 
-#define C2C_TYPE (SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_ADDR | SF_CPU | SF_PERIOD | \
-		  SF_DATA_SRC | SF_WEIGHT | SF_PHYS_ADDR)
-
-static void die(const char *what, int line, struct perf_writer *w)
+static void __attribute__((noreturn)) die(const char *what, int line, struct perf_writer *w)
 {
-	fprintf(stderr, "mkkern: line %d: %s%s%s\n", line, what, w ? ": " : "",
-		w ? perf_writer__strerror(w) : "");
-	exit(2);
+	kwriter__die("mkkern", what, line, w);
 }
 
 int main(int argc, char **argv)
 {
-	struct perf_writer *w = perf_writer__new();
-	struct perf_writer_event ev = {
-		.type = PW_TYPE_RAW, .sample_period = 1, .sample_type = C2C_TYPE, .precise_ip = 2,
-		.mmap = true, .mmap2 = true, .comm = true, .task = true, .sample_id_all = true,
-		.mmap_data = true,
-	};
+	struct perf_writer *w;
 	char line[4096];
 	int lineno = 0;
 	uint64_t time = 1000000000ULL;
@@ -47,18 +37,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mkkern OUT < SCENARIO\n");
 		return 2;
 	}
-	ev.name = "cpu/mem-loads,ldlat=30/P";
-	ev.config = 0x1cd;
-	ev.config1 = 30;
-	if (perf_writer__add_event(w, &ev) < 0)
-		die("load event", 0, w);
-	ev.name = "cpu/mem-stores/P";
-	ev.config = 0x82d0;
-	ev.config1 = 0;
-	if (perf_writer__add_event(w, &ev) < 0)
-		die("store event", 0, w);
-	if (perf_writer__open(w, argv[1]) < 0)
-		die("open", 0, w);
+	w = kwriter__open("mkkern", argv[1], true);
 	perf_writer__set_nrcpus(w, 8, 8);
 	perf_writer__set_string(w, FEAT_OSRELEASE, "6.1.0-57-amd64");
 	perf_writer__set_string(w, FEAT_ARCH, "x86_64");

@@ -16,20 +16,14 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sampling/perf_writer.h"
+#include "tests/tools/kwriter.h"
 
-#define C2C_TYPE                                                                                   \
-	(SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_ADDR | SF_CPU | SF_PERIOD | SF_DATA_SRC |   \
-	 SF_WEIGHT | SF_PHYS_ADDR)
-
-static void die(const char *what, int line, struct perf_writer *w)
+static void __attribute__((noreturn)) die(const char *what, int line, struct perf_writer *w)
 {
-	fprintf(stderr, "mkksym: line %d: %s%s%s\n", line, what, w ? ": " : "",
-		w ? perf_writer__strerror(w) : "");
-	exit(2);
+	kwriter__die("mkksym", what, line, w);
 }
 
 /* KSYMBOL: header, addr, len, ksym_type, flags, name (padded to 8), sample_id trailer. */
@@ -49,7 +43,7 @@ static int ksymbol(struct perf_writer *w, uint64_t addr, uint32_t len, const cha
 	memcpy(buf + off, &flags, 2), off += 2;
 	memcpy(buf + off, name, nlen);
 	off += (nlen + 7) & ~(size_t)7;
-	/* sample_id_all: TID, TIME, CPU, IDENTIFIER (the C2C_TYPE's id fields, kernel order) */
+	/* sample_id_all: TID, TIME, CPU, IDENTIFIER (kwriter's id fields, kernel order) */
 	memcpy(buf + off, &pid, 4), memcpy(buf + off + 4, &tid, 4), off += 8;
 	memcpy(buf + off, &time, 8), off += 8;
 	memcpy(buf + off, &cpu, 4), memcpy(buf + off + 4, &res, 4), off += 8;
@@ -63,19 +57,7 @@ static int ksymbol(struct perf_writer *w, uint64_t addr, uint32_t len, const cha
 
 int main(int argc, char **argv)
 {
-	struct perf_writer *w = perf_writer__new();
-	struct perf_writer_event ev = {
-	    .type = PW_TYPE_RAW,
-	    .sample_period = 1,
-	    .sample_type = C2C_TYPE,
-	    .precise_ip = 2,
-	    .mmap = true,
-	    .mmap2 = true,
-	    .comm = true,
-	    .task = true,
-	    .sample_id_all = true,
-	    .mmap_data = true,
-	};
+	struct perf_writer *w;
 	char line[1024];
 	int lineno = 0;
 	uint64_t time = 1000000000ULL;
@@ -84,13 +66,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mkksym OUT < SCENARIO\n");
 		return 2;
 	}
-	ev.name = "cpu/mem-loads,ldlat=30/P";
-	ev.config = 0x1cd;
-	ev.config1 = 30;
-	if (perf_writer__add_event(w, &ev) < 0)
-		die("load event", 0, w);
-	if (perf_writer__open(w, argv[1]) < 0)
-		die("open", 0, w);
+	w = kwriter__open("mkksym", argv[1], false);
 	while (fgets(line, sizeof(line), stdin)) {
 		char name[256];
 		uint64_t a, b;

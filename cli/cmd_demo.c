@@ -23,6 +23,7 @@
 
 #include "analyzer/data_src.h"
 #include "cli/command.h"
+#include "cli/sim_record.h"
 #include "sampling/perf_file.h"
 #include "util/strbuf.h"
 
@@ -104,26 +105,11 @@ static int sh(const char *what, const char *cmdline)
  */
 static int contended(const char *path)
 {
-	struct perf_file *pf;
-	struct record rec;
-	char err[512];
-	long loads = 0, hitm = 0;
-	int rc;
+	struct sim_census c;
 
-	if (perf_file__open(&pf, path, err, sizeof(err))) {
-		cli__error("demo: %s", err);
+	if (sim_record__census(path, &c))
 		return -1;
-	}
-	while ((rc = perf_file__next_record(pf, &rec)) > 0) {
-		if (rec.type != REC_SAMPLE || !((rec.sample.data_src >> DS_OP_SHIFT) & DS_OP_LOAD))
-			continue;
-		loads++;
-		hitm += ((rec.sample.data_src >> DS_SNOOP_SHIFT) & DS_SNOOP_HITM) != 0;
-	}
-	if (rc < 0)
-		cli__error("demo: %s", perf_file__errmsg(pf));
-	perf_file__close(pf);
-	return rc < 0 ? -1 : hitm > 0 && hitm * 100 >= loads;
+	return c.hitm > 0 && c.hitm * 100 >= c.loads;
 }
 
 static int demo_run(const struct command *cmd, int argc, char **argv)

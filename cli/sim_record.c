@@ -13,13 +13,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analyzer/data_src.h"
 #include "cli/command.h"
+#include "sampling/perf_file.h"
 
 int sim_record__run(const char *output, unsigned long long period, const char *window, bool count,
 		    int argc, char **argv)
 {
 	char cwd[PATH_MAX], path[2 * PATH_MAX], old[2 * PATH_MAX + 8], num[32];
 	struct sigaction ign = {.sa_handler = SIG_IGN}, oint, oterm;
+	struct sim_census c;
 	struct stat st;
 	int status;
 	pid_t pid;
@@ -90,7 +93,45 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 	else if (WEXITSTATUS(status))
 		fprintf(stderr, "lineup: record --sim: %s exited with status %d\n", argv[0],
 			WEXITSTATUS(status));
-	fprintf(stderr, "[ lineup record --sim: wrote %s (%lld bytes) ]\n", output,
-		(long long)st.st_size);
+	if (sim_record__census(path, &c))
+		return EXIT_USAGE;
+	fprintf(stderr, "[ lineup record --sim: wrote %s (%lld bytes; %ld load samples, %ld of "
+			"them HITM; %ld store samples) ]\n",
+		output, (long long)st.st_size, c.loads, c.hitm, c.stores);
+	if (c.loads && !c.hitm)
+		fprintf(stderr, "lineup: record --sim: no load found its line modified by another "
+				"thread: no contention seen (threads that never ran at the same "
+				"time? where CPUs are fewer than threads, LINEUP_SIM_YIELD=500 "
+				"makes them interleave)\n");
 	return EXIT_OK;
+}
+
+int sim_record__census(const char *path, struct sim_census *c)
+{
+	struct perf_file *pf;
+	struct record rec;
+	char err[512];
+	int rc;
+
+	*c = (struct sim_census){ 0 };
+	if (perf_file__open(&pf, path, err, sizeof(err))) {
+		cli__error("%s", err);
+		return -1;
+	}
+	while ((rc = perf_file__next_record(pf, &rec)) > 0) {
+		uint64_t op = (rec.sample.data_src >> DS_OP_SHIFT);
+
+		if (rec.type != REC_SAMPLE)
+			continue;
+		if (op & DS_OP_LOAD) {
+			c->loads++;
+			c->hitm += ((rec.sample.data_src >> DS_SNOOP_SHIFT) & DS_SNOOP_HITM) != 0;
+		} else if (op & DS_OP_STORE) {
+			c->stores++;
+		}
+	}
+	if (rc < 0)
+		cli__error("%s", perf_file__errmsg(pf));
+	perf_file__close(pf);
+	return rc < 0 ? -1 : 0;
 }

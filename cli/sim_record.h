@@ -15,4 +15,12 @@
 int sim_record__run(const char *output, unsigned long long period, const char *window, bool count,
 		    int argc, char **argv);
 
+/* What a recording holds: its load samples, of those the HITMs, and its store samples. */
+struct sim_census {
+	long loads, hitm, stores;
+};
+
+/* Count @path's memory samples into @c; 0, or -1 after saying why (the file, where, what). */
+int sim_record__census(const char *path, struct sim_census *c);
+
 #endif

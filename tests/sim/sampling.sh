@@ -70,6 +70,8 @@ within "$sum" $((2 * N)) 25 || fail "sampled: loads' periods sum to $sum, not ab
 grep -q 'patched sites [1-9]' "$T/record.err" 2>/dev/null &&
 	fail "--sim-count: call sites were patched: $(cat "$T/record.err")"
 check_a() {
+grep -q ' [1-9][0-9]* of them HITM;' "$T/record.err" || fail "(a): record's summary: $(cat "$T/record.err")"
+grep -q 'no contention seen' "$T/record.err" && fail "(a): 'no contention': $(cat "$T/record.err")"
 c2c_lines "$T/a.data" >"$T/a.lines"
 c2c_pareto "$T/a.data" >"$T/a.pareto"
 read -r idx addr hitm stores <"$T/a.lines" || fail "(a) sampled: perf c2c shows no shared line"
@@ -152,6 +154,10 @@ fi
 # (b) sampled: nothing shared.
 sim_build fs_padded gcc
 SIM_OPTS=$W sim_record "$T/b.data" "$T/fs_padded-gcc" $N 2
+# record's closing line counts the samples, and says when none was a HITM
+grep -q '^\[ lineup record --sim: wrote .* ([0-9]* bytes; [1-9][0-9]* load samples, 0 of them HITM; [1-9][0-9]* store samples) \]$' \
+	"$T/record.err" || fail "(b): record's summary: $(cat "$T/record.err")"
+grep -q 'no contention seen' "$T/record.err" || fail "(b): no word of no contention: $(cat "$T/record.err")"
 n=$(lineup_stat "$T/b.data" "Total Shared Cache Lines")
 [ "$n" = 0 ] || fail "(b) sampled: lineup report finds $n shared lines: $(c2c_lines "$T/b.data")"
 [ "$(c2c_stat "$T/b.data" "Load Local HITM")" = 0 ] || fail "(b) sampled: HITMs without sharing"

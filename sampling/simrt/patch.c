@@ -34,16 +34,19 @@
  * that is not at a site.  dlclose is interposed too: a library's sites are forgotten once its
  * code is unmapped.  fork waits for a rewrite to end (patch_lock); the child makes every site a
  * no-op.  If membarrier ever fails (a seccomp filter installed later), patching stops and the
- * sites are calls again.  (pthread_attr_setsigmask_np is interposed too.)
+ * sites are calls again.  (pthread_attr_setsigmask_np is interposed too.)  A process started
+ * under a debugger is not patched (gdb would stop at every int3).
  */
 #define _GNU_SOURCE /* REG_RIP */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -556,6 +559,25 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	return 0;
 }
 
+/* Whether a debugger traces the process (it would stop at every int3 the patching writes). */
+static bool traced(void)
+{
+	char buf[4096];
+	const char *p;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	p = strstr(buf, "TracerPid:");
+	return p && atoi(p + 10) != 0;
+}
+
 /* Set patching up (before the timer thread starts); false: the hooks stay calls. */
 bool simrt__patch_init(void)
 {
@@ -563,6 +585,8 @@ bool simrt__patch_init(void)
 	long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
 	sigset_t trap;
 
+	if (traced())
+		return false; /* under gdb: the hooks stay calls (LINEUP_SIM_PATCH=0, in effect) */
 	if (q < 0 || !(q & MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) ||
 	    syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0))
 		return false;

@@ -181,6 +181,40 @@ grep -qx 20 "$T/hot.out" || fail "hot sites: $(cat "$T/hot.out")"
 grep -o 'patched sites [0-9]*' "$T/hot.err" | sort -u | grep -qx "patched sites $hot" ||
 	fail "hot sites: worker's $hot sites, and only they, should be patched: $(cat "$T/hot.err")"
 
+# A process started under a debugger is not patched (gdb would stop at every int3): under a
+# minimal tracer, the hooks stay calls.
+cat >"$T/tracer.c" <<'EOF'
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	int st;
+	pid_t p = fork();
+
+	(void)argc;
+	if (!p) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		execv(argv[1], argv + 1);
+		_exit(127);
+	}
+	while (waitpid(p, &st, __WALL) == p && WIFSTOPPED(st)) {
+		int sig = WSTOPSIG(st);
+
+		/* the exec's own SIGTRAP is the tracer's; every other signal goes on */
+		ptrace(PTRACE_CONT, p, 0, sig == SIGTRAP ? 0 : sig);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+EOF
+"$CC" -O2 -o "$T/tracer" "$T/tracer.c" || fail "tracer.c: compile"
+LINEUP_SIM_DEBUG=1 timeout -s KILL 60 "$T/tracer" "$T/hot" >"$T/hot.out" 2>"$T/hot.err" ||
+	fail "traced: exit status $? ($(cat "$T/hot.err"))"
+grep -qx 20 "$T/hot.out" || fail "traced: $(cat "$T/hot.out")"
+grep -q 'patched sites 0$' "$T/hot.err" && ! grep -q 'patched sites [1-9]' "$T/hot.err" ||
+	fail "traced: sites were patched: $(cat "$T/hot.err")"
+
 # The _pc hooks pass an instruction address, not a return address: never learned as a site.
 cat >"$T/pc.c" <<'EOF'
 #include <stdio.h>

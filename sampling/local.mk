@@ -10,7 +10,7 @@ sampling_libsampling_a_SOURCES += sampling/tracefs.c sampling/tracefs.h \
 # The perf.data writer: libc only, so the software collector's runtime links it too.
 noinst_LIBRARIES += sampling/libperfwriter.a
 sampling_libperfwriter_a_SOURCES = sampling/perf_writer.c sampling/perf_writer.h \
-	sampling/perf_writer_host.c
+	sampling/perf_writer_host.c sampling/small_file.c sampling/small_file.h
 sampling_libsampling_a_SOURCES += sampling/watch.c sampling/watch.h
 include sampling/simrt/local.mk
 sampling_libsampling_a_SOURCES += sampling/pmu.c sampling/pmu.h

@@ -16,28 +16,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-/* Read a small text file into @buf, without the trailing newline; -errno on failure. */
-static int read_text(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = 0;
-	return 0;
-}
+#include "sampling/small_file.h"
 
 static int read_u64(const char *path, int base, uint64_t *v)
 {
 	char buf[64], *end;
-	int rc = read_text(path, buf, sizeof(buf));
+	int rc = small_file__read(path, buf, sizeof(buf));
 
 	if (rc)
 		return rc;
@@ -181,7 +165,7 @@ static int fill_topology(struct perf_writer *w, const char *sysfs, unsigned int 
 		for (int k = 0; k < 2; k++) {
 			snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/topology/%s", sysfs,
 				 c, core_files[k]);
-			if (!read_text(path, buf, sizeof(buf))) {
+			if (!small_file__read(path, buf, sizeof(buf))) {
 				if (add_unique(&cores, &t.nr_core_sibs, buf))
 					goto out;
 				break;
@@ -190,7 +174,7 @@ static int fill_topology(struct perf_writer *w, const char *sysfs, unsigned int 
 		for (int k = 0; k < 2; k++) {
 			snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/topology/%s", sysfs,
 				 c, thread_files[k]);
-			if (!read_text(path, buf, sizeof(buf))) {
+			if (!small_file__read(path, buf, sizeof(buf))) {
 				if (add_unique(&threads, &t.nr_thread_sibs, buf))
 					goto out;
 				break;
@@ -198,7 +182,8 @@ static int fill_topology(struct perf_writer *w, const char *sysfs, unsigned int 
 		}
 		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/topology/die_cpus_list",
 			 sysfs, c);
-		if (!read_text(path, buf, sizeof(buf)) && add_unique(&dies, &t.nr_die_sibs, buf))
+		if (!small_file__read(path, buf, sizeof(buf)) &&
+		    add_unique(&dies, &t.nr_die_sibs, buf))
 			goto out;
 		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/topology/core_id", sysfs, c);
 		if (!read_u64(path, 10, &v))
@@ -242,7 +227,7 @@ static int fill_numa(struct perf_writer *w, const char *sysfs)
 		char key[64];
 
 		snprintf(path, sizeof(path), "%s/node%u/cpulist", dir, n);
-		if (read_text(path, buf, sizeof(buf)))
+		if (small_file__read(path, buf, sizeof(buf)))
 			continue;
 		snprintf(path, sizeof(path), "%s/node%u/meminfo", dir, n);
 		snprintf(key, sizeof(key), "Node %u MemTotal", n);
@@ -324,13 +309,13 @@ static int fill_caches(struct perf_writer *w, const char *sysfs, unsigned int nr
 			CACHE_PATH("ways_of_associativity");
 			read_u64(path, 10, &c.ways);
 			CACHE_PATH("type");
-			if (read_text(path, c.type, sizeof(c.type)))
+			if (small_file__read(path, c.type, sizeof(c.type)))
 				c.type[0] = 0;
 			CACHE_PATH("size");
-			if (read_text(path, c.size, sizeof(c.size)))
+			if (small_file__read(path, c.size, sizeof(c.size)))
 				c.size[0] = 0;
 			CACHE_PATH("shared_cpu_list");
-			if (read_text(path, c.map, sizeof(c.map)))
+			if (small_file__read(path, c.map, sizeof(c.map)))
 				c.map[0] = 0;
 #undef CACHE_PATH
 			for (uint32_t k = 0; k < nr_seen; k++)

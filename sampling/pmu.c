@@ -5,11 +5,12 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "sampling/small_file.h"
 
 #define DEVICES "bus/event_source/devices"
 
@@ -18,24 +19,6 @@ const char *pmu__sysfs_root(void)
 	const char *s = getenv("LINEUP_SYSFS");
 
 	return s && *s ? s : "/sys";
-}
-
-/* Read a small sysfs file without its trailing newline; -errno on failure. */
-static int read_small(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = 0;
-	return 0;
 }
 
 static bool exists(const char *sysfs, const char *pmu, const char *file)
@@ -54,7 +37,7 @@ int pmu__type(const char *sysfs, const char *pmu, uint32_t *type)
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/" DEVICES "/%s/type", sysfs, pmu);
-	rc = read_small(path, buf, sizeof(buf));
+	rc = small_file__read(path, buf, sizeof(buf));
 	if (rc)
 		return rc;
 	v = strtoul(buf, &end, 10);
@@ -169,7 +152,7 @@ int pmu__encode_terms(const char *sysfs, const char *pmu, const char *terms,
 		int rc;
 
 		snprintf(path, sizeof(path), "%s/" DEVICES "/%s/format/%s", sysfs, pmu, t[k].name);
-		rc = read_small(path, fmt, sizeof(fmt));
+		rc = small_file__read(path, fmt, sizeof(fmt));
 		if (rc) {
 			snprintf(err, errlen, "%s: event term '%s' has no format file (%s): %s", pmu,
 				 t[k].name, path, strerror(-rc));
@@ -192,7 +175,7 @@ static int event_terms(const char *sysfs, const char *pmu, const char *name, cha
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/" DEVICES "/%s/events/%s", sysfs, pmu, name);
-	return read_small(path, buf, size);
+	return small_file__read(path, buf, size);
 }
 
 static int find_intel(const char *sysfs, const char *pmu, unsigned int ldlat, struct pmu_mem *out,

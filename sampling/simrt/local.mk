@@ -7,7 +7,7 @@ sampling_simrt_liblineup_sim_a_SOURCES = sampling/simrt/simrt.h sampling/simrt/t
 	sampling/simrt/access.h sampling/simrt/runtime.c sampling/simrt/alloc.c sampling/simrt/locks.c \
 	sampling/simrt/output.c sampling/simrt/patch.c \
 	analyzer/coherence.h sampling/perf_writer.c sampling/perf_writer.h \
-	sampling/perf_writer_host.c
+	sampling/perf_writer_host.c sampling/small_file.c sampling/small_file.h
 sampling_simrt_liblineup_sim_a_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -g -O2 -fPIC \
 	-fno-omit-frame-pointer -fno-sanitize=all -Wno-missing-prototypes
 EXTRA_DIST += sampling/simrt/local.mk

@@ -103,7 +103,7 @@ static inline void model_words(const void *lock, const struct lock_model *m, uin
 		simrt__sync((uintptr_t)lock + m->word[i].off, 4, m->word[i].op, ret);
 }
 
-/* A call forwarded to glibc that returned @rc: @locked's words if it took the lock, else @busy's. */
+/* A call glibc returned @rc from: @locked's words if it took the lock, else @busy's. */
 static inline int modeled(const void *lock, int rc, const struct lock_model *locked,
 			  const struct lock_model *busy, uint64_t ret)
 {

@@ -33,11 +33,7 @@ int main(int argc, char **argv)
 	int lineno = 0;
 	uint64_t time = 1000000000ULL;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: mkkern OUT < SCENARIO\n");
-		return 2;
-	}
-	w = kwriter__open("mkkern", argv[1], true);
+	w = kwriter__open("mkkern", argc, argv, true);
 	perf_writer__set_nrcpus(w, 8, 8);
 	perf_writer__set_string(w, FEAT_OSRELEASE, "6.1.0-57-amd64");
 	perf_writer__set_string(w, FEAT_ARCH, "x86_64");

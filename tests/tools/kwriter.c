@@ -18,15 +18,20 @@ void kwriter__die(const char *prog, const char *what, int line, struct perf_writ
 	exit(2);
 }
 
-struct perf_writer *kwriter__open(const char *prog, const char *path, bool stores)
+struct perf_writer *kwriter__open(const char *prog, int argc, char **argv, bool stores)
 {
-	struct perf_writer *w = perf_writer__new();
+	struct perf_writer *w;
 	struct perf_writer_event ev = {
 		.type = PW_TYPE_RAW, .sample_period = 1, .sample_type = C2C_TYPE, .precise_ip = 2,
 		.mmap = true, .mmap2 = true, .comm = true, .task = true, .sample_id_all = true,
 		.mmap_data = true,
 	};
 
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s OUT < SCENARIO\n", prog);
+		exit(2);
+	}
+	w = perf_writer__new();
 	ev.name = "cpu/mem-loads,ldlat=30/P";
 	ev.config = 0x1cd;
 	ev.config1 = 30;
@@ -39,7 +44,7 @@ struct perf_writer *kwriter__open(const char *prog, const char *path, bool store
 		if (perf_writer__add_event(w, &ev) < 0)
 			kwriter__die(prog, "store event", 0, w);
 	}
-	if (perf_writer__open(w, path) < 0)
+	if (perf_writer__open(w, argv[1]) < 0)
 		kwriter__die(prog, "open", 0, w);
 	return w;
 }

@@ -15,9 +15,10 @@ void __attribute__((noreturn)) kwriter__die(const char *prog, const char *what, 
 					    struct perf_writer *w);
 
 /*
- * A writer opened at @path with the load event (index 0) and, with @stores, the store event
- * (index 1); their sample type has the id fields TID, TIME, CPU, IDENTIFIER.  Dies on failure.
+ * For the command line "PROG OUT < SCENARIO" (else the usage line and exit 2): a writer opened
+ * at OUT with the load event (index 0) and, with @stores, the store event (index 1); their
+ * sample type has the id fields TID, TIME, CPU, IDENTIFIER.  Dies on failure.
  */
-struct perf_writer *kwriter__open(const char *prog, const char *path, bool stores);
+struct perf_writer *kwriter__open(const char *prog, int argc, char **argv, bool stores);
 
 #endif

@@ -62,11 +62,7 @@ int main(int argc, char **argv)
 	int lineno = 0;
 	uint64_t time = 1000000000ULL;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: mkksym OUT < SCENARIO\n");
-		return 2;
-	}
-	w = kwriter__open("mkksym", argv[1], false);
+	w = kwriter__open("mkksym", argc, argv, false);
 	while (fgets(line, sizeof(line), stdin)) {
 		char name[256];
 		uint64_t a, b;

@@ -62,9 +62,13 @@
 /* glibc's sigaction, under the name it also exports (sigaction itself is interposed here). */
 extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
-/* The plain-access hooks' section (tsan.c): ld defines its bounds. */
-extern const char __start_simrt_hooks[] __attribute__((visibility("hidden")));
-extern const char __stop_simrt_hooks[] __attribute__((visibility("hidden")));
+/* The plain-access hooks' section (tsan.c): ld defines its bounds at the program's link (so
+ * not hidden: the runtime's hidden symbols are made local before that, see local.mk). */
+extern const char __start_simrt_hooks[] __attribute__((visibility("default")));
+extern const char __stop_simrt_hooks[] __attribute__((visibility("default")));
+
+/* What the program links against (the interposed calls); everything else stays inside. */
+#define API __attribute__((visibility("default")))
 
 enum site_kind {
 	SITE_BUSY,  /* being classified by the thread that found it */
@@ -380,7 +384,7 @@ static void drop_unmapped(void)
 }
 
 /* dlclose(), interposed: a library's sites are not patched once its code is unmapped. */
-int dlclose(void *handle)
+API int dlclose(void *handle)
 {
 	static int (*real)(void *);
 	int rc;
@@ -480,7 +484,7 @@ static void unblock_trap(const sigset_t *set, sigset_t *copy)
 	sigdelset(copy, SIGTRAP);
 }
 
-int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+API int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	struct sigaction a;
 
@@ -500,7 +504,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	return __sigaction(sig, &a, old);
 }
 
-sighandler_t signal(int sig, sighandler_t handler)
+API sighandler_t signal(int sig, sighandler_t handler)
 {
 	struct sigaction a = {.sa_handler = handler, .sa_flags = SA_RESTART}, old;
 
@@ -513,7 +517,7 @@ sighandler_t signal(int sig, sighandler_t handler)
 	return old.sa_handler;
 }
 
-int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+API int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	static int (*real)(int, const sigset_t *, sigset_t *);
 	sigset_t copy;
@@ -531,7 +535,7 @@ int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 }
 
 /* A thread created with a signal mask of its own (glibc 2.32+): SIGTRAP left out of it too. */
-int pthread_attr_setsigmask_np(pthread_attr_t *attr, const sigset_t *set)
+API int pthread_attr_setsigmask_np(pthread_attr_t *attr, const sigset_t *set)
 {
 	static int (*real)(pthread_attr_t *, const sigset_t *);
 	sigset_t copy;
@@ -548,7 +552,7 @@ int pthread_attr_setsigmask_np(pthread_attr_t *attr, const sigset_t *set)
 	return real(attr, set);
 }
 
-int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+API int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
 	int rc = pthread_sigmask(how, set, old);
 

@@ -32,6 +32,32 @@ cp "$LINEUP" "$T/prefix/bin/lineup" && cp "$lib" "$T/prefix/lib/" || fail "copy"
 out=$("$T/prefix/bin/lineup" sim-flags --libs) || fail "installed sim-flags"
 case "$out" in *" $T/prefix/bin/../lib/liblineup-sim.a "*) ;; *) fail "installed libs: $out" ;; esac
 
+# The runtime shows the program only what it links against: the hooks and the calls it
+# interposes.  Its own functions (coherence model, perf.data writer, simrt__) are local, so a
+# program with functions of those names links and keeps its own.
+extra=$(nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | grep -v -E \
+	'^(__tsan_.*|malloc|calloc|realloc|free|memalign|posix_memalign|aligned_alloc|pthread_(mutex|rwlock|spin)_.*|pthread_sigmask|pthread_attr_setsigmask_np|sigaction|signal|sigprocmask|dlclose)$')
+[ -z "$extra" ] || fail "the runtime exports its own symbols: $extra"
+cat >"$T/names.c" <<'EOF'
+#include <stdio.h>
+int coherence__step(int x) { return x + 1; }
+int perf_writer__open(int x) { return x * 2; }
+int simrt__init(int x) { return x - 3; }
+volatile int v = 10;
+int main(void)
+{
+	printf("%d %d %d\n", coherence__step(v), perf_writer__open(v), simrt__init(v));
+	return 0;
+}
+EOF
+# shellcheck disable=SC2046
+"$CC" $("$LINEUP" sim-flags --cflags) -O2 -c -o "$T/names.o" "$T/names.c" &&
+	"$CC" -o "$T/names" "$T/names.o" $("$LINEUP" sim-flags --libs) 2>"$T/ld.err" ||
+	fail "a program with the runtime's internal names does not link: $(cat "$T/ld.err")"
+LINEUP_SIM_OUTPUT="$T/names.data" "$T/names" >"$T/names.out" || fail "names: exit status $?"
+grep -qx "11 20 7" "$T/names.out" || fail "names: $(cat "$T/names.out")"
+[ -s "$T/names.data" ] || fail "names: no recording"
+
 # lineup record --sim: usage errors, and a program not built for the collector.
 expect_rc 2 "$LINEUP" record --sim -o "$T/x.data" 2>/dev/null
 expect_rc 1 "$LINEUP" record --sim -o "$T/x.data" -- true 2>"$T/err"

@@ -28,8 +28,9 @@
  * site (the access goes unmodeled, as it would a moment later or earlier).  Without membarrier's
  * SYNC_CORE (Linux < 4.16) or writable text, nothing is patched: the hooks count and return.
  *
- * While patching, the runtime owns SIGTRAP: sigaction, signal, sigprocmask, pthread_sigmask and
- * pthread_attr_setsigmask_np are interposed so that no thread ever blocks it (the kernel kills a thread that traps with it
+ * While patching, the runtime owns SIGTRAP: sigaction, signal, sigprocmask, pthread_sigmask,
+ * pthread_attr_setsigmask_np and the calls that wait under a mask of their own (sigsuspend,
+ * ppoll, pselect, epoll_pwait) are interposed so that no thread ever blocks it (the kernel kills a thread that traps with it
  * blocked) and the program's own SIGTRAP disposition is kept aside and honoured for every trap
  * that is not at a site.  dlclose is interposed too: a library's sites are forgotten once its
  * code is unmapped.  fork waits for a rewrite to end (patch_lock); the child makes every site a
@@ -48,7 +49,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/select.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -552,6 +556,57 @@ API int pthread_attr_setsigmask_np(pthread_attr_t *attr, const sigset_t *set)
 	return real(attr, set);
 }
 
+API /*
+ * The calls that wait with a signal mask of their own (a handler may run under it): SIGTRAP
+ * left out of it.  @name's real function through dlsym, the mask argument copied.
+ */
+#define REAL(name, ...)                                                                            \
+	static int (*real)(__VA_ARGS__);                                                            \
+	if (!real)                                                                                 \
+		real = (int (*)(__VA_ARGS__))dlsym(RTLD_NEXT, name);                              \
+	if (!real) {                                                                               \
+		errno = ENOSYS;                                                                    \
+		return -1;                                                                         \
+	}
+#define TRAP_FREE(mask)                                                                            \
+	sigset_t copy_;                                                                            \
+	if (simrt__patching && (mask)) {                                                           \
+		unblock_trap((mask), &copy_);                                                      \
+		(mask) = &copy_;                                                                   \
+	}
+
+API int sigsuspend(const sigset_t *set)
+{
+	const sigset_t *mask = set; /* (set is declared nonnull: not compared itself) */
+
+	REAL("sigsuspend", const sigset_t *)
+	TRAP_FREE(mask)
+	return real(mask);
+}
+
+API int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
+{
+	REAL("ppoll", struct pollfd *, nfds_t, const struct timespec *, const sigset_t *)
+	TRAP_FREE(mask)
+	return real(fds, n, ts, mask);
+}
+
+API int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *ts,
+		const sigset_t *mask)
+{
+	REAL("pselect", int, fd_set *, fd_set *, fd_set *, const struct timespec *,
+	     const sigset_t *)
+	TRAP_FREE(mask)
+	return real(n, r, w, e, ts, mask);
+}
+
+API int epoll_pwait(int fd, struct epoll_event *ev, int max, int timeout, const sigset_t *mask)
+{
+	REAL("epoll_pwait", int, struct epoll_event *, int, int, const sigset_t *)
+	TRAP_FREE(mask)
+	return real(fd, ev, max, timeout, mask);
+}
+
 API int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
 	int rc = pthread_sigmask(how, set, old);
@@ -585,7 +640,9 @@ static bool traced(void)
 /* Set patching up (before the timer thread starts); false: the hooks stay calls. */
 bool simrt__patch_init(void)
 {
-	struct sigaction sa = {.sa_sigaction = on_trap, .sa_flags = SA_SIGINFO | SA_RESTART};
+	/* SA_NODEFER: a handler of the program's that interrupts on_trap may meet a site too */
+	struct sigaction sa = {.sa_sigaction = on_trap,
+			       .sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER};
 	long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
 	sigset_t trap;
 

@@ -10,17 +10,20 @@
  *
  * Ownership: everything here is static or mmap'ed once and lives as long as the process.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,7 +57,9 @@ static atomic_uint next_slot;  /* where the next thread starts looking for a slo
 static pthread_key_t thread_key;
 static pthread_mutex_t cold_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct simrt_rmw rmw_all[RMW_GLOBAL_SLOTS];
-static atomic_int finishing;
+static atomic_int finishing; /* 0, 1 while a thread writes the recording, 2 once written */
+static pid_t finisher;	     /* the thread that writes it */
+static pid_t recording_pid;  /* the process that records (not a child that shares its memory) */
 static atomic_int main_gone; /* the main thread has ended (pthread_exit) */
 
 __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
@@ -222,10 +227,98 @@ static uint64_t plain_estimate(const struct simrt_thread *t)
 	return (uint64_t)((double)loads * (double)t->plain_modeled / (double)t->loads_modeled);
 }
 
+/*
+ * The spool's descriptor is the runtime's alone: a program that closes every descriptor (a
+ * close loop, closefrom, close_range) or dup2()s onto its number must not get it, or the
+ * runtime would write its records into a file of the program's.  close() of it succeeds
+ * without closing, close_range() and closefrom() skip it, dup2() and dup3() onto it move the
+ * spool to another number first.  And before each write the descriptor's identity is checked
+ * (device and inode, from the open): one that is no longer the spool is never written.
+ */
+static dev_t spool_dev;
+static ino_t spool_ino;
+
+extern int __close(int fd);
+extern int __dup2(int fd, int fd2);
+
+#define API __attribute__((visibility("default")))
+
+API int close(int fd)
+{
+	if (fd >= 0 && fd == spool_fd)
+		return 0;
+	return __close(fd);
+}
+
+API int close_range(unsigned int first, unsigned int last, int flags)
+{
+	unsigned int s = (unsigned int)spool_fd;
+
+	if (spool_fd < 0 || s < first || s > last)
+		return (int)syscall(SYS_close_range, first, last, flags);
+	if (s > first && syscall(SYS_close_range, first, s - 1, flags))
+		return -1;
+	if (s < last && syscall(SYS_close_range, s + 1, last, flags))
+		return -1;
+	return 0;
+}
+
+API void closefrom(int lowfd)
+{
+	long max = sysconf(_SC_OPEN_MAX);
+
+	if (!close_range(lowfd < 0 ? 0 : (unsigned int)lowfd, ~0U, 0))
+		return;
+	for (long fd = lowfd < 0 ? 0 : lowfd; fd < (max > 0 && max < 1 << 20 ? max : 1 << 20); fd++)
+		close((int)fd);
+}
+
+/* A dup2/dup3 onto the spool's number: the spool moves out of the way first. */
+static void spool_make_way(int fd)
+{
+	if (fd >= 0 && fd == spool_fd) {
+		int n = fcntl(spool_fd, F_DUPFD_CLOEXEC, 900);
+
+		if (n >= 0)
+			spool_fd = n; /* (the old number is the program's to replace) */
+	}
+}
+
+API int dup2(int fd, int fd2)
+{
+	spool_make_way(fd2);
+	return __dup2(fd, fd2);
+}
+
+API int dup3(int fd, int fd2, int flags)
+{
+	spool_make_way(fd2);
+	return (int)syscall(SYS_dup3, fd, fd2, flags);
+}
+
+/* Whether spool_fd is still the spool; if not (taken behind the runtime's back, by a raw
+ * syscall), the recording stops there, said once. */
+static bool spool_ok(void)
+{
+	struct stat st;
+
+	if (spool_fd < 0)
+		return false;
+	if (!fstat(spool_fd, &st) && st.st_dev == spool_dev && st.st_ino == spool_ino)
+		return true;
+	dprintf(2, "lineup-sim: descriptor %d is no longer the recording's spool (the program "
+		   "took it): recording stops here\n",
+		spool_fd);
+	spool_fd = -1;
+	return false;
+}
+
 static void spool_write(const void *buf, size_t len)
 {
 	const char *p = buf;
 
+	if (!spool_ok())
+		return;
 	while (len && spool_fd >= 0) {
 		ssize_t n = write(spool_fd, p, len);
 
@@ -447,8 +540,27 @@ void simrt__finish(void)
 	char err[256];
 	unsigned n = 0;
 
-	if (simrt__state != 1 || atomic_exchange(&finishing, 1))
+	int was = 0;
+
+	if (!atomic_compare_exchange_strong(&finishing, &was, 1)) {
+		/*
+		 * Another thread is writing the recording (two threads calling exit(), a fatal
+		 * signal during an exit): wait for it (60 s at most), or this thread's exit would
+		 * end the process with the file half written.
+		 */
+		struct timespec ms = {.tv_nsec = 1000000};
+
+		for (int i = 0; was == 1 && finisher != (pid_t)syscall(SYS_gettid) &&
+				atomic_load(&finishing) == 1 && i < 60000;
+		     i++)
+			nanosleep(&ms, NULL);
 		return;
+	}
+	if (simrt__state != 1) {
+		atomic_store(&finishing, 2);
+		return;
+	}
+	finisher = (pid_t)syscall(SYS_gettid);
 	inside++;
 	simrt__state = 2;
 	__atomic_store_n(&simrt__phase[0], 0, __ATOMIC_RELAXED);
@@ -480,7 +592,141 @@ void simrt__finish(void)
 	};
 	if (simrt__write_perf_data(&o, err, sizeof(err)) < 0)
 		dprintf(2, "lineup-sim: %s\n", err);
+	atomic_store(&finishing, 2);
 	inside--;
+}
+
+/*
+ * The ways a process ends without returning from main: exit() (the recording written first,
+ * and by one thread: see simrt__finish), _exit() and _Exit() (no atexit handlers: written here
+ * or never).  Not in a child that shares the recording process's memory (vfork): its pid is
+ * another.
+ */
+typedef void (*exit_fn)(int) __attribute__((noreturn));
+
+static __attribute__((noreturn)) void end_with(const char *name, int status)
+{
+	exit_fn real = (exit_fn)dlsym(RTLD_NEXT, name);
+
+	if (recording_pid && getpid() == recording_pid)
+		simrt__finish();
+	if (real)
+		real(status);
+	syscall(SYS_exit_group, status);
+	for (;;)
+		;
+}
+
+API void exit(int status)
+{
+	end_with("exit", status);
+}
+
+API void _exit(int status)
+{
+	end_with("_exit", status);
+}
+
+API void _Exit(int status)
+{
+	end_with("_Exit", status);
+}
+
+/*
+ * exec*() in the recording process: the recording is written before its image goes (a failed
+ * exec goes on unrecorded; an instrumented new image records again, under the same pid, and its
+ * file replaces this one).  In a vfork child (another pid, the same memory) nothing is written.
+ */
+static void *before_exec(const char *name)
+{
+	void *real = dlsym(RTLD_NEXT, name);
+
+	if (!real)
+		errno = ENOSYS;
+	else if (recording_pid && getpid() == recording_pid)
+		simrt__finish();
+	return real;
+}
+
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execv_fn)(const char *, char *const[]);
+
+API int execve(const char *path, char *const argv[], char *const envp[])
+{
+	execve_fn real = (execve_fn)before_exec("execve");
+
+	return real ? real(path, argv, envp) : -1;
+}
+
+API int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	execve_fn real = (execve_fn)before_exec("execvpe");
+
+	return real ? real(file, argv, envp) : -1;
+}
+
+API int execv(const char *path, char *const argv[])
+{
+	execv_fn real = (execv_fn)before_exec("execv");
+
+	return real ? real(path, argv) : -1;
+}
+
+API int execvp(const char *file, char *const argv[])
+{
+	execv_fn real = (execv_fn)before_exec("execvp");
+
+	return real ? real(file, argv) : -1;
+}
+
+API int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	int (*real)(int, char *const[], char *const[]) =
+	    (int (*)(int, char *const[], char *const[]))before_exec("fexecve");
+
+	return real ? real(fd, argv, envp) : -1;
+}
+
+/* execl, execlp, execle: their arguments gathered into an argv (and envp), then as above. */
+#define GATHER(arg, ap, argv)                                                                      \
+	size_t n_ = 1;                                                                             \
+	va_start(ap, arg);                                                                         \
+	while (va_arg(ap, const char *))                                                           \
+		n_++;                                                                              \
+	va_end(ap);                                                                                \
+	const char *argv[n_ + 1];                                                                  \
+	argv[0] = arg;                                                                             \
+	va_start(ap, arg);                                                                         \
+	for (size_t i_ = 1; i_ <= n_; i_++)                                                        \
+		argv[i_] = va_arg(ap, const char *);
+
+API int execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+
+	GATHER(arg, ap, argv)
+	va_end(ap);
+	return execv(path, (char *const *)argv);
+}
+
+API int execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+
+	GATHER(arg, ap, argv)
+	va_end(ap);
+	return execvp(file, (char *const *)argv);
+}
+
+API int execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	char *const *envp;
+
+	GATHER(arg, ap, argv)
+	envp = va_arg(ap, char *const *);
+	va_end(ap);
+	return execve(path, (char *const *)argv, envp);
 }
 
 /*
@@ -670,6 +916,7 @@ static void at_fork_child(void)
 	 * timer thread (not recording, it needs none): the hooks stay on their fast path. */
 	simrt__state = 2;
 	spool_fd = -1;
+	atomic_store(&finishing, 2); /* (a fork during the parent's finish: nothing to wait for) */
 	__atomic_store_n(&simrt__phase[0], 0, __ATOMIC_RELAXED);
 	simrt__patch_child();
 }
@@ -740,9 +987,14 @@ void simrt__init(void)
 	 */
 	if (!s || !*s)
 		return;
-	if (getenv("LINEUP_SIM_ACTIVE"))
+	s = getenv("LINEUP_SIM_ACTIVE");
+	if (s && atol(s) != (long)getpid())
 		return; /* an instrumented child of a recorded program */
-	setenv("LINEUP_SIM_ACTIVE", "1", 1);
+	/* (The recorded process itself after an exec: it records again, its new image's file
+	 * replacing the one written before the exec.) */
+	snprintf(cwd, sizeof(cwd), "%ld", (long)getpid());
+	setenv("LINEUP_SIM_ACTIVE", cwd, 1);
+	s = getenv("LINEUP_SIM_OUTPUT");
 	/* Absolute now: the program may chdir before it exits. */
 	if (s[0] != '/' && getcwd(cwd, sizeof(cwd)))
 		snprintf(out_path, sizeof(out_path), "%s/%s", cwd, s);
@@ -773,11 +1025,19 @@ void simrt__init(void)
 	spool_fd = open(spool, O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
 	if (spool_fd >= 0) {
 		/* Out of the way of programs that close or dup2 over their low descriptors. */
-		int high = fcntl(spool_fd, F_DUPFD_CLOEXEC, 900);
+		int low = spool_fd, high = fcntl(spool_fd, F_DUPFD_CLOEXEC, 900);
+		struct stat st;
 
 		if (high >= 0) {
-			close(spool_fd);
 			spool_fd = high;
+			__close(low);
+		}
+		if (fstat(spool_fd, &st)) {
+			__close(spool_fd);
+			spool_fd = -1;
+		} else {
+			spool_dev = st.st_dev;
+			spool_ino = st.st_ino;
 		}
 	}
 	if (simrt__table == MAP_FAILED || spool_fd < 0) {
@@ -788,6 +1048,7 @@ void simrt__init(void)
 	unlink(spool);
 	if (pthread_key_create(&thread_key, thread_retire))
 		return;
+	recording_pid = getpid();
 	pthread_atfork(at_fork_prepare, at_fork_parent, at_fork_child);
 	for (unsigned i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
 		struct sigaction sa = {.sa_handler = on_fatal,

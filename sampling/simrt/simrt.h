@@ -35,8 +35,9 @@
  *				interleave at time-slice ends unless they yield.
  *	LINEUP_SIM_DEBUG	set: each thread's access counts (seen, modeled) on stderr at
  *				its end
- *	LINEUP_SIM_ACTIVE	set by the first instrumented process: a process that finds it
- *				set (an instrumented child) records nothing
+ *	LINEUP_SIM_ACTIVE	the pid of the first instrumented process, set by it: a process
+ *				of another pid that finds it set (an instrumented child) records
+ *				nothing; the same pid (after an exec) records again
  *
  * Sampling the model: a per-access model costs a few nanoseconds, ten times what a bare increment
  * loop spends per access.  So, unless exact, after the run's first START us of CPU time (modeled

@@ -36,7 +36,7 @@ case "$out" in *" $T/prefix/bin/../lib/liblineup-sim.a "*) ;; *) fail "installed
 # interposes.  Its own functions (coherence model, perf.data writer, simrt__) are local, so a
 # program with functions of those names links and keeps its own.
 extra=$(nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | grep -v -E \
-	'^(__tsan_.*|malloc|calloc|realloc|free|memalign|posix_memalign|aligned_alloc|pthread_(mutex|rwlock|spin)_.*|pthread_sigmask|pthread_attr_setsigmask_np|sigaction|signal|sigprocmask|dlclose)$')
+	'^(__tsan_.*|malloc|calloc|realloc|free|memalign|posix_memalign|aligned_alloc|pthread_(mutex|rwlock|spin)_.*|pthread_sigmask|pthread_attr_setsigmask_np|sigaction|signal|sigprocmask|sigsuspend|ppoll|pselect|epoll_pwait|dlclose|close|close_range|closefrom|dup2|dup3|exit|_exit|_Exit|exec(ve|vpe|v|vp|l|lp|le)|fexecve)$')
 [ -z "$extra" ] || fail "the runtime exports its own symbols: $extra"
 cat >"$T/names.c" <<'EOF'
 #include <stdio.h>

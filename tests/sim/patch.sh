@@ -88,6 +88,77 @@ for try in 1 2 3; do
 done
 grep -qx "30000000 30000000 5000000 0" "$T/blocked.out" || fail "blocked: $(cat "$T/blocked.out")"
 
+# Signal handlers that meet a site being rewritten: a SIGALRM every 100 us whose handler makes
+# instrumented accesses, on top of the runtime's own SIGTRAP handler too (it must not block
+# SIGTRAP: SA_NODEFER); and a handler that runs out of sigsuspend() under a mask blocking
+# everything else (the runtime takes SIGTRAP out of such masks).
+cat >"$T/alarm.c" <<'EOF'
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+static long hist[64];
+static volatile long hits;
+static volatile int stop;
+static void on_alarm(int sig)
+{
+	(void)sig;
+	hits++;
+	for (int i = 0; i < 64; i++)
+		hist[i] += i;
+}
+static void *bg(void *a)
+{
+	long *x = a;
+
+	for (long i = 0; i < 20000000 && !stop; i++)
+		x[i % 512] += i;
+	return a;
+}
+int main(int argc, char **argv)
+{
+	struct sigaction sa;
+	struct itimerval it = {{0, 100}, {0, 100}}, off = {{0, 0}, {0, 0}};
+	static long arr[3][512];
+	pthread_t t[3];
+	sigset_t all, wait;
+
+	(void)argv;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, 0);
+	if (argc > 1) { /* sigsuspend: every signal blocked but in the wait */
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+	}
+	setitimer(ITIMER_REAL, &it, 0);
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], 0, bg, arr[i]);
+	if (argc > 1) {
+		sigfillset(&wait);
+		sigdelset(&wait, SIGALRM);
+		while (hits < 2000)
+			sigsuspend(&wait);
+		stop = 1;
+	}
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], 0);
+	setitimer(ITIMER_REAL, &off, 0);
+	printf("ok %d\n", hist[63] > 0);
+	return 0;
+}
+EOF
+build alarm
+for mode in "" suspend; do
+	for try in 1 2 3; do
+		# shellcheck disable=SC2086
+		run alarm $mode || fail "SIGALRM handlers ($mode): exit status $? ($(cat "$T/alarm.err"))"
+		grep -qx "ok 1" "$T/alarm.out" || fail "SIGALRM handlers ($mode): $(cat "$T/alarm.out")"
+	done
+done
+
 # The program's own SIGTRAP: its handler (set before and after the runtime started) gets its
 # raise()s and sees what it set; ignored, a kill -TRAP does nothing.
 cat >"$T/trap.c" <<'EOF'

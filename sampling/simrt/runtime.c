@@ -61,6 +61,7 @@ static atomic_int finishing; /* 0, 1 while a thread writes the recording, 2 once
 static pid_t finisher;	     /* the thread that writes it */
 static pid_t recording_pid;  /* the process that records (not a child that shares its memory) */
 static atomic_int main_gone; /* the main thread has ended (pthread_exit) */
+static atomic_uint unobserved; /* threads that found no free slot */
 
 __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
 __thread __attribute__((tls_model("initial-exec"))) uint64_t simrt__cnt[SIMRT_NR_CNT];
@@ -416,6 +417,46 @@ static void rmw_merge(struct simrt_rmw *src, unsigned n)
 	}
 }
 
+/*
+ * A signal stack for each recorded thread that has none, so that the fatal-signal handler can
+ * still write the recording when the thread dies of a stack overflow.  256 KB (the writer's
+ * frames; mapped, touched only if used), taken back when the thread ends.
+ */
+#define ALTSTACK_SIZE (256 * 1024)
+
+static void altstack_give(struct simrt_thread *t)
+{
+	stack_t old, ss = {.ss_size = ALTSTACK_SIZE};
+
+	t->altstack = NULL;
+	if (sigaltstack(NULL, &old) || !(old.ss_flags & SS_DISABLE))
+		return; /* (the program's own, or none to be had) */
+	ss.ss_sp = mmap(NULL, ALTSTACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	if (ss.ss_sp == MAP_FAILED)
+		return;
+	if (sigaltstack(&ss, NULL)) {
+		munmap(ss.ss_sp, ALTSTACK_SIZE);
+		return;
+	}
+	t->altstack = ss.ss_sp;
+}
+
+static void altstack_take_back(struct simrt_thread *t)
+{
+	stack_t cur, off = {.ss_flags = SS_DISABLE};
+
+	if (!t->altstack)
+		return;
+	/* Still the runtime's (the program may have set its own since), and not in use. */
+	if (!sigaltstack(NULL, &cur) && cur.ss_sp == t->altstack && !(cur.ss_flags & SS_ONSTACK))
+		sigaltstack(&off, NULL);
+	else if (cur.ss_sp == t->altstack)
+		return; /* running on it: left mapped */
+	munmap(t->altstack, ALTSTACK_SIZE);
+	t->altstack = NULL;
+}
+
 static void thread_retire(void *arg)
 {
 	struct simrt_thread *t = arg;
@@ -429,6 +470,7 @@ static void thread_retire(void *arg)
 		thread_flush(t);
 		rmw_merge(t->rmw, SIMRT_RMW_SLOTS);
 		t->registered = false;
+		altstack_take_back(t);
 		atomic_store(&slot_used[t->slot], 0);
 	}
 	simrt__mutex_unlock(&cold_lock);
@@ -466,7 +508,8 @@ struct simrt_thread *simrt__thread(void)
 		break;
 	}
 	if (!t) {
-		/* More live threads than slots: this one goes unobserved. */
+		/* More live threads than slots: this one goes unobserved (said at the end). */
+		atomic_fetch_add(&unobserved, 1);
 		gone = 1;
 		inside--;
 		return NULL;
@@ -497,6 +540,7 @@ struct simrt_thread *simrt__thread(void)
 	if (simrt__phase_now() == SIMRT_PH_MODEL && simrt__start_end)
 		window_cpu(t, true);
 	t->registered = true;
+	altstack_give(t);
 	simrt__mutex_unlock(&cold_lock);
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
 	t->buf[0] = (struct simrt_rec){
@@ -592,6 +636,10 @@ void simrt__finish(void)
 	};
 	if (simrt__write_perf_data(&o, err, sizeof(err)) < 0)
 		dprintf(2, "lineup-sim: %s\n", err);
+	if (atomic_load(&unobserved))
+		dprintf(2, "lineup-sim: %u threads were not observed: more than %d were alive at "
+			   "once\n",
+			atomic_load(&unobserved), SIMRT_MAX_THREADS);
 	atomic_store(&finishing, 2);
 	inside--;
 }
@@ -1052,7 +1100,7 @@ void simrt__init(void)
 	pthread_atfork(at_fork_prepare, at_fork_parent, at_fork_child);
 	for (unsigned i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
 		struct sigaction sa = {.sa_handler = on_fatal,
-				       .sa_flags = SA_RESETHAND | SA_NODEFER};
+				       .sa_flags = SA_RESETHAND | SA_NODEFER | SA_ONSTACK};
 		struct sigaction old;
 
 		/* A signal the program was started with ignored (nohup, `cmd &`) stays ignored. */

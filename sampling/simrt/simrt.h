@@ -195,6 +195,7 @@ struct simrt_thread {
 	uint64_t rng;
 	unsigned nrec;
 	bool registered;
+	void *altstack; /* the signal stack the runtime gave the thread (it had none), or NULL */
 	struct simrt_rec buf[SIMRT_BUF_RECS];
 	struct simrt_rmw rmw[SIMRT_RMW_SLOTS];
 };

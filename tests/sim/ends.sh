@@ -2,7 +2,7 @@
 # The ways a recorded program ends, and the descriptors it closes: the recording is written,
 # whole, and read by lineup report and perf c2c report alike, when two threads call exit() at
 # once, when the program ends with _exit(), when it execs itself (the new image records) or
-# execs another program, and when it closes every descriptor or takes the spool's number (its
+# execs another program, when it dies of a stack overflow, and when it closes every descriptor or takes the spool's number (its
 # own files are never written by the runtime).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sim/sim-lib.sh"
@@ -104,6 +104,76 @@ sim_record "$T/x.data" "$T/reexec" again then-exec
 readable "$T/x.data"
 n=$(c2c_stat "$T/x.data" "Total records")
 [ "${n:-0}" -gt 100 ] || fail "exec at the end: $n records"
+
+# A stack overflow: the fatal-signal handler runs on the signal stack the runtime gave the
+# thread, and writes the recording.
+cat >"$T/overflow.c" <<'EOF'
+#include <pthread.h>
+volatile long g[64];
+static int down(int d)
+{
+	volatile char buf[4096];
+
+	buf[0] = (char)d;
+	return down(d + 1) + buf[0];
+}
+static void *worker(void *a)
+{
+	for (long k = 0; k < 2000000; k++)
+		g[(long)a]++;
+	return a;
+}
+int main(void)
+{
+	pthread_t t[2];
+
+	for (long i = 0; i < 2; i++)
+		pthread_create(&t[i], 0, worker, (void *)i);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], 0);
+	return down(0);
+}
+EOF
+build overflow
+ulimit -c 0 2>/dev/null
+sim_record "$T/o.data" "$T/overflow"
+grep -q "killed by signal 11" "$T/record.err" || fail "stack overflow: $(cat "$T/record.err")"
+readable "$T/o.data"
+n=$(c2c_stat "$T/o.data" "Load Local HITM")
+[ "${n:-0}" -gt 0 ] || fail "stack overflow: the recording lost the contention"
+
+# More threads alive at once than the runtime has slots (256): the rest go unobserved, and
+# the runtime says how many.
+cat >"$T/many.c" <<'EOF'
+#include <pthread.h>
+#include <stdio.h>
+volatile long g[512];
+static pthread_barrier_t b;
+static void *w(void *a)
+{
+	g[(long)a]++;
+	pthread_barrier_wait(&b);
+	return a;
+}
+int main(void)
+{
+	pthread_t t[300];
+
+	pthread_barrier_init(&b, 0, 300);
+	for (long i = 0; i < 300; i++)
+		pthread_create(&t[i], 0, w, (void *)i);
+	for (int i = 0; i < 300; i++)
+		pthread_join(t[i], 0);
+	puts("ok");
+	return 0;
+}
+EOF
+build many
+sim_record "$T/m.data" "$T/many"
+grep -qx ok "$T/record.out" || fail "300 threads: $(cat "$T/record.out")"
+grep -q "lineup-sim: 45 threads were not observed: more than 256 were alive at once" \
+	"$T/record.err" || fail "300 threads: $(cat "$T/record.err")"
+readable "$T/m.data"
 
 # Descriptors: every one closed (close loop, closefrom), then files opened until the numbers
 # pass 900 (where the runtime keeps its spool), one dup2()ed onto every number up to 1000: the

@@ -41,7 +41,6 @@
 #define _GNU_SOURCE /* REG_RIP */
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -58,6 +57,7 @@
 #include <unistd.h>
 
 #include "sampling/simrt/simrt.h"
+#include "sampling/small_file.h"
 
 #if defined(__x86_64__) && !defined(SIMRT_C_HOOKS)
 
@@ -623,16 +623,9 @@ static bool traced(void)
 {
 	char buf[4096];
 	const char *p;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
 
-	if (fd < 0)
+	if (small_file__read("/proc/self/status", buf, sizeof(buf)))
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
 	p = strstr(buf, "TracerPid:");
 	return p && atoi(p + 10) != 0;
 }

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "sampling/simrt/simrt.h"
+#include "sampling/small_file.h"
 
 #define RMW_GLOBAL_SLOTS 4096
 
@@ -800,16 +801,10 @@ static void sleep_until(uint64_t at)
 static bool alone(void)
 {
 	char buf[1024], *p;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), f = 0;
-	ssize_t n;
+	int f = 0;
 
-	if (fd < 0)
+	if (small_file__read("/proc/self/stat", buf, sizeof(buf)))
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
 	p = strrchr(buf, ')'); /* after the comm, which may hold spaces */
 	for (; p && *p && f < 18; p++) /* field 20; the one after ')' is field 3 */
 		if (*p == ' ')

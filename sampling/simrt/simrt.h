@@ -7,12 +7,15 @@
  * programs compiled with -fsanitize=thread in place of libtsan: tsan.c receives the
  * compiler's instrumentation calls and runs each access through access.h (the hot path: the
  * line table and analyzer/coherence, inlined), runtime.c keeps threads, sampled events in
- * per-thread buffers, the spool and the exits, alloc.c interposes the allocator, locks.c the
- * pthread mutexes, spinlocks and rwlocks, and output.c turns what was recorded into a
- * perf.data at exit (or on a fatal signal).
+ * per-thread buffers, the spool and the exits (exit, _exit, exec* and the descriptor calls that
+ * could take the spool are interposed there), alloc.c interposes the allocator, locks.c the
+ * pthread mutexes, spinlocks and rwlocks, patch.c rewrites the hooks' call sites between
+ * windows (and owns SIGTRAP meanwhile), and output.c turns what was recorded into a perf.data
+ * at exit (or on a fatal signal).  The program sees only the hooks and the interposed calls:
+ * the archive is one object whose other symbols are local (local.mk).
  *
  * Ownership: everything is static, thread-local or mmap'ed once, and lives as long as the
- * process; nothing is freed.
+ * process; nothing is freed but the signal stacks given to threads (at their end).
  *
  * Environment (read once, by __tsan_init):
  *	LINEUP_SIM_OUTPUT	the perf.data to write; unset: the program runs unrecorded

@@ -37,4 +37,18 @@ scratch() {
 }
 
 need() { command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"; }
+
+# build_test_module: tests/kmod/lineup_touch.c built against the headers in $KVER into $T/kmod;
+# sets KO.  The headers are there: a module that does not build is this project's failure, not
+# a skip.  (Not make's jobserver of `make check`: kbuild runs its own.)
+build_test_module() {
+	mkdir -p "$T/kmod"
+	cp "$top_srcdir/tests/kmod/lineup_touch.c" "$T/kmod/"
+	echo 'obj-m := lineup_touch.o' >"$T/kmod/Kbuild"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$KVER" M="$T/kmod" modules \
+		>"$T/kbuild.log" 2>&1 ||
+		{ tail -40 "$T/kbuild.log" >&2; fail "the test module does not build against $KVER"; }
+	KO="$T/kmod/lineup_touch.ko"
+	[ -f "$KO" ] || fail "no $KO after the build"
+}
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }

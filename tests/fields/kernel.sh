@@ -23,16 +23,7 @@ KVER=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | head -n1)
 [ -n "$KVER" ] && [ -f "$KVER/Makefile" ] || skip "no linux-headers-*-amd64 in /usr/src"
 MKKERN="$top_builddir/tests/fields/mkkern"
 
-mkdir "$T/kmod"
-cp "$top_srcdir/tests/kmod/lineup_touch.c" "$T/kmod/"
-echo 'obj-m := lineup_touch.o' >"$T/kmod/Kbuild"
-# The headers are here: a module that does not build is this project's failure, not a skip.
-# (not make's jobserver of `make check`: kbuild runs its own)
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$KVER" M="$T/kmod" modules \
-	>"$T/kbuild.log" 2>&1 ||
-	{ tail -40 "$T/kbuild.log" >&2; fail "the test module does not build against $KVER"; }
-KO="$T/kmod/lineup_touch.ko"
-[ -f "$KO" ] || fail "no $KO after the build"
+build_test_module
 objdump -d --no-show-raw-insn "$KO" >"$T/dis" || fail "objdump failed"
 
 # What each function touches (the truth, written here) and how it is sampled:

@@ -26,13 +26,7 @@ grep -q 'field:.*name' /sys/kernel/tracing/events/kmem/kmem_cache_alloc/format |
 	sh -c 'for i in 1 2 3 4 5; do cat /proc/self/status >/dev/null; done' 2>"$T/rec.err" ||
 	skip "perf record of kmem tracepoints failed: $(cat "$T/rec.err")"
 
-mkdir "$T/kmod"
-cp "$top_srcdir/tests/kmod/lineup_touch.c" "$T/kmod/"
-echo 'obj-m := lineup_touch.o' >"$T/kmod/Kbuild"
-# The headers are here: a module that does not build is this project's failure, not a skip.
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$KVER" M="$T/kmod" modules \
-	>"$T/kbuild.log" 2>&1 ||
-	{ tail -40 "$T/kbuild.log" >&2; fail "the test module does not build against $KVER"; }
+build_test_module
 
 n=$("$top_builddir/tests/fields/kmemmix" "$T/kmem.data" "$T/mix.data") || fail "kmemmix failed"
 [ "$n" -ge 3 ] || skip "only $n struct file allocations recorded"

@@ -19,15 +19,9 @@ MKKERN="$top_builddir/tests/fields/mkkern"
 RESOLVE="$top_builddir/tests/tools/resolve"
 scratch
 export HOME="$T/home"
-mkdir -p "$HOME" "$T/kmod"
+mkdir -p "$HOME"
 
-cp "$top_srcdir/tests/kmod/lineup_touch.c" "$T/kmod/"
-echo 'obj-m := lineup_touch.o' > "$T/kmod/Kbuild"
-# The headers are here: a module that does not build is this project's failure, not a skip.
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$KVER" M="$T/kmod" modules \
-	> "$T/kbuild.log" 2>&1 ||
-	{ tail -40 "$T/kbuild.log" >&2; fail "the test module does not build against $KVER"; }
-KO="$T/kmod/lineup_touch.ko"
+build_test_module
 # (sh arithmetic is signed 64-bit: kernel addresses are built as strings, offsets added to
 # their low digits only)
 MOD=ffffffffc0000000

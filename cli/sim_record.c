@@ -119,14 +119,15 @@ int sim_record__census(const char *path, struct sim_census *c)
 		return -1;
 	}
 	while ((rc = perf_file__next_record(pf, &rec)) > 0) {
-		uint64_t op = (rec.sample.data_src >> DS_OP_SHIFT);
+		struct data_src d;
 
 		if (rec.type != REC_SAMPLE)
 			continue;
-		if (op & DS_OP_LOAD) {
+		d = data_src__decode(rec.sample.data_src);
+		if (d.op & DS_OP_LOAD) {
 			c->loads++;
-			c->hitm += ((rec.sample.data_src >> DS_SNOOP_SHIFT) & DS_SNOOP_HITM) != 0;
-		} else if (op & DS_OP_STORE) {
+			c->hitm += (d.snoop & DS_SNOOP_HITM) != 0;
+		} else if (d.op & DS_OP_STORE) {
 			c->stores++;
 		}
 	}

@@ -46,6 +46,30 @@ static inline void table_step(uint64_t addr, const struct simrt_thread *t, enum 
 }
 
 /*
+ * Advance every line an access of @size at @addr touches: its 64-byte line and pair (their
+ * states before in *old64, *old128) and, for an unaligned access that straddles two lines,
+ * the next one too.
+ */
+static inline void table_step_access(uint64_t addr, uint64_t size, const struct simrt_thread *t,
+				     enum coh_op op, coh_state_t *old64, coh_state_t *old128)
+{
+	uint64_t last = addr + size - 1;
+
+	table_step(addr, t, op, old64, old128);
+	if (unlikely(((addr ^ last) >> 6) != 0)) {
+		coh_state_t x, x2;
+
+		if (((addr ^ last) >> 7) != 0) {
+			table_step(last, t, op, &x, &x2);
+		} else {
+			struct coh_slot s = coherence__slot(last, 7, SIMRT_LOG2_SLOTS);
+
+			(void)word_step(&simrt__table[s.index].half[1], s, t, op);
+		}
+	}
+}
+
+/*
  * Countdowns: one per (load, store) x (hit, miss), so that the rare accesses that matter
  * (HITMs, invalidating stores) are sampled more densely than L1 hits, as a PMU's load-latency
  * threshold does; each sample carries its period, so weighting by period stays unbiased.
@@ -116,19 +140,7 @@ static __attribute__((noinline)) void access_slow(struct simrt_thread *t, uint64
 	coh_state_t s64, s128;
 	struct coh_outcome o;
 
-	table_step(addr, t, op, &s64, &s128);
-	if (unlikely(((addr ^ (addr + size - 1)) >> 6) != 0)) {
-		/* An unaligned access that straddles two lines touches both. */
-		coh_state_t x, x2;
-		uint64_t last = addr + size - 1;
-		struct coh_slot s = coherence__slot(last, 7, SIMRT_LOG2_SLOTS);
-
-		if (((addr ^ last) >> 7) != 0)
-			table_step(last, t, op, &x, &x2);
-		else
-			x = word_step(&simrt__table[s.index].half[1], s, t, op);
-		(void)x;
-	}
+	table_step_access(addr, size, t, op, &s64, &s128);
 	if (coherence__silent(s64, t->me, op)) {
 		/* A hit on its 64-byte line, changing nothing there. */
 		if (op != COH_STORE && countdown(t, CD_LOAD_HIT)) {
@@ -226,17 +238,8 @@ static __attribute__((noinline)) void model_quiet(struct simrt_thread *t, uint64
 						  uint64_t size, enum coh_op op)
 {
 	coh_state_t x, x2;
-	uint64_t last = addr + size - 1;
 
-	table_step(addr, t, op, &x, &x2);
-	if (unlikely(((addr ^ last) >> 6) != 0)) {
-		struct coh_slot s = coherence__slot(last, 7, SIMRT_LOG2_SLOTS);
-
-		if (((addr ^ last) >> 7) != 0)
-			table_step(last, t, op, &x, &x2);
-		else
-			(void)word_step(&simrt__table[s.index].half[1], s, t, op);
-	}
+	table_step_access(addr, size, t, op, &x, &x2);
 }
 
 /*
@@ -276,7 +279,7 @@ static inline __attribute__((always_inline)) void arrive(uint64_t addr, uint64_t
 	struct simrt_thread *t;
 
 	if (ph != SIMRT_PH_MODEL) {
-		if (ph == SIMRT_PH_LEARN && !(ret & SIMRT_EXACT_IP))
+		if (ph == SIMRT_PH_LEARN)
 			simrt__learn(ret); /* between windows: a site to patch (patch.c) */
 		return;
 	}
@@ -342,6 +345,12 @@ static inline void simrt__range(uint64_t addr, uint64_t size, enum coh_op op, ui
 {
 	uint64_t end = addr + size;
 
+	if (likely(simrt__phase_now() != SIMRT_PH_MODEL)) {
+		/* Between windows: nothing to model, the loads only counted (a line each). */
+		if (op == COH_LOAD && size)
+			simrt__cnt[0] += ((end - 1) >> 6) - (addr >> 6) + 1;
+		return;
+	}
 	/* One modeled access per line the range touches. */
 	while (addr < end) {
 		uint64_t next = (addr | 63) + 1;

@@ -35,7 +35,7 @@
  * that is not at a site.  dlclose is interposed too: a library's sites are forgotten once its
  * code is unmapped.  fork waits for a rewrite to end (patch_lock); the child makes every site a
  * no-op.  If membarrier ever fails (a seccomp filter installed later), patching stops and the
- * sites are calls again.  (pthread_attr_setsigmask_np is interposed too.)  A process started
+ * sites are calls again.  A process started
  * under a debugger is not patched (gdb would stop at every int3).
  */
 #define _GNU_SOURCE /* REG_RIP */
@@ -112,7 +112,7 @@ static bool patch_dead; /* membarrier failed once: no more patching */
 /* The program's SIGTRAP disposition: the runtime's handler stays installed while patching. */
 static struct sigaction prog_trap;
 bool simrt__patching;
-uint64_t simrt__patched_sites; /* sites made no-ops at least once (debug) */
+uint64_t simrt__patched_sites; /* sites the last rewrite made no-ops (debug) */
 
 static const uint8_t nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
 static const uint8_t nop6[6] = {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00};
@@ -213,7 +213,7 @@ void simrt__learn(uint64_t ret)
 
 	if (ret & SIMRT_EXACT_IP)
 		return; /* a _pc hook's instruction address, not a return address */
-	len = p[-5] == 0xe8 ? 5 : p[-6] == 0xff && p[-5] == 0x15 ? 6 : 0;
+	len = simrt__call_len(ret);
 	pc = ret - len;
 	if (!len)
 		return;
@@ -279,11 +279,12 @@ static void *site_pages(const struct site *s, size_t *len)
 /* Make the page(s) of @s writable (and still executable); false when they cannot be. */
 static bool writable(struct site *s)
 {
-	size_t len;
-	void *pg = site_pages(s, &len);
+	if (!s->writable) {
+		size_t len;
+		void *pg = site_pages(s, &len);
 
-	if (!s->writable)
 		s->writable = !mprotect(pg, len, PROT_READ | PROT_WRITE | PROT_EXEC);
+	}
 	return s->writable;
 }
 
@@ -556,7 +557,7 @@ API int pthread_attr_setsigmask_np(pthread_attr_t *attr, const sigset_t *set)
 	return real(attr, set);
 }
 
-API /*
+/*
  * The calls that wait with a signal mask of their own (a handler may run under it): SIGTRAP
  * left out of it.  @name's real function through dlsym, the mask argument copied.
  */

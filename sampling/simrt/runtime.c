@@ -42,8 +42,7 @@ int64_t simrt__yield_every;
 /* Modeling windows (LINEUP_SIM_WINDOW): BURST ns once every EVERY ns after an exact START;
  * every 0: exact. */
 uint64_t simrt__burst_ns = 200000, simrt__every_ns = 2000000, simrt__start_ns = 10000000;
-static uint64_t t0; /* simrt__now() at the start */
-/* When the exact start ended (ns since t0, at least 1); 0: not yet. */
+/* Nonzero once the exact start has ended (samples are scaled from then on). */
 uint64_t simrt__start_end;
 uint8_t simrt__phase[64] __attribute__((aligned(64)));
 static char out_path[4096];
@@ -95,8 +94,6 @@ uint64_t simrt__now(void)
 
 uint64_t simrt__ip(uint64_t ret)
 {
-	const uint8_t *p = (const uint8_t *)ret;
-
 	unsigned len;
 
 	if (ret & SIMRT_EXACT_IP)
@@ -104,11 +101,7 @@ uint64_t simrt__ip(uint64_t ret)
 	/* A patched site may be a no-op (or half-way) by now: its length is known. */
 	if ((len = simrt__site_len(ret - 5)) == 5 || (len = simrt__site_len(ret - 6)) == 6)
 		return ret - len;
-	if (p[-5] == 0xe8) /* call rel32 */
-		return ret - 5;
-	if (p[-6] == 0xff && p[-5] == 0x15) /* call *rel32(%rip) (-fno-plt) */
-		return ret - 6;
-	return ret - 1;
+	return ret - ((len = simrt__call_len(ret)) ? len : 1);
 }
 
 int64_t simrt__next_period(struct simrt_thread *t, int miss)
@@ -137,11 +130,9 @@ static uint64_t thread_cpu(const struct simrt_thread *t)
 	return t->has_clock && !clock_gettime(t->clock, &ts) ? ts_ns(&ts) : 0;
 }
 
-/* A window opens (@open) or closes for @t (cold_lock held). */
-static void window_cpu(struct simrt_thread *t, bool open)
+/* A window opens (@open) or closes for @t at its CPU time @now (cold_lock held). */
+static void window_cpu(struct simrt_thread *t, bool open, uint64_t now)
 {
-	uint64_t now = thread_cpu(t);
-
 	if (!now)
 		return; /* (no clock: the estimate falls back on the counts it has) */
 	if (open) {
@@ -160,13 +151,17 @@ static uint64_t loads_now(const struct simrt_thread *t)
 	       2 * __atomic_load_n(&t->cnt[2], __ATOMIC_RELAXED);
 }
 
-/* A counting phase (patched sites: the one after each window) begins or ends for @t
- * (cold_lock held). */
-static void count_cpu(struct simrt_thread *t, bool begin)
+/* The loads @t's hooks counted since the exact start ended. */
+static uint64_t loads_since_start(const struct simrt_thread *t)
 {
-	uint64_t now = thread_cpu(t);
+	return loads_now(t) - t->cnt_base[0] - 2 * t->cnt_base[2];
+}
 
-	if (!t->cnt || !now)
+/* A counting phase (patched sites: the one after each window) begins or ends for @t at its CPU
+ * time @now (cold_lock held). */
+static void count_cpu(struct simrt_thread *t, bool begin, uint64_t now)
+{
+	if (!now)
 		return;
 	if (begin) {
 		t->cpu_cnt_open = now;
@@ -184,8 +179,8 @@ static void thread_cpu_end(struct simrt_thread *t)
 {
 	uint64_t now = thread_cpu(t);
 
-	window_cpu(t, false);
-	count_cpu(t, false);
+	window_cpu(t, false, now);
+	count_cpu(t, false, now);
 	t->cpu_total = now > t->cpu_base ? now - t->cpu_base : 0;
 }
 
@@ -221,7 +216,7 @@ static uint64_t plain_estimate(const struct simrt_thread *t)
 		return t->plain_modeled + (uint64_t)(loads_out * (double)t->plain_modeled /
 						     (double)t->loads_modeled);
 	}
-	loads = t->cnt[0] - t->cnt_base[0] + 2 * (t->cnt[2] - t->cnt_base[2]);
+	loads = loads_since_start(t);
 	if (!t->loads_modeled)
 		return t->plain_modeled + loads;
 	if (loads < t->loads_modeled)
@@ -373,9 +368,7 @@ void simrt__emit_counts(struct simrt_thread *t)
 			   "counted %llu, modeled %llu; sync %llu, modeled %llu; cpu %.3f ms, in "
 			   "windows %.3f ms, counting %.3f ms (%llu loads); patched sites %llu\n",
 			t->tid, (unsigned long long)seen, (unsigned long long)t->plain_modeled,
-			(unsigned long long)(t->cnt ? t->cnt[0] - t->cnt_base[0] +
-							  2 * (t->cnt[2] - t->cnt_base[2])
-						    : 0),
+			(unsigned long long)loads_since_start(t),
 			(unsigned long long)t->loads_modeled, (unsigned long long)t->sync_seen,
 			(unsigned long long)t->sync_modeled, t->cpu_total / 1e6, t->cpu_win / 1e6,
 			t->cpu_cnt / 1e6, (unsigned long long)t->loads_cnt,
@@ -458,6 +451,16 @@ static void altstack_take_back(struct simrt_thread *t)
 	t->altstack = NULL;
 }
 
+/* @t's account closed (at its end, or at the finish; cold_lock held): its CPU time, its counts
+ * and its buffer to the spool, its RMW counts to the global table. */
+static void thread_close(struct simrt_thread *t)
+{
+	thread_cpu_end(t);
+	simrt__emit_counts(t);
+	thread_flush(t);
+	rmw_merge(t->rmw, SIMRT_RMW_SLOTS);
+}
+
 static void thread_retire(void *arg)
 {
 	struct simrt_thread *t = arg;
@@ -466,10 +469,7 @@ static void thread_retire(void *arg)
 		atomic_store(&main_gone, 1);
 	simrt__mutex_lock(&cold_lock);
 	if (t->registered) {
-		thread_cpu_end(t);
-		simrt__emit_counts(t);
-		thread_flush(t);
-		rmw_merge(t->rmw, SIMRT_RMW_SLOTS);
+		thread_close(t);
 		t->registered = false;
 		altstack_take_back(t);
 		atomic_store(&slot_used[t->slot], 0);
@@ -539,7 +539,7 @@ struct simrt_thread *simrt__thread(void)
 	t->in_cnt = false;
 	t->in_win = false;
 	if (simrt__phase_now() == SIMRT_PH_MODEL && simrt__start_end)
-		window_cpu(t, true);
+		window_cpu(t, true, thread_cpu(t));
 	t->registered = true;
 	altstack_give(t);
 	simrt__mutex_unlock(&cold_lock);
@@ -614,10 +614,7 @@ void simrt__finish(void)
 		if (!threads[s].registered)
 			continue;
 		/* Threads still running: their counts as they are, their CPU time now. */
-		thread_cpu_end(&threads[s]);
-		simrt__emit_counts(&threads[s]);
-		thread_flush(&threads[s]);
-		rmw_merge(threads[s].rmw, SIMRT_RMW_SLOTS);
+		thread_close(&threads[s]);
 	}
 	for (unsigned i = 0; i < RMW_GLOBAL_SLOTS; i++)
 		if (rmw_all[i].ip)
@@ -829,13 +826,31 @@ static bool timer_wait(uint64_t at)
 	return simrt__state == 1;
 }
 
-/* A window or a counting phase opens or closes: @fn on every registered thread. */
-static void threads_cpu(void (*fn)(struct simrt_thread *, bool), bool open)
+/* What the timer thread marks on every registered thread, at its CPU time read once. */
+enum phase_mark {
+	MARK_WINDOW_OPEN,
+	MARK_WINDOW_CLOSE, /* and, with patching, the counting phase's beginning */
+	MARK_COUNT_CLOSE,
+};
+
+static void threads_mark(enum phase_mark m)
 {
 	simrt__mutex_lock(&cold_lock);
-	for (unsigned s = 0; s < atomic_load(&slots_seen); s++)
-		if (threads[s].registered)
-			fn(&threads[s], open);
+	for (unsigned s = 0; s < atomic_load(&slots_seen); s++) {
+		struct simrt_thread *t = &threads[s];
+		uint64_t now;
+
+		if (!t->registered)
+			continue;
+		now = thread_cpu(t);
+		if (m == MARK_COUNT_CLOSE) {
+			count_cpu(t, false, now);
+			continue;
+		}
+		window_cpu(t, m == MARK_WINDOW_OPEN, now);
+		if (m == MARK_WINDOW_CLOSE && simrt__patching)
+			count_cpu(t, true, now);
+	}
 	simrt__mutex_unlock(&cold_lock);
 }
 
@@ -865,14 +880,13 @@ static void *timer_main(void *arg)
 	e = simrt__now();
 	for (unsigned s = 0; simrt__start_ns && s < atomic_load(&slots_seen); s++)
 		if (threads[s].registered) {
-			if (threads[s].cnt)
-				for (int i = 0; i < SIMRT_NR_CNT; i++)
-					threads[s].cnt_base[i] = __atomic_load_n(
-					    &threads[s].cnt[i], __ATOMIC_RELAXED);
+			for (int i = 0; i < SIMRT_NR_CNT; i++)
+				threads[s].cnt_base[i] =
+				    __atomic_load_n(&threads[s].cnt[i], __ATOMIC_RELAXED);
 			threads[s].cpu_base = thread_cpu(&threads[s]);
 		}
 	if (simrt__start_ns) {
-		__atomic_store_n(&simrt__start_end, e - t0 ? e - t0 : 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&simrt__start_end, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&simrt__phase[0], idle, __ATOMIC_RELAXED);
 	}
 	simrt__mutex_unlock(&cold_lock);
@@ -886,17 +900,16 @@ static void *timer_main(void *arg)
 		simrt__patch_all(true);
 		if (!set_phase(SIMRT_PH_MODEL))
 			break;
-		threads_cpu(window_cpu, true);
+		threads_mark(MARK_WINDOW_OPEN);
 		if (!timer_wait(next + off + simrt__burst_ns) || !set_phase(0))
 			break;
-		threads_cpu(window_cpu, false);
+		threads_mark(MARK_WINDOW_CLOSE);
 		if (simrt__patching) {
 			/* Closed: the hooks count loads for half a window (the rate between
 			 * windows), then learn new sites while the known ones become no-ops. */
-			threads_cpu(count_cpu, true);
 			if (!timer_wait(simrt__now() + simrt__burst_ns / 2))
 				break;
-			threads_cpu(count_cpu, false);
+			threads_mark(MARK_COUNT_CLOSE);
 			if (!set_phase(idle))
 				break;
 			simrt__patch_all(false);
@@ -1058,7 +1071,6 @@ void simrt__init(void)
 			(unsigned long long)simrt__every_ns / 1000,
 			(unsigned long long)simrt__start_ns / 1000);
 	debug = getenv("LINEUP_SIM_DEBUG") != NULL;
-	t0 = simrt__now();
 	simrt__max_allocs = env_u64("LINEUP_SIM_MAX_ALLOCS", simrt__max_allocs);
 	coherence__default_costs(&simrt__costs);
 

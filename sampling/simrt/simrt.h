@@ -256,6 +256,15 @@ void simrt__emit_counts(struct simrt_thread *t);
 void simrt__emit(struct simrt_thread *t, unsigned ev, uint64_t ip, uint64_t addr,
 		 uint64_t data_src, uint64_t weight, uint64_t period);
 uint64_t simrt__ip(uint64_t ret);
+
+/* The length of the call that returns to @ret: 5 (`call rel32`), 6 (`call *disp32(%rip)`,
+ * -fno-plt) or 0 (neither). */
+static inline unsigned simrt__call_len(uint64_t ret)
+{
+	const uint8_t *p = (const uint8_t *)(uintptr_t)ret;
+
+	return p[-5] == 0xe8 ? 5 : p[-6] == 0xff && p[-5] == 0x15 ? 6 : 0;
+}
 uint64_t simrt__now(void);
 /* Flush every buffer, write the perf.data, stop recording; safe to call more than once. */
 void simrt__finish(void);

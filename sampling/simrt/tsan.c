@@ -126,8 +126,6 @@ ARRIVE void simrt__arrive_rw(uint64_t addr, uint64_t size, uint64_t ret)
 	"	movq simrt__cnt@gottpoff(%rip), %rax\n"                                            \
 	"	addq $1, %fs:16(%rax)\n"
 #define COUNT_8 ""
-#define SIMRT_STR_(x) #x
-#define SIMRT_STR(x) SIMRT_STR_(x)
 #else
 #define ACCESS_FAST(name, size, which, arrive)                                                     \
 	API void __tsan_##name(void *addr)                                                         \

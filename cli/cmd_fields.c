@@ -242,7 +242,7 @@ static void attribute_one(struct fields_ctx *c, const struct fields_sample *ms)
 	 */
 	a.lcl_hitm = st.lcl_hitm != 0 || st.lcl_peer != 0;
 	a.rmt_hitm = st.rmt_hitm != 0 || st.rmt_peer != 0;
-	if (a.load && !st.lcl_hitm && !st.rmt_hitm && (st.lcl_peer || st.rmt_peer))
+	if (a.load && !st.tot_hitm && st.tot_peer)
 		c->nr_peer++;
 	fields__add(c->fields, &res, &a);
 }

@@ -29,7 +29,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define MAX_DEPTH 48
+#define MAX_DEPTH LAYOUT_MAX_DEPTH
 #define DEFAULT_BTF "/sys/kernel/btf/vmlinux"
 
 struct btf_source {
@@ -40,8 +40,6 @@ struct btf_source {
 	uint32_t *padding;	/* per type id: tail padding + 1, 0 = not computed */
 	struct arena scratch;	/* for layouts built only for their padding */
 };
-
-/* As in dwarf_types.c: cycles and exponential sharing in hostile BTF end at a stub. */
 
 struct bbuild {
 	struct btf_source *s;

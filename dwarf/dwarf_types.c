@@ -29,7 +29,7 @@
 #include "util/xalloc.h"
 
 /* Nesting bound: hostile DWARF can make types contain themselves. */
-#define MAX_DEPTH 48
+#define MAX_DEPTH LAYOUT_MAX_DEPTH
 
 /* ---- the source ---- */
 

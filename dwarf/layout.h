@@ -186,7 +186,8 @@ bool layout_source__is_btf(const struct layout_source *src);
  * (exponential).  Types being built sit on a stack of keys (a repeat is a cycle), and a budget
  * bounds the types built per top-level type.  No real C type comes near either limit.
  */
-#define LAYOUT_BUILD_DEPTH 50
+#define LAYOUT_MAX_DEPTH 48 /* nesting the DWARF and BTF builders follow */
+#define LAYOUT_BUILD_DEPTH (LAYOUT_MAX_DEPTH + 2)
 #define LAYOUT_BUILD_BUDGET (1u << 18)
 
 struct layout_build_guard {

@@ -492,19 +492,21 @@ static int describe_events(struct rec *r)
 
 		if (!ids)
 			return rec_error(r, -ENOMEM, "out of memory");
-		for (int c = 0; c < ncpu && (int)i == r->aux_ev; c++) {
+		for (int c = 0; c < ncpu; c++) {
 			uint64_t id;
 
-			if (c < r->nr_aux && !ioctl(r->aux_fd[c], PERF_EVENT_IOC_ID, &id))
-				ids[n++] = id;
-		}
-		for (int c = 0; c < ncpu && (int)i != r->aux_ev; c++)
+			if ((int)i == r->aux_ev) {
+				if (c < r->nr_aux && !ioctl(r->aux_fd[c], PERF_EVENT_IOC_ID, &id))
+					ids[n++] = id;
+				continue;
+			}
 			for (int t = 0; t < nthr; t++) {
 				struct perf_counts_values v;
 
 				if (!perf_evsel__read(r->evsel[i], c, t, &v))
 					ids[n++] = v.id;
 			}
+		}
 		if (!n) {
 			free(ids);
 			return rec_error(r, -EIO, "cannot read the sample ids of %s",

@@ -350,32 +350,21 @@ static void directive(char **argv, int argc, const char *path)
 		struct sample s = sid(pid, pid, kvnum(argv, argc, "time", 0));
 
 		check(perf_writer__mmap(w, CPUMODE_USER | ((m.prot & 4) ? 0 : (1u << 13)), &m, &s));
-	} else if (!strcmp(d, "switchout") && argc >= 4) {
-		/* header, then the dummy event's sample_id: TID TIME CPU ID */
-		uint64_t rec[5] = { 0 }, time = kvnum(argv, argc, "time", 0);
-		uint32_t cpu = cpu_arg(argv[1]), pid = (uint32_t)num(argv[2]);
-		uint32_t tid = (uint32_t)num(argv[3]);
-		uint16_t size = notime ? 32 : 40;
-		uint64_t *p = rec + 1;
-
-		rec[0] = REC_SWITCH | (uint64_t)(1u << 13) << 32 | (uint64_t)size << 48;
-		*p++ = pid | (uint64_t)tid << 32;
-		if (!notime)
-			*p++ = time;
-		*p++ = cpu;
-		*p = perf_writer__event_id(w, ev_dummy);
-		check(perf_writer__raw_record(w, rec));
-	} else if (!strcmp(d, "switch") && argc >= 4) {
-		/* header, next_prev pid/tid, then the dummy event's sample_id: TID TIME CPU ID */
+	} else if ((!strcmp(d, "switchout") || !strcmp(d, "switch")) && argc >= 4) {
+		/* header, (switch: the next/prev pid/tid,) then the dummy event's sample_id: TID TIME
+		 * CPU ID */
+		bool wide = !strcmp(d, "switch");
 		uint64_t rec[6] = { 0 }, time = kvnum(argv, argc, "time", 0);
 		uint32_t cpu = cpu_arg(argv[1]), pid = (uint32_t)num(argv[2]);
 		uint32_t tid = (uint32_t)num(argv[3]);
-		uint16_t size = notime ? 40 : 48;
+		uint16_t size = (notime ? 32 : 40) + (wide ? 8 : 0);
 		uint64_t *p = rec + 1;
 
-		rec[0] = REC_SWITCH_CPU_WIDE | (uint64_t)(1u << 13) << 32 | (uint64_t)size << 48;
+		rec[0] = (wide ? REC_SWITCH_CPU_WIDE : REC_SWITCH) | (uint64_t)(1u << 13) << 32 |
+			 (uint64_t)size << 48;
 		*p++ = pid | (uint64_t)tid << 32;
-		*p++ = pid | (uint64_t)tid << 32;	/* the sample_id's own thread: unused */
+		if (wide)
+			*p++ = pid | (uint64_t)tid << 32; /* the sample_id's own thread: unused */
 		if (!notime)
 			*p++ = time;
 		*p++ = cpu;

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "analyzer/data_src.h"
 #include "util/xalloc.h"
@@ -38,12 +37,10 @@ struct c2c {
 	struct c2c_stats shared;
 	uint32_t nr_shared;
 
-	struct c2c_line *lines;		/* in lines_mem, 64-aligned */
-	void *lines_mem;
+	struct c2c_line *lines;		/* 64-aligned (xmalloc_lines) */
 	struct lkey *lkeys;		/* parallel to lines */
 	size_t nr_lines, cap_lines;
-	struct c2c_entry *entries;	/* in entries_mem, 64-aligned */
-	void *entries_mem;
+	struct c2c_entry *entries;	/* 64-aligned (xmalloc_lines) */
 	struct ekey *ekeys;		/* parallel to entries */
 	size_t nr_entries, cap_entries;
 
@@ -287,9 +284,9 @@ void c2c__delete(struct c2c *c)
 	}
 	free(c->cpu2node);
 	free(c->mem);
-	free(c->lines_mem);
+	free(c->lines);
 	free(c->lkeys);
-	free(c->entries_mem);
+	free(c->entries);
 	free(c->ekeys);
 	free(c->line_ht);
 	free(c->entry_ht);
@@ -347,25 +344,18 @@ int c2c__offset_node_width(const struct c2c *c)
 }
 
 /*
- * Grow an array into a new 64-aligned block (*mem: the block to free), so that its elements'
+ * Grow an array into a new 64-aligned block (xmalloc_lines), so that its elements'
  * hot fields are whole cache lines.  The tables are read at random, several MB of them: 2 MB
  * pages (where the system gives them on request) spare the TLB misses that otherwise hold the
  * prefetches up (-7..10% on the bench).
  */
-static void *grow_aligned(void **mem, void *old, size_t used, size_t size)
+static void *grow_aligned(void *old, size_t used, size_t size)
 {
-	void *raw = xmalloc(size + 64);
-	void *v = (void *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-	uintptr_t a = ((uintptr_t)raw + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
-	uintptr_t end = ((uintptr_t)raw + size) & ~(uintptr_t)((2u << 20) - 1);
-
-	if (end > a)
-		madvise((void *)a, end - a, MADV_HUGEPAGE);
+	void *v = xmalloc_lines(size);
 
 	if (used)
 		memcpy(v, old, used);
-	free(*mem);
-	*mem = raw;
+	free(old);
 	return v;
 }
 
@@ -586,7 +576,7 @@ static uint32_t line__new(struct c2c *c, struct lkey k, const struct c2c_sample 
 
 	if (c->nr_lines == c->cap_lines) {
 		c->cap_lines = c->cap_lines ? 2 * c->cap_lines : 64;
-		c->lines = grow_aligned(&c->lines_mem, c->lines, c->nr_lines * sizeof(*c->lines),
+		c->lines = grow_aligned(c->lines, c->nr_lines * sizeof(*c->lines),
 					c->cap_lines * sizeof(*c->lines));
 		c->lkeys = xrealloc(c->lkeys, c->cap_lines * sizeof(*c->lkeys));
 	}
@@ -631,7 +621,7 @@ static uint32_t entry__new(struct c2c *c, struct ekey k, size_t at, uint64_t has
 
 	if (c->nr_entries == c->cap_entries) {
 		c->cap_entries = c->cap_entries ? 2 * c->cap_entries : 256;
-		c->entries = grow_aligned(&c->entries_mem, c->entries,
+		c->entries = grow_aligned(c->entries,
 					  c->nr_entries * sizeof(*c->entries),
 					  c->cap_entries * sizeof(*c->entries));
 		c->ekeys = xrealloc(c->ekeys, c->cap_entries * sizeof(*c->ekeys));

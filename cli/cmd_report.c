@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -870,16 +869,6 @@ out:
 	return n;
 }
 
-/* Ask for 2 MB pages over the whole 2 MB pages of [p, p + len) (a hint: the ring is ~10 MB). */
-static void huge_hint(void *p, size_t len)
-{
-	uintptr_t a = ((uintptr_t)p + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
-	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)((2u << 20) - 1);
-
-	if (end > a)
-		madvise((void *)a, end - a, MADV_HUGEPAGE);
-}
-
 /*
  * The ring is full: grow it, or, when delivered items hold most of it (a late item pins the
  * oldest slot while the rest moves on), renumber the live items 0.. in arrival order, which
@@ -889,16 +878,12 @@ static void queue__grow(struct queue *q)
 {
 	uint64_t cap = q->cap && q->n < q->cap / 2 ? q->cap : q->cap ? 2 * q->cap : 4096;
 	struct qitem *v;
-	uint64_t *t = xmalloc(cap * sizeof(*t));
+	uint64_t *t = xmalloc_lines(cap * sizeof(*t));
 	uint64_t **cc = q->ccs ? xcalloc(cap, sizeof(*cc)) : NULL;
 	uint64_t k = 0;
 
-	/* an item a cache line (the alignment is for speed only) */
-	if (posix_memalign((void **)&v, 64, cap * sizeof(*v)))
-		v = xmalloc(cap * sizeof(*v));
-
-	huge_hint(v, cap * sizeof(*v));
-	huge_hint(t, cap * sizeof(*t));
+	/* an item a cache line (the alignment is for speed only); 2 MB pages: the ring is ~10 MB */
+	v = xmalloc_lines(cap * sizeof(*v));
 
 	for (size_t r = 0; r < q->nr_runs; r++) {
 		uint64_t begin = k;

@@ -4,9 +4,11 @@
 #include "util/xalloc.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void __attribute__((noreturn)) oom(size_t size)
 {
@@ -39,6 +41,20 @@ void *xrealloc(void *ptr, size_t size)
 	if (!p)
 		oom(size);
 	return p;
+}
+
+void *xmalloc_lines(size_t size)
+{
+	void *v;
+	uintptr_t a, end;
+
+	if (posix_memalign(&v, 64, size ? size : 1))
+		v = xmalloc(size); /* (only when memory has run out: xmalloc says so) */
+	a = ((uintptr_t)v + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
+	end = ((uintptr_t)v + size) & ~(uintptr_t)((2u << 20) - 1);
+	if (end > a)
+		madvise((void *)a, end - a, MADV_HUGEPAGE);
+	return v;
 }
 
 void *xgrow(void *ptr, size_t *cap, size_t need, size_t size)

@@ -13,6 +13,12 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 /* Grow an array to hold at least @need elements of @size bytes; doubles the capacity. */
 void *xgrow(void *ptr, size_t *cap, size_t need, size_t size);
+/*
+ * A 64-aligned block (its elements' hot fields whole cache lines), with 2 MB pages asked for
+ * over its whole 2 MB pages (a hint: several MB read at random spare the TLB misses that hold
+ * prefetches up).  Freed with free().
+ */
+void *xmalloc_lines(size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

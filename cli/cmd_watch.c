@@ -1443,26 +1443,6 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 	cmd_argv = argv + i;
 	if (!r->cfg.output)
 		r->cfg.output = "watch.data";
-	{
-		/* Find out now, not after the run, that the recording cannot be written. */
-		char *dir = xstrdup(r->cfg.output), *slash = strrchr(dir, '/');
-		const char *d = ".";
-
-		if (slash == dir) {
-			d = "/";
-		} else if (slash) {
-			*slash = 0;
-			d = dir;
-		}
-
-		if (access(d, W_OK) < 0 || (access(r->cfg.output, F_OK) == 0 &&
-					    access(r->cfg.output, W_OK) < 0)) {
-			cli__error("cannot write %s: %s", r->cfg.output, strerror(errno));
-			free(dir);
-			return EXIT_USAGE;
-		}
-		free(dir);
-	}
 	ntargets = !!r->cfg.object + !!r->cfg.symbol + !!r->cfg.alloc;
 	if (ntargets != 1)
 		return cli__usage_error(cmd, "give exactly one of --object, --symbol, --alloc");
@@ -1479,6 +1459,12 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		return cli__usage_error(cmd, "--rotate goes with --fields or --all-fields");
 	if (!*cmd_argv && !r->cfg.duration && !r->cfg.pid && r->cfg.alloc && !r->cfg.comm)
 		return cli__usage_error(cmd, "--alloc without a command needs --comm or --pid");
+	/* Find out now, not after the run, that the recording cannot be written; an older one
+	 * becomes FILE.old, as perf record keeps it. */
+	if (perf_writer__prepare_output(r->cfg.output, err, sizeof(err))) {
+		cli__error("%s", err);
+		return EXIT_USAGE;
+	}
 
 	/* Where is the object: kernel or user? */
 	r->kernel = true;

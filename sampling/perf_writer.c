@@ -8,6 +8,8 @@
  * because perf finds the feature table at data.offset + data.size and the ids may grow until
  * then.  Only libc here (see the header): the software collector's runtime links this file.
  */
+#include <config.h>
+
 #include "sampling/perf_writer.h"
 
 #include <ctype.h>
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -76,6 +79,7 @@ struct perf_writer {
 	int err;
 	char errmsg[512];
 	char *path;
+	char *tmp_path;		/* perf_writer__open's new file, renamed to path at close */
 
 	uint8_t *buf;
 	size_t buf_len;
@@ -250,6 +254,9 @@ void perf_writer__delete(struct perf_writer *w)
 		return;
 	if (w->own_fd && w->fd >= 0)
 		close(w->fd);
+	if (w->tmp_path)
+		unlink(w->tmp_path);	/* never closed: nothing replaces the file at path */
+	free(w->tmp_path);
 	for (uint32_t i = 0; i < w->nr_ev; i++) {
 		free(w->ev[i].name);
 		free(w->ev[i].ids);
@@ -564,17 +571,128 @@ int perf_writer__open_fd(struct perf_writer *w, int fd)
 	return 0;
 }
 
+/* @path's directory part ("." when none), malloc'ed; NULL when out of memory. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+	char *d = malloc(n + 2);
+
+	if (!d)
+		return NULL;
+	if (!slash)
+		strcpy(d, ".");
+	else if (!n)
+		strcpy(d, "/");
+	else
+		memcpy(d, path, n), d[n] = 0;
+	return d;
+}
+
+/*
+ * A new file beside @path, "DIR/.NAME.XXXXXX": created with O_EXCL (mkostemp), so no link
+ * planted at a name can redirect it, mode 0600 as perf's.  The fd, or -errno.
+ */
+static int create_beside(const char *path, char **tmp)
+{
+	const char *base = strrchr(path, '/');
+	char *dir = dir_of(path);
+	size_t n;
+	int fd;
+
+	*tmp = NULL;
+	if (!dir)
+		return -ENOMEM;
+	base = base ? base + 1 : path;
+	n = strlen(dir) + strlen(base) + 10;
+	*tmp = malloc(n);
+	if (!*tmp) {
+		free(dir);
+		return -ENOMEM;
+	}
+	snprintf(*tmp, n, "%s/.%s.XXXXXX", dir, base);
+	free(dir);
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		free(*tmp);
+		*tmp = NULL;
+		return -e;
+	}
+	return fd;
+}
+
 int perf_writer__open(struct perf_writer *w, const char *path)
 {
+	struct stat st;
+	char *tmp;
 	int fd;
 
 	free(w->path);
 	w->path = pw_strdup(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (!w->path)
+		return pw_error(w, -ENOMEM, "out of memory");
+	if (!*path || path[strlen(path) - 1] == '/')
+		return pw_error(w, -EISDIR, "cannot create: a file name is needed, not a directory");
+	/* (a symbolic link at @path is replaced at close, never written through) */
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		return pw_error(w, S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST,
+				"cannot create: it exists and is not a regular file");
+	fd = create_beside(path, &tmp);
 	if (fd < 0)
-		return pw_error(w, errno, "cannot create: %s", strerror(errno));
+		return pw_error(w, fd, "cannot create: %s", strerror(-fd));
+	w->tmp_path = tmp;
 	w->own_fd = true;
 	return perf_writer__open_fd(w, fd);
+}
+
+int perf_writer__prepare_output(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char *tmp, *old;
+	int fd;
+
+	if (!*path || path[strlen(path) - 1] == '/') {
+		snprintf(err, errlen, "%s: a file name is needed, not a directory", path);
+		return -EISDIR;
+	}
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s exists and is not a regular file (%s): not replacing it",
+			 path, S_ISDIR(st.st_mode) ? "a directory" : S_ISLNK(st.st_mode) ?
+			 "a symbolic link" : "a device, FIFO or socket");
+		return -EEXIST;
+	}
+	/* The directory must take a new file: said now, not after the run. */
+	fd = create_beside(path, &tmp);
+	if (fd < 0) {
+		char *dir = dir_of(path);
+
+		snprintf(err, errlen, "cannot write %s: %s (a new file in %s)", path, strerror(-fd),
+			 dir ? dir : "its directory");
+		free(dir);
+		return fd;
+	}
+	close(fd);
+	unlink(tmp);
+	free(tmp);
+	if (lstat(path, &st) || !st.st_size)
+		return 0;
+	old = malloc(strlen(path) + 5);
+	if (!old) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	sprintf(old, "%s.old", path);
+	if (rename(path, old)) {
+		int e = errno;
+
+		snprintf(err, errlen, "cannot move %s to %s: %s", path, old, strerror(e));
+		free(old);
+		return -e;
+	}
+	free(old);
+	return 0;
 }
 
 /* ---- records ----------------------------------------------------------------------- */
@@ -1690,6 +1808,14 @@ int perf_writer__close(struct perf_writer *w)
 			rc = pw_error(w, errno, "close failed: %s", strerror(errno));
 		w->fd = -1;
 		w->own_fd = false;
+	}
+	/* The finished file takes its name only now: a reader never sees it half written. */
+	if (!rc && w->tmp_path) {
+		if (rename(w->tmp_path, w->path))
+			rc = pw_error(w, errno, "cannot rename %s into place: %s", w->tmp_path,
+				      strerror(errno));
+		else
+			free(w->tmp_path), w->tmp_path = NULL;
 	}
 out:
 	free(feats.p);

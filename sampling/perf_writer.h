@@ -19,7 +19,8 @@
  *	perf_writer__delete(w)
  *
  * The attrs and ids are written after the data, at close, so events keep their ids open until
- * then; a file never closed has data.size == 0, which perf reports as unfinished.
+ * then; a file never closed (perf_writer__open_fd) has data.size == 0, which perf reports as
+ * unfinished.
  *
  * Errors: every function returning int returns 0 or -errno; perf_writer__strerror() then says
  * what was wrong (file, offset, which record or field).  After a write error every later call
@@ -130,8 +131,20 @@ int perf_writer__add_id(struct perf_writer *w, int evsel, uint64_t id);
 /* The event's first id (what a sample's id/identifier should carry). */
 uint64_t perf_writer__event_id(const struct perf_writer *w, int evsel);
 
-/* Create @path (truncating it) and write the provisional header. */
+/*
+ * Write the file @path: a new file is created beside it (".NAME.XXXXXX" in its directory, mode
+ * 0600, O_EXCL) and renamed to @path by a successful perf_writer__close, so what was at @path
+ * stays whole until then, and a symbolic link there is replaced, never written through.
+ * Refused when @path is a directory, a device, a FIFO or a socket.  A writer deleted before
+ * its close removes the new file.
+ */
 int perf_writer__open(struct perf_writer *w, const char *path);
+/*
+ * Before a recording to @path, as perf record does: check that its directory takes a new file,
+ * and move an existing non-empty regular file to PATH.old.  Anything else at @path (a
+ * directory, a link, a device) is refused: 0, or -errno with the reason in @err.
+ */
+int perf_writer__prepare_output(const char *path, char *err, size_t errlen);
 /* Same on an open regular file (written with pwrite from offset 0, truncated first). */
 int perf_writer__open_fd(struct perf_writer *w, int fd);
 /*

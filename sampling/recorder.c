@@ -989,25 +989,6 @@ static void rec_cleanup(struct rec *r)
 	free(r->maps);
 }
 
-/* As perf record does: an existing recording becomes OUTPUT.old instead of being lost. */
-static int keep_old(struct rec *r, const char *output)
-{
-	struct stat sb;
-	char *old;
-	int rc = 0;
-
-	if (stat(output, &sb) || !S_ISREG(sb.st_mode) || !sb.st_size)
-		return 0;
-	old = malloc(strlen(output) + 5);
-	if (!old)
-		return rec_error(r, -ENOMEM, "out of memory");
-	sprintf(old, "%s.old", output);
-	if (rename(output, old))
-		rc = rec_error(r, errno, "cannot move %s to %s: %s", output, old, strerror(errno));
-	free(old);
-	return rc;
-}
-
 int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char *err,
 		  size_t errlen)
 {
@@ -1020,6 +1001,13 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		return rec_error(&r, -EINVAL, "%u events: 1 to 8 expected", o->nr_events);
 	if (!o->argv && !o->system_wide)
 		return rec_error(&r, -EINVAL, "nothing to record: give a command or -a");
+	/* As perf record does: an existing recording becomes OUTPUT.old instead of being lost;
+	 * checked before the workload runs. */
+	if (strcmp(o->output, "-")) {
+		rc = perf_writer__prepare_output(o->output, err, errlen);
+		if (rc)
+			return rc;
+	}
 	if (o->argv) {
 		rc = start_workload(&r);
 		if (rc)
@@ -1042,14 +1030,10 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		perf_writer__set_tracing_data(r.w, o->tracing_data, o->tracing_size);
 	if (o->cmdline)
 		perf_writer__set_cmdline(r.w, o->cmdline_argc, o->cmdline);
-	if (!strcmp(o->output, "-")) {
+	if (!strcmp(o->output, "-"))
 		rc = perf_writer__open_pipe(r.w, STDOUT_FILENO);
-	} else {
-		rc = keep_old(&r, o->output);
-		if (rc)
-			goto out;
+	else
 		rc = perf_writer__open(r.w, o->output);
-	}
 	if (rc) {
 		rec_error(&r, rc, "%s", perf_writer__strerror(r.w));
 		goto out;

@@ -12,7 +12,8 @@ tests_watch_classify_test_LDADD = dwarf/libdwarf.a util/libutil.a $(CAPSTONE_LIB
 	$(LIBDW_LIBS) $(LIBELF_LIBS)
 TESTS += tests/watch/classify_test
 TESTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh tests/watch/errors.sh \
-	tests/watch/pair.sh tests/watch/object.sh
+	tests/watch/pair.sh tests/watch/object.sh tests/watch/output.sh
+dist_check_SCRIPTS += tests/watch/output.sh
 dist_check_SCRIPTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh \
 	tests/watch/errors.sh tests/watch/pair.sh tests/watch/lib-watch.sh tests/watch/object.sh
 check_PROGRAMS += tests/watch/tracing_data_test

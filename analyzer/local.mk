@@ -9,3 +9,4 @@ analyzer_libanalyzer_a_SOURCES += analyzer/data_src.c analyzer/data_src.h analyz
 	analyzer/c2c.h analyzer/c2c_columns.c analyzer/c2c_columns.h
 analyzer_libanalyzer_a_SOURCES += analyzer/watch_replay.c analyzer/watch_replay.h
 analyzer_libanalyzer_a_SOURCES += analyzer/callchain.c analyzer/callchain.h
+analyzer_libanalyzer_a_SOURCES += analyzer/table.c analyzer/table.h

@@ -16,3 +16,4 @@ include tests/speed.mk
 include tests/sim.mk
 include tests/layout.mk
 include tests/spe.mk
+include tests/table.mk

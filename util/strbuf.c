@@ -66,3 +66,18 @@ void strbuf__add_json(struct strbuf *sb, const char *s)
 			strbuf__add(sb, (const char *)&c, 1);
 	}
 }
+
+void strbuf__add_csv(struct strbuf *sb, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		strbuf__add(sb, s, strlen(s));
+		return;
+	}
+	strbuf__add(sb, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf__add(sb, "\"", 1);
+		strbuf__add(sb, s, 1);
+	}
+	strbuf__add(sb, "\"", 1);
+}

@@ -19,5 +19,7 @@ void strbuf__reset(struct strbuf *sb);
 void strbuf__release(struct strbuf *sb);
 /* JSON-escape @s (without quotes) onto @sb. */
 void strbuf__add_json(struct strbuf *sb, const char *s);
+/* @s as one CSV field (RFC 4180): quoted, quotes doubled, when it holds a comma, quote or newline. */
+void strbuf__add_csv(struct strbuf *sb, const char *s);
 
 #endif

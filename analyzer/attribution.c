@@ -3,6 +3,8 @@
 
 #include "analyzer/attribution.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,38 +201,93 @@ double attr_stats__resolved_share(const struct attr_stats *st)
 void alloc_index__init(struct alloc_index *ix)
 {
 	memset(ix, 0, sizeof(*ix));
+	u64map__init(&ix->live);
 }
 
 void alloc_index__exit(struct alloc_index *ix)
 {
 	zfree(&ix->entries);
+	zfree(&ix->older);
+	u64map__exit(&ix->live);
 	memset(ix, 0, sizeof(*ix));
+}
+
+/* Link entry @i into the live chain of its base. */
+static void chain_add(struct alloc_index *ix, size_t i)
+{
+	uint64_t prev;
+
+	ix->older[i] = u64map__get(&ix->live, ix->entries[i].base, &prev) ? (size_t)prev : SIZE_MAX;
+	if (ix->entries[i].free_time == UINT64_MAX)
+		u64map__set(&ix->live, ix->entries[i].base, i);
 }
 
 void alloc_index__add(struct alloc_index *ix, const struct alloc_entry *e)
 {
 	ix->entries = xgrow(ix->entries, &ix->cap, ix->nr + 1, sizeof(*ix->entries));
+	ix->older = xgrow(ix->older, &ix->cap_older, ix->nr + 1, sizeof(*ix->older));
 	ix->entries[ix->nr] = *e;
 	if (!e->free_time)
 		ix->entries[ix->nr].free_time = UINT64_MAX;
-	ix->nr++;
 	if (e->size > ix->max_size)
 		ix->max_size = e->size;
+	chain_add(ix, ix->nr++);
 	ix->sorted = 0;
+}
+
+/* In the sorted entries, the first index in [lo, hi) whose base is above @base (or >= it). */
+static size_t base_bound(const struct alloc_index *ix, size_t lo, size_t hi, uint64_t base,
+			 bool inclusive)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t b = ix->entries[mid].base;
+
+		if (inclusive ? b <= base : b < base)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* In a run of one base, [lo, hi), sorted by time: the last entry allocated at or before @t. */
+static size_t latest_by(const struct alloc_index *ix, size_t lo, size_t hi, uint64_t t)
+{
+	size_t first = lo;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->entries[mid].alloc_time <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > first ? lo - 1 : SIZE_MAX;
 }
 
 int alloc_index__free(struct alloc_index *ix, uint64_t base, uint64_t time)
 {
-	/* Frees follow their allocation closely in a stream, so search from the newest. */
-	for (size_t i = ix->nr; i-- > 0;) {
-		struct alloc_entry *e = &ix->entries[i];
+	uint64_t head;
+	size_t i, newer = SIZE_MAX;
 
-		if (e->base == base && e->free_time == UINT64_MAX && e->alloc_time <= time) {
-			e->free_time = time;
-			return 0;
-		}
-	}
-	return -1;
+	if (!u64map__get(&ix->live, base, &head))
+		return -1;
+	/* The newest live entry at @base allocated by @time; the chain is usually one long. */
+	for (i = (size_t)head; i != SIZE_MAX; newer = i, i = ix->older[i])
+		if (ix->entries[i].alloc_time <= time)
+			break;
+	if (i == SIZE_MAX)
+		return -1;
+	ix->entries[i].free_time = time;
+	if (newer != SIZE_MAX)
+		ix->older[newer] = ix->older[i];
+	else if (ix->older[i] != SIZE_MAX)
+		u64map__set(&ix->live, base, ix->older[i]);
+	else
+		u64map__del(&ix->live, base);
+	return 0;
 }
 
 static int entry_cmp(const void *a, const void *b)
@@ -248,6 +305,10 @@ void alloc_index__prepare(struct alloc_index *ix)
 {
 	if (ix->nr)
 		qsort(ix->entries, ix->nr, sizeof(*ix->entries), entry_cmp);
+	/* The chains held indexes of the unsorted order: link them again (older ones first). */
+	u64map__exit(&ix->live);
+	for (size_t i = 0; i < ix->nr; i++)
+		chain_add(ix, i);
 	ix->sorted = 1;
 }
 
@@ -255,27 +316,20 @@ const struct alloc_entry *alloc_index__find(const struct alloc_index *ix, uint64
 					    uint64_t time)
 {
 	const struct alloc_entry *best = NULL;
-	size_t lo = 0, hi = ix->nr;
+	size_t hi;
 
 	if (!ix->sorted || !ix->nr)
 		return NULL;
-	/* First entry with base > addr; candidates lie before it, within max_size. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	/* Candidates lie below the first entry with base > addr, within max_size: one per base. */
+	hi = base_bound(ix, 0, ix->nr, addr, true);
+	while (hi > 0 && addr - ix->entries[hi - 1].base < ix->max_size) {
+		uint64_t base = ix->entries[hi - 1].base;
+		size_t lo = base_bound(ix, 0, hi, base, false);
+		size_t i = time ? latest_by(ix, lo, hi, time) : hi - 1;
+		const struct alloc_entry *e = i == SIZE_MAX ? NULL : &ix->entries[i];
 
-		if (ix->entries[mid].base <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i-- > 0;) {
-		const struct alloc_entry *e = &ix->entries[i];
-
-		if (addr - e->base >= ix->max_size)
-			break;
-		if (!covers(e->base, e->size, addr))
-			continue;
-		if (time && (e->alloc_time > time || e->free_time <= time))
+		hi = lo;
+		if (!e || !covers(e->base, e->size, addr) || (time && e->free_time <= time))
 			continue;
 		if (!best || e->alloc_time > best->alloc_time)
 			best = e;

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "analyzer/flat_layout.h"
+#include "analyzer/u64map.h"
 
 /* Kinds of evidence, weakest first, so a larger value is stronger. */
 enum attr_evidence {
@@ -145,7 +146,8 @@ double attr_stats__resolved_share(const struct attr_stats *st);
 /*
  * Allocations seen over time (kernel kmem tracepoints or the collector's log): which object
  * held an address at a given time.  Entries are added in any order; alloc_index__prepare()
- * sorts them once before lookups.
+ * sorts them once before lookups.  Every operation is O(log n) (a free: O(1) expected), so a
+ * recording of millions of allocations is read in seconds.
  */
 struct alloc_entry {
 	uint64_t base, size;
@@ -156,11 +158,19 @@ struct alloc_entry {
 	uint32_t pid;			/* the allocating process, for naming @site */
 };
 
+/*
+ * @live:	base -> index of the newest live entry at that base
+ * @older:	per entry, the index of the live entry its base held before it (SIZE_MAX: none),
+ *		so a free whose newest entry is not yet allocated finds the older one
+ */
 struct alloc_index {
 	struct alloc_entry *entries;
 	size_t nr, cap;
 	uint64_t max_size;
 	int sorted;
+	struct u64map live;
+	size_t *older;
+	size_t cap_older;
 };
 
 void alloc_index__init(struct alloc_index *ix);
@@ -171,7 +181,9 @@ int alloc_index__free(struct alloc_index *ix, uint64_t base, uint64_t time);
 void alloc_index__prepare(struct alloc_index *ix);
 /*
  * The allocation live at @time that holds @addr (the latest one allocated before @time), or
- * NULL.  A @time of 0 means "any time": the latest allocation holding @addr.
+ * NULL.  A @time of 0 means "any time": the latest allocation holding @addr.  Of the entries
+ * at one base only the latest allocated by @time is a candidate: a base holds one live
+ * allocation at a time (an older one still open there lost its free record).
  */
 const struct alloc_entry *alloc_index__find(const struct alloc_index *ix, uint64_t addr,
 					    uint64_t time);

@@ -6,3 +6,4 @@ EXTRA_DIST += bench/c2c_report.sh
 EXTRA_DIST += bench/reader.sh
 EXTRA_DIST += bench/watch_overhead.sh
 EXTRA_DIST += bench/symbols.sh
+EXTRA_DIST += bench/fields_allocs.sh

@@ -19,6 +19,8 @@ TESTS += tests/fields/bad_input.sh
 dist_check_SCRIPTS += tests/fields/bad_input.sh
 TESTS += tests/fields/report.sh
 dist_check_SCRIPTS += tests/fields/report.sh
+TESTS += tests/fields/many_allocs.sh
+dist_check_SCRIPTS += tests/fields/many_allocs.sh
 check_PROGRAMS += tests/fields/kmemmix
 tests_fields_kmemmix_SOURCES = tests/fields/kmemmix.c tests/fields/kmemmix_read.c \
 	tests/fields/kmemmix.h

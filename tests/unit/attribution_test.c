@@ -208,6 +208,43 @@ static void test_alloc_index(void)
 	alloc_index__exit(&ix);
 }
 
+/* Frees match by base through the live chains, before and after prepare. */
+static void test_alloc_free_chains(void)
+{
+	struct alloc_index ix;
+	const struct alloc_entry *e;
+
+	alloc_index__init(&ix);
+	/* Two live at one base (a lost free): a free at time 15 closes the one made by then. */
+	alloc_index__add(&ix, &(struct alloc_entry){ 0x2000, 64, 10, 0, "a", "x" });
+	alloc_index__add(&ix, &(struct alloc_entry){ 0x2000, 64, 20, 0, "b", "x" });
+	CHECK(alloc_index__free(&ix, 0x2000, 15) == 0);
+	CHECK(alloc_index__free(&ix, 0x2000, 15) == -1);	/* "b" is not allocated yet */
+	CHECK(alloc_index__free(&ix, 0x2000, 25) == 0);
+	CHECK(alloc_index__free(&ix, 0x2000, 30) == -1);
+	/* Thousands of live blocks freed oldest first: each finds its own. */
+	for (uint64_t i = 0; i < 20000; i++)
+		alloc_index__add(&ix, &(struct alloc_entry){ 0x100000 + i * 64, 64, 100 + i, 0,
+							     NULL, "malloc" });
+	for (uint64_t i = 0; i < 20000; i += 2)
+		CHECK(alloc_index__free(&ix, 0x100000 + i * 64, 50000 + i) == 0);
+	alloc_index__prepare(&ix);
+	e = alloc_index__find(&ix, 0x2010, 12);
+	CHECK(e && !strcmp(e->type, "a"));
+	e = alloc_index__find(&ix, 0x2010, 22);
+	CHECK(e && !strcmp(e->type, "b"));
+	CHECK(!alloc_index__find(&ix, 0x2010, 26));
+	CHECK(!alloc_index__find(&ix, 0x100000 + 4 * 64 + 8, 60000));	/* freed */
+	e = alloc_index__find(&ix, 0x100000 + 5 * 64 + 8, 60000);	/* still live */
+	CHECK(e && e->base == 0x100000 + 5 * 64);
+	/* After prepare, frees still find their entries. */
+	CHECK(alloc_index__free(&ix, 0x100000 + 5 * 64, 70000) == 0);
+	CHECK(!alloc_index__find(&ix, 0x100000 + 5 * 64 + 8, 70001));
+	e = alloc_index__find(&ix, 0x100000 + 5 * 64 + 8, 69999);
+	CHECK(e && e->base == 0x100000 + 5 * 64);
+	alloc_index__exit(&ix);
+}
+
 static void test_u64map(void)
 {
 	struct u64map m;
@@ -231,6 +268,7 @@ int main(void)
 	test_resolve();
 	test_stats();
 	test_alloc_index();
+	test_alloc_free_chains();
 	test_u64map();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

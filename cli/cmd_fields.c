@@ -903,6 +903,23 @@ static int wrong_struct(struct fields_ctx *c)
 	return EXIT_NOTHING;
 }
 
+/* --type 'TYPE'@ADDR whose TYPE no object at hand defines: a typo, or the wrong objects. */
+static int unknown_hint(struct fields_ctx *c, const char *hint)
+{
+	const char *at = strrchr(hint, '@');
+	char *type = xstrndup(hint, (size_t)(at - hint));
+	const char *close[5];
+	int n = fields_attr__closest(c->fa, type, close, 5);
+
+	fprintf(stderr, "lineup: --type '%s': unknown type '%s' (no object at hand defines it",
+		hint, type);
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "%s %s", i ? "," : "; closest:", close[i]);
+	fputs(")\n", stderr);
+	free(type);
+	return EXIT_USAGE;
+}
+
 static bool struct_found(const struct fields_ctx *c)
 {
 	for (size_t i = 0; i < c->fields->nr_structs; i++)
@@ -964,6 +981,10 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 	rc = attribute_samples(&c);
 	if (rc)
 		goto out;
+	if (fields_attr__unknown_hint(c.fa)) {
+		rc = unknown_hint(&c, fields_attr__unknown_hint(c.fa));
+		goto out;
+	}
 	if (o.only_struct && !struct_found(&c)) {
 		rc = wrong_struct(&c);
 		goto out;

@@ -885,6 +885,15 @@ int fields_attr__closest(struct fields_attr *c, const char *name, const char **o
 	return n;
 }
 
+const char *fields_attr__unknown_hint(struct fields_attr *c)
+{
+	for (size_t i = 0; i < c->nr_hints; i++)
+		if (!fields_attr__find_type(c, c->hints[i].type) &&
+		    !fields_attr__has_struct(c, c->hints[i].type))
+			return c->o->hints.v[i];
+	return NULL;
+}
+
 const char *fields_attr__strip_tag(const char *name)
 {
 	return strip_tag(name);

@@ -106,6 +106,9 @@ size_t fields_attr__nr_allocs(const struct fields_attr *fa);
 int fields_attr__has_struct(struct fields_attr *fa, const char *name);
 int fields_attr__closest(struct fields_attr *fa, const char *name, const char **out, int max);
 
+/* The first --type hint whose type no object at hand defines (after resolving), or NULL. */
+const char *fields_attr__unknown_hint(struct fields_attr *fa);
+
 /* "file" for "struct file" (also union/class). */
 const char *fields_attr__strip_tag(const char *name);
 

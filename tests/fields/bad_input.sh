@@ -70,6 +70,9 @@ fi
 expect_rc 2 "$LINEUP" fields -i "$T/mod.data" --type 'struct file' 2>"$T/err"
 grep -q "'struct T'@ADDR" "$T/err" || fail "bad --type: $(cat "$T/err")"
 expect_rc 2 "$LINEUP" fields -i "$T/mod.data" --type 'struct file@0xzz' 2>/dev/null
+# A well-formed hint whose type nothing defines: said, exit 2 (was accepted with exit 0).
+expect_rc 2 "$LINEUP" fields -i "$T/mod.data" --type 'struct nosuch'@0x1 2>"$T/err"
+grep -q "unknown type 'struct nosuch'" "$T/err" || fail "unknown --type type: $(cat "$T/err")"
 expect_rc 2 "$LINEUP" fields -i "$T/mod.data" --cache-type filp 2>/dev/null
 expect_rc 2 "$LINEUP" fields -i "$T/mod.data" --line-size 48 2>/dev/null
 expect_rc 2 "$LINEUP" fields -i "$T/mod.data" extra-argument 2>/dev/null

@@ -10,3 +10,4 @@ analyzer_libanalyzer_a_SOURCES += analyzer/data_src.c analyzer/data_src.h analyz
 analyzer_libanalyzer_a_SOURCES += analyzer/watch_replay.c analyzer/watch_replay.h
 analyzer_libanalyzer_a_SOURCES += analyzer/callchain.c analyzer/callchain.h
 analyzer_libanalyzer_a_SOURCES += analyzer/table.c analyzer/table.h
+analyzer_libanalyzer_a_SOURCES += analyzer/srcpatch.h

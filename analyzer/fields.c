@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/id_set.h"
 #include "analyzer/u64map.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -23,60 +24,6 @@ struct fields_priv {
 static struct fields_priv *priv(const struct fields *f)
 {
 	return f->priv;
-}
-
-/* --- small sets --- */
-
-static void id_set__add(struct id_set *s, uint32_t id)
-{
-	uint32_t lo = 0, hi = s->nr;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (s->ids[mid] == id)
-			return;
-		if (s->ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (s->nr == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 4;
-		s->ids = xrealloc(s->ids, s->cap * sizeof(*s->ids));
-	}
-	memmove(s->ids + lo + 1, s->ids + lo, (s->nr - lo) * sizeof(*s->ids));
-	s->ids[lo] = id;
-	s->nr++;
-}
-
-static bool id_set__has(const struct id_set *s, uint32_t id)
-{
-	uint32_t lo = 0, hi = s->nr;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (s->ids[mid] == id)
-			return true;
-		if (s->ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
-static void id_set__merge(struct id_set *dst, const struct id_set *src)
-{
-	for (uint32_t i = 0; i < src->nr; i++)
-		id_set__add(dst, src->ids[i]);
-}
-
-static void id_set__release(struct id_set *s)
-{
-	zfree(&s->ids);
-	s->nr = s->cap = 0;
 }
 
 /* --- stats --- */

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "analyzer/attribution.h"
+#include "analyzer/id_set.h"
 
 struct strbuf;
 
@@ -38,12 +39,6 @@ struct fields_access {
 	uint32_t cpu, tid;
 	bool load, store, locked;
 	bool lcl_hitm, rmt_hitm;
-};
-
-/* A small set of CPU or thread ids. */
-struct id_set {
-	uint32_t *ids;
-	uint32_t nr, cap;
 };
 
 /* One code address touching a member (or a slot of a line). */

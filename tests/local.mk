@@ -17,3 +17,4 @@ include tests/sim.mk
 include tests/layout.mk
 include tests/spe.mk
 include tests/table.mk
+include tests/suggest.mk

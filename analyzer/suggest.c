@@ -1,0 +1,1018 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The layout suggester (see suggest.h for the rules).  Every step is a function of the units
+ * and the recorded accesses only, so the same recording always gives the same layout.
+ */
+#include <config.h>
+
+#include "analyzer/suggest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/coherence.h"
+#include "analyzer/u64map.h"
+#include "util/xalloc.h"
+
+struct suggest {
+	struct suggest_config cfg;
+	struct suggest_unit *units;
+	unsigned int nr_units;
+	uint64_t size;
+	uint32_t align;
+	struct suggest_access *acc;
+	size_t nr_acc, cap_acc;
+	struct u64map instances;	/* base -> dense index */
+	uint64_t *instance_base;
+	size_t nr_instances, cap_instances;
+	struct u64map threads;		/* tid -> dense index */
+	uint32_t nr_threads;
+	struct u64map unit_tid_writes;	/* unit << 32 | tid -> writes */
+	struct u64map elem_tid_writes;	/* unit << 48 | elem << 24 | tid -> writes */
+	struct u64map inst_tid_writes;	/* instance index << 32 | tid -> writes */
+	uint64_t *rmw_total, *rmw_redundant;
+	uint32_t *affinity;		/* nr_units x nr_units: consecutive accesses of a thread */
+	struct u64map last_unit;	/* tid -> unit + 1 of its previous access */
+	struct suggest_result res;
+};
+
+const char *suggest_use__name(enum suggest_use use)
+{
+	switch (use) {
+	case SUGGEST_COLD:
+		return "cold";
+	case SUGGEST_READ_MOSTLY:
+		return "read-mostly";
+	case SUGGEST_WRITTEN:
+		return "written";
+	}
+	return "?";
+}
+
+static void *memdup(const void *p, size_t n)
+{
+	void *q = xmalloc(n ? n : 1);
+
+	memcpy(q, p, n);
+	return q;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+struct suggest *suggest__new(const struct suggest_config *cfg, const struct suggest_unit *units,
+			     unsigned int nr_units, uint64_t size, uint32_t align)
+{
+	struct suggest *sg = xcalloc(1, sizeof(*sg));
+
+	sg->cfg = *cfg;
+	if (!sg->cfg.line_size)
+		sg->cfg.line_size = 64;
+	sg->units = memdup(units, nr_units * sizeof(*units));
+	sg->nr_units = nr_units;
+	sg->size = size;
+	sg->align = align ? align : 1;
+	u64map__init(&sg->instances);
+	u64map__init(&sg->threads);
+	u64map__init(&sg->unit_tid_writes);
+	u64map__init(&sg->elem_tid_writes);
+	u64map__init(&sg->inst_tid_writes);
+	u64map__init(&sg->last_unit);
+	sg->rmw_total = xcalloc(nr_units + 1, sizeof(*sg->rmw_total));
+	sg->rmw_redundant = xcalloc(nr_units + 1, sizeof(*sg->rmw_redundant));
+	sg->affinity = xcalloc((size_t)nr_units * nr_units + 1, sizeof(*sg->affinity));
+	return sg;
+}
+
+static void result_release(struct suggest_result *r)
+{
+	for (unsigned int i = 0; r->profiles && i < r->nr_units; i++) {
+		id_set__release(&r->profiles[i].writers);
+		id_set__release(&r->profiles[i].readers);
+		id_set__release(&r->profiles[i].writer_cpus);
+		id_set__release(&r->profiles[i].all_writers);
+	}
+	for (unsigned int g = 0; g < r->nr_groups; g++) {
+		id_set__release(&r->groups[g].writers);
+		id_set__release(&r->groups[g].readers);
+	}
+	free(r->order);
+	free(r->new_offset);
+	free(r->align_attr);
+	free(r->profiles);
+	free(r->groups);
+	free(r->findings);
+	free(r->before.lines);
+	free(r->after.lines);
+	memset(r, 0, sizeof(*r));
+}
+
+void suggest__delete(struct suggest *sg)
+{
+	if (!sg)
+		return;
+	result_release(&sg->res);
+	u64map__exit(&sg->instances);
+	u64map__exit(&sg->threads);
+	u64map__exit(&sg->unit_tid_writes);
+	u64map__exit(&sg->elem_tid_writes);
+	u64map__exit(&sg->inst_tid_writes);
+	u64map__exit(&sg->last_unit);
+	free(sg->units);
+	free(sg->acc);
+	free(sg->instance_base);
+	free(sg->rmw_total);
+	free(sg->rmw_redundant);
+	free(sg->affinity);
+	free(sg);
+}
+
+int suggest__unit_at(const struct suggest *sg, uint64_t offset)
+{
+	unsigned int lo = 0, hi = sg->nr_units;
+
+	/* the last unit starting at or before @offset */
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (sg->units[mid].offset <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	const struct suggest_unit *u = &sg->units[lo - 1];
+
+	if (u->flex || offset < u->offset + u->size)
+		return (int)(lo - 1);
+	return -1;
+}
+
+static uint64_t count_add(struct u64map *m, uint64_t key, uint64_t n)
+{
+	uint64_t v = 0;
+
+	u64map__get(m, key, &v);
+	u64map__set(m, key, v + n);
+	return v + n;
+}
+
+static uint32_t dense(struct u64map *m, uint64_t key, uint32_t *nr)
+{
+	uint64_t v;
+
+	if (u64map__get(m, key, &v))
+		return (uint32_t)v;
+	u64map__set(m, key, *nr);
+	return (*nr)++;
+}
+
+static bool access_writes(const struct suggest_access *a)
+{
+	return a->store || (a->load && a->locked);
+}
+
+void suggest__add(struct suggest *sg, const struct suggest_access *a)
+{
+	int u = suggest__unit_at(sg, a->offset);
+	uint64_t inst;
+
+	sg->acc = xgrow(sg->acc, &sg->cap_acc, sg->nr_acc + 1, sizeof(*sg->acc));
+	sg->acc[sg->nr_acc++] = *a;
+	if (!u64map__get(&sg->instances, a->instance, &inst)) {
+		inst = sg->nr_instances;
+		u64map__set(&sg->instances, a->instance, inst);
+		sg->instance_base = xgrow(sg->instance_base, &sg->cap_instances,
+					  sg->nr_instances + 1, sizeof(*sg->instance_base));
+		sg->instance_base[sg->nr_instances++] = a->instance;
+	}
+	dense(&sg->threads, a->tid, &sg->nr_threads);
+	if (u < 0)
+		return;
+	if (access_writes(a)) {
+		const struct suggest_unit *un = &sg->units[u];
+
+		count_add(&sg->unit_tid_writes, (uint64_t)u << 32 | a->tid, 1);
+		count_add(&sg->inst_tid_writes, inst << 32 | a->tid, 1);
+		if (un->nr_elems > 1 && un->elem_size && u < (1 << 16) && a->tid < (1u << 24)) {
+			uint64_t elem = (a->offset - un->offset) / un->elem_size;
+
+			if (elem < (1u << 24))
+				count_add(&sg->elem_tid_writes,
+					  (uint64_t)u << 48 | elem << 24 | a->tid, 1);
+		}
+	}
+	/* affinity: this thread's previous access went to another unit */
+	uint64_t prev;
+
+	if (u64map__get(&sg->last_unit, a->tid, &prev) && prev && prev - 1 != (uint64_t)u) {
+		unsigned int p = (unsigned int)(prev - 1);
+
+		sg->affinity[(size_t)p * sg->nr_units + u]++;
+		sg->affinity[(size_t)u * sg->nr_units + p]++;
+	}
+	u64map__set(&sg->last_unit, a->tid, (uint64_t)u + 1);
+}
+
+void suggest__add_rmw(struct suggest *sg, unsigned int unit, uint64_t total, uint64_t redundant)
+{
+	if (unit >= sg->nr_units)
+		return;
+	sg->rmw_total[unit] += total;
+	sg->rmw_redundant[unit] += redundant;
+}
+
+/* ---- 1. profiles ---- */
+
+static void elements_writers(struct suggest *sg, struct suggest_result *r);
+
+static void profile_units(struct suggest *sg, struct suggest_result *r)
+{
+	uint64_t struct_writes = 0;
+
+	r->profiles = xcalloc(sg->nr_units + 1, sizeof(*r->profiles));
+	for (size_t i = 0; i < sg->nr_acc; i++) {
+		const struct suggest_access *a = &sg->acc[i];
+		int u = suggest__unit_at(sg, a->offset);
+
+		if (!r->nr_accesses || a->time < r->first_time)
+			r->first_time = a->time;
+		if (a->time > r->last_time)
+			r->last_time = a->time;
+		r->nr_accesses++;
+		if (u < 0)
+			continue;
+		struct suggest_profile *p = &r->profiles[u];
+
+		p->loads += a->load;
+		p->reads += a->load && !a->locked;
+		p->stores += a->store;
+		p->locked += a->locked;
+		p->hitm += a->hitm;
+		if (a->weight) {
+			p->weight_sum += a->weight;
+			p->weighted++;
+		}
+		if (access_writes(a)) {
+			p->writes++;
+			struct_writes++;
+			id_set__add(&p->all_writers, a->tid);
+			id_set__add(&p->writer_cpus, a->cpu);
+		} else if (a->load) {
+			id_set__add(&p->readers, a->tid);
+		}
+	}
+	/* rule 1: dominant writers, at least a quarter of their fair share of the writes */
+	for (size_t k = 0; k < sg->unit_tid_writes.cap; k++) {
+		if (!sg->unit_tid_writes.used[k])
+			continue;
+		unsigned int u = (unsigned int)(sg->unit_tid_writes.keys[k] >> 32);
+		uint32_t tid = (uint32_t)sg->unit_tid_writes.keys[k];
+		struct suggest_profile *p = &r->profiles[u];
+
+		if (sg->unit_tid_writes.vals[k] * 4 * p->all_writers.nr >= p->writes)
+			id_set__add(&p->writers, tid);
+	}
+	/* rule 2: cold, read-mostly or written */
+	for (unsigned int u = 0; u < sg->nr_units; u++) {
+		struct suggest_profile *p = &r->profiles[u];
+
+		if (!p->loads && !p->stores)
+			p->use = SUGGEST_COLD;
+		else if (!p->writes || (p->writes * 20 <= p->reads && p->writes * 100 < struct_writes))
+			p->use = SUGGEST_READ_MOSTLY;
+		else
+			p->use = SUGGEST_WRITTEN;
+		p->redundant_rmw = sg->rmw_redundant[u];
+		p->rmw_checked = sg->rmw_total[u];
+		p->group = -1;
+	}
+	elements_writers(sg, r);
+}
+
+struct elem_count {
+	uint64_t key;	/* unit << 24 | elem */
+	uint32_t tid;
+	uint64_t n;
+};
+
+static int elem_count_cmp(const void *a, const void *b)
+{
+	const struct elem_count *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->n > y->n ? -1 : x->n < y->n;
+}
+
+/*
+ * Arrays whose elements are written by different threads (per-worker stats[N]): the number of
+ * distinct threads that are some element's main writer.  No member order separates those.
+ */
+static void elements_writers(struct suggest *sg, struct suggest_result *r)
+{
+	struct elem_count *v = xcalloc(sg->elem_tid_writes.nr + 1, sizeof(*v));
+	struct id_set *main_writers = xcalloc(sg->nr_units + 1, sizeof(*main_writers));
+	size_t n = 0;
+
+	for (size_t k = 0; k < sg->elem_tid_writes.cap; k++) {
+		if (!sg->elem_tid_writes.used[k])
+			continue;
+		uint64_t key = sg->elem_tid_writes.keys[k];
+
+		v[n++] = (struct elem_count){ key >> 24, (uint32_t)(key & 0xffffff),
+					      sg->elem_tid_writes.vals[k] };
+	}
+	qsort(v, n, sizeof(*v), elem_count_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!i || v[i].key != v[i - 1].key)
+			id_set__add(&main_writers[v[i].key >> 24], v[i].tid);
+	for (unsigned int u = 0; u < sg->nr_units; u++) {
+		if (main_writers[u].nr >= 2)
+			r->profiles[u].elem_writers = main_writers[u].nr;
+		id_set__release(&main_writers[u]);
+	}
+	free(main_writers);
+	free(v);
+}
+
+/* ---- 3. groups ---- */
+
+static int group_of_writers(struct suggest_result *r, const struct id_set *w)
+{
+	for (unsigned int g = 0; g < r->nr_groups; g++)
+		if (r->groups[g].kind == SUGGEST_GROUP_WRITTEN && id_set__equal(&r->groups[g].writers, w))
+			return (int)g;
+	return -1;
+}
+
+static int new_group(struct suggest_result *r, enum suggest_group_kind kind)
+{
+	r->groups = xrealloc(r->groups, (r->nr_groups + 1) * sizeof(*r->groups));
+	memset(&r->groups[r->nr_groups], 0, sizeof(*r->groups));
+	r->groups[r->nr_groups].kind = kind;
+	return (int)r->nr_groups++;
+}
+
+static void group_units(struct suggest *sg, struct suggest_result *r)
+{
+	for (unsigned int u = 0; u < sg->nr_units; u++) {
+		struct suggest_profile *p = &r->profiles[u];
+		int g;
+
+		if (p->use == SUGGEST_COLD)
+			continue;
+		if (p->use == SUGGEST_READ_MOSTLY) {
+			for (g = 0; g < (int)r->nr_groups; g++)
+				if (r->groups[g].kind == SUGGEST_GROUP_READ_MOSTLY)
+					break;
+			if (g == (int)r->nr_groups)
+				g = new_group(r, SUGGEST_GROUP_READ_MOSTLY);
+		} else {
+			g = group_of_writers(r, &p->writers);
+			if (g < 0) {
+				g = new_group(r, SUGGEST_GROUP_WRITTEN);
+				id_set__merge(&r->groups[g].writers, &p->writers);
+			}
+		}
+		p->group = g;
+		r->groups[g].hitm += p->hitm;
+		r->groups[g].writes += p->writes;
+		r->groups[g].loads += p->loads;
+		id_set__merge(&r->groups[g].readers, &p->readers);
+	}
+}
+
+/* Read-mostly first (the hot read path's line), then written groups, hottest first. */
+static int group_rank_cmp(const struct suggest_group *a, const struct suggest_group *b)
+{
+	if (a->kind != b->kind)
+		return a->kind == SUGGEST_GROUP_READ_MOSTLY ? -1 : 1;
+	if (a->hitm != b->hitm)
+		return a->hitm > b->hitm ? -1 : 1;
+	if (a->writes != b->writes)
+		return a->writes > b->writes ? -1 : 1;
+	return 0;
+}
+
+static void name_groups(struct suggest *sg, struct suggest_result *r)
+{
+	const char *s = sg->cfg.struct_name && *sg->cfg.struct_name ? sg->cfg.struct_name : "struct";
+	unsigned int nw = 0, k = 0;
+
+	for (unsigned int g = 0; g < r->nr_groups; g++)
+		nw += r->groups[g].kind == SUGGEST_GROUP_WRITTEN;
+	for (unsigned int g = 0; g < r->nr_groups; g++) {
+		struct suggest_group *gr = &r->groups[g];
+
+		if (gr->kind == SUGGEST_GROUP_READ_MOSTLY)
+			snprintf(gr->name, sizeof(gr->name), "%.40s_read_mostly", s);
+		else if (gr->kind == SUGGEST_GROUP_COLD)
+			snprintf(gr->name, sizeof(gr->name), "%.40s_cold", s);
+		else if (nw == 1)
+			snprintf(gr->name, sizeof(gr->name), "%.40s_write", s);
+		else
+			snprintf(gr->name, sizeof(gr->name), "%.40s_write_%u", s, ++k);
+	}
+}
+
+/*
+ * Within a group: the current order when it fits one line (a smaller patch, and nothing to
+ * gain), else a chain by affinity from the hottest unit, so that the members one thread uses
+ * together land on the same line.
+ */
+static unsigned int order_group(struct suggest *sg, struct suggest_result *r, int g,
+				unsigned int *out)
+{
+	unsigned int n = 0;
+	uint64_t bytes = 0;
+
+	for (unsigned int u = 0; u < sg->nr_units; u++)
+		if (r->profiles[u].group == g) {
+			out[n++] = u;
+			bytes += sg->units[u].size;
+		}
+	if (bytes <= sg->cfg.line_size || n < 3)
+		return n;
+	bool *taken = xcalloc(n, sizeof(*taken));
+	unsigned int *chain = xcalloc(n, sizeof(*chain));
+	unsigned int best = 0;
+
+	for (unsigned int i = 1; i < n; i++) {
+		const struct suggest_profile *a = &r->profiles[out[i]], *b = &r->profiles[out[best]];
+
+		if (a->hitm > b->hitm || (a->hitm == b->hitm && a->loads + a->writes >
+							       b->loads + b->writes))
+			best = i;
+	}
+	for (unsigned int k = 0; k < n; k++) {
+		chain[k] = out[best];
+		taken[best] = true;
+		if (k + 1 == n)
+			break;
+		int next = -1;
+		uint64_t next_aff = 0;
+
+		for (unsigned int i = 0; i < n; i++) {
+			if (taken[i])
+				continue;
+			uint64_t aff = sg->affinity[(size_t)chain[k] * sg->nr_units + out[i]];
+
+			if (next < 0 || aff > next_aff) {
+				next = (int)i;
+				next_aff = aff;
+			}
+		}
+		best = (unsigned int)next;
+	}
+	memcpy(out, chain, n * sizeof(*out));
+	free(chain);
+	free(taken);
+	return n;
+}
+
+/* ---- 4. placement ---- */
+
+uint64_t suggest__place(const struct suggest_unit *units, unsigned int nr_units,
+			const unsigned int *order, const uint32_t *align_attr, uint64_t *offset,
+			uint32_t *align)
+{
+	uint64_t cur = 0;
+	uint32_t a_max = 1;
+
+	for (unsigned int k = 0; k < nr_units; k++) {
+		unsigned int u = order[k];
+		uint32_t a = units[u].align ? units[u].align : 1;
+
+		if (align_attr && align_attr[u] > a)
+			a = align_attr[u];
+		if (a > a_max)
+			a_max = a;
+		cur = align_up(cur, a);
+		offset[u] = cur;
+		cur += units[u].size;
+	}
+	*align = a_max;
+	return align_up(cur, a_max);
+}
+
+struct placer {
+	struct suggest *sg;
+	struct suggest_result *r;
+	unsigned int n;		/* units placed */
+	uint64_t cur;		/* end of the last one */
+	bool *placed;
+	unsigned int *cold;	/* cold units, largest first */
+	unsigned int nr_cold;
+	unsigned int next_pin;	/* pinned units below it are placed */
+};
+
+static uint32_t unit_align(const struct suggest_unit *u)
+{
+	return u->align ? u->align : 1;
+}
+
+static void placer__put(struct placer *pl, unsigned int u, uint32_t attr)
+{
+	const struct suggest_unit *un = &pl->sg->units[u];
+	uint32_t a = unit_align(un);
+
+	if (attr > a)
+		a = attr;
+	pl->r->align_attr[u] = attr;
+	pl->cur = align_up(pl->cur, a);
+	pl->r->new_offset[u] = pl->cur;
+	pl->cur += un->size;
+	pl->r->order[pl->n++] = u;
+	pl->placed[u] = true;
+}
+
+/* Cold units into the space before @limit, largest first. */
+static void placer__fill(struct placer *pl, uint64_t limit)
+{
+	for (unsigned int k = 0; k < pl->nr_cold; k++) {
+		unsigned int u = pl->cold[k];
+		const struct suggest_unit *un = &pl->sg->units[u];
+
+		if (pl->placed[u] || un->pinned || un->flex)
+			continue;
+		if (align_up(pl->cur, unit_align(un)) + un->size <= limit)
+			placer__put(pl, u, 0);
+	}
+}
+
+/*
+ * Every pinned unit whose offset lies before @end, at exactly its offset, cold units filling
+ * the space up to it: -1 with the reason in the result when a pin cannot be kept.
+ */
+static int placer__pins_before(struct placer *pl, uint64_t end)
+{
+	struct suggest *sg = pl->sg;
+
+	for (; pl->next_pin < sg->nr_units; pl->next_pin++) {
+		const struct suggest_unit *pu = &sg->units[pl->next_pin];
+
+		if (!pu->pinned)
+			continue;
+		if (pu->offset >= end)
+			break;
+		placer__fill(pl, pu->offset);
+		if (align_up(pl->cur, unit_align(pu)) != pu->offset) {
+			snprintf(pl->r->message, sizeof(pl->r->message),
+				 "cannot keep %s at offset %llu (--pin): the members placed before "
+				 "it end at %llu", pu->name, (unsigned long long)pu->offset,
+				 (unsigned long long)pl->cur);
+			return -1;
+		}
+		placer__put(pl, pl->next_pin, 0);
+	}
+	return 0;
+}
+
+static int cold_cmp(const void *a, const void *b, void *arg)
+{
+	const struct suggest *sg = arg;
+	const struct suggest_unit *x = &sg->units[*(const unsigned int *)a];
+	const struct suggest_unit *y = &sg->units[*(const unsigned int *)b];
+
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static void sort_cold(struct suggest *sg, unsigned int *v, unsigned int n)
+{
+	/* insertion sort: qsort_r's argument order differs between libcs, and n is small */
+	for (unsigned int i = 1; i < n; i++) {
+		unsigned int x = v[i], j = i;
+
+		while (j && cold_cmp(&x, &v[j - 1], sg) < 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/*
+ * Lay the groups out in @gorder (group indices; @keep[g]: the group starts a line), pinned
+ * units at their offsets.  Returns 0, or -1 with r->message when a pin cannot be kept.
+ */
+static int place_groups(struct suggest *sg, struct suggest_result *r, const int *gorder,
+			unsigned int nr, const bool *keep)
+{
+	struct placer pl = { .sg = sg, .r = r };
+	unsigned int *members = xcalloc(sg->nr_units + 1, sizeof(*members));
+	unsigned int line = sg->cfg.line_size;
+	int rc = 0;
+
+	pl.placed = xcalloc(sg->nr_units + 1, sizeof(*pl.placed));
+	pl.cold = xcalloc(sg->nr_units + 1, sizeof(*pl.cold));
+	memset(r->align_attr, 0, sg->nr_units * sizeof(*r->align_attr));
+	for (unsigned int u = 0; u < sg->nr_units; u++)
+		if (r->profiles[u].use == SUGGEST_COLD && !sg->units[u].pinned && !sg->units[u].flex)
+			pl.cold[pl.nr_cold++] = u;
+	sort_cold(sg, pl.cold, pl.nr_cold);
+
+	for (unsigned int k = 0; k < nr; k++) {
+		int g = gorder[k];
+		unsigned int n = order_group(sg, r, g, members);
+		bool first = true;
+
+		for (unsigned int i = 0; i < n; i++) {
+			unsigned int u = members[i];
+			const struct suggest_unit *un = &sg->units[u];
+
+			if (pl.placed[u] || un->pinned || un->flex)
+				continue;
+			uint32_t attr = 0;
+
+			if (first && keep[g] && pl.n) {
+				/* a new line: fill the old one's tail with cold members first */
+				placer__fill(&pl, align_up(pl.cur, line));
+				if (pl.cur % line && (un->forced_align < line))
+					attr = line;
+			}
+			if (placer__pins_before(&pl, align_up(pl.cur, attr ? attr : unit_align(un)) +
+							       un->size) < 0)
+				goto fail;
+			if (first) {
+				r->groups[g].first = pl.n;
+				r->groups[g].aligned = attr || (keep[g] && pl.cur % line == 0);
+			}
+			placer__put(&pl, u, attr);
+			first = false;
+		}
+	}
+	/* cold units at the end, then what else was not placed (pins last, the flex array) */
+	for (unsigned int k = 0; k < pl.nr_cold; k++) {
+		unsigned int u = pl.cold[k];
+
+		if (pl.placed[u])
+			continue;
+		if (placer__pins_before(&pl, align_up(pl.cur, unit_align(&sg->units[u])) +
+					       sg->units[u].size) < 0)
+			goto fail;
+		placer__put(&pl, u, 0);
+	}
+	if (placer__pins_before(&pl, UINT64_MAX) < 0)
+		goto fail;
+	for (unsigned int u = 0; u < sg->nr_units; u++)
+		if (!pl.placed[u] && !sg->units[u].flex)
+			placer__put(&pl, u, 0);
+	for (unsigned int u = 0; u < sg->nr_units; u++)
+		if (!pl.placed[u])
+			placer__put(&pl, u, 0);
+	r->size = suggest__place(sg->units, sg->nr_units, r->order, r->align_attr, r->new_offset,
+				 &r->align);
+	if (r->align < sg->align)
+		r->align = sg->align;
+	r->size = align_up(r->size, r->align);
+	if (0) {
+fail:
+		rc = -1;
+	}
+	free(pl.placed);
+	free(pl.cold);
+	free(members);
+	return rc;
+}
+
+static uint64_t holes_of(const struct suggest *sg, uint64_t size)
+{
+	uint64_t used = 0;
+
+	for (unsigned int u = 0; u < sg->nr_units; u++)
+		used += sg->units[u].size;
+	return size > used ? size - used : 0;
+}
+
+/* ---- 5. replay ---- */
+
+static unsigned int pred_line(struct suggest_prediction *p, struct u64map *idx, uint64_t rel)
+{
+	uint64_t v;
+
+	if (u64map__get(idx, rel, &v))
+		return (unsigned int)v;
+	p->lines = xrealloc(p->lines, (p->nr_lines + 1) * sizeof(*p->lines));
+	memset(&p->lines[p->nr_lines], 0, sizeof(*p->lines));
+	p->lines[p->nr_lines].offset = rel;
+	u64map__set(idx, rel, p->nr_lines);
+	return p->nr_lines++;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct suggest_line *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * Replay every access through the coherence model, one core per thread.  @offsets NULL: the
+ * recorded layout at the recorded addresses; else the new offsets, each instance on lines of
+ * its own when the new alignment is at least a line (else at its recorded base).
+ */
+static void replay(struct suggest *sg, const uint64_t *offsets, uint32_t new_align,
+		   struct suggest_prediction *pred)
+{
+	struct coh_costs costs;
+	struct u64map state, idx, threads;
+	unsigned int line = sg->cfg.line_size, shift = 0;
+	uint32_t nr_threads = 0;
+
+	while ((1u << shift) < line)
+		shift++;
+	coherence__default_costs(&costs);
+	u64map__init(&state);
+	u64map__init(&idx);
+	u64map__init(&threads);
+	memset(pred, 0, sizeof(*pred));
+	for (size_t i = 0; i < sg->nr_acc; i++) {
+		const struct suggest_access *a = &sg->acc[i];
+		int u = suggest__unit_at(sg, a->offset);
+		uint64_t off = a->offset, key, rel, inst = 0;
+
+		u64map__get(&sg->instances, a->instance, &inst);
+		if (offsets) {
+			if (u < 0)
+				continue;
+			off = offsets[u] + (a->offset - sg->units[u].offset);
+		}
+		if (offsets && new_align >= line) {
+			rel = off >> shift << shift;
+			key = (inst << 24 | off >> shift) ^ 0x8000000000000000ull;
+		} else {
+			uint64_t addr = a->instance + off;
+
+			key = addr >> shift;
+			/* the line's place in the struct, for the table: from the instance's start */
+			rel = (addr >> shift << shift) >= a->instance ?
+				      (addr >> shift << shift) - a->instance : 0;
+			rel = rel / line * line;
+		}
+		unsigned int li = pred_line(pred, &idx, rel);
+		struct suggest_line *pl = &pred->lines[li];
+		uint64_t st = 0;
+		struct coh_outcome out;
+		unsigned int core = dense(&threads, a->tid, &nr_threads) % COH_MAX_CORES;
+		enum coh_op op = a->locked ? COH_RMW : a->store ? COH_STORE : COH_LOAD;
+
+		u64map__get(&state, key, &st);
+		st = coherence__step(st, core, op, &costs, &out);
+		u64map__set(&state, key, st);
+		pl->accesses++;
+		pred->accesses++;
+		if (!offsets && a->hitm) {
+			pl->hitm_measured++;
+			pred->hitm_measured++;
+		}
+		bool moved = false;
+
+		if (op != COH_STORE && out.load_src == COH_SRC_HITM)
+			moved = true;
+		if (op != COH_LOAD && (out.invalidated || (out.prev_owner >= 0 &&
+							    out.prev_owner != (int)core)))
+			moved = true;
+		if (moved) {
+			pl->transfers++;
+			pred->transfers++;
+		}
+	}
+	qsort(pred->lines, pred->nr_lines, sizeof(*pred->lines), line_cmp);
+	u64map__exit(&state);
+	u64map__exit(&idx);
+	u64map__exit(&threads);
+}
+
+/* ---- findings ---- */
+
+static void add_finding(struct suggest_result *r, enum suggest_finding_kind kind, int unit,
+			uint64_t a, uint64_t b, double rate)
+{
+	r->findings = xrealloc(r->findings, (r->nr_findings + 1) * sizeof(*r->findings));
+	r->findings[r->nr_findings++] = (struct suggest_finding){ kind, unit, a, b, rate };
+}
+
+static void find_advice(struct suggest *sg, struct suggest_result *r)
+{
+	double secs = r->last_time > r->first_time ? (r->last_time - r->first_time) / 1e9 : 0;
+
+	for (unsigned int u = 0; u < sg->nr_units; u++) {
+		const struct suggest_profile *p = &r->profiles[u];
+		const struct suggest_unit *un = &sg->units[u];
+
+		if (p->use == SUGGEST_WRITTEN && p->writers.nr >= 2 && !p->elem_writers) {
+			/* the sum side: loads by the readers of a sharded counter */
+			uint64_t reads = p->loads > p->locked ? p->loads - p->locked : 0;
+
+			add_finding(r, SUGGEST_TRUE_SHARING, (int)u, p->writers.nr, reads,
+				    secs > 0 ? reads / secs : 0);
+		}
+		if (p->redundant_rmw)
+			add_finding(r, SUGGEST_TEST_BEFORE_SET, (int)u, p->redundant_rmw,
+				    p->rmw_checked, 0);
+		if (p->elem_writers && un->elem_size < sg->cfg.line_size) {
+			uint64_t esz = align_up(un->elem_size, sg->cfg.line_size);
+
+			add_finding(r, SUGGEST_ELEMENTS, (int)u, esz,
+				    (esz - un->elem_size) * un->nr_elems, 0);
+		}
+	}
+	/* instances next to each other on one line, written by different threads */
+	uint64_t shared = 0;
+
+	if (sg->nr_instances > 1) {
+		uint64_t *bases = memdup(sg->instance_base, sg->nr_instances * sizeof(*bases));
+		unsigned int line = sg->cfg.line_size;
+
+		for (size_t i = 1; i < sg->nr_instances; i++) {	/* insertion sort: few instances */
+			uint64_t x = bases[i];
+			size_t j = i;
+
+			while (j && bases[j - 1] > x) {
+				bases[j] = bases[j - 1];
+				j--;
+			}
+			bases[j] = x;
+		}
+		for (size_t i = 1; i < sg->nr_instances; i++) {
+			uint64_t last = (bases[i - 1] + (sg->size ? sg->size - 1 : 0)) / line;
+
+			if (bases[i] / line != last || bases[i] - bases[i - 1] < sg->size / 2)
+				continue;
+			shared++;
+		}
+		free(bases);
+	}
+	if (shared && sg->align < sg->cfg.line_size)
+		add_finding(r, SUGGEST_INSTANCES, -1, shared, 0, 0);
+}
+
+/* ---- the decision ---- */
+
+/*
+ * Whether some line of the current layout (instances line-aligned) holds members of two
+ * groups one of which is written, and moved between cores in the recording: what the new
+ * layout separates, whatever the model predicts for communication that stays.
+ */
+static bool separates(const struct suggest *sg, const struct suggest_result *r)
+{
+	unsigned int line = sg->cfg.line_size;
+
+	for (uint64_t l = 0; l * line < sg->size; l++) {
+		int written = -1, other = -1;
+
+		for (unsigned int u = 0; u < sg->nr_units; u++) {
+			const struct suggest_unit *un = &sg->units[u];
+			int g = r->profiles[u].group;
+
+			if (g < 0 || un->offset / line > l ||
+			    (un->offset + (un->size ? un->size : 1) - 1) / line < l)
+				continue;
+			if (r->groups[g].kind == SUGGEST_GROUP_WRITTEN && written < 0)
+				written = g;
+			else if (g != written)
+				other = g;
+		}
+		if (written >= 0 && other >= 0)
+			for (unsigned int i = 0; i < r->before.nr_lines; i++)
+				if (r->before.lines[i].offset == l * line && r->before.lines[i].transfers)
+					return true;
+	}
+	return false;
+}
+
+static bool same_as_before(const struct suggest *sg, const struct suggest_result *r)
+{
+	if (r->size != sg->size)
+		return false;
+	for (unsigned int u = 0; u < sg->nr_units; u++)
+		if (r->new_offset[u] != sg->units[u].offset || r->align_attr[u])
+			return false;
+	return true;
+}
+
+void suggest__run(struct suggest *sg, struct suggest_result *r)
+{
+	unsigned int n = sg->nr_units;
+
+	result_release(&sg->res);
+	memset(r, 0, sizeof(*r));
+	r->nr_units = n;
+	r->order = xcalloc(n + 1, sizeof(*r->order));
+	r->new_offset = xcalloc(n + 1, sizeof(*r->new_offset));
+	r->align_attr = xcalloc(n + 1, sizeof(*r->align_attr));
+	r->old_size = sg->size;
+	r->old_align = sg->align;
+	r->nr_instances = sg->nr_instances;
+	r->old_holes = holes_of(sg, sg->size);
+	profile_units(sg, r);
+	group_units(sg, r);
+
+	/* groups in rank order; every group but a lone first one starts a line */
+	int *gorder = xcalloc(r->nr_groups + 1, sizeof(*gorder));
+	bool *keep = xcalloc(r->nr_groups + 1, sizeof(*keep));
+
+	for (unsigned int g = 0; g < r->nr_groups; g++)
+		gorder[g] = (int)g;
+	for (unsigned int i = 1; i < r->nr_groups; i++) {
+		int x = gorder[i];
+		unsigned int j = i;
+
+		while (j && group_rank_cmp(&r->groups[x], &r->groups[gorder[j - 1]]) < 0) {
+			gorder[j] = gorder[j - 1];
+			j--;
+		}
+		gorder[j] = x;
+	}
+	for (unsigned int g = 0; g < r->nr_groups; g++)
+		keep[g] = true;
+	/* instances sharing lines: the type itself must start a line */
+	find_advice(sg, r);
+	bool align_type = false;
+
+	for (unsigned int f = 0; f < r->nr_findings; f++)
+		align_type |= r->findings[f].kind == SUGGEST_INSTANCES;
+	name_groups(sg, r);
+
+	if (place_groups(sg, r, gorder, r->nr_groups, keep) < 0) {
+		r->status = SUGGEST_REFUSED;
+		goto out;
+	}
+	if (align_type && r->nr_units && r->align < sg->cfg.line_size) {
+		unsigned int u0 = r->order[0];
+
+		if (!sg->units[u0].pinned || !sg->units[u0].offset)
+			r->align_attr[u0] = sg->cfg.line_size;
+		r->size = suggest__place(sg->units, n, r->order, r->align_attr, r->new_offset,
+					 &r->align);
+	}
+	/* --max-growth: give up the boundaries worth least, one at a time */
+	while (r->size > sg->size && r->size - sg->size > sg->cfg.max_growth) {
+		int worst = -1;
+
+		for (unsigned int k = 1; k < r->nr_groups; k++) {
+			int g = gorder[k];
+
+			if (!keep[g])
+				continue;
+			if (worst < 0 || r->groups[g].hitm + r->groups[g].writes <
+					     r->groups[worst].hitm + r->groups[worst].writes)
+				worst = g;
+		}
+		if (worst < 0) {
+			snprintf(r->message, sizeof(r->message),
+				 "no layout that separates the groups fits --max-growth %llu bytes "
+				 "(the struct is %llu bytes, the best layout %llu)",
+				 (unsigned long long)sg->cfg.max_growth,
+				 (unsigned long long)sg->size, (unsigned long long)r->size);
+			r->status = SUGGEST_REFUSED;
+			goto out;
+		}
+		keep[worst] = false;
+		add_finding(r, SUGGEST_GAVE_UP, -1, (uint64_t)worst, r->groups[worst].hitm, 0);
+		if (place_groups(sg, r, gorder, r->nr_groups, keep) < 0) {
+			r->status = SUGGEST_REFUSED;
+			goto out;
+		}
+	}
+	for (unsigned int g = 0; g < r->nr_groups; g++) {
+		unsigned int c = 0;
+
+		for (unsigned int u = 0; u < n; u++)
+			c += r->profiles[u].group == (int)g;
+		r->groups[g].nr = c;
+	}
+	r->holes = holes_of(sg, r->size);
+	replay(sg, NULL, sg->align, &r->before);
+	replay(sg, r->new_offset, r->align, &r->after);
+
+	if (!r->before.transfers) {
+		r->status = SUGGEST_NOTHING;
+		snprintf(r->message, sizeof(r->message),
+			 "no cache line of this struct moved between cores in the recording");
+	} else if (same_as_before(sg, r)) {
+		r->status = SUGGEST_NOTHING;
+		snprintf(r->message, sizeof(r->message), "the current layout already groups the "
+							 "members this way");
+	} else if (r->after.transfers * 20 >= r->before.transfers * 19 && !separates(sg, r)) {
+		r->status = SUGGEST_NOTHING;
+		snprintf(r->message, sizeof(r->message),
+			 "no member order removes these transfers (%llu modeled before, %llu "
+			 "after): they are true sharing",
+			 (unsigned long long)r->before.transfers,
+			 (unsigned long long)r->after.transfers);
+	} else {
+		r->status = SUGGEST_OK;
+	}
+out:
+	free(gorder);
+	free(keep);
+	sg->res = *r;
+}

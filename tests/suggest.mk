@@ -1,0 +1,5 @@
+# The layout suggester and `lineup suggest` (role: suggest).
+check_PROGRAMS += tests/unit/suggest_test
+tests_unit_suggest_test_SOURCES = tests/unit/suggest_test.c tests/unit/check.h
+tests_unit_suggest_test_LDADD = analyzer/libanalyzer.a util/libutil.a
+TESTS += tests/unit/suggest_test

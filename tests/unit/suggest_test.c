@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The layout suggester on access streams written by hand: two counters written by two
+ * threads beside a read-mostly pointer, a producer/consumer ring whose head and tail are spun
+ * on, a counter truly shared, an already padded struct, --pin, --max-growth, and per-thread
+ * array elements.
+ */
+#include <config.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyzer/suggest.h"
+#include "tests/unit/check.h"
+
+#define BASE 0x10000ull /* line-aligned instance */
+
+struct stream {
+	struct suggest *sg;
+	uint64_t t;
+};
+
+static void acc(struct stream *s, uint32_t tid, uint64_t off, char kind)
+{
+	struct suggest_access a = {
+		.instance = BASE, .offset = off, .time = s->t += 100, .tid = tid, .cpu = tid,
+		.load = kind == 'l' || kind == 'x', .store = kind == 's', .locked = kind == 'x',
+	};
+
+	suggest__add(s->sg, &a);
+}
+
+static unsigned int line_of(const struct suggest_result *r, int u, unsigned int line)
+{
+	return (unsigned int)(r->new_offset[u] / line);
+}
+
+static int unit(const struct suggest_unit *u, unsigned int n, const char *name)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(u[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+#define U(n, off, sz) { .name = n, .offset = off, .size = sz, .align = sz, .nr_elems = 1, \
+			.elem_size = sz }
+
+/* struct { long a; long b; void *ops; long spare; }: a by thread 1, b by thread 2, ops read */
+static void two_counters(void)
+{
+	struct suggest_unit u[] = { U("a", 0, 8), U("b", 8, 8), U("ops", 16, 8), U("spare", 24, 8) };
+	struct suggest_config cfg = { .line_size = 64, .max_growth = UINT64_MAX,
+				      .struct_name = "pair" };
+	struct stream s = { suggest__new(&cfg, u, 4, 32, 8), 0 };
+	struct suggest_result r;
+
+	for (int i = 0; i < 2000; i++) {
+		acc(&s, 1, 16, 'l');
+		acc(&s, 1, 0, 'l');
+		acc(&s, 1, 0, 's');
+		acc(&s, 2, 16, 'l');
+		acc(&s, 2, 8, 'l');
+		acc(&s, 2, 8, 's');
+	}
+	suggest__run(s.sg, &r);
+	CHECK(r.status == SUGGEST_OK);
+	CHECK(r.profiles[0].use == SUGGEST_WRITTEN && r.profiles[1].use == SUGGEST_WRITTEN);
+	CHECK(r.profiles[2].use == SUGGEST_READ_MOSTLY);
+	CHECK(r.profiles[3].use == SUGGEST_COLD);
+	CHECK(r.profiles[0].group != r.profiles[1].group);
+	CHECK(line_of(&r, 0, 64) != line_of(&r, 1, 64));
+	CHECK(line_of(&r, 2, 64) != line_of(&r, 0, 64) && line_of(&r, 2, 64) != line_of(&r, 1, 64));
+	CHECK(r.align == 64 && r.size == 192);
+	CHECK(r.before.transfers >= 3900);
+	CHECK(r.after.transfers * 20 <= r.before.transfers);
+	/* the offsets the ABI gives the order with its attributes */
+	uint64_t off[4];
+	uint32_t al;
+
+	CHECK(suggest__place(u, 4, r.order, r.align_attr, off, &al) == r.size);
+	CHECK(!memcmp(off, r.new_offset, sizeof(off)) && al == r.align);
+	suggest__delete(s.sg);
+}
+
+/*
+ * A ring: head written by the producer (1), spun on by the consumer (2); tail the other way
+ * round; mask read by both; slots written by the producer, read by the consumer.
+ */
+static void ring(void)
+{
+	struct suggest_unit u[] = { U("head", 0, 4), U("tail", 4, 4), U("mask", 8, 4),
+				    U("pad", 12, 4), U("slots", 16, 48) };
+	struct suggest_config cfg = { .line_size = 64, .max_growth = UINT64_MAX,
+				      .struct_name = "ring" };
+	struct stream s = { NULL, 0 };
+	struct suggest_result r;
+
+	u[4].align = 8;
+	u[4].nr_elems = 6;
+	u[4].elem_size = 8;
+	s.sg = suggest__new(&cfg, u, 5, 64, 8);
+	/*
+	 * Both threads run at once: their programs (per item, producer: check tail twice, read
+	 * mask, fill a slot, publish head; consumer: wait for head twice, read mask and the slot,
+	 * retire tail) interleaved at random with a fixed seed.
+	 */
+	static const struct { uint32_t tid; uint64_t off; char kind; } prog[2][5] = {
+		{ { 1, 4, 'l' }, { 1, 4, 'l' }, { 1, 8, 'l' }, { 1, 16, 's' }, { 1, 0, 's' } },
+		{ { 2, 0, 'l' }, { 2, 0, 'l' }, { 2, 8, 'l' }, { 2, 16, 'l' }, { 2, 4, 's' } },
+	};
+	unsigned int pc[2] = { 0, 0 }, item[2] = { 0, 0 };
+	uint32_t seed = 12345;
+
+	while (item[0] < 2000 || item[1] < 2000) {
+		seed = seed * 1103515245 + 12345;
+		int th = (seed >> 16) & 1;
+
+		if (item[th] >= 2000)
+			th ^= 1;
+		uint64_t off = prog[th][pc[th]].off;
+
+		if (off == 16)
+			off += (item[th] % 6) * 8;
+		acc(&s, prog[th][pc[th]].tid, off, prog[th][pc[th]].kind);
+		if (++pc[th] == 5) {
+			pc[th] = 0;
+			item[th]++;
+		}
+	}
+	suggest__run(s.sg, &r);
+	int h = unit(u, 5, "head"), t = unit(u, 5, "tail"), m = unit(u, 5, "mask");
+
+
+	CHECK(r.profiles[h].use == SUGGEST_WRITTEN);
+	CHECK(r.profiles[t].use == SUGGEST_WRITTEN);
+	CHECK(r.profiles[m].use == SUGGEST_READ_MOSTLY);
+	CHECK(r.profiles[h].writers.nr == 1 && r.profiles[t].writers.nr == 1);
+	CHECK(line_of(&r, h, 64) != line_of(&r, t, 64));
+	CHECK(line_of(&r, m, 64) != line_of(&r, h, 64) && line_of(&r, m, 64) != line_of(&r, t, 64));
+	CHECK(r.status == SUGGEST_OK);
+	suggest__delete(s.sg);
+}
+
+/* One counter both threads add to (locked RMWs): true sharing, nothing to reorder. */
+static void true_sharing(void)
+{
+	struct suggest_unit u[] = { U("refs", 0, 8), U("name", 8, 8) };
+	struct suggest_config cfg = { .line_size = 64, .max_growth = UINT64_MAX };
+	struct stream s = { suggest__new(&cfg, u, 2, 16, 8), 0 };
+	struct suggest_result r;
+
+	for (int i = 0; i < 1000; i++) {
+		acc(&s, 1, 0, 'x');
+		acc(&s, 2, 0, 'x');
+		acc(&s, 3, 0, 'l');
+	}
+	suggest__run(s.sg, &r);
+	CHECK(r.status == SUGGEST_NOTHING);
+	CHECK(r.profiles[0].writers.nr == 2);
+	bool advice = false;
+
+	for (unsigned int f = 0; f < r.nr_findings; f++)
+		if (r.findings[f].kind == SUGGEST_TRUE_SHARING && r.findings[f].unit == 0)
+			advice = r.findings[f].a == 2 && r.findings[f].b == 1000;
+	CHECK(advice);
+	suggest__delete(s.sg);
+}
+
+/* Already padded: the counters on lines of their own. */
+static void padded(void)
+{
+	struct suggest_unit u[] = { U("a", 0, 8), U("b", 64, 8) };
+	struct suggest_config cfg = { .line_size = 64, .max_growth = UINT64_MAX };
+	struct stream s = { NULL, 0 };
+	struct suggest_result r;
+
+	u[1].forced_align = 64;
+	u[1].align = 64;
+	s.sg = suggest__new(&cfg, u, 2, 128, 64);
+	for (int i = 0; i < 1000; i++) {
+		acc(&s, 1, 0, 's');
+		acc(&s, 2, 64, 's');
+	}
+	suggest__run(s.sg, &r);
+	CHECK(r.status == SUGGEST_NOTHING);
+	suggest__delete(s.sg);
+}
+
+/* --pin keeps the list head first; --max-growth gives a boundary up. */
+static void pin_and_growth(void)
+{
+	struct suggest_unit u[] = { U("list", 0, 16), U("a", 16, 8), U("b", 24, 8),
+				    U("c", 32, 8), U("ro", 40, 8) };
+	struct suggest_config cfg = { .line_size = 64, .max_growth = UINT64_MAX };
+	struct suggest_result r;
+
+	u[0].pinned = true;
+	u[0].align = 8;
+	for (int pass = 0; pass < 2; pass++) {
+		struct stream s = { suggest__new(&cfg, u, 5, 48, 8), 0 };
+
+		for (int i = 0; i < 500; i++) {
+			acc(&s, 1, 16, 's');
+			acc(&s, 2, 24, 's');
+			acc(&s, 3, 32, 's');
+			acc(&s, 4, 40, 'l');
+			acc(&s, 4, 0, 'l');
+		}
+		suggest__run(s.sg, &r);
+		CHECK(r.status == SUGGEST_OK);
+		CHECK(r.new_offset[0] == 0 && r.order[0] == 0);
+		if (pass == 0) {
+			CHECK(r.size == 256); /* list+ro, a, b, c: four lines */
+		} else {
+			bool gave_up = false;
+
+			CHECK(r.size <= 48 + 128);
+			for (unsigned int f = 0; f < r.nr_findings; f++)
+				gave_up |= r.findings[f].kind == SUGGEST_GAVE_UP;
+			CHECK(gave_up);
+		}
+		suggest__delete(s.sg);
+		cfg.max_growth = 128;
+	}
+}
+
+/* stats[4], one element per thread, beside a read-mostly pointer: pad the element. */
+static void elements(void)
+{
+	struct suggest_unit u[] = { U("ops", 0, 8), U("stats", 8, 32) };
+	struct suggest_config cfg = { .line_size = 64, .max_growth = UINT64_MAX };
+	struct stream s = { NULL, 0 };
+	struct suggest_result r;
+
+	u[1].align = 8;
+	u[1].nr_elems = 4;
+	u[1].elem_size = 8;
+	s.sg = suggest__new(&cfg, u, 2, 40, 8);
+	for (int i = 0; i < 500; i++)
+		for (uint32_t t = 0; t < 4; t++) {
+			acc(&s, t + 1, 0, 'l');
+			acc(&s, t + 1, 8 + t * 8, 's');
+		}
+	suggest__run(s.sg, &r);
+	bool pad = false;
+
+	for (unsigned int f = 0; f < r.nr_findings; f++)
+		if (r.findings[f].kind == SUGGEST_ELEMENTS && r.findings[f].unit == 1)
+			pad = r.findings[f].a == 64 && r.findings[f].b == 4 * 56;
+	CHECK(pad);
+	CHECK(line_of(&r, 0, 64) != line_of(&r, 1, 64));
+	suggest__delete(s.sg);
+}
+
+int main(void)
+{
+	two_counters();
+	ring();
+	true_sharing();
+	padded();
+	pin_and_growth();
+	elements();
+	if (failures)
+		fprintf(stderr, "suggest_test: %d checks failed\n", failures);
+	return failures != 0;
+}

@@ -18,6 +18,7 @@
 #include <elfutils/libdw.h>
 #include <linux/bpf.h>
 
+#include "util/file.h"
 #include "util/xalloc.h"
 
 struct sym {
@@ -405,9 +406,9 @@ static int umap__load(struct umap *m)
 		return m->fd >= 0 ? 0 : -ENOENT;
 	m->loaded = true;
 	elf_version(EV_CURRENT);
-	m->fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	m->fd = file__open_regular(m->path);
 	if (m->fd < 0)
-		return -errno;
+		return m->fd;
 	elf = elf_begin(m->fd, ELF_C_READ, NULL);
 	if (!elf)
 		return -EINVAL;
@@ -721,10 +722,11 @@ int code__find_global(const char *path, const char *name, struct global_var *out
 
 	memset(out, 0, sizeof(*out));
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = file__open_regular(path);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
+		snprintf(err, errlen, "%s: %s", path,
+			 fd == -EINVAL ? "not a regular file" : strerror(-fd));
+		return fd;
 	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || !gelf_getehdr(elf, &eh)) {

@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <elfutils/libdwelf.h>
 
+#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -45,7 +45,7 @@ static int find_in_home_cache(Dwfl_Module *mod, char **name)
 		char *p = xasprintf("%s/.debug/.build-id/%.2s/%s/%s", home, id.buf, id.buf + 2,
 				    leaf[i]);
 
-		fd = open(p, O_RDONLY);
+		fd = file__open_regular(p);
 		if (fd >= 0)
 			*name = p;
 		else
@@ -142,34 +142,28 @@ int debuginfo__open(const char *path, Dwfl **dwflp, Dwfl_Module **modp, Dwarf **
 		    char *err, size_t errlen)
 {
 	unsigned char ident[EI_NIDENT];
-	struct stat st;
 	Dwarf_Addr bias;
 	int fd;
 
 	*dwflp = NULL;
 	*modp = NULL;
 	*dwp = NULL;
-	fd = open(path, O_RDONLY);
+	fd = file__open_regular(path);
 	if (fd < 0) {
-		int e = errno;
-
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		snprintf(err, errlen, "%s: not a regular file", path);
-		return -EINVAL;
+		snprintf(err, errlen, "%s: %s", path,
+			 fd == -EINVAL ? "not a regular file" : strerror(-fd));
+		return fd;
 	}
 	ssize_t n = pread(fd, ident, sizeof(ident), 0);
 
-	close(fd);
 	if (n != (ssize_t)sizeof(ident) || memcmp(ident, ELFMAG, SELFMAG)) {
+		close(fd);
 		snprintf(err, errlen, "%s: not an ELF file (offset 0: no ELF magic%s)", path,
 			 n >= 0 && n < (ssize_t)sizeof(ident) ? ", file shorter than an ELF ident" : "");
 		return -EINVAL;
 	}
 	if (ident[EI_CLASS] != ELFCLASS32 && ident[EI_CLASS] != ELFCLASS64) {
+		close(fd);
 		snprintf(err, errlen, "%s: offset %d: bad ELF class %u", path, EI_CLASS,
 			 ident[EI_CLASS]);
 		return -EINVAL;
@@ -178,12 +172,15 @@ int debuginfo__open(const char *path, Dwfl **dwflp, Dwfl_Module **modp, Dwarf **
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
 
 	if (!dwfl) {
+		close(fd);
 		snprintf(err, errlen, "%s: %s", path, dwfl_errmsg(-1));
 		return -ENOMEM;
 	}
-	Dwfl_Module *mod = dwfl_report_offline(dwfl, path, path, -1);
+	/* The file checked above, not the name again: libdwfl takes the fd on success. */
+	Dwfl_Module *mod = dwfl_report_offline(dwfl, path, path, fd);
 
 	if (!mod) {
+		close(fd);
 		snprintf(err, errlen, "%s: not a valid ELF file: %s", path, dwfl_errmsg(-1));
 		dwfl_end(dwfl);
 		return -EINVAL;

@@ -22,6 +22,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -938,6 +939,21 @@ static bool is_regular(const char *p)
 	return !stat(p, &st) && S_ISREG(st.st_mode);
 }
 
+/* A text file named by the recording, for reading; NULL with d->error set. */
+static FILE *dso__open_text(struct symbols_dso *d, const char *path)
+{
+	int fd = file__open_regular(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+
+	if (!f) {
+		d->error = xasprintf("%s: %s", path, fd == -EINVAL ? "not a regular file" :
+				     strerror(fd < 0 ? -fd : errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
 /* Open @path as ELF; reject it when the build-id differs from the recorded one (perf's rule). */
 static int elf_file__open(struct elf_file *f, const char *path, const struct symbols_dso *d)
 {
@@ -946,11 +962,9 @@ static int elf_file__open(struct elf_file *f, const char *path, const struct sym
 	f->fd = -1;
 	f->elf = NULL;
 	f->path = NULL;
-	if (!is_regular(path))
-		return -ENOENT;
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->fd = file__open_regular(path);
 	if (f->fd < 0)
-		return -errno;
+		return f->fd == -EINVAL ? -ENOENT : f->fd;
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
 		elf_file__close(f);
@@ -1033,7 +1047,7 @@ static size_t candidates(struct symbols *s, const struct symbols_dso *d, char **
 	/* .gnu_debuglink next to the binary */
 	{
 		char *bin = xasprintf("%s%s", symfs, d->long_name);
-		int fd = open(bin, O_RDONLY | O_CLOEXEC);
+		int fd = file__open_regular(bin);
 
 		if (fd >= 0) {
 			Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -1175,7 +1189,7 @@ static void read_file_build_id(struct symbols *s, struct symbols_dso *d)
 	if (d->bid_size || d->long_name[0] != '/')
 		return;
 	path = xasprintf("%s%s", s->opts.symfs ? s->opts.symfs : "", d->long_name);
-	fd = is_regular(path) ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	fd = file__open_regular(path);
 	if (fd >= 0) {
 		Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 		const void *bid;
@@ -1282,16 +1296,14 @@ static void dso__load_user(struct symbols *s, struct symbols_dso *d)
 static void dso__load_kallsyms(struct symbols *s, struct symbols_dso *d, const char *path,
 			       const char *module)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = dso__open_text(d, path);
 	struct symtab_builder b = {0};
 	char line[1024];
 	size_t modlen = module ? strlen(module) : 0;
 	bool any_addr = false;
 
-	if (!f) {
-		d->error = xasprintf("%s: %s", path, strerror(errno));
+	if (!f)
 		return;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long addr;
 		char type, name[512], mod[256] = "";
@@ -1550,16 +1562,14 @@ static size_t hex_prefix(const char *p, uint64_t *out)
  */
 static void dso__load_perf_map(struct symbols *s, struct symbols_dso *d)
 {
-	FILE *f = fopen(d->long_name, "re");
+	FILE *f = dso__open_text(d, d->long_name);
 	struct symtab_builder b = {0};
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 
-	if (!f) {
-		d->error = xasprintf("%s: %s", d->long_name, strerror(errno));
+	if (!f)
 		return;
-	}
 	while ((len = getline(&line, &cap, f)) > 0) {
 		uint64_t start, size;
 		size_t k;
@@ -1955,6 +1965,7 @@ static void module_text_base(struct symbols_dso *d)
 static void dso__open_dwfl(struct symbols *s, struct symbols_dso *d)
 {
 	const char *path;
+	int fd;
 
 	if (d->dwfl_tried)
 		return;
@@ -1969,10 +1980,18 @@ static void dso__open_dwfl(struct symbols *s, struct symbols_dso *d)
 	if ((d->kind == SYMBOLS_DSO_KERNEL && !d->kernel_vmlinux) ||
 	    (d->kind == SYMBOLS_DSO_MODULE && !d->module_ko) || d->kind == SYMBOLS_DSO_BPF)
 		return;
-	d->dwfl = dwfl_begin(&offline_callbacks);
-	if (!d->dwfl)
+	/* libdwfl would open() the name itself, and wait forever on a FIFO there */
+	fd = file__open_regular(path);
+	if (fd < 0)
 		return;
-	d->mod = dwfl_report_offline(d->dwfl, "", path, -1);
+	d->dwfl = dwfl_begin(&offline_callbacks);
+	if (!d->dwfl) {
+		close(fd);
+		return;
+	}
+	d->mod = dwfl_report_offline(d->dwfl, "", path, fd);
+	if (!d->mod)
+		close(fd);	/* (libdwfl keeps the fd only with the module) */
 	dwfl_report_end(d->dwfl, NULL, NULL);
 	if (d->module_ko)
 		module_text_base(d);

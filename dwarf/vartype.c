@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dwarf/debuginfo.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 struct sym_entry {
@@ -185,7 +186,7 @@ static struct vt_file *get_file(struct vartype *vt, const char *path)
 	vt->files[vt->nr_files++] = f;
 
 	elf_version(EV_CURRENT);
-	f->fd = open(path, O_RDONLY);
+	f->fd = file__open_regular(path);
 	if (f->fd < 0 || !(f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) ||
 	    !gelf_getehdr(f->elf, &eh)) {
 		f->rc = VT_NO_FILE;

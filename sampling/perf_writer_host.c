@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -432,13 +433,19 @@ static int scan_notes(int fd, uint64_t off, uint64_t size, bool swap, uint8_t ou
 int perf_writer__read_build_id(const char *path, uint8_t out[20])
 {
 	unsigned char ident[EI_NIDENT];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	/* O_NONBLOCK and fstat: a FIFO put at a mapped file's name is never waited on */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc = 0;
 	bool swap, is64;
 	uint64_t shoff;
 	uint16_t shnum, shentsize;
+	struct stat st;
 
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
 	if (pread(fd, ident, sizeof(ident), 0) != sizeof(ident) || memcmp(ident, ELFMAG, SELFMAG)) {
 		rc = -ENOEXEC;
 		goto out;

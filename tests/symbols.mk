@@ -12,6 +12,8 @@ tests_tools_resolve_LDADD = dwarf/libdwarf.a sampling/libsampling.a util/libutil
 	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBZSTD_LIBS)
 TESTS += tests/symbols/machine.sh
 dist_check_SCRIPTS += tests/symbols/machine.sh
+TESTS += tests/symbols/fifo.sh
+dist_check_SCRIPTS += tests/symbols/fifo.sh
 TESTS += tests/symbols/kmod.sh
 dist_check_SCRIPTS += tests/symbols/kmod.sh
 check_PROGRAMS += tests/unit/ordered_test

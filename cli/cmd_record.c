@@ -17,6 +17,7 @@
 
 #include "cli/command.h"
 #include "cli/sim_record.h"
+#include "sampling/perf_writer.h"
 #include "sampling/pmu.h"
 #include "sampling/recorder.h"
 #include "sampling/tracefs.h"
@@ -41,8 +42,8 @@ enum {
 };
 
 static const struct cli_option record_options[] = {
-	{ OPT_OUTPUT, 'o', "output", "FILE", "write to FILE (default perf.data; - for pipe mode on "
-	  "stdout)" },
+	{ OPT_OUTPUT, 'o', "output", "FILE", "write to FILE (default perf.data; an older one becomes "
+	  "FILE.old; - for pipe mode on stdout, where --sim sends CMD's own output to stderr)" },
 	{ OPT_EVENT, 'e', "event", "EVENT",
 	  "event to record, repeatable: mem (the default: the memory PMU's load and store "
 	  "events), mem-loads, mem-stores, a software event (page-faults, minor-faults, "
@@ -443,6 +444,13 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 		}
 		ro.tracing_data = tracing;
 		ro.tracing_size = tracing_size;
+	}
+	/* As perf record does, before the workload runs: the directory takes a new file, an
+	 * older recording becomes FILE.old, a directory, link or device at FILE is refused. */
+	if (strcmp(o.output, "-") && perf_writer__prepare_output(o.output, err, sizeof(err))) {
+		cli__error("record: %s", err);
+		free(tracing);
+		return EXIT_USAGE;
 	}
 	ro.output = o.output;
 	ro.system_wide = o.all;

@@ -8,6 +8,7 @@
 enum {
 	EXIT_OK = 0,
 	EXIT_NOTHING = 1,	/* nothing found where something was asked for */
+	EXIT_RUNTIME = 1,	/* a failure while running (a system call, the workload's setup) */
 	EXIT_USAGE = 2,		/* bad usage or bad input */
 };
 

@@ -209,7 +209,8 @@ void cli__print_man(FILE *out)
 		}
 	}
 	fputs(".SH EXIT STATUS\n.TP\n0\nsuccess\n.TP\n1\nnothing found where something was "
-	      "asked for\n.TP\n2\nbad usage or bad input (the message names the file, the "
+	      "asked for, or a failure while running (a system call that failed, a device "
+	      "that would not open: the message says which)\n.TP\n2\nbad usage or bad input (the message names the file, the "
 	      "position and what was wrong)\n.TP\n77\n(tests only) skipped: the machine lacks "
 	      "what the test needs\n"
 	      ".SH SEE ALSO\n.BR perf\\-c2c (1),\n.BR pahole (1)\n", out);

@@ -4,6 +4,7 @@
 #include "cli/sim_record.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,38 +16,119 @@
 
 #include "analyzer/data_src.h"
 #include "cli/command.h"
+#include "dwarf/code.h"
 #include "sampling/perf_file.h"
+#include "sampling/perf_writer.h"
+
+/* @prog as execvp finds it: itself when it names a path, else the first match in $PATH. */
+static bool find_program(const char *prog, char *out, size_t size)
+{
+	const char *path = getenv("PATH"), *p;
+
+	if (strchr(prog, '/')) {
+		snprintf(out, size, "%s", prog);
+		return true;
+	}
+	for (p = path ? path : "/usr/bin:/bin"; *p; p += *p == ':') {
+		size_t n = strcspn(p, ":");
+
+		snprintf(out, size, "%.*s%s%s", (int)n, p, n ? "/" : "", prog);
+		if (!access(out, X_OK))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/*
+ * A program linked with libtsan (-fsanitize=thread reached its link step, with flags other
+ * than sim-flags' own) runs ThreadSanitizer's runtime, not lineup's, and records nothing: say
+ * that before running it.  True when it was said.
+ */
+static bool links_libtsan(const char *prog)
+{
+	char path[PATH_MAX], lib[256];
+
+	if (!find_program(prog, path, sizeof(path)) ||
+	    code__needs_library(path, "libtsan.so", lib, sizeof(lib)) != 1)
+		return false;
+	cli__error("record --sim: %s is linked with %s: -fsanitize=thread reached its link step, "
+		   "so ThreadSanitizer's own runtime took the collector's place and nothing would "
+		   "be recorded.  Rebuild it with the flags `lineup sim-flags` prints (they keep "
+		   "libtsan out, in one step or two), or link with `lineup sim-flags --libs` and "
+		   "without -fsanitize=thread", path, lib);
+	return true;
+}
+
+/* Copy the pipe-mode recording @path to stdout: 0, or -1 after saying why. */
+static int copy_to_stdout(const char *path)
+{
+	char buf[1 << 16];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0) {
+		cli__error("record --sim: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) != 0 && !rc) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || fwrite(buf, 1, n, stdout) != (size_t)n) {
+			cli__error("record --sim: %s: %s", n < 0 ? path : "standard output",
+				   strerror(errno));
+			rc = -1;
+		}
+	}
+	close(fd);
+	if (!rc && fflush(stdout)) {
+		cli__error("record --sim: standard output: %s", strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
 
 int sim_record__run(const char *output, unsigned long long period, const char *window, bool count,
 		    int argc, char **argv)
 {
-	char cwd[PATH_MAX], path[2 * PATH_MAX], old[2 * PATH_MAX + 8], num[32];
+	char cwd[PATH_MAX], path[2 * PATH_MAX], num[32], err[PATH_MAX + 256];
+	char tmpdir[PATH_MAX] = "";
 	struct sigaction ign = {.sa_handler = SIG_IGN}, oint, oterm;
+	bool pipe_out = !strcmp(output, "-");
 	struct sim_census c;
 	struct stat st;
-	int status;
+	int status, rc = EXIT_USAGE;
 	pid_t pid;
 
 	if (argc < 1) {
 		cli__error("record --sim: no program given (lineup record --sim -- PROG ARGS)");
 		return EXIT_USAGE;
 	}
-	if (!strcmp(output, "-")) {
-		cli__error("record --sim: the collector writes a file, not a pipe: -o FILE");
+	if (links_libtsan(argv[0]))
 		return EXIT_USAGE;
-	}
-	/* The program may chdir: hand it an absolute path. */
-	if (output[0] == '/')
+	if (pipe_out) {
+		/* -o -: the runtime writes pipe mode into a directory of ours, copied out after */
+		const char *t = getenv("TMPDIR");
+
+		snprintf(tmpdir, sizeof(tmpdir), "%s/lineup-sim.XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(tmpdir)) {
+			cli__error("record --sim: cannot make a directory %s: %s", tmpdir,
+				   strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		snprintf(path, sizeof(path), "%s/perf.data", tmpdir);
+	} else if (output[0] == '/') {
+		/* The program may chdir: hand it an absolute path. */
 		snprintf(path, sizeof(path), "%s", output);
-	else if (!getcwd(cwd, sizeof(cwd)) ||
-		 snprintf(path, sizeof(path), "%s/%s", cwd, output) >= (int)sizeof(path)) {
+	} else if (!getcwd(cwd, sizeof(cwd)) ||
+		   snprintf(path, sizeof(path), "%s/%s", cwd, output) >= (int)sizeof(path)) {
 		cli__error("record --sim: cannot make an absolute path of %s", output);
 		return EXIT_USAGE;
 	}
-	/* Keep the previous recording as perf does, and know whether the program wrote one. */
-	snprintf(old, sizeof(old), "%s.old", path);
-	if (!stat(path, &st) && rename(path, old)) {
-		cli__error("record --sim: cannot move %s aside: %s", path, strerror(errno));
+	/* Before the run, as perf record: the directory takes a new file, an older recording
+	 * becomes .old, a directory, link or device there is refused. */
+	if (!pipe_out && perf_writer__prepare_output(path, err, sizeof(err))) {
+		cli__error("record --sim: %s", err);
 		return EXIT_USAGE;
 	}
 
@@ -54,10 +136,16 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 	pid = fork();
 	if (pid < 0) {
 		cli__error("record --sim: fork: %s", strerror(errno));
-		return EXIT_USAGE;
+		rc = EXIT_RUNTIME;
+		goto out;
 	}
 	if (!pid) {
 		setenv("LINEUP_SIM_OUTPUT", path, 1);
+		if (pipe_out) {
+			setenv("LINEUP_SIM_PIPE", "1", 1);
+			/* the recording is stdout's: the program's own output goes to stderr */
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+		}
 		if (period) {
 			snprintf(num, sizeof(num), "%llu", period);
 			setenv("LINEUP_SIM_PERIOD", num, 1);
@@ -81,11 +169,12 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 	sigaction(SIGTERM, &oterm, NULL);
 
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && stat(path, &st))
-		return EXIT_USAGE;
+		goto out;
 	if (stat(path, &st)) {
 		cli__error("record --sim: %s wrote no %s: was it built with `lineup sim-flags`?",
-			   argv[0], path);
-		return EXIT_NOTHING;
+			   argv[0], pipe_out ? "recording" : path);
+		rc = EXIT_NOTHING;
+		goto out;
 	}
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "lineup: record --sim: %s was killed by signal %d (%s)\n", argv[0],
@@ -94,16 +183,27 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 		fprintf(stderr, "lineup: record --sim: %s exited with status %d\n", argv[0],
 			WEXITSTATUS(status));
 	if (sim_record__census(path, &c))
-		return EXIT_USAGE;
+		goto out;
+	if (pipe_out && copy_to_stdout(path)) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	fprintf(stderr, "[ lineup record --sim: wrote %s (%lld bytes; %ld load samples, %ld of "
 			"them HITM; %ld store samples) ]\n",
-		output, (long long)st.st_size, c.loads, c.hitm, c.stores);
+		pipe_out ? "standard output" : output, (long long)st.st_size, c.loads, c.hitm,
+		c.stores);
 	if (c.loads && !c.hitm)
 		fprintf(stderr, "lineup: record --sim: no load found its line modified by another "
 				"thread: no contention seen (threads that never ran at the same "
 				"time? where CPUs are fewer than threads, LINEUP_SIM_YIELD=500 "
 				"makes them interleave)\n");
-	return EXIT_OK;
+	rc = EXIT_OK;
+out:
+	if (*tmpdir) {
+		unlink(path);
+		rmdir(tmpdir);
+	}
+	return rc;
 }
 
 int sim_record__census(const char *path, struct sim_census *c)

@@ -712,6 +712,43 @@ static void var_type_name(Dwarf_Die *var, char *out, size_t outlen)
 	}
 }
 
+int code__needs_library(const char *path, const char *prefix, char *name, size_t size)
+{
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	int fd, found = 0;
+
+	elf_version(EV_CURRENT);
+	fd = file__open_regular(path);
+	if (fd < 0)
+		return fd;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while (elf && !found && (scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		GElf_Shdr sh;
+		GElf_Dyn dyn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize && !found; i++) {
+			const char *n;
+
+			if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag != DT_NEEDED)
+				continue;
+			n = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val);
+			if (n && !strncmp(n, prefix, strlen(prefix))) {
+				snprintf(name, size, "%s", n);
+				found = 1;
+			}
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return found;
+}
+
 int code__find_global(const char *path, const char *name, struct global_var *out, char *err,
 		      size_t errlen)
 {

@@ -98,6 +98,12 @@ struct global_var {
 	char type[128];
 };
 
+/*
+ * Whether the ELF file @path needs (DT_NEEDED) a library whose name starts with @prefix: 1 (its
+ * name in @name), 0 (not, or @path is no ELF file with a dynamic section), -errno.
+ */
+int code__needs_library(const char *path, const char *prefix, char *name, size_t size);
+
 /* Find global @name in the ELF file @path: 0 found, 1 not found, -errno (message in @err). */
 int code__find_global(const char *path, const char *name, struct global_var *out, char *err,
 		      size_t errlen);

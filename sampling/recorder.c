@@ -1001,13 +1001,6 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		return rec_error(&r, -EINVAL, "%u events: 1 to 8 expected", o->nr_events);
 	if (!o->argv && !o->system_wide)
 		return rec_error(&r, -EINVAL, "nothing to record: give a command or -a");
-	/* As perf record does: an existing recording becomes OUTPUT.old instead of being lost;
-	 * checked before the workload runs. */
-	if (strcmp(o->output, "-")) {
-		rc = perf_writer__prepare_output(o->output, err, errlen);
-		if (rc)
-			return rc;
-	}
 	if (o->argv) {
 		rc = start_workload(&r);
 		if (rc)

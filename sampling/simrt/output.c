@@ -259,7 +259,7 @@ int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned err
 	uint32_t pid = (uint32_t)getpid();
 	unsigned nr_cores = o->nr_cores ? o->nr_cores : 1;
 	uint64_t now = simrt__now();
-	int rc = -ENOMEM;
+	int rc = -ENOMEM, pipe_fd = -1;
 
 	if (!w) {
 		snprintf(err, errlen, "%s: out of memory", o->path);
@@ -291,10 +291,19 @@ int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned err
 		if (rc < 0)
 			goto out;
 	}
-	rc = perf_writer__open(w, o->path);
+	write_header(w, nr_cores);
+	if (o->pipe) {
+		/* A fresh file (an exec'ed image records again): O_EXCL never follows a link. */
+		unlink(o->path);
+		pipe_fd = open(o->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		rc = pipe_fd < 0 ? -errno : perf_writer__open_pipe(w, pipe_fd);
+		if (pipe_fd < 0)
+			snprintf(err, errlen, "%s: %s", o->path, strerror(-rc));
+	} else {
+		rc = perf_writer__open(w, o->path);
+	}
 	if (rc < 0)
 		goto out;
-	write_header(w, nr_cores);
 	write_maps(w, pid);
 	{
 		static char comm[64];
@@ -331,8 +340,12 @@ int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned err
 	}
 	rc = perf_writer__close(w);
 out:
-	if (rc < 0)
+	if (rc < 0 && *perf_writer__strerror(w))
 		snprintf(err, errlen, "%s", perf_writer__strerror(w));
 	perf_writer__delete(w);
+	if (pipe_fd >= 0 && close(pipe_fd) && !rc) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", o->path, strerror(errno));
+	}
 	return rc;
 }

@@ -4,12 +4,15 @@
  * the ways out (exit, fatal signal, SIGINT/SIGTERM).  The hot path is in access.h.
  *
  * Each thread samples with its own countdowns and appends to its own buffer; a full buffer is
- * written to the spool, an unlinked file opened O_APPEND, so memory stays bounded however long
- * the program runs.  The line table is a fixed-size direct-mapped table (coherence__slot), so
+ * written to the spool, a file without a name in the output's directory (O_TMPFILE, else a
+ * random name created O_EXCL and unlinked at once), opened O_APPEND, so memory stays bounded
+ * however long the program runs.  The line table is a fixed-size direct-mapped table (coherence__slot), so
  * memory is bounded there too.
  *
  * Ownership: everything here is static or mmap'ed once and lives as long as the process.
  */
+#include <config.h>
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +49,7 @@ uint64_t simrt__burst_ns = 200000, simrt__every_ns = 2000000, simrt__start_ns = 
 uint64_t simrt__start_end;
 uint8_t simrt__phase[64] __attribute__((aligned(64)));
 static char out_path[4096];
+static bool out_pipe;
 static int spool_fd = -1;
 struct coh_costs simrt__costs;
 struct simrt_pair_slot *simrt__table;
@@ -631,6 +635,7 @@ void simrt__finish(void)
 	    .nr_cores =
 		atomic_load(&slots_seen) < COH_MAX_CORES ? atomic_load(&slots_seen) : COH_MAX_CORES,
 	    .exact = !simrt__every_ns,
+	    .pipe = out_pipe,
 	};
 	if (simrt__write_perf_data(&o, err, sizeof(err)) < 0)
 		dprintf(2, "lineup-sim: %s\n", err);
@@ -1028,6 +1033,27 @@ static int parse_window(const char *s, uint64_t *burst_ns, uint64_t *every_ns, u
 	return 0;
 }
 
+/*
+ * The spool, in the output's directory (where the recording will be, so there is room), with
+ * no name anyone could plant a link at: O_TMPFILE, or where the file system lacks it a random
+ * name created O_EXCL (which never follows a link) and unlinked at once.  The fd, or -1.
+ */
+static int spool_open(const char *out, char *what, size_t size)
+{
+	const char *slash = strrchr(out, '/');
+	int dirlen = slash ? (int)(slash - out) : 0, fd;
+
+	snprintf(what, size, "%.*s", dirlen ? dirlen : 1, dirlen ? out : "/");
+	fd = open(what, O_TMPFILE | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd;
+	snprintf(what, size, "%s.spool.XXXXXX", out);
+	fd = mkostemp(what, O_APPEND | O_CLOEXEC);
+	if (fd >= 0)
+		unlink(what);
+	return fd;
+}
+
 void simrt__init(void)
 {
 	static const int fatal[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGINT, SIGTERM};
@@ -1056,6 +1082,7 @@ void simrt__init(void)
 		snprintf(out_path, sizeof(out_path), "%s/%s", cwd, s);
 	else
 		snprintf(out_path, sizeof(out_path), "%s", s);
+	out_pipe = env_u64("LINEUP_SIM_PIPE", 0) == 1;
 	simrt__periods[0] = env_u64("LINEUP_SIM_PERIOD", simrt__periods[0]);
 	simrt__periods[1] =
 	    env_u64("LINEUP_SIM_MISS_PERIOD", simrt__periods[0] >= 20 ? simrt__periods[0] / 20 : 1);
@@ -1076,8 +1103,7 @@ void simrt__init(void)
 
 	simrt__table = mmap(NULL, tab_bytes, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	snprintf(spool, sizeof(spool), "%s.spool.%d", out_path, (int)getpid());
-	spool_fd = open(spool, O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+	spool_fd = spool_open(out_path, spool, sizeof(spool));
 	if (spool_fd >= 0) {
 		/* Out of the way of programs that close or dup2 over their low descriptors. */
 		int low = spool_fd, high = fcntl(spool_fd, F_DUPFD_CLOEXEC, 900);
@@ -1100,7 +1126,6 @@ void simrt__init(void)
 			spool_fd < 0 ? spool : "line table");
 		return;
 	}
-	unlink(spool);
 	if (pthread_key_create(&thread_key, thread_retire))
 		return;
 	recording_pid = getpid();

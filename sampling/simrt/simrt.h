@@ -19,6 +19,8 @@
  *
  * Environment (read once, by __tsan_init):
  *	LINEUP_SIM_OUTPUT	the perf.data to write; unset: the program runs unrecorded
+ *	LINEUP_SIM_PIPE		1: write it in pipe mode (`record --sim -o -` copies it to its
+ *				stdout), else in file mode (written beside it, renamed into place)
  *	LINEUP_SIM_PERIOD	mean sampling period of loads and stores that hit (1000)
  *	LINEUP_SIM_MISS_PERIOD	mean sampling period of those that miss: HITMs, LLC and DRAM
  *				loads, stores that invalidate other copies (PERIOD / 20)
@@ -297,6 +299,7 @@ struct simrt_output {
 	unsigned nr_rmw;
 	unsigned nr_cores;
 	bool exact; /* every access modeled: no period scaling */
+	bool pipe;  /* perf.data in pipe mode (record --sim -o -), in a file of the caller's */
 };
 int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned errlen);
 

@@ -21,6 +21,7 @@
 #endif
 
 #define SIM_LIB "liblineup-sim.a"
+#define SIM_SPECS "lineup-sim.specs"
 
 enum {
 	OPT_CFLAGS = 1000,
@@ -31,7 +32,8 @@ enum {
 static const struct cli_option simflags_options[] = {
     {OPT_CFLAGS, 0, "cflags", NULL, "print the compile flags (use them with -c)"},
     {OPT_LIBS, 0, "libs", NULL,
-     "print the link flags (link without -fsanitize=thread, or libtsan comes in too)"},
+     "print the link flags (they keep libtsan out; with neither option, both sets, which work "
+     "for a compile, a link, or both in one step)"},
     {OPT_CC, 0, "cc", "gcc|clang",
      "the compiler (default: from $CC, else gcc); they spell the options differently"},
     CLI_OPTION_END};
@@ -91,11 +93,29 @@ static bool find_runtime(char *out, size_t size)
 	return access(out, R_OK) == 0;
 }
 
+/*
+ * gcc's instrumentation flag.  -fsanitize=thread seen by the driver at a link adds libtsan,
+ * whose runtime then takes the place of lineup's (nothing is recorded): so where the specs
+ * file installed beside the runtime is found, the flag goes to the compiler proper only
+ * (cc1/cc1plus, through the specs), and these flags work in a one-step `gcc prog.c FLAGS` too.
+ */
+static void gcc_instrument_flag(const char *lib, char *out, size_t size)
+{
+	char dir[PATH_MAX + 32], specs[PATH_MAX + 64];
+
+	snprintf(dir, sizeof(dir), "%s", lib);
+	snprintf(specs, sizeof(specs), "%s/" SIM_SPECS, dirname(dir));
+	if (*lib && !access(specs, R_OK))
+		snprintf(out, size, "-specs=%s", specs);
+	else
+		snprintf(out, size, "-fsanitize=thread");
+}
+
 static int simflags_run(const struct command *cmd, int argc, char **argv)
 {
 	struct simflags_opts o = {.cmd = cmd};
-	char lib[PATH_MAX + 32];
-	bool clang;
+	char lib[PATH_MAX + 32], instrument[PATH_MAX + 128];
+	bool clang, have_lib;
 	int rc, i = cli__parse(cmd, argc, argv, simflags_option, &o, &rc);
 
 	if (i < 0)
@@ -111,7 +131,8 @@ static int simflags_run(const struct command *cmd, int argc, char **argv)
 	 * "clang", "clang-19", "/usr/bin/clang"; gcc otherwise.  gcc's -Wtsan warns that TSan
 	 * does not model fences: this runtime performs them, so the warning is noise here.
 	 * clang drops the read of a read-modify-write (x++) unless told not to, and that read
-	 * is the load that finds the line Modified elsewhere: the HITM.
+	 * is the load that finds the line Modified elsewhere: the HITM.  clang's
+	 * -fno-sanitize-link-runtime keeps its tsan runtime out of a link with these flags.
 	 */
 	{
 		const char *base = strrchr(o.cc, '/');
@@ -119,20 +140,24 @@ static int simflags_run(const struct command *cmd, int argc, char **argv)
 		base = base ? base + 1 : o.cc;
 		clang = !strncmp(base, "clang", 5);
 		if (!clang && strncmp(base, "gcc", 3) && strncmp(base, "cc", 2) &&
-		    !strstr(base, "-gcc"))
+		    !strstr(base, "-gcc") && strncmp(base, "g++", 3) && strncmp(base, "c++", 3) &&
+		    !strstr(base, "-g++"))
 			return cli__usage_error(cmd, "--cc: '%s' is neither gcc nor clang", o.cc);
 	}
 	if (!o.cflags && !o.libs)
 		o.cflags = o.libs = true;
-	if (o.libs && !find_runtime(lib, sizeof(lib))) {
+	have_lib = find_runtime(lib, sizeof(lib));
+	if (o.libs && !have_lib) {
 		cli__error("sim-flags: the collector's runtime %s is not built or installed "
 			   "(looked beside this lineup and in %s)",
 			   SIM_LIB, LINEUP_LIBDIR);
 		return EXIT_NOTHING;
 	}
+	gcc_instrument_flag(have_lib ? lib : "", instrument, sizeof(instrument));
 	if (o.cflags)
-		printf("-fsanitize=thread %s -g -fno-omit-frame-pointer",
-		       clang ? "-fno-sanitize-thread-func-entry-exit "
+		printf("%s %s -g -fno-omit-frame-pointer",
+		       clang ? "-fsanitize=thread" : instrument,
+		       clang ? "-fno-sanitize-link-runtime -fno-sanitize-thread-func-entry-exit "
 			       "-mllvm -tsan-compound-read-before-write"
 			     : "--param=tsan-instrument-func-entry-exit=0 -Wno-tsan");
 	if (o.cflags && o.libs)
@@ -153,9 +178,12 @@ const struct command cmd_sim_flags = {
     .description =
 	"Print the flags that build a program for `lineup record --sim`: compile with "
 	"-fsanitize=thread (ThreadSanitizer's instrumentation, function entry/exit hooks "
-	"off) and link with lineup's runtime instead of libtsan.  Compile and link in "
-	"separate steps:\n"
+	"off) and link with lineup's runtime instead of libtsan, in one step or two:\n"
+	"  cc prog.c $(lineup sim-flags) -o prog\n"
 	"  cc $(lineup sim-flags --cflags) -c prog.c && cc prog.o $(lineup sim-flags --libs)\n"
+	"With gcc the instrumentation flag reaches the compiler through lineup-sim.specs, "
+	"installed beside the runtime, so that a link never adds libtsan (clang: "
+	"-fno-sanitize-link-runtime).  "
 	"With clang, `x++` on plain memory is one call (compound read-write), which makes "
 	"tight loops cheaper to record than with gcc.  "
 	"The runtime models each cache line's coherence state per thread (64- and 128-byte "

@@ -18,8 +18,14 @@ sampling_simrt_libsimrt_parts_a_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -g -O2 -fPIC 
 OBJCOPY = objcopy
 # (installed beside the libraries: automake has no lib_DATA, hence a directory of its own)
 simrtlibdir = $(libdir)
-simrtlib_DATA = sampling/simrt/liblineup-sim.a
-CLEANFILES += sampling/simrt/liblineup-sim.a sampling/simrt/simrt-all.o
+simrtlib_DATA = sampling/simrt/liblineup-sim.a sampling/simrt/lineup-sim.specs
+CLEANFILES += sampling/simrt/liblineup-sim.a sampling/simrt/simrt-all.o \
+	sampling/simrt/lineup-sim.specs
+# gcc's -fsanitize=thread for the compiler proper only (`gcc -specs=`, what `lineup sim-flags`
+# prints for gcc): a driver that never sees the option adds no libtsan to a link, so the flags
+# work for a one-step `gcc prog.c $(lineup sim-flags)`.  (A specs file has no comments.)
+sampling/simrt/lineup-sim.specs: Makefile
+	$(AM_V_GEN)printf '*cc1:\n+ -fsanitize=thread\n\n*cc1plus:\n+ -fsanitize=thread\n\n' >$@
 sampling/simrt/liblineup-sim.a: sampling/simrt/libsimrt-parts.a
 	$(AM_V_GEN)rm -f $@ sampling/simrt/simrt-all.o && \
 	$(CC) -r -nostdlib -o sampling/simrt/simrt-all.o \

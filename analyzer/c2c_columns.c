@@ -28,205 +28,195 @@ static int put(char *buf, size_t size, const char *fmt, ...)
 	return (size_t)n >= size ? (int)size - 1 : n;
 }
 
-static const struct c2c_stats *row_stats(const struct c2c_line *l, const struct c2c_entry *e)
+/* A row of the lines and cl_row tables is a line; of the entries table an entry of @t->parent. */
+static const struct c2c_line *row_line(const struct table *t, const void *row)
 {
-	return e ? &e->stats : &l->stats;
+	return t->parent ? t->parent : row;
+}
+
+static const struct c2c_entry *row_entry(const struct table *t, const void *row)
+{
+	return t->parent ? row : NULL;
+}
+
+static const struct c2c_view *view(const struct table *t)
+{
+	return t->ctx;
+}
+
+static const struct c2c_stats *row_stats(const struct table *t, const void *row)
+{
+	const struct c2c_entry *e = row_entry(t, row);
+
+	return e ? &e->stats : &row_line(t, row)->stats;
 }
 
 /* The totals a percentage is of: the whole recording for lines, the line for entries. */
-static const struct c2c_stats *row_total(const struct c2c_view *v, const struct c2c_line *l,
-					 const struct c2c_entry *e)
+static const struct c2c_stats *row_total(const struct table *t, const void *row)
 {
-	return e ? &l->stats : c2c__total(v->c);
+	return t->parent ? &row_line(t, row)->stats : c2c__total(view(t)->c);
 }
 
-static uint64_t line_size(const struct c2c_view *v)
+static uint64_t line_size(const struct table *t)
 {
-	return c2c__config(v->c)->line_size;
+	return c2c__config(view(t)->c)->line_size;
 }
 
-static int str_cell(const char *s, int width, char *buf, size_t size)
+#define VALUE(name)                                                                               \
+	static void name(const struct table *t, const struct table_column *col, const void *row,  \
+			 struct table_cell *out)
+#define TEXT(name)                                                                                \
+	static int name(const struct table *t, const struct table_column *col, const void *row,   \
+			int width, char *buf, size_t size)
+
+/* ---- values ---- */
+
+VALUE(val_idx)
 {
-	return put(buf, size, "%*s", width, s);
+	out->u = row_line(t, row)->idx;
 }
 
-static int pct_cell(double per, int width, char *buf, size_t size)
+/* The entries' own copy of their line's index (JSON and CSV; --stdio shows it in the line row) */
+VALUE(val_line_idx)
 {
-	char tmp[10];
-
-	put(tmp, sizeof(tmp), "%.2F%%", per);
-	return str_cell(tmp, width, buf, size);
+	out->u = row_line(t, row)->idx;
 }
 
-/* ---- cells ---- */
-
-static int cell_idx(const struct c2c_view *v, const struct c2c_line *l, const struct c2c_entry *e,
-		    int width, char *buf, size_t size)
+VALUE(val_dcacheline)
 {
-	char tmp[10];
-
-	put(tmp, sizeof(tmp), "%u", l->idx);
-	return str_cell(tmp, width, buf, size);
+	out->u = row_line(t, row)->addr & ~(line_size(t) - 1);
 }
 
-static int cell_empty(const struct c2c_view *v, const struct c2c_line *l,
-		      const struct c2c_entry *e, int width, char *buf, size_t size)
+VALUE(val_nodestr)
 {
-	return str_cell("", width, buf, size);
+	const struct c2c_entry *e = row_entry(t, row);
+
+	table_cell__set_str(out, e ? e->nodestr : row_line(t, row)->nodestr);
 }
 
-static int cell_dcacheline(const struct c2c_view *v, const struct c2c_line *l,
-			   const struct c2c_entry *e, int width, char *buf, size_t size)
+VALUE(val_pa_cnt)
 {
-	char tmp[20];
+	const struct c2c_entry *e = row_entry(t, row);
 
-	put(tmp, sizeof(tmp), "0x%" PRIx64, l->addr & ~(line_size(v) - 1));
-	return str_cell(tmp, width, buf, size);
+	out->u = e ? e->paddr_cnt : row_line(t, row)->paddr_cnt;
 }
 
-static int cell_nodestr(const struct c2c_view *v, const struct c2c_line *l,
-			const struct c2c_entry *e, int width, char *buf, size_t size)
+VALUE(val_offset)
 {
-	const char *s = e ? e->nodestr : l->nodestr;
+	const struct c2c_entry *e = row_entry(t, row);
 
-	return str_cell(s ? s : "", width, buf, size);
+	out->u = e ? e->data_rel & (line_size(t) - 1) : 0;
 }
 
-static int cell_pa_cnt(const struct c2c_view *v, const struct c2c_line *l,
-		       const struct c2c_entry *e, int width, char *buf, size_t size)
+VALUE(val_iaddr)
 {
-	return put(buf, size, "%*u", width, e ? e->paddr_cnt : l->paddr_cnt);
+	const struct c2c_entry *e = row_entry(t, row);
+
+	out->u = e ? e->iaddr : 0;
 }
 
-static int cell_offset(const struct c2c_view *v, const struct c2c_line *l,
-		       const struct c2c_entry *e, int width, char *buf, size_t size)
+VALUE(val_costly_snoop)
 {
-	char tmp[20];
+	const struct c2c_view *v = view(t);
+	int s = c2c_stats__display_metric(row_stats(t, row), v->display);
+	int tot = c2c_stats__display_metric(row_total(t, row), v->display);
 
-	put(tmp, sizeof(tmp), "0x%" PRIx64, e ? e->data_rel & (line_size(v) - 1) : 0);
-	return str_cell(tmp, width, buf, size);
+	out->d = 100 * (tot ? (double)s / tot : 0);
 }
 
-static int cell_iaddr(const struct c2c_view *v, const struct c2c_line *l,
-		      const struct c2c_entry *e, int width, char *buf, size_t size)
-{
-	char tmp[20];
-
-	put(tmp, sizeof(tmp), "0x%" PRIx64, e ? e->iaddr : 0);
-	return str_cell(tmp, width, buf, size);
-}
-
-static int cell_costly_snoop(const struct c2c_view *v, const struct c2c_line *l,
-			     const struct c2c_entry *e, int width, char *buf, size_t size)
-{
-	const struct c2c_stats *st = row_stats(l, e), *tot = row_total(v, l, e);
-	int s = c2c_stats__display_metric(st, v->display);
-	int t = c2c_stats__display_metric(tot, v->display);
-	double p = t ? (double)s / t : 0;
-
-	return pct_cell(100 * p, width, buf, size);
-}
-
-#define STAT_CELL(f)                                                                              \
-	static int cell_##f(const struct c2c_view *v, const struct c2c_line *l,                   \
-			    const struct c2c_entry *e, int width, char *buf, size_t size)         \
+#define STAT_VALUE(f)                                                                             \
+	VALUE(val_##f)                                                                            \
 	{                                                                                         \
-		return put(buf, size, "%*u", width, row_stats(l, e)->f);                          \
+		out->u = row_stats(t, row)->f;                                                    \
 	}
 
-STAT_CELL(rmt_hitm)
-STAT_CELL(lcl_hitm)
-STAT_CELL(rmt_peer)
-STAT_CELL(lcl_peer)
-STAT_CELL(tot_peer)
-STAT_CELL(store)
-STAT_CELL(st_l1hit)
-STAT_CELL(st_l1miss)
-STAT_CELL(st_na)
-STAT_CELL(ld_fbhit)
-STAT_CELL(ld_l1hit)
-STAT_CELL(ld_l2hit)
-STAT_CELL(ld_llchit)
-STAT_CELL(rmt_hit)
-STAT_CELL(lcl_dram)
-STAT_CELL(rmt_dram)
+STAT_VALUE(rmt_hitm)
+STAT_VALUE(lcl_hitm)
+STAT_VALUE(rmt_peer)
+STAT_VALUE(lcl_peer)
+STAT_VALUE(tot_peer)
+STAT_VALUE(store)
+STAT_VALUE(st_l1hit)
+STAT_VALUE(st_l1miss)
+STAT_VALUE(st_na)
+STAT_VALUE(ld_fbhit)
+STAT_VALUE(ld_l1hit)
+STAT_VALUE(ld_l2hit)
+STAT_VALUE(ld_llchit)
+STAT_VALUE(rmt_hit)
+STAT_VALUE(lcl_dram)
+STAT_VALUE(rmt_dram)
 
-static int cell_tot_hitm(const struct c2c_view *v, const struct c2c_line *l,
-			 const struct c2c_entry *e, int width, char *buf, size_t size)
+VALUE(val_tot_hitm)
 {
-	const struct c2c_stats *st = row_stats(l, e);
+	const struct c2c_stats *st = row_stats(t, row);
 
-	return put(buf, size, "%*u", width, st->lcl_hitm + st->rmt_hitm);
+	out->u = st->lcl_hitm + st->rmt_hitm;
 }
 
-static int cell_tot_recs(const struct c2c_view *v, const struct c2c_line *l,
-			 const struct c2c_entry *e, int width, char *buf, size_t size)
+VALUE(val_tot_recs)
 {
-	return put(buf, size, "%*" PRIu64, width, c2c_stats__total_records(row_stats(l, e)));
+	out->u = c2c_stats__total_records(row_stats(t, row));
 }
 
-static int cell_tot_loads(const struct c2c_view *v, const struct c2c_line *l,
-			  const struct c2c_entry *e, int width, char *buf, size_t size)
+VALUE(val_tot_loads)
 {
-	return put(buf, size, "%*" PRIu64, width, c2c_stats__total_loads(row_stats(l, e)));
+	out->u = c2c_stats__total_loads(row_stats(t, row));
 }
 
-#define PCT_CELL(f)                                                                               \
-	static int cell_pct_##f(const struct c2c_view *v, const struct c2c_line *l,               \
-				const struct c2c_entry *e, int width, char *buf, size_t size)     \
+#define PCT_VALUE(f)                                                                              \
+	VALUE(val_pct_##f)                                                                        \
 	{                                                                                         \
-		return pct_cell(c2c__percent(row_stats(l, e)->f, row_total(v, l, e)->f), width,   \
-				buf, size);                                                       \
+		out->d = c2c__percent(row_stats(t, row)->f, row_total(t, row)->f);                \
 	}
 
-PCT_CELL(rmt_hitm)
-PCT_CELL(lcl_hitm)
-PCT_CELL(rmt_peer)
-PCT_CELL(lcl_peer)
-PCT_CELL(st_l1hit)
-PCT_CELL(st_l1miss)
-PCT_CELL(st_na)
+PCT_VALUE(rmt_hitm)
+PCT_VALUE(lcl_hitm)
+PCT_VALUE(rmt_peer)
+PCT_VALUE(lcl_peer)
+PCT_VALUE(st_l1hit)
+PCT_VALUE(st_l1miss)
+PCT_VALUE(st_na)
 
-static int mean_cell(double mean, int width, char *buf, size_t size)
-{
-	char tmp[10];
-
-	put(tmp, sizeof(tmp), "%6.0f", mean);
-	return str_cell(tmp, width, buf, size);
-}
-
-#define MEAN_CELL(f)                                                                              \
-	static int cell_mean_##f(const struct c2c_view *v, const struct c2c_line *l,              \
-				 const struct c2c_entry *e, int width, char *buf, size_t size)    \
+#define MEAN_VALUE(f)                                                                             \
+	VALUE(val_mean_##f)                                                                       \
 	{                                                                                         \
-		return mean_cell(e ? e->mean_##f.mean : 0, width, buf, size);                     \
+		const struct c2c_entry *e = row_entry(t, row);                                    \
+                                                                                                  \
+		out->d = e ? e->mean_##f.mean : 0;                                                \
 	}
 
-MEAN_CELL(rmt_hitm)
-MEAN_CELL(lcl_hitm)
-MEAN_CELL(rmt_peer)
-MEAN_CELL(lcl_peer)
-MEAN_CELL(load)
+MEAN_VALUE(rmt_hitm)
+MEAN_VALUE(lcl_hitm)
+MEAN_VALUE(rmt_peer)
+MEAN_VALUE(lcl_peer)
+MEAN_VALUE(load)
 
-static int cell_cpucnt(const struct c2c_view *v, const struct c2c_line *l,
-		       const struct c2c_entry *e, int width, char *buf, size_t size)
+VALUE(val_cpucnt)
 {
-	char tmp[10];
+	const struct c2c_entry *e = row_entry(t, row);
 
-	put(tmp, sizeof(tmp), "%u", c2c__cpuset_weight(v->c, e ? e->cpuset : l->cpuset));
-	return str_cell(tmp, width, buf, size);
+	out->u = c2c__cpuset_weight(view(t)->c, e ? e->cpuset : row_line(t, row)->cpuset);
 }
 
-static int cell_pid(const struct c2c_view *v, const struct c2c_line *l, const struct c2c_entry *e,
-		    int width, char *buf, size_t size)
+VALUE(val_pid)
 {
-	return put(buf, size, "%*d", width, e ? e->pid : 0);
+	const struct c2c_entry *e = row_entry(t, row);
+
+	out->i = e ? e->pid : 0;
+}
+
+/* ---- text with perf's quirks (their JSON/CSV value: the text at a wide width, trimmed) ---- */
+
+TEXT(text_empty)
+{
+	return put(buf, size, "%*s", width, "");
 }
 
 /* perf's hist_entry__thread_snprintf: "%7d:%-*.*s" at max(7, width) - 8. */
-static int cell_tid(const struct c2c_view *v, const struct c2c_line *l, const struct c2c_entry *e,
-		    int width, char *buf, size_t size)
+TEXT(text_tid)
 {
+	const struct c2c_entry *e = row_entry(t, row);
 	unsigned int w = (width > 7 ? width : 7) - 8;
 	const char *comm = e && e->info.comm ? e->info.comm : "";
 
@@ -234,9 +224,9 @@ static int cell_tid(const struct c2c_view *v, const struct c2c_line *l, const st
 }
 
 /* perf's _hist_entry__sym_snprintf (verbose off). */
-static int cell_symbol(const struct c2c_view *v, const struct c2c_line *l,
-		       const struct c2c_entry *e, int width, char *buf, size_t size)
+TEXT(text_symbol)
 {
+	const struct c2c_entry *e = row_entry(t, row);
 	int n = put(buf, size, "[%c] ", e ? e->level : '.');
 	uint64_t addr = !e ? 0 : e->info.have_addr ? e->info.addr : e->ip_rel;
 
@@ -253,18 +243,18 @@ static int cell_symbol(const struct c2c_view *v, const struct c2c_line *l,
 	return n;
 }
 
-static int cell_dso(const struct c2c_view *v, const struct c2c_line *l, const struct c2c_entry *e,
-		    int width, char *buf, size_t size)
+TEXT(text_dso)
 {
+	const struct c2c_entry *e = row_entry(t, row);
 	const char *dso = e && e->code_map && !e->info.no_map && e->info.dso ? e->info.dso :
 			  "[unknown]";
 
 	return put(buf, size, "%-*.*s", width, width, dso);
 }
 
-static int cell_srcline(const struct c2c_view *v, const struct c2c_line *l,
-			const struct c2c_entry *e, int width, char *buf, size_t size)
+TEXT(text_srcline)
 {
+	const struct c2c_entry *e = row_entry(t, row);
 	const char *s = e && e->info.srcline ? e->info.srcline : "??:0";
 
 	return put(buf, size, "%-.*s", width, s);
@@ -278,11 +268,12 @@ static int metrics(char *buf, size_t size, uint32_t val, uint32_t sum)
 }
 
 /* perf's node_entry: the nodes of the CPUs that touched the entry, three levels of detail. */
-static int cell_node(const struct c2c_view *v, const struct c2c_line *l, const struct c2c_entry *e,
-		     int width, char *buf, size_t size)
+TEXT(text_node)
 {
+	const struct c2c_view *v = view(t);
+	const struct c2c_entry *e = row_entry(t, row);
 	const struct c2c_config *cfg = c2c__config(v->c);
-	uint32_t set = e ? e->cpuset : l->cpuset;
+	uint32_t set = e ? e->cpuset : row_line(t, row)->cpuset;
 	bool first = true;
 	int n = 0;
 
@@ -305,7 +296,7 @@ static int cell_node(const struct c2c_view *v, const struct c2c_line *l, const s
 			break;
 		case 1: {
 			const struct c2c_stats *ns = e ? c2c__node_stats(v->c, e, node) : NULL;
-			const struct c2c_stats *st = row_stats(l, e);
+			const struct c2c_stats *st = row_stats(t, row);
 			static const struct c2c_stats zero;
 
 			if (!ns)
@@ -351,46 +342,57 @@ static int cell_node(const struct c2c_view *v, const struct c2c_line *l, const s
 
 /* ---- widths and headers ---- */
 
-static int width_symbol(const struct c2c_view *v, const struct c2c_line *l)
+#define WIDTH(name) static int name(const struct table *t, const struct table_column *col)
+#define HEADER(name)                                                                              \
+	static const char *name(const struct table *t, const struct table_column *col, int line)
+
+/* The widths of the entries tables are their line's (the lines table has none). */
+WIDTH(width_symbol)
 {
+	const struct c2c_line *l = t->parent;
 	int w = l ? l->w_symbol : 0;
 
-	return v->full_symbols || w < SYMBOL_WIDTH ? w : SYMBOL_WIDTH;
+	return view(t)->full_symbols || w < SYMBOL_WIDTH ? w : SYMBOL_WIDTH;
 }
 
-static int width_srcline(const struct c2c_view *v, const struct c2c_line *l)
+WIDTH(width_srcline)
 {
+	const struct c2c_line *l = t->parent;
 	int w = l ? l->w_srcline : 0;
 
-	return v->full_symbols || w < SYMBOL_WIDTH ? w : SYMBOL_WIDTH;
+	return view(t)->full_symbols || w < SYMBOL_WIDTH ? w : SYMBOL_WIDTH;
 }
 
-static int width_dso(const struct c2c_view *v, const struct c2c_line *l)
+WIDTH(width_dso)
 {
+	const struct c2c_line *l = t->parent;
+
 	return l ? l->w_dso : 0;
 }
 
-static int width_thread(const struct c2c_view *v, const struct c2c_line *l)
+WIDTH(width_thread)
 {
+	const struct c2c_line *l = t->parent;
+
 	return l ? l->w_thread : 0;
 }
 
-static int width_offset_node(const struct c2c_view *v, const struct c2c_line *l)
+WIDTH(width_offset_node)
 {
-	return c2c__offset_node_width(v->c);
+	return c2c__offset_node_width(view(t)->c);
 }
 
-static const char *hdr_cacheline(const struct c2c_view *v, int line)
+HEADER(hdr_cacheline)
 {
-	return line ? "Address" : v->cl_hdr0;
+	return line ? "Address" : view(t)->cl_hdr0;
 }
 
-static const char *hdr_offset(const struct c2c_view *v, int line)
+HEADER(hdr_offset)
 {
-	return line ? "Offset" : v->off_hdr0;
+	return line ? "Offset" : view(t)->off_hdr0;
 }
 
-static const char *hdr_costly_snoop(const struct c2c_view *v, int line)
+HEADER(hdr_costly_snoop)
 {
 	static const char *const h[4][2] = {
 		[C2C_DISPLAY_LCL] = { "Lcl", "Hitm" },
@@ -399,11 +401,13 @@ static const char *hdr_costly_snoop(const struct c2c_view *v, int line)
 		[C2C_DISPLAY_PEER] = { "Peer", "Snoop" },
 	};
 
-	return h[v->display][line];
+	return h[view(t)->display][line];
 }
 
-static const char *hdr_node(const struct c2c_view *v, int line)
+HEADER(hdr_node)
 {
+	const struct c2c_view *v = view(t);
+
 	if (!line)
 		return NULL;
 	switch (v->node_info) {
@@ -417,147 +421,152 @@ static const char *hdr_node(const struct c2c_view *v, int line)
 	}
 }
 
-#define COL(n, h0, h1, sp, w, k, fn) { .name = n, .hdr = { h0, h1 }, .span = sp, .width = w, \
-				       .kind = k, .cell = fn }
+/* ---- the columns ---- */
 
-static const struct c2c_column col_cl_idx = COL("cl_idx", NULL, "Index", 0, 5, C2C_COL_INT,
-						cell_idx);
-static const struct c2c_column col_cl_num = COL("cl_num", NULL, "Num", 0, 5, C2C_COL_INT,
-						cell_idx);
-static const struct c2c_column col_cl_num_empty = COL("cl_num_empty", NULL, "Num", 0, 5,
-						      C2C_COL_STRING, cell_empty);
-static const struct c2c_column col_dcacheline = {
-	.name = "dcacheline", .span = 2, .width = 18, .kind = C2C_COL_HEX,
-	.cell = cell_dcacheline, .hdr_fn = hdr_cacheline,
-};
-static const struct c2c_column col_dcacheline_node = COL("dcacheline_node", NULL, "Node", 0, 4,
-							 C2C_COL_STRING, cell_nodestr);
-static const struct c2c_column col_dcacheline_count = COL("dcacheline_count", NULL, "PA cnt", 0,
-							  6, C2C_COL_INT, cell_pa_cnt);
-static const struct c2c_column col_offset = {
-	.name = "offset", .span = 2, .width = 18, .kind = C2C_COL_HEX, .cell = cell_offset,
-	.hdr_fn = hdr_offset,
-};
-static const struct c2c_column col_offset_node = {
-	.name = "offset_node", .hdr = { NULL, "Node" }, .kind = C2C_COL_STRING,
-	.cell = cell_nodestr, .width_fn = width_offset_node,
-};
-static const struct c2c_column col_iaddr = COL("iaddr", NULL, "Code address", 0, 18, C2C_COL_HEX,
-					       cell_iaddr);
-static const struct c2c_column col_tot_hitm = COL("tot_hitm", "------- Load Hitm -------",
-						  "Total", 2, 7, C2C_COL_INT, cell_tot_hitm);
-static const struct c2c_column col_lcl_hitm = COL("lcl_hitm", NULL, "LclHitm", 0, 7, C2C_COL_INT,
-						  cell_lcl_hitm);
-static const struct c2c_column col_rmt_hitm = COL("rmt_hitm", NULL, "RmtHitm", 0, 7, C2C_COL_INT,
-						  cell_rmt_hitm);
-static const struct c2c_column col_tot_peer = COL("tot_peer", "------- Load Peer -------",
-						  "Total", 2, 7, C2C_COL_INT, cell_tot_peer);
-static const struct c2c_column col_lcl_peer = COL("lcl_peer", NULL, "Local", 0, 7, C2C_COL_INT,
-						  cell_lcl_peer);
-static const struct c2c_column col_rmt_peer = COL("rmt_peer", NULL, "Remote", 0, 7, C2C_COL_INT,
-						  cell_rmt_peer);
-static const struct c2c_column col_cl_rmt_hitm = COL("cl_rmt_hitm", "----- HITM -----", "Rmt", 1,
-						     7, C2C_COL_INT, cell_rmt_hitm);
-static const struct c2c_column col_cl_lcl_hitm = COL("cl_lcl_hitm", NULL, "Lcl", 0, 7,
-						     C2C_COL_INT, cell_lcl_hitm);
-static const struct c2c_column col_cl_rmt_peer = COL("cl_rmt_peer", "----- Peer -----", "Rmt", 1,
-						     7, C2C_COL_INT, cell_rmt_peer);
-static const struct c2c_column col_cl_lcl_peer = COL("cl_lcl_peer", NULL, "Lcl", 0, 7,
-						     C2C_COL_INT, cell_lcl_peer);
-static const struct c2c_column col_tot_stores = COL("tot_stores", "Total", "Stores", 0, 7,
-						    C2C_COL_INT, cell_store);
-static const struct c2c_column col_stores_l1hit = COL("stores_l1hit", "--------- Stores --------",
-						      "L1Hit", 2, 7, C2C_COL_INT, cell_st_l1hit);
-static const struct c2c_column col_stores_l1miss = COL("stores_l1miss", NULL, "L1Miss", 0, 7,
-						       C2C_COL_INT, cell_st_l1miss);
-static const struct c2c_column col_stores_na = COL("stores_na", NULL, "N/A", 0, 7, C2C_COL_INT,
-						   cell_st_na);
-static const struct c2c_column col_cl_stores_l1hit = COL("cl_stores_l1hit",
-							 "------- Store Refs ------", "L1 Hit",
-							 2, 7, C2C_COL_INT, cell_st_l1hit);
-static const struct c2c_column col_cl_stores_l1miss = COL("cl_stores_l1miss", NULL, "L1 Miss", 0,
-							  7, C2C_COL_INT, cell_st_l1miss);
-static const struct c2c_column col_cl_stores_na = COL("cl_stores_na", NULL, "N/A", 0, 7,
-						      C2C_COL_INT, cell_st_na);
-static const struct c2c_column col_ld_fbhit = COL("ld_fbhit", "----- Core Load Hit -----", "FB",
-						  2, 7, C2C_COL_INT, cell_ld_fbhit);
-static const struct c2c_column col_ld_l1hit = COL("ld_l1hit", NULL, "L1", 0, 7, C2C_COL_INT,
-						  cell_ld_l1hit);
-static const struct c2c_column col_ld_l2hit = COL("ld_l2hit", NULL, "L2", 0, 7, C2C_COL_INT,
-						  cell_ld_l2hit);
-static const struct c2c_column col_ld_lclhit = COL("ld_lclhit", "- LLC Load Hit --", "LclHit",
-						   1, 8, C2C_COL_INT, cell_ld_llchit);
-static const struct c2c_column col_ld_rmthit = COL("ld_rmthit", "- RMT Load Hit --", "RmtHit",
-						   1, 8, C2C_COL_INT, cell_rmt_hit);
-static const struct c2c_column col_tot_recs = COL("tot_recs", "Total", "records", 0, 7,
-						  C2C_COL_INT, cell_tot_recs);
-static const struct c2c_column col_tot_loads = COL("tot_loads", "Total", "Loads", 0, 7,
-						   C2C_COL_INT, cell_tot_loads);
-static const struct c2c_column col_costly_snoop = {
-	.name = "percent_costly_snoop", .width = 7, .kind = C2C_COL_PERCENT,
-	.cell = cell_costly_snoop, .hdr_fn = hdr_costly_snoop,
-};
-static const struct c2c_column col_pct_rmt_hitm = COL("percent_rmt_hitm", "----- HITM -----",
-						      "RmtHitm", 1, 7, C2C_COL_PERCENT,
-						      cell_pct_rmt_hitm);
-static const struct c2c_column col_pct_lcl_hitm = COL("percent_lcl_hitm", NULL, "LclHitm", 0, 7,
-						      C2C_COL_PERCENT, cell_pct_lcl_hitm);
-static const struct c2c_column col_pct_rmt_peer = COL("percent_rmt_peer", "-- Peer Snoop --",
-						      "Rmt", 1, 7, C2C_COL_PERCENT,
-						      cell_pct_rmt_peer);
-static const struct c2c_column col_pct_lcl_peer = COL("percent_lcl_peer", NULL, "Lcl", 0, 7,
-						      C2C_COL_PERCENT, cell_pct_lcl_peer);
-static const struct c2c_column col_pct_st_l1hit = COL("percent_stores_l1hit",
-						      "------- Store Refs ------", "L1 Hit", 2, 7,
-						      C2C_COL_PERCENT, cell_pct_st_l1hit);
-static const struct c2c_column col_pct_st_l1miss = COL("percent_stores_l1miss", NULL, "L1 Miss",
-						       0, 7, C2C_COL_PERCENT, cell_pct_st_l1miss);
-static const struct c2c_column col_pct_st_na = COL("percent_stores_na", NULL, "N/A", 0, 7,
-						   C2C_COL_PERCENT, cell_pct_st_na);
-static const struct c2c_column col_dram_lcl = COL("dram_lcl", "--- Load Dram ----", "Lcl", 1, 8,
-						  C2C_COL_INT, cell_lcl_dram);
-static const struct c2c_column col_dram_rmt = COL("dram_rmt", NULL, "Rmt", 0, 8, C2C_COL_INT,
-						  cell_rmt_dram);
-static const struct c2c_column col_pid = COL("pid", NULL, "Pid", 0, 7, C2C_COL_INT, cell_pid);
-static const struct c2c_column col_tid = {
-	.name = "tid", .hdr = { NULL, "Tid" }, .kind = C2C_COL_STRING, .cell = cell_tid,
-	.width_fn = width_thread,
-};
-static const struct c2c_column col_symbol = {
-	.name = "symbol", .hdr = { NULL, "Symbol" }, .kind = C2C_COL_STRING, .cell = cell_symbol,
-	.width_fn = width_symbol,
-};
-static const struct c2c_column col_dso = {
-	.name = "dso", .hdr = { "Shared", "Object" }, .kind = C2C_COL_STRING, .cell = cell_dso,
-	.width_fn = width_dso,
-};
-static const struct c2c_column col_srcline = {
-	.name = "cl_srcline", .hdr = { NULL, "Source:Line" }, .kind = C2C_COL_STRING,
-	.cell = cell_srcline, .width_fn = width_srcline,
-};
-static const struct c2c_column col_node = {
-	.name = "node", .width = 4, .kind = C2C_COL_STRING, .cell = cell_node,
-	.hdr_fn = hdr_node,
-};
-static const struct c2c_column col_mean_rmt = COL("mean_rmt", "---------- cycles ----------",
-						  "rmt hitm", 2, 8, C2C_COL_MEAN, cell_mean_rmt_hitm);
-static const struct c2c_column col_mean_lcl = COL("mean_lcl", NULL, "lcl hitm", 0, 8,
-						  C2C_COL_MEAN, cell_mean_lcl_hitm);
-static const struct c2c_column col_mean_load = COL("mean_load", NULL, "load", 0, 8, C2C_COL_MEAN,
-						   cell_mean_load);
-static const struct c2c_column col_mean_rmt_peer = COL("mean_rmt_peer",
-						       "---------- cycles ----------", "rmt peer",
-						       2, 8, C2C_COL_MEAN, cell_mean_rmt_peer);
-static const struct c2c_column col_mean_lcl_peer = COL("mean_lcl_peer", NULL, "lcl peer", 0, 8,
-						       C2C_COL_MEAN, cell_mean_lcl_peer);
-static const struct c2c_column col_cpucnt = COL("cpucnt", "cpu", "cnt", 0, 8, C2C_COL_INT,
-						cell_cpucnt);
+#define COL(n, h0, h1, sp, w, k, fn)                                                              \
+	{ .name = n, .header = { h0, h1 }, .span = sp, .width = w, .kind = k, .value = fn }
+#define INT_COL(n, h0, h1, sp, w, fn) COL(n, h0, h1, sp, w, TABLE_COUNT, fn)
+#define PCT_COL(n, h0, h1, sp, fn)                                                                \
+	{ .name = n, .header = { h0, h1 }, .span = sp, .width = 7, .kind = TABLE_PERCENT,         \
+	  .prec = 2, .text_prec = 2, .value = fn }
+#define MEAN_COL(n, h0, h1, sp, fn) COL(n, h0, h1, sp, 8, TABLE_CYCLES, fn)
 
-static void add(struct c2c_table *t, const struct c2c_column *col)
-{
-	if (t->nr < C2C_MAX_COLS)
-		t->cols[t->nr++] = col;
-}
+static const struct table_column col_cl_idx = INT_COL("cl_idx", NULL, "Index", 0, 5, val_idx);
+static const struct table_column col_cl_num = INT_COL("cl_num", NULL, "Num", 0, 5, val_idx);
+static const struct table_column col_cl_num_empty = {
+	.name = "cl_num_empty", .header = { NULL, "Num" }, .width = 5, .kind = TABLE_STRING,
+	.text = text_empty, .flags = TABLE_TEXT_ONLY,
+};
+static const struct table_column col_entry_cl_idx = {
+	.name = "cl_idx", .kind = TABLE_COUNT, .value = val_line_idx, .flags = TABLE_DATA_ONLY,
+};
+static const struct table_column col_dcacheline = {
+	.name = "dcacheline", .span = 2, .width = 18, .kind = TABLE_ADDR,
+	.value = val_dcacheline, .header_of = hdr_cacheline,
+};
+static const struct table_column col_dcacheline_node = COL("dcacheline_node", NULL, "Node", 0,
+							   4, TABLE_STRING, val_nodestr);
+static const struct table_column col_dcacheline_count = INT_COL("dcacheline_count", NULL,
+								"PA cnt", 0, 6, val_pa_cnt);
+static const struct table_column col_offset = {
+	.name = "offset", .span = 2, .width = 18, .kind = TABLE_ADDR, .value = val_offset,
+	.header_of = hdr_offset,
+};
+static const struct table_column col_offset_node = {
+	.name = "offset_node", .header = { NULL, "Node" }, .kind = TABLE_STRING,
+	.value = val_nodestr, .width_of = width_offset_node,
+};
+static const struct table_column col_iaddr = COL("iaddr", NULL, "Code address", 0, 18,
+						 TABLE_ADDR, val_iaddr);
+static const struct table_column col_tot_hitm = INT_COL("tot_hitm", "------- Load Hitm -------",
+							"Total", 2, 7, val_tot_hitm);
+static const struct table_column col_lcl_hitm = INT_COL("lcl_hitm", NULL, "LclHitm", 0, 7,
+							val_lcl_hitm);
+static const struct table_column col_rmt_hitm = INT_COL("rmt_hitm", NULL, "RmtHitm", 0, 7,
+							val_rmt_hitm);
+static const struct table_column col_tot_peer = INT_COL("tot_peer", "------- Load Peer -------",
+							"Total", 2, 7, val_tot_peer);
+static const struct table_column col_lcl_peer = INT_COL("lcl_peer", NULL, "Local", 0, 7,
+							val_lcl_peer);
+static const struct table_column col_rmt_peer = INT_COL("rmt_peer", NULL, "Remote", 0, 7,
+							val_rmt_peer);
+static const struct table_column col_cl_rmt_hitm = INT_COL("cl_rmt_hitm", "----- HITM -----",
+							   "Rmt", 1, 7, val_rmt_hitm);
+static const struct table_column col_cl_lcl_hitm = INT_COL("cl_lcl_hitm", NULL, "Lcl", 0, 7,
+							   val_lcl_hitm);
+static const struct table_column col_cl_rmt_peer = INT_COL("cl_rmt_peer", "----- Peer -----",
+							   "Rmt", 1, 7, val_rmt_peer);
+static const struct table_column col_cl_lcl_peer = INT_COL("cl_lcl_peer", NULL, "Lcl", 0, 7,
+							   val_lcl_peer);
+static const struct table_column col_tot_stores = INT_COL("tot_stores", "Total", "Stores", 0, 7,
+							  val_store);
+static const struct table_column col_stores_l1hit = INT_COL("stores_l1hit",
+							    "--------- Stores --------", "L1Hit",
+							    2, 7, val_st_l1hit);
+static const struct table_column col_stores_l1miss = INT_COL("stores_l1miss", NULL, "L1Miss", 0,
+							     7, val_st_l1miss);
+static const struct table_column col_stores_na = INT_COL("stores_na", NULL, "N/A", 0, 7,
+							 val_st_na);
+static const struct table_column col_cl_stores_l1hit = INT_COL("cl_stores_l1hit",
+							       "------- Store Refs ------",
+							       "L1 Hit", 2, 7, val_st_l1hit);
+static const struct table_column col_cl_stores_l1miss = INT_COL("cl_stores_l1miss", NULL,
+								"L1 Miss", 0, 7, val_st_l1miss);
+static const struct table_column col_cl_stores_na = INT_COL("cl_stores_na", NULL, "N/A", 0, 7,
+							    val_st_na);
+static const struct table_column col_ld_fbhit = INT_COL("ld_fbhit", "----- Core Load Hit -----",
+							"FB", 2, 7, val_ld_fbhit);
+static const struct table_column col_ld_l1hit = INT_COL("ld_l1hit", NULL, "L1", 0, 7,
+							val_ld_l1hit);
+static const struct table_column col_ld_l2hit = INT_COL("ld_l2hit", NULL, "L2", 0, 7,
+							val_ld_l2hit);
+static const struct table_column col_ld_lclhit = INT_COL("ld_lclhit", "- LLC Load Hit --",
+							 "LclHit", 1, 8, val_ld_llchit);
+static const struct table_column col_ld_rmthit = INT_COL("ld_rmthit", "- RMT Load Hit --",
+							 "RmtHit", 1, 8, val_rmt_hit);
+static const struct table_column col_tot_recs = INT_COL("tot_recs", "Total", "records", 0, 7,
+							val_tot_recs);
+static const struct table_column col_tot_loads = INT_COL("tot_loads", "Total", "Loads", 0, 7,
+							 val_tot_loads);
+static const struct table_column col_costly_snoop = {
+	.name = "percent_costly_snoop", .width = 7, .kind = TABLE_PERCENT, .prec = 2,
+	.text_prec = 2, .value = val_costly_snoop, .header_of = hdr_costly_snoop,
+};
+static const struct table_column col_pct_rmt_hitm = PCT_COL("percent_rmt_hitm",
+							    "----- HITM -----", "RmtHitm", 1,
+							    val_pct_rmt_hitm);
+static const struct table_column col_pct_lcl_hitm = PCT_COL("percent_lcl_hitm", NULL, "LclHitm",
+							    0, val_pct_lcl_hitm);
+static const struct table_column col_pct_rmt_peer = PCT_COL("percent_rmt_peer",
+							    "-- Peer Snoop --", "Rmt", 1,
+							    val_pct_rmt_peer);
+static const struct table_column col_pct_lcl_peer = PCT_COL("percent_lcl_peer", NULL, "Lcl", 0,
+							    val_pct_lcl_peer);
+static const struct table_column col_pct_st_l1hit = PCT_COL("percent_stores_l1hit",
+							    "------- Store Refs ------", "L1 Hit",
+							    2, val_pct_st_l1hit);
+static const struct table_column col_pct_st_l1miss = PCT_COL("percent_stores_l1miss", NULL,
+							     "L1 Miss", 0, val_pct_st_l1miss);
+static const struct table_column col_pct_st_na = PCT_COL("percent_stores_na", NULL, "N/A", 0,
+							 val_pct_st_na);
+static const struct table_column col_dram_lcl = INT_COL("dram_lcl", "--- Load Dram ----", "Lcl",
+							1, 8, val_lcl_dram);
+static const struct table_column col_dram_rmt = INT_COL("dram_rmt", NULL, "Rmt", 0, 8,
+							val_rmt_dram);
+static const struct table_column col_pid = COL("pid", NULL, "Pid", 0, 7, TABLE_INT, val_pid);
+static const struct table_column col_tid = {
+	.name = "tid", .header = { NULL, "Tid" }, .kind = TABLE_STRING, .text = text_tid,
+	.width_of = width_thread,
+};
+static const struct table_column col_symbol = {
+	.name = "symbol", .header = { NULL, "Symbol" }, .kind = TABLE_STRING,
+	.text = text_symbol, .width_of = width_symbol,
+};
+static const struct table_column col_dso = {
+	.name = "dso", .header = { "Shared", "Object" }, .kind = TABLE_STRING, .text = text_dso,
+	.width_of = width_dso,
+};
+static const struct table_column col_srcline = {
+	.name = "cl_srcline", .header = { NULL, "Source:Line" }, .kind = TABLE_STRING,
+	.text = text_srcline, .width_of = width_srcline,
+};
+static const struct table_column col_node = {
+	.name = "node", .width = 4, .kind = TABLE_STRING, .text = text_node,
+	.header_of = hdr_node,
+};
+static const struct table_column col_mean_rmt = MEAN_COL("mean_rmt",
+							 "---------- cycles ----------",
+							 "rmt hitm", 2, val_mean_rmt_hitm);
+static const struct table_column col_mean_lcl = MEAN_COL("mean_lcl", NULL, "lcl hitm", 0,
+							 val_mean_lcl_hitm);
+static const struct table_column col_mean_load = MEAN_COL("mean_load", NULL, "load", 0,
+							  val_mean_load);
+static const struct table_column col_mean_rmt_peer = MEAN_COL("mean_rmt_peer",
+							      "---------- cycles ----------",
+							      "rmt peer", 2, val_mean_rmt_peer);
+static const struct table_column col_mean_lcl_peer = MEAN_COL("mean_lcl_peer", NULL, "lcl peer",
+							      0, val_mean_lcl_peer);
+static const struct table_column col_cpucnt = INT_COL("cpucnt", "cpu", "cnt", 0, 8, val_cpucnt);
 
 /* perf's fill_line: @orig centred in dashes over @len columns. */
 static void fill_line(char *buf, size_t size, const char *orig, int len)
@@ -577,12 +586,32 @@ static void fill_line(char *buf, size_t size, const char *orig, int len)
 	buf[i] = '\0';
 }
 
+static int drill_line(const struct table *t, const void *row, struct table *sub)
+{
+	const struct c2c_view *v = view(t);
+
+	table__copy_columns(sub, &v->entries);
+	c2c_view__entries(v, row, sub);
+	return sub->nr_rows ? 0 : -1;
+}
+
+bool c2c_view__wants_source(const struct c2c *c, bool no_source)
+{
+	const struct c2c_config *cfg = c2c__config(c);
+
+	for (unsigned int i = 0; i < cfg->nr_keys; i++)
+		if (cfg->keys[i] == C2C_KEY_IADDR)
+			return !no_source;
+	return false;
+}
+
 void c2c_view__init(struct c2c_view *v, const struct c2c *c, bool stdio, bool full_symbols,
 		    bool no_source)
 {
 	const struct c2c_config *cfg = c2c__config(c);
 	bool peer = cfg->display == C2C_DISPLAY_PEER;
 	bool pid = false, tid = false, iaddr = false, dso = false;
+	struct table *lt = &v->lines, *rt = &v->cl_row, *et = &v->entries;
 
 	memset(v, 0, sizeof(*v));
 	v->c = c;
@@ -597,77 +626,82 @@ void c2c_view__init(struct c2c_view *v, const struct c2c *c, bool stdio, bool fu
 		iaddr |= cfg->keys[i] == C2C_KEY_IADDR;
 		dso |= cfg->keys[i] == C2C_KEY_DSO;
 	}
-	v->show_src = iaddr && !no_source;
+	v->show_src = c2c_view__wants_source(c, no_source);
+	table__init(lt, "lines", v);
+	table__init(rt, "lines", v);
+	table__init(et, "entries", v);
+	lt->drill = drill_line;
 
 	/* Shared Data Cache Line Table */
-	add(&v->lines, &col_cl_idx);
-	add(&v->lines, &col_dcacheline);
-	add(&v->lines, &col_dcacheline_node);
-	add(&v->lines, &col_dcacheline_count);
-	add(&v->lines, &col_costly_snoop);
-	if (!peer) {
-		add(&v->lines, &col_tot_hitm);
-		add(&v->lines, &col_lcl_hitm);
-		add(&v->lines, &col_rmt_hitm);
-	} else {
-		add(&v->lines, &col_tot_peer);
-		add(&v->lines, &col_lcl_peer);
-		add(&v->lines, &col_rmt_peer);
+	table__add_column(lt, &col_cl_idx, NULL);
+	table__add_column(lt, &col_dcacheline, NULL);
+	table__add_column(lt, &col_dcacheline_node, NULL);
+	table__add_column(lt, &col_dcacheline_count, NULL);
+	table__add_column(lt, &col_costly_snoop, NULL);
+	table__add_column(lt, peer ? &col_tot_peer : &col_tot_hitm, NULL);
+	table__add_column(lt, peer ? &col_lcl_peer : &col_lcl_hitm, NULL);
+	table__add_column(lt, peer ? &col_rmt_peer : &col_rmt_hitm, NULL);
+	table__add_column(lt, &col_tot_recs, NULL);
+	table__add_column(lt, &col_tot_loads, NULL);
+	table__add_column(lt, &col_tot_stores, NULL);
+	table__add_column(lt, &col_stores_l1hit, NULL);
+	table__add_column(lt, &col_stores_l1miss, NULL);
+	table__add_column(lt, &col_stores_na, NULL);
+	table__add_column(lt, &col_ld_fbhit, NULL);
+	table__add_column(lt, &col_ld_l1hit, NULL);
+	table__add_column(lt, &col_ld_l2hit, NULL);
+	table__add_column(lt, &col_ld_lclhit, NULL);
+	table__add_column(lt, &col_lcl_hitm, NULL);
+	table__add_column(lt, &col_ld_rmthit, NULL);
+	table__add_column(lt, &col_rmt_hitm, NULL);
+	table__add_column(lt, &col_dram_lcl, NULL);
+	table__add_column(lt, &col_dram_rmt, NULL);
+	for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
+		const struct c2c_line *l = c2c__line(c, i);
+
+		if (!l->filtered)
+			table__add_row(lt, l);
 	}
-	add(&v->lines, &col_tot_recs);
-	add(&v->lines, &col_tot_loads);
-	add(&v->lines, &col_tot_stores);
-	add(&v->lines, &col_stores_l1hit);
-	add(&v->lines, &col_stores_l1miss);
-	add(&v->lines, &col_stores_na);
-	add(&v->lines, &col_ld_fbhit);
-	add(&v->lines, &col_ld_l1hit);
-	add(&v->lines, &col_ld_l2hit);
-	add(&v->lines, &col_ld_lclhit);
-	add(&v->lines, &col_lcl_hitm);
-	add(&v->lines, &col_ld_rmthit);
-	add(&v->lines, &col_rmt_hitm);
-	add(&v->lines, &col_dram_lcl);
-	add(&v->lines, &col_dram_rmt);
 
 	/* the Pareto's line row */
-	add(&v->cl_row, &col_cl_num);
-	add(&v->cl_row, peer ? &col_cl_rmt_peer : &col_cl_rmt_hitm);
-	add(&v->cl_row, peer ? &col_cl_lcl_peer : &col_cl_lcl_hitm);
-	add(&v->cl_row, &col_cl_stores_l1hit);
-	add(&v->cl_row, &col_cl_stores_l1miss);
-	add(&v->cl_row, &col_cl_stores_na);
-	add(&v->cl_row, &col_dcacheline);
+	table__add_column(rt, &col_cl_num, NULL);
+	table__add_column(rt, peer ? &col_cl_rmt_peer : &col_cl_rmt_hitm, NULL);
+	table__add_column(rt, peer ? &col_cl_lcl_peer : &col_cl_lcl_hitm, NULL);
+	table__add_column(rt, &col_cl_stores_l1hit, NULL);
+	table__add_column(rt, &col_cl_stores_l1miss, NULL);
+	table__add_column(rt, &col_cl_stores_na, NULL);
+	table__add_column(rt, &col_dcacheline, NULL);
 
 	/* the Pareto's rows (perf's build_cl_output) */
+	table__add_column(et, &col_entry_cl_idx, NULL);
 	if (stdio)
-		add(&v->entries, &col_cl_num_empty);
-	add(&v->entries, peer ? &col_pct_rmt_peer : &col_pct_rmt_hitm);
-	add(&v->entries, peer ? &col_pct_lcl_peer : &col_pct_lcl_hitm);
-	add(&v->entries, &col_pct_st_l1hit);
-	add(&v->entries, &col_pct_st_l1miss);
-	add(&v->entries, &col_pct_st_na);
-	add(&v->entries, &col_offset);
-	add(&v->entries, &col_offset_node);
-	add(&v->entries, &col_dcacheline_count);
+		table__add_column(et, &col_cl_num_empty, NULL);
+	table__add_column(et, peer ? &col_pct_rmt_peer : &col_pct_rmt_hitm, NULL);
+	table__add_column(et, peer ? &col_pct_lcl_peer : &col_pct_lcl_hitm, NULL);
+	table__add_column(et, &col_pct_st_l1hit, NULL);
+	table__add_column(et, &col_pct_st_l1miss, NULL);
+	table__add_column(et, &col_pct_st_na, NULL);
+	table__add_column(et, &col_offset, NULL);
+	table__add_column(et, &col_offset_node, NULL);
+	table__add_column(et, &col_dcacheline_count, NULL);
 	if (pid)
-		add(&v->entries, &col_pid);
+		table__add_column(et, &col_pid, NULL);
 	if (tid)
-		add(&v->entries, &col_tid);
+		table__add_column(et, &col_tid, NULL);
 	if (iaddr)
-		add(&v->entries, &col_iaddr);
-	add(&v->entries, peer ? &col_mean_rmt_peer : &col_mean_rmt);
-	add(&v->entries, peer ? &col_mean_lcl_peer : &col_mean_lcl);
-	add(&v->entries, &col_mean_load);
-	add(&v->entries, &col_tot_recs);
-	add(&v->entries, &col_cpucnt);
+		table__add_column(et, &col_iaddr, NULL);
+	table__add_column(et, peer ? &col_mean_rmt_peer : &col_mean_rmt, NULL);
+	table__add_column(et, peer ? &col_mean_lcl_peer : &col_mean_lcl, NULL);
+	table__add_column(et, &col_mean_load, NULL);
+	table__add_column(et, &col_tot_recs, NULL);
+	table__add_column(et, &col_cpucnt, NULL);
 	if (iaddr)
-		add(&v->entries, &col_symbol);
+		table__add_column(et, &col_symbol, NULL);
 	if (iaddr || dso)
-		add(&v->entries, &col_dso);
+		table__add_column(et, &col_dso, NULL);
 	if (v->show_src)
-		add(&v->entries, &col_srcline);
-	add(&v->entries, &col_node);
+		table__add_column(et, &col_srcline, NULL);
+	table__add_column(et, &col_node, NULL);
 
 	/* perf's ui_quirks: the group headers that span address, node and PA cnt */
 	fill_line(v->cl_hdr0, sizeof(v->cl_hdr0), "Cacheline", 18 + 4 + 6 + 4);
@@ -675,17 +709,23 @@ void c2c_view__init(struct c2c_view *v, const struct c2c *c, bool stdio, bool fu
 		  18 + c2c__offset_node_width(c) + 6 + 4);
 }
 
-int c2c_column__width(const struct c2c_view *v, const struct c2c_column *col,
-		      const struct c2c_line *l)
+void c2c_view__release(struct c2c_view *v)
 {
-	return col->width_fn ? col->width_fn(v, l) : col->width;
+	table__release(&v->lines);
+	table__release(&v->cl_row);
+	table__release(&v->entries);
 }
 
-const char *c2c_column__header(const struct c2c_view *v, const struct c2c_column *col, int line)
+void c2c_view__entries(const struct c2c_view *v, const struct c2c_line *l, struct table *t)
 {
-	const char *s = col->hdr_fn ? col->hdr_fn(v, line) : col->hdr[line];
+	table__clear_rows(t);
+	t->parent = l;
+	for (uint32_t k = 0; k < l->nr_entries; k++) {
+		const struct c2c_entry *e = c2c__entry(v->c, l->entries[k]);
 
-	return s ? s : "";
+		if (!e->filtered)
+			table__add_row(t, e);
+	}
 }
 
 const char *c2c_display__name(enum c2c_display d)

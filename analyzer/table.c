@@ -179,36 +179,35 @@ void table__cell(const struct table *t, const struct table_column *col, const vo
 		out->s = "";
 }
 
-/* The value as text, unaligned; @prec for real numbers. */
-static void format_value(const struct table_cell *c, int prec, struct strbuf *out)
+/* The value as text, unaligned, in @buf or borrowed from the cell; @prec for real numbers. */
+static const char *format_value(const struct table_cell *c, int prec, char *buf, size_t size)
 {
 	switch (c->kind) {
 	case TABLE_COUNT:
-		strbuf__addf(out, "%" PRIu64, c->u);
+		snprintf(buf, size, "%" PRIu64, c->u);
 		break;
 	case TABLE_INT:
-		strbuf__addf(out, "%" PRId64, c->i);
+		snprintf(buf, size, "%" PRId64, c->i);
 		break;
 	case TABLE_PERCENT:
-		strbuf__addf(out, "%.*F%%", prec, c->d);
+		snprintf(buf, size, "%.*F%%", prec, c->d);
 		break;
 	case TABLE_CYCLES:
 	case TABLE_FLOAT:
-		strbuf__addf(out, "%.*f", prec, c->d);
+		snprintf(buf, size, "%.*f", prec, c->d);
 		break;
 	case TABLE_ADDR:
-		strbuf__addf(out, "0x%" PRIx64, c->u);
+		snprintf(buf, size, "0x%" PRIx64, c->u);
 		break;
 	case TABLE_PAIR:
-		strbuf__addf(out, "%" PRIu64 "/%" PRIu64, c->u, c->u2);
+		snprintf(buf, size, "%" PRIu64 "/%" PRIu64, c->u, c->u2);
 		break;
 	case TABLE_BOOL:
-		strbuf__addf(out, "%s", c->u ? "yes" : "no");
-		break;
+		return c->u ? "yes" : "no";
 	case TABLE_STRING:
-		strbuf__add(out, c->s, strlen(c->s));
-		break;
+		return c->s;
 	}
+	return buf;
 }
 
 static void add_spaces(struct strbuf *out, int n)
@@ -243,18 +242,18 @@ void table__cell_text(const struct table *t, const struct table_column *col, con
 	}
 	{
 		struct table_cell c;
-		struct strbuf s = STRBUF_INIT;
+		char num[64];
+		const char *text;
 
 		table_cell__init(&c);
 		table__cell(t, col, row, &c);
-		format_value(&c, col->text_prec, &s);
-		n = (int)s.len;
+		text = format_value(&c, col->text_prec, num, sizeof(num));
+		n = (int)strlen(text);
 		if (col->align == TABLE_RIGHT && n < width)
 			add_spaces(out, width - n);
-		strbuf__add(out, s.buf ? s.buf : "", s.len);
+		strbuf__add(out, text, (size_t)n);
 		if (col->align == TABLE_LEFT && pad && n < width)
 			add_spaces(out, width - n);
-		strbuf__release(&s);
 		table_cell__release(&c);
 	}
 }
@@ -262,26 +261,22 @@ void table__cell_text(const struct table *t, const struct table_column *col, con
 bool table_cell__plain(const struct table_cell *c, const struct table_column *col,
 		       struct strbuf *out)
 {
+	char num[64];
+	const char *text;
+
 	switch (c->kind) {
 	case TABLE_PERCENT:
 	case TABLE_CYCLES:
 	case TABLE_FLOAT:
-		if (!isfinite(c->d)) {
-			strbuf__addf(out, "%f", c->d);
-			return false;
-		}
 		strbuf__addf(out, "%.*f", col->prec, c->d);
-		return true;
+		return isfinite(c->d);	/* nan and inf: text */
 	case TABLE_BOOL:
 		strbuf__addf(out, "%s", c->u ? "true" : "false");
 		return true;
-	case TABLE_ADDR:
-	case TABLE_STRING:
-		format_value(c, col->prec, out);
-		return false;
 	default:
-		format_value(c, col->prec, out);
-		return true;
+		text = format_value(c, col->prec, num, sizeof(num));
+		strbuf__add(out, text, strlen(text));
+		return c->kind != TABLE_ADDR && c->kind != TABLE_STRING;
 	}
 }
 

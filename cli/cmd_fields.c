@@ -75,6 +75,7 @@ struct fields_opts {
 	const char *only_struct;
 	struct fields_attr_opts attr;
 	enum out_format format;
+	const char *format_opt;		/* the format option given, for cli__output_format */
 	unsigned long long line_size;
 	bool all_members;
 	bool double_cl;
@@ -127,13 +128,13 @@ static int fields_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_STDIO:
 		o->format = OUT_STDIO;
-		break;
+		return cli__output_format(o->cmd, &o->format_opt, "stdio");
 	case OPT_JSON:
 		o->format = OUT_JSON;
-		break;
+		return cli__output_format(o->cmd, &o->format_opt, "json");
 	case OPT_CSV:
 		o->format = OUT_CSV;
-		break;
+		return cli__output_format(o->cmd, &o->format_opt, "csv");
 	}
 	return 0;
 }

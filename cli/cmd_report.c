@@ -17,8 +17,10 @@
 
 #include "analyzer/c2c.h"
 #include "analyzer/c2c_columns.h"
+#include "analyzer/table.h"
 #include "analyzer/data_src.h"
 #include "cli/command.h"
+#include "cli/output.h"
 #include "cli/report_fields.h"
 #include "dwarf/symbols.h"
 #include "sampling/event.h"
@@ -58,7 +60,7 @@ static const struct cli_option report_options[] = {
 	{ OPT_INPUT, 'i', "input", "FILE", "the perf.data to read (default: perf.data; - is stdin)" },
 	{ OPT_STDIO, 0, "stdio", NULL, "print perf c2c's text tables (the default)" },
 	{ OPT_JSON, 0, "json", NULL, "print the same numbers as JSON" },
-	{ OPT_CSV, 0, "csv", NULL, "print the two tables as CSV" },
+	{ OPT_CSV, 0, "csv", NULL, "print the lines and the Pareto's entries as one CSV table (its first column, table, says which)" },
 	{ OPT_STATS, 0, "stats", NULL, "print only the statistics tables" },
 	{ OPT_DISPLAY, 'd', "display", "MODE",
 	  "sort and filter lines on tot, lcl or rmt HITMs, or peer snoops (default tot)" },
@@ -101,6 +103,7 @@ struct report_opts {
 	const struct command *cmd;	/* for usage errors */
 	const char *input;
 	enum report_format format;
+	const char *format_opt;		/* the format option given, for cli__output_format */
 	bool stats_only, show_all, no_source, full_symbols, double_cl;
 	const char *display;
 	const char *coalesce;
@@ -190,13 +193,13 @@ static int report_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_STDIO:
 		o->format = FMT_STDIO;
-		break;
+		return cli__output_format(o->cmd, &o->format_opt, "stdio");
 	case OPT_JSON:
 		o->format = FMT_JSON;
-		break;
+		return cli__output_format(o->cmd, &o->format_opt, "json");
 	case OPT_CSV:
 		o->format = FMT_CSV;
-		break;
+		return cli__output_format(o->cmd, &o->format_opt, "csv");
 	case OPT_STATS:
 		o->stats_only = true;
 		break;
@@ -1485,90 +1488,45 @@ static void print_shared(FILE *out, const struct c2c_stats *st, uint32_t nr_shar
 	fprintf(out, "  Total Merged records              : %10d\n", (int)(hitm_cnt + st->store));
 }
 
-/* perf's fprintf_line: one header line with spans. */
-static void print_header_line(FILE *out, const struct c2c_view *v, const struct c2c_table *t,
-			      const struct c2c_line *l, int line)
-{
-	char buf[256] = "";
-	int span = 0;
-	bool first = true;
-
-	for (int i = 0; i < t->nr; i++) {
-		const struct c2c_column *col = t->cols[i];
-
-		if (!first && !span)
-			fputs("  ", out);
-		first = false;
-		if (span) {
-			span--;
-		} else {
-			span = line == 0 ? col->span : 0;
-			snprintf(buf, sizeof(buf), "%*s", c2c_column__width(v, col, l),
-				 c2c_column__header(v, col, line));
-		}
-		if (!span)
-			fputs(buf, out);
-	}
-}
-
-static void print_headers(FILE *out, const struct c2c_view *v, const struct c2c_table *t,
-			  const struct c2c_line *l)
-{
-	fputs("# ", out);
-	print_header_line(out, v, t, l, 0);
-	fputs("\n# ", out);
-	print_header_line(out, v, t, l, 1);
-	fputs("\n# ", out);
-	for (int i = 0; i < t->nr; i++) {
-		int w = c2c_column__width(v, t->cols[i], l);
-
-		if (i)
-			fputs("  ", out);
-		for (int k = 0; k < w; k++)
-			fputc('.', out);
-	}
-	fputs("\n#\n", out);
-}
-
-/* perf's __hist_entry__snprintf with hist_entry__snprintf_alignment. */
-static void format_row(struct strbuf *sb, const struct c2c_view *v, const struct c2c_table *t,
-		       const struct c2c_line *l, const struct c2c_entry *e, bool pad_last)
-{
-	char cell[1024];
-
-	strbuf__reset(sb);
-	for (int i = 0; i < t->nr; i++) {
-		const struct c2c_column *col = t->cols[i];
-		int w = c2c_column__width(v, col, l);
-		int n = col->cell(v, l, e, w, cell, sizeof(cell));
-
-		strbuf__add(sb, "  ", 2);
-		strbuf__add(sb, cell, n);
-		if ((pad_last || i + 1 < t->nr) && n < w)
-			strbuf__addf(sb, "%-*s", w - n, " ");
-	}
-}
+/* perf's c2c tables: "# " before the headers, two header lines with spans, dots. */
+static const struct table_text_style perf_style = {
+	.head_prefix = "# ", .row_prefix = "  ", .sep = "  ", .header_lines = 2, .dots = true,
+};
 
 /*
  * perf sizes a row's buffer by the sum of the widths, plus room for colour escapes (8 columns'
  * worth of COLOR_MAXLEN + reset, whether or not colour is on): longer rows are cut.
  */
-static size_t row_limit(const struct c2c_view *v, const struct c2c_table *t,
-			const struct c2c_line *l)
+static size_t row_limit(const struct table *t)
 {
 	size_t w = 0;
 
-	for (int i = 0; i < t->nr; i++)
-		w += c2c_column__width(v, t->cols[i], l) + (i ? 2 : 0);
+	for (int i = 0, n = 0; i < t->nr_cols; i++)
+		if (!table_column__hidden(&t->cols[i], true))
+			w += table__width(t, &t->cols[i]) + (n++ ? 2 : 0);
 	return w + 3 + (24 + 4) * 8;
 }
 
-static void print_stdio(FILE *out, struct report *r, const struct c2c_view *v)
+/* One row of @t, cut at @lim, and its newline. */
+static void print_row(FILE *out, const struct table *t, const void *row,
+		      const struct table_text_style *st, size_t lim, struct strbuf *sb)
+{
+	strbuf__reset(sb);
+	table_text__row(t, row, st, sb);
+	if (sb->len > lim) {
+		sb->buf[lim] = '\0';
+		sb->len = lim;
+	}
+	strbuf__add(sb, "\n", 1);
+	output__strbuf(out, sb);
+}
+
+static void print_stdio(FILE *out, struct report *r, struct c2c_view *v)
 {
 	const struct c2c *c = r->c2c;
+	const struct table_text_style cl_style = { "", "  ", "  ", 2, false, true };
 	struct strbuf sb = STRBUF_INIT;
-	uint32_t n = c2c__nr_lines(c);
-	bool once = false;
+	size_t lim;
 
 	print_stats(out, c2c__total(c));
 	fputc('\n', out);
@@ -1590,54 +1548,38 @@ static void print_stdio(FILE *out, struct report *r, const struct c2c_view *v)
 	fprintf(out, "           Shared Data Cache Line Table          \n");
 	fprintf(out, "=================================================\n");
 	fprintf(out, "#\n");
-	print_headers(out, v, &v->lines, NULL);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct c2c_line *l = c2c__line(c, i);
-		size_t lim = row_limit(v, &v->lines, NULL);
-
-		if (l->filtered)
-			continue;
-		format_row(&sb, v, &v->lines, l, NULL, false);
-		if (sb.len > lim)
-			sb.buf[lim] = '\0';
-		fprintf(out, "%s\n", sb.buf);
-	}
+	table_text__headers(&v->lines, &perf_style, &sb);
+	output__strbuf(out, &sb);
+	lim = row_limit(&v->lines);
+	for (size_t i = 0; i < v->lines.nr_rows && !ferror(out); i++)
+		print_row(out, &v->lines, v->lines.rows[i], &perf_style, lim, &sb);
 
 	fputc('\n', out);
 	fprintf(out, "=================================================\n");
 	fprintf(out, "      Shared Cache Line Distribution Pareto      \n");
 	fprintf(out, "=================================================\n");
 	fprintf(out, "#\n");
-	for (uint32_t i = 0; i < n; i++) {
-		const struct c2c_line *l = c2c__line(c, i);
-		size_t lim;
+	for (size_t i = 0; i < v->lines.nr_rows && !ferror(out); i++) {
+		const struct c2c_line *l = v->lines.rows[i];
+		struct table *et = &v->entries;
 
-		if (l->filtered)
-			continue;
-		if (!once) {
-			print_headers(out, v, &v->entries, l);
-			once = true;
+		c2c_view__entries(v, l, et);
+		if (!i) {
+			table_text__headers(et, &perf_style, &sb);
+			output__strbuf(out, &sb);
 		} else {
 			fputc('\n', out);
 		}
 		fputs("  ----------------------------------------------------------------------\n",
 		      out);
-		format_row(&sb, v, &v->cl_row, l, NULL, true);
-		if (sb.len > 999)
-			sb.buf[999] = '\0';
-		fprintf(out, "%s\n", sb.buf);
+		print_row(out, &v->cl_row, l, &cl_style, 999, &sb);
 		fputs("  ----------------------------------------------------------------------\n",
 		      out);
-		lim = row_limit(v, &v->entries, l);
-		for (uint32_t k = 0; k < l->nr_entries; k++) {
-			const struct c2c_entry *e = c2c__entry(c, l->entries[k]);
+		lim = row_limit(et);
+		for (size_t k = 0; k < et->nr_rows; k++) {
+			const struct c2c_entry *e = et->rows[k];
 
-			if (e->filtered)
-				continue;
-			format_row(&sb, v, &v->entries, l, e, false);
-			if (sb.len > lim)
-				sb.buf[lim] = '\0';
-			fprintf(out, "%s\n", sb.buf);
+			print_row(out, et, e, &perf_style, lim, &sb);
 			if (e->cc_root != UINT32_MAX)
 				cc_graph(out, c2c__callchains(c), e->cc_root, l->period, e->period);
 		}
@@ -1646,76 +1588,7 @@ out:
 	strbuf__release(&sb);
 }
 
-/* ---- output: JSON and CSV, from the same column tables ---- */
-
-/* A cell's plain value: formatted at width 0, trimmed. */
-static const char *plain(const struct c2c_view *v, const struct c2c_column *col,
-			 const struct c2c_line *l, const struct c2c_entry *e, char *buf, size_t size)
-{
-	char *p = buf, *end;
-	/* strings at a wide width (nothing cut), numbers at none (nothing padded) */
-	int n = col->cell(v, l, e, col->kind == C2C_COL_STRING ? 256 : 0, buf, size);
-
-	buf[n < (int)size ? n : (int)size - 1] = '\0';
-	while (*p == ' ')
-		p++;
-	end = p + strlen(p);
-	while (end > p && end[-1] == ' ')
-		*--end = '\0';
-	if (col->kind == C2C_COL_PERCENT && end > p && end[-1] == '%')
-		end[-1] = '\0';
-	return p;
-}
-
-static void json_value(FILE *out, const struct c2c_column *col, const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	switch (col->kind) {
-	case C2C_COL_INT:
-	case C2C_COL_PERCENT:
-	case C2C_COL_MEAN:
-		if (*s && strcmp(s, "-nan") && strcmp(s, "nan") && strcmp(s, "inf")) {
-			fputs(s, out);
-			break;
-		}
-		/* fall through */
-	default:
-		strbuf__add_json(&sb, s);
-		fprintf(out, "\"%s\"", sb.buf ? sb.buf : "");
-		break;
-	}
-	strbuf__release(&sb);
-}
-
-/* Columns shown twice (lcl_hitm and rmt_hitm in the line table) and perf's empty Num column
- * are left out of JSON and CSV. */
-static bool plain_skip(const struct c2c_table *t, int i)
-{
-	if (!strcmp(t->cols[i]->name, "cl_num_empty"))
-		return true;
-	for (int k = 0; k < i; k++)
-		if (t->cols[k] == t->cols[i])
-			return true;
-	return false;
-}
-
-static void json_row(FILE *out, const struct c2c_view *v, const struct c2c_table *t,
-		     const struct c2c_line *l, const struct c2c_entry *e)
-{
-	char buf[1024];
-	bool first = true;
-
-	for (int i = 0; i < t->nr; i++) {
-		const struct c2c_column *col = t->cols[i];
-
-		if (plain_skip(t, i))
-			continue;
-		fprintf(out, "%s\"%s\": ", first ? "" : ", ", col->name);
-		first = false;
-		json_value(out, col, plain(v, col, l, e, buf, sizeof(buf)));
-	}
-}
+/* ---- output: JSON and CSV, from the same tables ---- */
 
 #define STAT_FIELDS(X)                                                                            \
 	X(nr_entries) X(locks) X(store) X(st_uncache) X(st_noadrs) X(st_l1hit) X(st_l1miss)      \
@@ -1724,138 +1597,96 @@ static void json_row(FILE *out, const struct c2c_view *v, const struct c2c_table
 	X(lcl_peer) X(rmt_peer) X(tot_peer) X(rmt_hit) X(lcl_dram) X(rmt_dram) X(blk_data)       \
 	X(blk_addr) X(nomap) X(noparse)
 
-static void json_stats(FILE *out, const struct c2c_stats *st)
+static void json_stats(struct json *j, const struct c2c_stats *st)
 {
-	bool first = true;
-
-#define X(f)                                                                                      \
-	fprintf(out, "%s\"%s\": %u", first ? "" : ", ", #f, st->f);                               \
-	first = false;
+	json__begin_object(j);
+#define X(f) json__ku64(j, #f, st->f);
 	STAT_FIELDS(X)
 #undef X
-	fprintf(out, ", \"llc_misses\": %" PRIu64, c2c_stats__llc_misses(st));
+	json__ku64(j, "llc_misses", c2c_stats__llc_misses(st));
+	json__end_object(j);
 }
 
-static void print_json(FILE *out, struct report *r, const struct c2c_view *v)
+static void print_json(FILE *out, struct report *r, struct c2c_view *v)
 {
 	const struct c2c *c = r->c2c;
-	struct strbuf sb = STRBUF_INIT;
-	bool first = true;
+	struct json j;
 
-	fputs("{\n  \"trace_event_information\": {", out);
-	json_stats(out, c2c__total(c));
-	fprintf(out, "},\n  \"shared_cache_lines\": %u,\n  \"shared_line_stats\": {",
-		c2c__nr_shared(c));
-	json_stats(out, c2c__shared(c));
-	fputs("},\n  \"events\": [", out);
-	for (uint32_t i = 0; i < r->h->nr_evsels; i++) {
-		strbuf__reset(&sb);
-		strbuf__add_json(&sb, r->h->evsels[i].name);
-		fprintf(out, "%s\"%s\"", i ? ", " : "", sb.buf ? sb.buf : "");
-	}
-	fprintf(out, "],\n  \"sort_on\": \"%s\",\n  \"grouping\": \"%s\",\n  \"line_size\": %u",
-		c2c_display__name(c2c__config(c)->display), r->grouping,
-		c2c__config(c)->line_size);
+	json__init(&j, out, false);
+	json__begin_object(&j);
+	json__break(&j, 2);
+	json__key(&j, "trace_event_information");
+	json_stats(&j, c2c__total(c));
+	json__break(&j, 2);
+	json__ku64(&j, "shared_cache_lines", c2c__nr_shared(c));
+	json__break(&j, 2);
+	json__key(&j, "shared_line_stats");
+	json_stats(&j, c2c__shared(c));
+	json__break(&j, 2);
+	json__key(&j, "events");
+	json__begin_array(&j);
+	for (uint32_t i = 0; i < r->h->nr_evsels; i++)
+		json__str(&j, r->h->evsels[i].name);
+	json__end_array(&j);
+	json__break(&j, 2);
+	json__kstr(&j, "sort_on", c2c_display__name(c2c__config(c)->display));
+	json__break(&j, 2);
+	json__kstr(&j, "grouping", r->grouping);
+	json__break(&j, 2);
+	json__ku64(&j, "line_size", c2c__config(c)->line_size);
 	if (!r->o->stats_only) {
-		fputs(",\n  \"lines\": [", out);
-		for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
-			const struct c2c_line *l = c2c__line(c, i);
-			bool efirst = true;
+		json__break(&j, 2);
+		json__key(&j, "lines");
+		json__begin_array(&j);
+		for (size_t i = 0; i < v->lines.nr_rows && !ferror(out); i++) {
+			const struct c2c_line *l = v->lines.rows[i];
 
-			if (l->filtered)
-				continue;
-			fprintf(out, "%s\n    {", first ? "" : ",");
-			first = false;
-			json_row(out, v, &v->lines, l, NULL);
-			fputs(", \"entries\": [", out);
-			for (uint32_t k = 0; k < l->nr_entries; k++) {
-				const struct c2c_entry *e = c2c__entry(c, l->entries[k]);
-
-				if (e->filtered)
-					continue;
-				fprintf(out, "%s\n      {", efirst ? "" : ",");
-				efirst = false;
-				json_row(out, v, &v->entries, l, e);
-				fputc('}', out);
+			c2c_view__entries(v, l, &v->entries);
+			json__break(&j, 4);
+			json__begin_object(&j);
+			json__row(&j, &v->lines, l);
+			json__key(&j, "entries");
+			json__begin_array(&j);
+			for (size_t k = 0; k < v->entries.nr_rows; k++) {
+				json__break(&j, 6);
+				json__begin_object(&j);
+				json__row(&j, &v->entries, v->entries.rows[k]);
+				json__end_object(&j);
 			}
-			fputs("]}", out);
+			json__end_array(&j);
+			json__end_object(&j);
 		}
-		fputs("\n  ]", out);
+		json__break(&j, 2);
+		json__end_array(&j);
 	}
-	fputs("\n}\n", out);
-	strbuf__release(&sb);
-}
-
-static void csv_field(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
-}
-
-static void csv_table(FILE *out, struct report *r, const struct c2c_view *v,
-		      const struct c2c_table *t, bool entries)
-{
-	const struct c2c *c = r->c2c;
-	char buf[1024];
-	bool first = true;
-
-	if (entries) {
-		fputs("cl_idx", out);
-		first = false;
-	}
-	for (int i = 0; i < t->nr; i++) {
-		if (plain_skip(t, i))
-			continue;
-		fprintf(out, "%s%s", first ? "" : ",", t->cols[i]->name);
-		first = false;
-	}
+	json__break(&j, 0);
+	json__end_object(&j);
 	fputc('\n', out);
-	for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
-		const struct c2c_line *l = c2c__line(c, i);
-
-		if (l->filtered)
-			continue;
-		for (uint32_t k = 0; k < (entries ? l->nr_entries : 1); k++) {
-			const struct c2c_entry *e = entries ? c2c__entry(c, l->entries[k]) : NULL;
-
-			if (e && e->filtered)
-				continue;
-			first = true;
-			if (entries) {
-				fprintf(out, "%u", l->idx);
-				first = false;
-			}
-			for (int j = 0; j < t->nr; j++) {
-				const struct c2c_column *col = t->cols[j];
-
-				if (plain_skip(t, j))
-					continue;
-				if (!first)
-					fputc(',', out);
-				first = false;
-				csv_field(out, plain(v, col, l, e, buf, sizeof(buf)));
-			}
-			fputc('\n', out);
-		}
-	}
+	json__release(&j);
 }
 
-static void print_csv(FILE *out, struct report *r, const struct c2c_view *v)
+/*
+ * One CSV table: the lines and the Pareto's entries are rows of it, told apart by the table
+ * column ("lines", "entries"); each row fills the columns of its table (an entry's cl_idx is
+ * its line's).
+ */
+static void print_csv(FILE *out, struct report *r, struct c2c_view *v)
 {
-	csv_table(out, r, v, &v->lines, false);
-	if (r->o->stats_only)
-		return;
-	fputc('\n', out);
-	csv_table(out, r, v, &v->entries, true);
+	struct csv csv;
+
+	csv__init(&csv, out, true);
+	csv__add_columns(&csv, &v->lines);
+	if (!r->o->stats_only)
+		csv__add_columns(&csv, &v->entries);
+	csv__header(&csv);
+	for (size_t i = 0; i < v->lines.nr_rows && !ferror(out); i++)
+		csv__row(&csv, &v->lines, v->lines.rows[i]);
+	for (size_t i = 0; i < v->lines.nr_rows && !r->o->stats_only && !ferror(out); i++) {
+		c2c_view__entries(v, v->lines.rows[i], &v->entries);
+		for (size_t k = 0; k < v->entries.nr_rows; k++)
+			csv__row(&csv, &v->entries, v->entries.rows[k]);
+	}
+	csv__release(&csv);
 }
 
 /*
@@ -1911,7 +1742,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	struct symbols_options so = { 0 };
 	char err[PERF_FILE_ERRMAX];
 	struct record rec;
-	struct c2c_view view;
+	struct c2c_view view = { 0 };
 	struct report_fields *rf = NULL;
 	struct queue q = { .ordered = -1 };
 	int rc, ret = EXIT_USAGE;
@@ -2038,16 +1869,15 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		report__make_c2c(&r);
 
 	c2c__finish(r.c2c);
-	c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
 	if (!o.stats_only) {
 		struct c2c_resolver res = { &r, resolve_comm, resolve_code };
 
-		c2c__resolve(r.c2c, &res, view.show_src);
-		/* the Data address header spans the Node column, whose width resolve found */
-		c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
-		if (rf)
-			report_fields__add_columns(rf, &view, r.c2c);
+		c2c__resolve(r.c2c, &res, c2c_view__wants_source(r.c2c, o.no_source));
 	}
+	/* after resolve: the Data address header spans the Node column, whose width it found */
+	c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
+	if (rf && !o.stats_only)
+		report_fields__add_columns(rf, &view, r.c2c);
 	switch (o.format) {
 	case FMT_STDIO:
 		print_stdio(stdout, &r, &view);
@@ -2059,7 +1889,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		print_csv(stdout, &r, &view);
 		break;
 	}
-	ret = EXIT_OK;
+	ret = cli__close_output(stdout, "standard output", EXIT_OK);
 out:
 	for (size_t k = 0; k < q.nr_runs; k++) {
 		for (uint64_t seq = q.runs[k].begin; seq < q.runs[k].end; seq++) {
@@ -2078,6 +1908,7 @@ out:
 	free(q.heap);
 	free(q.tree);
 	free(q.order);
+	c2c_view__release(&view);
 	report_fields__delete(rf);
 	symbols__delete(r.symbols);
 	machine__delete(r.machine);
@@ -2110,7 +1941,10 @@ const struct command cmd_report = {
 		       "Information, Global Shared Cache Line Event Information, the Shared Data "
 		       "Cache Line Table and the Shared Cache Line Distribution Pareto.  --stdio "
 		       "prints perf c2c report --stdio's layout with the same numbers; --json and "
-		       "--csv print the same columns for scripts.",
+		       "--csv print the same columns for scripts: --csv as one table whose first "
+		       "column, table, says whether a row is a cache line (lines) or a Pareto "
+		       "entry (entries, with its line's cl_idx); --stdio, --json and --csv "
+		       "exclude each other.",
 	.options = report_options,
 	.run = report_run,
 };

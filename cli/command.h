@@ -72,6 +72,13 @@ int cli__usage_error(const struct command *cmd, const char *fmt, ...)
 /* Print "lineup: message" on stderr. */
 void cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * An output format option (--stdio, --json, --csv, given as @opt without dashes): formats
+ * exclude each other, so a second, different one is a usage error.  *@chosen keeps the one
+ * given so far (NULL at first).  Returns 0, or EXIT_USAGE after the message.
+ */
+int cli__output_format(const struct command *cmd, const char **chosen, const char *opt);
+
 /* Parse an unsigned integer option value; 0 on success, -EINVAL with a message otherwise. */
 int cli__parse_u64(const struct command *cmd, const char *opt, const char *s,
 		   unsigned long long *out);

@@ -24,3 +24,4 @@ dist_workloads_DATA = tests/workloads/workload.h tests/workloads/counters.h \
 	tests/workloads/histogram.c tests/workloads/flag_word.c
 lineup_SOURCES += cli/fields_attr.c cli/fields_attr.h
 lineup_SOURCES += cli/report_fields.c cli/report_fields.h
+lineup_SOURCES += cli/output.c cli/output.h

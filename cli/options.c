@@ -37,6 +37,15 @@ void cli__error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int cli__output_format(const struct command *cmd, const char **chosen, const char *opt)
+{
+	if (*chosen && strcmp(*chosen, opt))
+		return cli__usage_error(cmd, "--%s and --%s exclude each other: choose one output "
+					"format", *chosen, opt);
+	*chosen = opt;
+	return 0;
+}
+
 int cli__parse_u64(const struct command *cmd, const char *opt, const char *s,
 		   unsigned long long *out)
 {

@@ -10,6 +10,7 @@
 
 #include "analyzer/c2c.h"
 #include "analyzer/c2c_columns.h"
+#include "analyzer/table.h"
 #include "analyzer/u64map.h"
 #include "sampling/event.h"
 #include "sampling/machine.h"
@@ -22,28 +23,11 @@ struct entry_name {
 
 struct report_fields {
 	struct fields_attr *fa;
-	const struct c2c_view *view;
 	struct u64map index;	/* entry index -> names[] */
 	struct entry_name *names;
 	size_t nr_names, cap_names;
-	const struct c2c *c;
 	int w_type, w_member;
 };
-
-/*
- * The column cells get only the view: the few report_fields alive (one per report) are found
- * by it.  The CLI is a single-threaded top layer; the analyzer's tables stay free of it.
- */
-#define MAX_VIEWS 4
-static struct report_fields *views[MAX_VIEWS];
-
-static struct report_fields *of_view(const struct c2c_view *v)
-{
-	for (int i = 0; i < MAX_VIEWS; i++)
-		if (views[i] && views[i]->view == v)
-			return views[i];
-	return NULL;
-}
 
 int report_fields__new(struct report_fields **out, struct machine *machine,
 		       const struct fields_attr_opts *opts, char *err, size_t errlen)
@@ -63,9 +47,6 @@ void report_fields__delete(struct report_fields *rf)
 {
 	if (!rf)
 		return;
-	for (int i = 0; i < MAX_VIEWS; i++)
-		if (views[i] == rf)
-			views[i] = NULL;
 	for (size_t i = 0; i < rf->nr_names; i++)
 		free(rf->names[i].member);
 	free(rf->names);
@@ -96,53 +77,62 @@ static const struct entry_name *name_of(const struct report_fields *rf, const st
 	return &rf->names[i];
 }
 
-static int text_cell(const char *s, int width, char *buf, size_t size)
+/* The Type and Member cells: their column's context is the report_fields. */
+static void val_type(const struct table *t, const struct table_column *col, const void *row,
+		     struct table_cell *out)
 {
-	int n = snprintf(buf, size, "%-*s", width, s);
+	const struct entry_name *n = name_of(col->ctx, t->parent ? row : NULL);
 
-	return n < 0 ? 0 : n >= (int)size ? (int)size - 1 : n;
+	table_cell__set_str(out, n ? n->type : "");
 }
 
-static int cell_type(const struct c2c_view *v, const struct c2c_line *l, const struct c2c_entry *e,
+static void val_member(const struct table *t, const struct table_column *col, const void *row,
+		       struct table_cell *out)
+{
+	const struct entry_name *n = name_of(col->ctx, t->parent ? row : NULL);
+
+	table_cell__set_str(out, n ? n->member : "");
+}
+
+/* Left in their cells under right-aligned headers, as every header of perf's tables is. */
+static int text_type(const struct table *t, const struct table_column *col, const void *row,
 		     int width, char *buf, size_t size)
 {
-	const struct report_fields *rf = of_view(v);
-	const struct entry_name *n = rf ? name_of(rf, e) : NULL;
+	const struct entry_name *n = name_of(col->ctx, t->parent ? row : NULL);
 
-	return text_cell(n ? n->type : "", width, buf, size);
+	return snprintf(buf, size, "%-*s", width, n ? n->type : "");
 }
 
-static int cell_member(const struct c2c_view *v, const struct c2c_line *l,
-		       const struct c2c_entry *e, int width, char *buf, size_t size)
+static int text_member(const struct table *t, const struct table_column *col, const void *row,
+		       int width, char *buf, size_t size)
 {
-	const struct report_fields *rf = of_view(v);
-	const struct entry_name *n = rf ? name_of(rf, e) : NULL;
+	const struct entry_name *n = name_of(col->ctx, t->parent ? row : NULL);
 
-	return text_cell(n ? n->member : "", width, buf, size);
+	return snprintf(buf, size, "%-*s", width, n ? n->member : "");
 }
 
-static int width_type(const struct c2c_view *v, const struct c2c_line *l)
+static int width_type(const struct table *t, const struct table_column *col)
 {
-	const struct report_fields *rf = of_view(v);
+	const struct report_fields *rf = col->ctx;
 
-	return rf ? rf->w_type : 4;
+	return rf->w_type;
 }
 
-static int width_member(const struct c2c_view *v, const struct c2c_line *l)
+static int width_member(const struct table *t, const struct table_column *col)
 {
-	const struct report_fields *rf = of_view(v);
+	const struct report_fields *rf = col->ctx;
 
-	return rf ? rf->w_member : 6;
+	return rf->w_member;
 }
 
-static const struct c2c_column col_type = {
-	.name = "type", .hdr = { NULL, "Type" }, .kind = C2C_COL_STRING,
-	.width_fn = width_type, .cell = cell_type,
+static const struct table_column col_type = {
+	.name = "type", .header = { NULL, "Type" }, .kind = TABLE_STRING,
+	.width_of = width_type, .value = val_type, .text = text_type,
 };
 
-static const struct c2c_column col_member = {
-	.name = "member", .hdr = { NULL, "Member" }, .kind = C2C_COL_STRING,
-	.width_fn = width_member, .cell = cell_member,
+static const struct table_column col_member = {
+	.name = "member", .header = { NULL, "Member" }, .kind = TABLE_STRING,
+	.width_of = width_member, .value = val_member, .text = text_member,
 };
 
 static void name_entry(struct report_fields *rf, const struct c2c_line *l,
@@ -176,19 +166,12 @@ static void name_entry(struct report_fields *rf, const struct c2c_line *l,
 
 void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, const struct c2c *c)
 {
-	struct c2c_table *t = &v->entries;
+	struct table *t = &v->entries;
 	unsigned int line_size = c2c__config(c)->line_size;
-	int at = t->nr;
+	int at = t->nr_cols;
 
-	rf->view = v;
-	rf->c = c;
 	rf->w_type = 4;
 	rf->w_member = 6;
-	for (int i = 0; i < MAX_VIEWS; i++)
-		if (!views[i] || views[i] == rf) {
-			views[i] = rf;
-			break;
-		}
 	for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
 		const struct c2c_line *l = c2c__line(c, i);
 
@@ -202,13 +185,9 @@ void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, co
 		}
 	}
 	/* After the data address (and its Node column), before the code address. */
-	for (int i = 0; i < t->nr; i++)
-		if (!strcmp(t->cols[i]->name, "offset") || !strcmp(t->cols[i]->name, "offset_node"))
+	for (int i = 0; i < t->nr_cols; i++)
+		if (!strcmp(t->cols[i].name, "offset") || !strcmp(t->cols[i].name, "offset_node"))
 			at = i + 1;
-	if (t->nr + 2 > C2C_MAX_COLS)
-		return;
-	memmove(&t->cols[at + 2], &t->cols[at], (size_t)(t->nr - at) * sizeof(t->cols[0]));
-	t->cols[at] = &col_type;
-	t->cols[at + 1] = &col_member;
-	t->nr += 2;
+	table__insert_column(t, at, &col_type, rf);
+	table__insert_column(t, at + 1, &col_member, rf);
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # lineup report: --json and --csv carry the numbers --stdio prints (one column table drives all
-# three), the filters perf lacks (--pid, --tid, --cpu, --comm, --time), bad usage and bad input.
+# three; --csv as one table with a table column), the filters perf lacks (--pid, --tid, --cpu,
+# --comm, --time), one output format at a time, write errors, bad usage and bad input.
 . "$top_srcdir/tests/lib.sh"
 need python3
 [ -n "${PERF:-}" ] && [ -x "$PERF" ] || skip "perf is not installed (the pipe-mode check uses perf inject)"
@@ -51,11 +52,36 @@ assert e[0]["mean_lcl"] == 100 and e[1]["mean_rmt"] == 300, e
 assert e[0]["dso"] == "[unknown]" and e[0]["cl_srcline"] == "??:0", e
 assert e[0]["symbol"] == "[.] 0x0000000000401000", e
 assert len(set(lines[0])) == len(lines[0])
+# --csv is one table: one header, the rows told apart by its first column, every row as wide
 r = list(csv.reader(open(sys.argv[3])))
-blank = r.index([])
-assert r[0][0] == "cl_idx" and len(r[1:blank]) == 2
-assert r[blank + 1][0] == "cl_idx" and len(r[blank + 2:]) == 4
+assert [] not in r and r[0][:2] == ["table", "cl_idx"], r[0]
+assert all(len(x) == len(r[0]) for x in r), "CSV rows of different widths"
+h = r[0]
+ls = [dict(zip(h, x)) for x in r[1:] if x[0] == "lines"]
+es = [dict(zip(h, x)) for x in r[1:] if x[0] == "entries"]
+assert len(ls) == 2 and len(es) == 4 and len(r) == 7, r
+assert [x["cl_idx"] for x in es] == ["0", "0", "0", "1"], es
+assert int(ls[0]["tot_hitm"]) == lines[0]["tot_hitm"] and ls[0]["offset"] == "", ls[0]
+assert es[1]["offset"] == "0x8" and es[1]["mean_rmt"] == "300" and es[1]["dcacheline"] == "", es[1]
+assert [x["cl_idx"] for x in lines[0]["entries"]] == [0, 0, 0]
 EOF
+
+# One output format: two different ones are refused before anything is read or written.
+for pair in "--json --csv" "--csv --json" "--stdio --json" "--csv --stdio"; do
+	expect_rc 2 "$LINEUP" report $pair -i "$T/s.data" >"$T/out" 2>"$T/err"
+	[ -s "$T/out" ] && fail "report $pair wrote to stdout"
+	grep -q "exclude each other" "$T/err" || fail "report $pair: no message: $(cat "$T/err")"
+done
+"$LINEUP" report --csv --csv -i "$T/s.data" >/dev/null || fail "--csv twice refused"
+
+# A full disk is an error naming the output, in every format, never exit 0.
+if [ -w /dev/full ]; then
+	for f in --stdio --json --csv "--stdio --stats"; do
+		expect_rc 2 "$LINEUP" report $f -i "$T/s.data" >/dev/full 2>"$T/err"
+		grep -q "writing standard output: No space left on device" "$T/err" ||
+			fail "report $f into /dev/full: $(cat "$T/err")"
+	done
+fi
 
 total() { sed -n 's/^  Total records *: *//p' "$T/out"; }
 "$LINEUP" report --stdio --stats -i "$T/s.data" --tid 11 >"$T/out" || fail "--tid failed"

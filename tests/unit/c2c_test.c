@@ -12,6 +12,8 @@
 #include "analyzer/c2c.h"
 #include "analyzer/c2c_columns.h"
 #include "analyzer/data_src.h"
+#include "analyzer/table.h"
+#include "util/strbuf.h"
 
 static int failures;
 
@@ -274,7 +276,9 @@ static void test_columns(void)
 	struct c2c *c = c2c__new(&cfg);
 	struct c2c_view v;
 	struct c2c_sample s = mk(0x1008, 0x400100, LD(DS_LVL_L3, DS_SNOOP_HITM), 0, 1);
-	char buf[64];
+	struct strbuf sb = STRBUF_INIT;
+	struct table sub = { 0 };
+	struct table_cell cell;
 
 	c2c__add_sample(c, &s);
 	c2c__finish(c);
@@ -282,10 +286,21 @@ static void test_columns(void)
 	c2c_view__init(&v, c, true, false, false);
 	CHECK(!strcmp(v.cl_hdr0, "----------- Cacheline ----------"));
 	CHECK(!strcmp(v.off_hdr0, "--------- Data address ---------"));
-	CHECK(!strcmp(v.lines.cols[4]->name, "percent_costly_snoop"));
-	v.lines.cols[4]->cell(&v, c2c__line(c, 0), NULL, 7, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "100.00%"));
-	CHECK(!strcmp(c2c_column__header(&v, v.lines.cols[4], 0), "Tot"));
+	CHECK(!strcmp(v.lines.cols[4].name, "percent_costly_snoop"));
+	CHECK(v.lines.nr_rows == 1 && v.lines.rows[0] == c2c__line(c, 0));
+	table__cell_text(&v.lines, &v.lines.cols[4], v.lines.rows[0], 7, true, &sb);
+	CHECK(!strcmp(sb.buf, "100.00%"));
+	CHECK(!strcmp(table__header(&v.lines, &v.lines.cols[4], 0), "Tot"));
+	/* the lines drill down into their entries, which know their line */
+	CHECK(v.lines.drill(&v.lines, v.lines.rows[0], &sub) == 0 && sub.nr_rows == 1);
+	CHECK(sub.parent == c2c__line(c, 0) && !strcmp(sub.cols[0].name, "cl_idx"));
+	table_cell__init(&cell);
+	table__cell(&sub, table__column(&sub, "offset"), sub.rows[0], &cell);
+	CHECK(cell.kind == TABLE_ADDR && cell.u == 8);
+	table_cell__release(&cell);
+	table__release(&sub);
+	strbuf__release(&sb);
+	c2c_view__release(&v);
 	c2c__delete(c);
 }
 

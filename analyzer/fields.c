@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/c2c.h"
 #include "analyzer/id_set.h"
 #include "analyzer/u64map.h"
 #include "util/strbuf.h"
@@ -177,6 +178,19 @@ void field_struct__rollup(const struct field_struct *s, unsigned int m, struct f
 }
 
 /* --- the tables --- */
+
+bool fields_access__classify(struct fields_access *a, uint64_t data_src, uint64_t addr)
+{
+	struct c2c_stats st = { 0 };
+
+	c2c_stats__decode(&st, data_src, addr, true);
+	a->load = st.load != 0;
+	a->store = st.store != 0;
+	a->locked = st.locks != 0;
+	a->lcl_hitm = st.lcl_hitm != 0 || st.lcl_peer != 0;
+	a->rmt_hitm = st.rmt_hitm != 0 || st.rmt_peer != 0;
+	return a->load && !st.tot_hitm && st.tot_peer;
+}
 
 struct fields *fields__new(unsigned int line_size)
 {

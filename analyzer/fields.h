@@ -41,6 +41,17 @@ struct fields_access {
 	bool lcl_hitm, rmt_hitm;
 };
 
+/*
+ * Classify a sample for the field tables from its data_src, with perf c2c's classes
+ * (c2c_stats__decode): load, store, locked, HITM.  A load served by another core's cache
+ * without a HITM class (Arm SPE, and Intel's snoopx forwards, name the peer core or cluster
+ * that held the line but not whether it was modified) counts with the HITMs: that transfer is
+ * the contention these tables are about, and perf c2c's "peer" display (-d peer) makes the
+ * same substitution.  Fills the classification of @a (its other fields are left alone) and
+ * returns true for such a peer load, which a report should say it counted so.
+ */
+bool fields_access__classify(struct fields_access *a, uint64_t data_src, uint64_t addr);
+
 /* One code address touching a member (or a slot of a line). */
 struct field_ip {
 	uint64_t ip;

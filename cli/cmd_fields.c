@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "analyzer/attribution.h"
-#include "analyzer/c2c.h"
 #include "analyzer/fields.h"
 #include "analyzer/flat_layout.h"
 #include "cli/command.h"
@@ -221,30 +220,16 @@ static void attribute_one(struct fields_ctx *c, const struct fields_sample *ms)
 {
 	struct attr_result res;
 	struct fields_access a = { 0 };
-	struct c2c_stats st = { 0 };
 
 	fields_attr__resolve(c->fa, ms, &res);
-	/* load, store, HITM: perf c2c's classification of data_src */
-	c2c_stats__decode(&st, ms->data_src, ms->addr, true);
 	a.ip = ms->ip;
 	a.addr = ms->addr;
 	a.time = ms->time;
 	a.weight = ms->weight;
 	a.cpu = ms->cpu;
 	a.tid = ms->tid;
-	a.load = st.load != 0;
-	a.store = st.store != 0;
-	a.locked = st.locks != 0;
-	/*
-	 * A load served by another core's cache counts with the HITMs: Arm SPE (and Intel's
-	 * snoopx forwards) name the peer core or cluster that held the line but not whether it
-	 * was modified, and that transfer is the contention these tables are about.  perf c2c's
-	 * "peer" display (-d peer) makes the same substitution.  Said in the header when it happens.
-	 */
-	a.lcl_hitm = st.lcl_hitm != 0 || st.lcl_peer != 0;
-	a.rmt_hitm = st.rmt_hitm != 0 || st.rmt_peer != 0;
-	if (a.load && !st.tot_hitm && st.tot_peer)
-		c->nr_peer++;
+	if (fields_access__classify(&a, ms->data_src, ms->addr))
+		c->nr_peer++;	/* said in the header */
 	fields__add(c->fields, &res, &a);
 }
 

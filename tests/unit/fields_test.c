@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/data_src.h"
 #include "analyzer/fields.h"
 #include "util/strbuf.h"
 #include "tests/unit/check.h"
@@ -98,6 +99,33 @@ static void explain(const struct fields *f, const struct field_line *l, struct s
 		fputs(sb->buf, stderr);
 }
 
+/* The data_src policy of the field tables: perf c2c's classes, peer loads with the HITMs. */
+static void test_classify(void)
+{
+	const uint64_t load = DS_MK(OP, DS_OP_LOAD), store = DS_MK(OP, DS_OP_STORE);
+	const uint64_t hitm = load | DS_MK(LVL, DS_LVL_HIT | DS_LVL_L3) |
+			      DS_MK(SNOOP, DS_SNOOP_HITM);
+	const uint64_t peer = load | DS_MK(LVL, DS_LVL_HIT | DS_LVL_L2) |
+			      DS_MK(SNOOPX, DS_SNOOPX_PEER);
+	const uint64_t l1 = load | DS_MK(LVL, DS_LVL_HIT | DS_LVL_L1);
+	const uint64_t locked = store | DS_MK(LVL, DS_LVL_HIT | DS_LVL_L1) |
+				DS_MK(LOCK, DS_LOCK_LOCKED);
+	struct fields_access a;
+
+	a = (struct fields_access){ .cpu = 7 };
+	CHECK(!fields_access__classify(&a, hitm, 0x1000));
+	CHECK(a.load && !a.store && a.lcl_hitm && !a.rmt_hitm && a.cpu == 7);
+	a = (struct fields_access){ 0 };
+	CHECK(fields_access__classify(&a, peer, 0x1000));	/* said as a peer load */
+	CHECK(a.load && a.lcl_hitm && !a.rmt_hitm);
+	a = (struct fields_access){ 0 };
+	CHECK(!fields_access__classify(&a, l1, 0x1000));
+	CHECK(a.load && !a.lcl_hitm && !a.rmt_hitm);
+	a = (struct fields_access){ 0 };
+	CHECK(!fields_access__classify(&a, locked, 0x1000));
+	CHECK(a.store && a.locked && !a.load);
+}
+
 int main(void)
 {
 	struct fields *f = fields__new(64);
@@ -105,6 +133,7 @@ int main(void)
 	struct strbuf sb = STRBUF_INIT;
 	const uint64_t sec = 1000000000ULL;
 
+	test_classify();
 	/* 0x1000: struct pair, a by CPU 0, b by CPU 1, with HITM loads on each. */
 	for (int i = 0; i < 10; i++) {
 		add(f, &pair, 0x1000, 0, 0, 0x10, 1, 0, 0, 1 * sec + i);

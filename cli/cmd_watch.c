@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -25,6 +26,7 @@
 #include "cli/command.h"
 #include "dwarf/code.h"
 #include "dwarf/layout.h"
+#include "sampling/host.h"
 #include "sampling/perf_writer.h"
 #include "sampling/tracefs.h"
 #include "sampling/watch.h"
@@ -474,9 +476,6 @@ static void close_group(struct watch_run *r)
 
 static void note_thread(struct watch_run *r, uint32_t pid, uint32_t tid)
 {
-	char path[64];
-	FILE *fp;
-
 	for (size_t i = 0; i < r->nr_threads; i++)
 		if (r->threads[i].tid == tid)
 			return;
@@ -484,14 +483,7 @@ static void note_thread(struct watch_run *r, uint32_t pid, uint32_t tid)
 	r->threads[r->nr_threads].pid = pid;
 	r->threads[r->nr_threads].tid = tid;
 	snprintf(r->threads[r->nr_threads].comm, 16, tid ? ":%u" : "swapper", tid);
-	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, tid);
-	fp = fopen(path, "r");
-	if (fp) {
-		if (fgets(r->threads[r->nr_threads].comm, 16, fp))
-			r->threads[r->nr_threads].comm[strcspn(r->threads[r->nr_threads].comm,
-							       "\n")] = 0;
-		fclose(fp);
-	}
+	host__thread_comm(pid, tid, r->threads[r->nr_threads].comm, 16);
 	r->nr_threads++;
 }
 
@@ -670,69 +662,102 @@ static int elf_is_pie(const char *path)
 	return type == 3;	/* ET_DYN */
 }
 
-/* Load base of @exe in process @pid: start minus offset of its first mapping. */
-static int load_base(pid_t pid, const char *exe, uint64_t *base)
+struct load_base {
+	const char *exe;
+	uint64_t base;
+};
+
+static int exe_map(const struct rec_mmap *m, uint16_t misc, void *arg)
 {
-	char path[64], line[4096];
-	FILE *fp;
-	int found = 0;
+	struct load_base *lb = arg;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	fp = fopen(path, "r");
-	if (!fp)
-		return -errno;
-	while (!found && fgets(line, sizeof(line), fp)) {
-		unsigned long long start, end, off;
-		char file[4096];
-
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &start, &end, &off, file) == 4 &&
-		    !strcmp(file, exe) && off == 0) {
-			*base = start;
-			found = 1;
-		}
-	}
-	fclose(fp);
-	return found ? 0 : -ENOENT;
+	if (m->pgoff || strcmp(m->filename, lb->exe))
+		return 0;
+	lb->base = m->start;
+	return 1;
 }
 
-/* The workload's executable mappings, for the perf.data MMAP2 records (perf symbolizes with
- * them); read at attach time, when the process is stopped right after its exec. */
+/* Load base of @exe in process @pid: the start of its mapping at file offset 0. */
+static int load_base(pid_t pid, const char *exe, uint64_t *base)
+{
+	struct load_base lb = { exe, 0 };
+	int rc = proc_maps__for_each(NULL, pid, exe_map, &lb);
+
+	if (rc < 0)
+		return rc;
+	*base = lb.base;
+	return rc ? 0 : -ENOENT;
+}
+
+static int keep_map(const struct rec_mmap *m, uint16_t misc, void *arg)
+{
+	struct watch_run *r = arg;
+
+	r->maps = xrealloc(r->maps, (r->nr_maps + 1) * sizeof(*r->maps));
+	r->maps[r->nr_maps] = *m;
+	r->maps[r->nr_maps++].filename = xstrdup(m->filename);
+	return 0;
+}
+
+/* The workload's mappings, for the perf.data MMAP2 records (perf symbolizes IPs with the code
+ * ones, lineup fields finds globals at data addresses with the data ones); read at attach
+ * time, when the process is stopped right after its exec. */
 static void save_maps(struct watch_run *r)
 {
-	char path[64], line[4096];
-	FILE *fp;
+	proc_maps__for_each(NULL, r->child, keep_map, r);
+}
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", r->child);
-	fp = fopen(path, "r");
-	while (fp && fgets(line, sizeof(line), fp)) {
-		unsigned long long start, end, off, ino;
-		unsigned int maj, min;
-		char perms[8], file[4096];
-		struct rec_mmap *m;
+/* The workload's executable file mappings, for decoding the instructions that hit. */
+static int code_map(const struct rec_mmap *m, uint16_t misc, void *arg)
+{
+	char err[256];
 
-		/* Code and data mappings of files: perf symbolizes IPs with the first, lineup
-		 * fields finds globals at data addresses with the second. */
-		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095s", &start, &end, perms, &off,
-			   &maj, &min, &ino, file) != 8 || file[0] != '/')
-			continue;
-		r->maps = xrealloc(r->maps, (r->nr_maps + 1) * sizeof(*r->maps));
-		m = &r->maps[r->nr_maps++];
-		memset(m, 0, sizeof(*m));
-		m->pid = m->tid = r->child;
-		m->start = start;
-		m->len = end - start;
-		m->pgoff = off;
-		m->is_mmap2 = true;
-		m->maj = maj;
-		m->min = min;
-		m->ino = ino;
-		m->prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
-			  (perms[2] == 'x' ? 4 : 0);
-		m->flags = perms[3] == 's' ? 1 : 2;	/* MAP_SHARED / MAP_PRIVATE */
-		m->filename = xstrdup(file);
+	if (m->filename[0] == '/' && (m->prot & PROT_EXEC))
+		code_reader__add_map(arg, m->filename, m->start, m->start + m->len, m->pgoff, err,
+				     sizeof(err));
+	return 0;
+}
+
+static int code_ksym(const struct ksym *s, void *arg)
+{
+	if (ksym__is_text(s))
+		code_reader__add_kernel_symbol(arg, s->addr, s->name);
+	return 0;
+}
+
+/* Kernel code made decodable: its function symbols, then a source of its bytes. */
+static int add_kernel_code(struct code_reader *code, char *err, size_t errlen)
+{
+	int rc = kallsyms__for_each(NULL, code_ksym, code);
+
+	if (rc < 0) {
+		snprintf(err, errlen, "%s: %s", HOST_KALLSYMS, strerror(-rc));
+		return rc;
 	}
-	if (fp)
-		fclose(fp);
+	return code_reader__add_kernel(code, err, errlen);
+}
+
+struct data_sym {
+	const char *name;
+	uint64_t addr;
+	int ndata;
+};
+
+static int find_data_sym(const struct ksym *s, void *arg)
+{
+	struct data_sym *d = arg;
+
+	if (!ksym__is_data(s))
+		return 0;
+	d->ndata++;
+	if (!strcmp(s->name, d->name))
+		d->addr = s->addr;
+	return 0;
+}
+
+static int write_map(const struct rec_mmap *m, uint16_t misc, void *arg)
+{
+	return perf_writer__mmap(arg, misc, m, NULL);
 }
 
 static bool slab_cache_exists(const char *name)
@@ -834,29 +859,11 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, const struct 
 	perf_writer__fill_host(pw, NULL);
 	perf_writer__set_cmdline(pw, argc, (const char *const *)argv);
 	if (r->kernel) {
-		/* The kernel map as perf record writes it, so perf resolves IPs via kallsyms. */
-		FILE *fp = fopen("/proc/kallsyms", "r");
-		char line[256];
-		unsigned long long text = 0;
-
-		while (fp && fgets(line, sizeof(line), fp))
-			if (strstr(line, " _text\n") || strstr(line, " _stext\n")) {
-				sscanf(line, "%llx", &text);
-				break;
-			}
-		if (fp)
-			fclose(fp);
-		if (text) {
-			struct rec_mmap mm = { .pid = (uint32_t)-1, .tid = 0, .start = text,
-					       .len = ~0ULL - text, .pgoff = text,
-					       .filename = "[kernel.kallsyms]_text" };
-
-			perf_writer__mmap(pw, CPUMODE_KERNEL, &mm, NULL);
-		}
+		/* The kernel maps as perf record writes them, so perf resolves IPs via kallsyms. */
+		host__kernel_maps(NULL, NULL, write_map, pw);
 	} else {
 		for (size_t i = 0; i < r->nr_maps; i++)
-			perf_writer__mmap(pw, CPUMODE_USER | (r->maps[i].prot & 4 ? 0 : 1 << 13),
-					  &r->maps[i], NULL);
+			perf_writer__mmap(pw, proc_maps__misc(&r->maps[i]), &r->maps[i], NULL);
 	}
 	for (size_t i = 0; i < r->nr_threads; i++) {
 		struct rec_comm c = { .pid = r->threads[i].pid, .tid = r->threads[i].tid,
@@ -1546,31 +1553,18 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		if (rc)
 			return rc;
 	} else if (r->cfg.symbol) {
-		FILE *fp = fopen("/proc/kallsyms", "r");
-		char line[512];
-		int ndata = 0;
+		struct data_sym ds = { r->cfg.symbol, 0, 0 };
 
 		if (!r->cfg.type) {
 			cli__error("--symbol for a kernel variable needs --type 'struct T' (kernel BTF "
 				   "has the types of per-CPU variables only)");
 			return EXIT_USAGE;
 		}
-		while (fp && fgets(line, sizeof(line), fp)) {
-			unsigned long long a;
-			char t, name[256];
-
-			if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3)
-				continue;
-			if (strchr("dDbBrR", t))
-				ndata++;
-			if (!strcmp(name, r->cfg.symbol) && strchr("dDbBrR", t))
-				r->obj = a;
-		}
-		if (fp)
-			fclose(fp);
+		kallsyms__for_each(NULL, find_data_sym, &ds);
+		r->obj = ds.addr;
 		if (!r->obj) {
 			cli__error("no data symbol '%s' in /proc/kallsyms (it lists %d data symbols%s)",
-				   r->cfg.symbol, ndata, ndata < 1000 ?
+				   r->cfg.symbol, ds.ndata, ds.ndata < 1000 ?
 				   ": this kernel has CONFIG_KALLSYMS_ALL off; use --object with an "
 				   "address" : "");
 			return EXIT_USAGE;
@@ -1611,7 +1605,7 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		method = "instruction decode (capstone) of the program's own code, read from its ELF "
 			 "files (kernel-mode hits: of the running kernel's text)";
 	if (r->kernel || geteuid() == 0) {
-		if (code_reader__add_kernel(code, err, sizeof(err)) == 0 && r->kernel)
+		if (add_kernel_code(code, err, sizeof(err)) == 0 && r->kernel)
 			method = strcmp(code_reader__kernel_source(code), "/proc/kcore") ?
 					 "instruction decode (capstone) of the running kernel's text "
 					 "read with bpf_probe_read_kernel" :
@@ -1699,7 +1693,7 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 			if (!r->cfg.object || r->obj < base)
 				r->obj += base;
 		}
-		code_reader__add_process(code, r->child, err, sizeof(err));
+		proc_maps__for_each(NULL, r->child, code_map, code);
 		save_maps(r);
 		wo.pid = r->child;
 		wo.exclude_kernel = geteuid() != 0;
@@ -1746,13 +1740,8 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 			/* Until its exec (a COMM record) the child has our name: /proc, read later,
 			 * would already show the new one. */
 			char self[32] = "lineup";
-			FILE *fp = fopen("/proc/self/comm", "r");
 
-			if (fp) {
-				if (fgets(self, sizeof(self), fp))
-					self[strcspn(self, "\n")] = 0;
-				fclose(fp);
-			}
+			host__thread_comm(getpid(), getpid(), self, sizeof(self));
 			set_comm(r, r->child, r->child, self);
 		}
 		/* Go: the tracepoints (and any breakpoints) are in place. */

@@ -52,6 +52,7 @@ struct cached {
 
 struct code_reader {
 	struct symtab ksyms;
+	bool ksyms_nonzero;	/* kallsyms showed addresses (not kptr_restrict's zeros) */
 	const char *ksource;
 	int kcore_fd;
 	Elf *kcore;
@@ -286,33 +287,18 @@ static int kernel_read(struct code_reader *r, uint64_t addr, uint8_t *buf, size_
 	return 0;
 }
 
+void code_reader__add_kernel_symbol(struct code_reader *r, uint64_t addr, const char *name)
+{
+	if (addr)
+		r->ksyms_nonzero = true;
+	symtab__add(&r->ksyms, addr, 0, name);
+}
+
 int code_reader__add_kernel(struct code_reader *r, char *err, size_t errlen)
 {
-	FILE *fp;
-	char line[512];
-	bool nonzero = false;
-
 	if (r->ksource)
 		return 0;
-	fp = fopen("/proc/kallsyms", "r");
-	if (!fp) {
-		snprintf(err, errlen, "/proc/kallsyms: %s", strerror(errno));
-		return -errno;
-	}
-	while (fgets(line, sizeof(line), fp)) {
-		unsigned long long addr;
-		char type, name[256];
-
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (addr)
-			nonzero = true;
-		symtab__add(&r->ksyms, addr, 0, name);
-	}
-	fclose(fp);
-	if (!nonzero) {
+	if (!r->ksyms_nonzero) {
 		snprintf(err, errlen, "/proc/kallsyms shows no addresses (kernel.kptr_restrict, or "
 			 "not root)");
 		symtab__free(&r->ksyms);
@@ -363,36 +349,6 @@ int code_reader__add_map(struct code_reader *r, const char *path, uint64_t start
 	m->path = xstrdup(path);
 	m->fd = -1;
 	return 0;
-}
-
-int code_reader__add_process(struct code_reader *r, int pid, char *err, size_t errlen)
-{
-	char path[64], line[4096];
-	FILE *fp;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	fp = fopen(path, "r");
-	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	while (fgets(line, sizeof(line), fp)) {
-		unsigned long long start, end, off;
-		char perms[8], file[4096];
-		int pos = 0;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &off, &pos) < 4 ||
-		    !pos)
-			continue;
-		if (sscanf(line + pos, "%4095[^\n]", file) != 1 || file[0] != '/' ||
-		    perms[2] != 'x')
-			continue;
-		code_reader__add_map(r, file, start, end, off, err, errlen);
-		n++;
-	}
-	fclose(fp);
-	return n;
 }
 
 /* Open a mapped ELF once: its function symbols and PT_LOAD segments. */

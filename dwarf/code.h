@@ -55,9 +55,11 @@ struct code_reader;
 int code_reader__new(struct code_reader **out);
 void code_reader__delete(struct code_reader *r);
 
+/* A kernel function symbol (from sampling/host.h's kallsyms__for_each), before _add_kernel. */
+void code_reader__add_kernel_symbol(struct code_reader *r, uint64_t addr, const char *name);
 /*
- * Make kernel addresses decodable: load /proc/kallsyms and find a source of kernel code bytes.
- * Returns 0, or -errno with the reason (no kallsyms addresses, no kcore and no BPF).
+ * Make kernel addresses decodable with the symbols added: find a source of kernel code bytes.
+ * Returns 0, or -errno with the reason (no symbol addresses, no kcore and no BPF).
  */
 int code_reader__add_kernel(struct code_reader *r, char *err, size_t errlen);
 /* How kernel code bytes are read: "/proc/kcore", "bpf_probe_read_kernel", or NULL (none). */
@@ -66,9 +68,6 @@ const char *code_reader__kernel_source(const struct code_reader *r);
 /* A user mapping of the ELF file @path at [@start, @end) with file offset @pgoff. */
 int code_reader__add_map(struct code_reader *r, const char *path, uint64_t start, uint64_t end,
 			 uint64_t pgoff, char *err, size_t errlen);
-
-/* Add every executable file mapping of process @pid (/proc/PID/maps). */
-int code_reader__add_process(struct code_reader *r, int pid, char *err, size_t errlen);
 
 /* Classify the access that trapped with @ip (kernel or user address).  Always fills @out. */
 void code_reader__classify(struct code_reader *r, uint64_t ip, bool kernel,

@@ -4,6 +4,8 @@ sampling_libsampling_a_SOURCES =
 sampling_libsampling_a_SOURCES += sampling/perf_file.c sampling/perf_file.h sampling/perf_bytes.h \
 	sampling/perf_header.c sampling/perf_header.h sampling/perf_attr.c sampling/perf_sample.c
 sampling_libsampling_a_SOURCES += sampling/machine.c sampling/machine.h
+# The running machine: kallsyms, kernel and process maps (libc only).
+sampling_libsampling_a_SOURCES += sampling/host.c sampling/host.h
 sampling_libsampling_a_CFLAGS = $(AM_CFLAGS) $(LIBPERF_CFLAGS) $(LIBTRACEEVENT_CFLAGS) $(LIBZSTD_CFLAGS)
 sampling_libsampling_a_SOURCES += sampling/tracefs.c sampling/tracefs.h \
 	sampling/tracepoint.c sampling/tracepoint.h

@@ -34,6 +34,7 @@
 #include "sampling/arm_spe.h"
 #include "sampling/aux_ring.h"
 #include "sampling/event.h"
+#include "sampling/host.h"
 #include "sampling/perf_writer.h"
 
 #define MAX_DSOS 2048
@@ -647,14 +648,26 @@ static void synth_sid(struct rec *r, struct sample *sid, uint32_t pid, uint32_t 
 	sid->cpu = 0;
 }
 
+static int synth_map(const struct rec_mmap *m, uint16_t misc, void *arg)
+{
+	struct rec *r = arg;
+	struct sample sid;
+	int rc;
+
+	synth_sid(r, &sid, m->pid, m->pid == (uint32_t)-1 ? 0 : m->pid);
+	rc = perf_writer__mmap(r->w, misc, m, &sid);
+	if (!rc && m->pid != (uint32_t)-1 && (m->prot & PROT_EXEC))
+		note_dso(r, m->pid, m->start, m->len, m->filename);
+	return rc;
+}
+
 /* COMM for each thread and MMAP2 for each mapping of @pid, from /proc. */
 static int synthesize_pid(struct rec *r, pid_t pid)
 {
-	char path[64], line[4096 + 256];
+	char path[64];
 	struct sample sid;
 	DIR *d;
 	struct dirent *de;
-	FILE *f;
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
@@ -662,21 +675,12 @@ static int synthesize_pid(struct rec *r, pid_t pid)
 	if (!d)
 		return 0;	/* gone meanwhile */
 	while ((de = readdir(d)) && !rc) {
-		char cpath[128], comm[64];
+		char comm[64];
 		struct rec_comm c = { 0 };
 		int tid = atoi(de->d_name);
-		FILE *cf;
 
-		if (tid <= 0)
+		if (tid <= 0 || host__thread_comm(pid, tid, comm, sizeof(comm)) < 0)
 			continue;
-		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%d/comm", pid, tid);
-		cf = fopen(cpath, "re");
-		if (!cf)
-			continue;
-		if (!fgets(comm, sizeof(comm), cf))
-			comm[0] = 0;
-		fclose(cf);
-		comm[strcspn(comm, "\n")] = 0;
 		c.pid = pid;
 		c.tid = tid;
 		c.comm = comm;
@@ -686,118 +690,17 @@ static int synthesize_pid(struct rec *r, pid_t pid)
 	closedir(d);
 	if (rc)
 		return rc;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f) && !rc) {
-		unsigned long long start, end, off, ino;
-		unsigned int maj, min;
-		char perms[8], name[4096] = "";
-		struct rec_mmap m = { 0 };
-		int n;
-
-		n = sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095[^\n]", &start, &end, perms,
-			   &off, &maj, &min, &ino, name);
-		if (n < 7)
-			continue;
-		m.pid = m.tid = pid;
-		m.start = start;
-		m.len = end - start;
-		m.pgoff = off;
-		m.is_mmap2 = true;
-		m.maj = maj;
-		m.min = min;
-		m.ino = ino;
-		m.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
-			 (perms[2] == 'x' ? PROT_EXEC : 0);
-		m.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
-		m.filename = name[0] ? name + strspn(name, " ") : "//anon";
-		synth_sid(r, &sid, pid, pid);
-		rc = perf_writer__mmap(r->w, CPUMODE_USER | ((m.prot & PROT_EXEC) ? 0 : 1u << 13),
-				       &m, &sid);
-		if (m.prot & PROT_EXEC)
-			note_dso(r, pid, m.start, m.len, m.filename);
-	}
-	fclose(f);
-	return rc;
-}
-
-/*
- * The kernel's text mapping, as perf synthesizes it: MMAP of pid -1 named
- * "[kernel.kallsyms]_text" from _text to _etext, pgoff = _text (perf's reference symbol), so
- * perf resolves kernel IPs with the running kernel's symbols.  Left out when /proc/kallsyms
- * hides the addresses (kptr_restrict).
- */
-static int synthesize_kernel(struct rec *r)
-{
-	FILE *f = fopen("/proc/kallsyms", "re");
-	unsigned long long text = 0, etext = 0, addr;
-	char line[512], type, name[256];
-	struct rec_mmap m = { 0 };
-	struct sample sid;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f) && (!text || !etext)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (!strcmp(name, "_text"))
-			text = addr;
-		else if (!strcmp(name, "_etext"))
-			etext = addr;
-	}
-	fclose(f);
-	if (!text || etext <= text)
-		return 0;
-	m.pid = (uint32_t)-1;
-	m.tid = 0;
-	m.start = text;
-	m.len = etext - text;
-	m.pgoff = text;
-	m.filename = "[kernel.kallsyms]_text";
-	synth_sid(r, &sid, (uint32_t)-1, 0);
-	return perf_writer__mmap(r->w, CPUMODE_KERNEL, &m, &sid);
-}
-
-/* One MMAP per loaded module, named "[name]" (perf then looks for its .ko by name). */
-static int synthesize_modules(struct rec *r)
-{
-	FILE *f = fopen("/proc/modules", "re");
-	char line[1024], name[256];
-	unsigned long long size, addr;
-	int rc = 0;
-
-	if (!f)
-		return 0;
-	while (!rc && fgets(line, sizeof(line), f)) {
-		struct rec_mmap m = { 0 };
-		struct sample sid;
-		char fname[260];
-
-		if (sscanf(line, "%255s %llu %*s %*s %*s %llx", name, &size, &addr) != 3 || !addr)
-			continue;
-		snprintf(fname, sizeof(fname), "[%s]", name);
-		m.pid = (uint32_t)-1;
-		m.start = addr;
-		m.len = size;
-		m.filename = fname;
-		synth_sid(r, &sid, (uint32_t)-1, 0);
-		rc = perf_writer__mmap(r->w, CPUMODE_KERNEL, &m, &sid);
-	}
-	fclose(f);
-	return rc;
+	rc = proc_maps__for_each(NULL, pid, synth_map, r);
+	return rc < 0 ? 0 : rc;		/* gone meanwhile */
 }
 
 static int synthesize(struct rec *r)
 {
 	DIR *d;
 	struct dirent *de;
-	int rc = synthesize_kernel(r);
-
-	if (!rc)
-		rc = synthesize_modules(r);
+	/* The kernel and its modules, as perf synthesizes them: left out where kallsyms hides
+	 * the addresses (kptr_restrict). */
+	int rc = host__kernel_maps(NULL, NULL, synth_map, r);
 
 	if (rc)
 		return rc;

@@ -30,3 +30,8 @@ dist_check_SCRIPTS += tests/writer/tracing_data.sh
 check_PROGRAMS += tests/tools/samples
 tests_tools_samples_SOURCES = tests/tools/samples.c
 tests_tools_samples_LDADD = sampling/libsampling.a util/libutil.a $(LIBZSTD_LIBS)
+# The running machine's facts (sampling/host.h): kallsyms, kernel and process maps.
+check_PROGRAMS += tests/unit/host_test
+tests_unit_host_test_SOURCES = tests/unit/host_test.c tests/unit/check.h
+tests_unit_host_test_LDADD = sampling/libsampling.a
+TESTS += tests/unit/host_test

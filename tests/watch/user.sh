@@ -54,6 +54,17 @@ sites = {(s["function"], s["kind"]): s["count"] for s in m["refs"]["sites"]}
 assert sites[("thread_a", "locked-rmw")] == 1000 and sites[("thread_b", "locked-rmw")] == 1000
 PY
 
+# A program whose path has spaces (its maps are read with the one /proc/PID/maps parser of
+# sampling/host.h, which keeps them): found where it is loaded, its hits decoded and named,
+# and the recording's map lets perf name the functions too.
+mkdir -p "$T/a dir/with  spaces" && cp "$T/gstruct" "$T/a dir/with  spaces/"
+"$LINEUP" watch -o "$T/s.data" --symbol g_stats --fields refs -- \
+	"$T/a dir/with  spaces/gstruct" 100 >"$T/out" 2>"$T/err" || fail "spaced path: $(cat "$T/err")"
+expect refs "201 1 0 0 200 0"
+"$PERF" script -i "$T/s.data" -F ip,sym,dso 2>/dev/null | grep -c 'thread_a (.*/a dir/with  spaces/gstruct)' \
+	>"$T/n" || true
+[ "$(cat "$T/n")" -eq 100 ] || fail "perf script does not name the spaced path's code: $(cat "$T/n")"
+
 # Not root (perf_event_paranoid 2 allows user-space breakpoints on one's own processes): the
 # same counts, kernel-mode accesses left out and said so.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&

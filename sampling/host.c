@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The running machine's kernel symbols, kernel and module maps, process maps and thread names,
+ * read from /proc as perf record's synthesis reads them.
+ */
+#include <config.h>
+
+#include "sampling/host.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* PERF_RECORD_MISC_MMAP_DATA: a mapping that is not executable. */
+#define MISC_MMAP_DATA (1u << 13)
+
+static char *skip_blanks(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* The next blank-separated word of *@s, NUL-terminated in place; NULL when there is none. */
+static char *next_word(char **s)
+{
+	char *w = skip_blanks(*s), *e = w;
+
+	if (!*w || *w == '\n')
+		return NULL;
+	while (*e && *e != ' ' && *e != '\t' && *e != '\n')
+		e++;
+	*s = *e ? e + 1 : e;
+	*e = 0;
+	return w;
+}
+
+int ksym__parse(char *line, struct ksym *out)
+{
+	char *p = line, *addr = next_word(&p), *type = next_word(&p), *name = next_word(&p);
+	char *mod, *end;
+
+	if (!addr || !type || !name || type[1])
+		return -1;
+	errno = 0;
+	out->addr = strtoull(addr, &end, 16);
+	if (*end || errno)
+		return -1;
+	out->type = type[0];
+	out->name = name;
+	out->module = NULL;
+	mod = next_word(&p);
+	if (mod && mod[0] == '[') {
+		size_t n = strlen(mod);
+
+		if (n > 2 && mod[n - 1] == ']') {
+			mod[n - 1] = 0;
+			out->module = mod + 1;
+		}
+	}
+	return 0;
+}
+
+int kallsyms__for_each(const char *path, int (*fn)(const struct ksym *sym, void *arg), void *arg)
+{
+	FILE *f = fopen(path ? path : HOST_KALLSYMS, "re");
+	char line[1024];
+	int rc = 0;
+
+	if (!f)
+		return -errno;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		struct ksym s;
+
+		if (!strchr(line, '\n') && !feof(f)) {
+			int c;
+
+			/* A line longer than any symbol name: skip the rest of it. */
+			while ((c = getc(f)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		if (ksym__parse(line, &s) == 0)
+			rc = fn(&s, arg);
+	}
+	fclose(f);
+	return rc;
+}
+
+struct text_range {
+	uint64_t text, stext, etext;
+};
+
+static int text_symbol(const struct ksym *s, void *arg)
+{
+	struct text_range *t = arg;
+
+	if (s->module)
+		return 1;	/* the kernel proper comes first; modules follow */
+	if (!strcmp(s->name, "_text"))
+		t->text = s->addr;
+	else if (!strcmp(s->name, "_stext"))
+		t->stext = s->addr;
+	else if (!strcmp(s->name, "_etext"))
+		t->etext = s->addr;
+	return t->text && t->etext;
+}
+
+int kallsyms__kernel_text(const char *path, uint64_t *start, uint64_t *end)
+{
+	struct text_range t = { 0 };
+	int rc = kallsyms__for_each(path, text_symbol, &t);
+
+	if (rc < 0)
+		return rc;
+	*start = t.text ? t.text : t.stext;
+	if (!*start)
+		return -ENOENT;
+	*end = t.etext > *start ? t.etext : UINT64_MAX;
+	return 0;
+}
+
+int host__kernel_maps(const char *kallsyms, const char *modules,
+		      int (*fn)(const struct rec_mmap *m, uint16_t misc, void *arg), void *arg)
+{
+	struct rec_mmap m = { 0 };
+	uint64_t start, end;
+	char line[1024], name[256], fname[260];
+	unsigned long long size, addr;
+	FILE *f;
+	int rc;
+
+	if (kallsyms__kernel_text(kallsyms, &start, &end) < 0)
+		return 0;
+	m.pid = (uint32_t)-1;
+	m.start = start;
+	m.len = end - start;
+	m.pgoff = start;
+	m.filename = "[kernel.kallsyms]_text";
+	rc = fn(&m, CPUMODE_KERNEL, arg);
+	f = fopen(modules ? modules : "/proc/modules", "re");
+	if (!f)
+		return rc;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		/* "NAME SIZE REFS DEPS STATE ADDR" */
+		if (sscanf(line, "%255s %llu %*s %*s %*s %llx", name, &size, &addr) != 3 || !addr)
+			continue;
+		snprintf(fname, sizeof(fname), "[%s]", name);
+		memset(&m, 0, sizeof(m));
+		m.pid = (uint32_t)-1;
+		m.start = addr;
+		m.len = size;
+		m.filename = fname;
+		rc = fn(&m, CPUMODE_KERNEL, arg);
+	}
+	fclose(f);
+	return rc;
+}
+
+int proc_maps__parse(char *line, struct rec_mmap *m)
+{
+	unsigned long long start, end, off, ino;
+	unsigned int maj, min;
+	char perms[8];
+	int name_at = 0;
+	char *name;
+	size_t n;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off, &maj, &min,
+		   &ino, &name_at) != 7 || !name_at || end < start || strlen(perms) < 4)
+		return -1;
+	name = skip_blanks(line + name_at);
+	n = strcspn(name, "\n");
+	name[n] = 0;
+	m->start = start;
+	m->len = end - start;
+	m->pgoff = off;
+	m->is_mmap2 = true;
+	m->has_build_id = false;
+	m->maj = maj;
+	m->min = min;
+	m->ino = ino;
+	m->ino_generation = 0;
+	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+		  (perms[2] == 'x' ? PROT_EXEC : 0);
+	m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+	m->filename = name[0] ? name : "//anon";
+	return 0;
+}
+
+uint16_t proc_maps__misc(const struct rec_mmap *m)
+{
+	return CPUMODE_USER | (m->prot & PROT_EXEC ? 0 : MISC_MMAP_DATA);
+}
+
+int proc_maps__for_each(const char *root, pid_t pid,
+			int (*fn)(const struct rec_mmap *m, uint16_t misc, void *arg), void *arg)
+{
+	char path[4200], line[4096 + 256];
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%d/maps", root ? root : "/proc", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		struct rec_mmap m = { 0 };
+
+		if (proc_maps__parse(line, &m) < 0)
+			continue;
+		m.pid = m.tid = (uint32_t)pid;
+		rc = fn(&m, proc_maps__misc(&m), arg);
+	}
+	fclose(f);
+	return rc;
+}
+
+int host__thread_comm(pid_t pid, pid_t tid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)size, f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}

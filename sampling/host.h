@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_SAMPLING_HOST_H
+#define LINEUP_SAMPLING_HOST_H
+
+/*
+ * Facts about the running machine that a recording needs and perf record synthesizes: the
+ * kernel's symbols (/proc/kallsyms), its text range and the kernel map, the modules' maps, a
+ * process's maps (/proc/PID/maps) and its threads' names.  One parser each, so `record`,
+ * `watch` and dwarf/'s kernel code reader see the same kernel and the same maps.  libc only.
+ *
+ * The parsers of one line (ksym__parse, proc_maps__parse) take text, not a file, so tests feed
+ * them lines a machine may or may not have (paths with spaces, deleted files, module symbols).
+ *
+ * Ownership: the structs handed to callbacks point into a line buffer that lives for the call
+ * only; copy what you keep.
+ */
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "sampling/event.h"
+
+#define HOST_KALLSYMS "/proc/kallsyms"
+
+/**
+ * struct ksym - one line of a kallsyms file: "ADDR TYPE NAME [MODULE]".
+ * @type:	nm's letter: t/T text, d/D data, b/B bss, r/R read-only data, w/W weak ...
+ * @module:	the module's name without brackets, NULL for the kernel proper
+ */
+struct ksym {
+	uint64_t addr;
+	char type;
+	const char *name;
+	const char *module;
+};
+
+/* Parse @line in place (NULs end the name and module): 0, or -1 when it is no symbol line. */
+int ksym__parse(char *line, struct ksym *out);
+
+/* Text (t, T, w, W) or data (d, D, b, B, r, R) symbol. */
+static inline int ksym__is_text(const struct ksym *s)
+{
+	return s->type == 't' || s->type == 'T' || s->type == 'w' || s->type == 'W';
+}
+
+static inline int ksym__is_data(const struct ksym *s)
+{
+	switch (s->type) {
+	case 'd': case 'D': case 'b': case 'B': case 'r': case 'R':
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Call @fn for each symbol of @path (NULL: /proc/kallsyms) until it returns non-zero.
+ * Returns that value, 0 after the last symbol, or -errno when the file cannot be read.
+ */
+int kallsyms__for_each(const char *path, int (*fn)(const struct ksym *sym, void *arg), void *arg);
+
+/*
+ * The kernel's text as perf takes it (machine__get_running_kernel_start): from _text (else
+ * _stext) to _etext, or to the top of the address space when _etext is not listed.  0, or
+ * -ENOENT when the file lists no such symbol or hides the addresses (kptr_restrict: zeros).
+ */
+int kallsyms__kernel_text(const char *path, uint64_t *start, uint64_t *end);
+
+/*
+ * The kernel map as perf record synthesizes it: pid -1, "[kernel.kallsyms]_text" over the
+ * text, pgoff = _text (perf's reference symbol, so perf relocates with the running kernel's
+ * symbols); and one map per loaded module, "[NAME]" over its core (perf then finds its .ko by
+ * name).  Calls @fn with each map and its cpumode until @fn returns non-zero; returns that, or
+ * 0.  Nothing is delivered where kallsyms hides the addresses.  @kallsyms, @modules: NULL
+ * for /proc/kallsyms and /proc/modules.
+ */
+int host__kernel_maps(const char *kallsyms, const char *modules,
+		      int (*fn)(const struct rec_mmap *m, uint16_t misc, void *arg), void *arg);
+
+/*
+ * Parse one line of /proc/PID/maps into @m (pid and tid left alone); the file name keeps its
+ * spaces and is "//anon" for an anonymous mapping.  @line is modified in place (the name points
+ * into it).  0, or -1 when the line is malformed.
+ */
+int proc_maps__parse(char *line, struct rec_mmap *m);
+
+/* The record misc perf gives a process's map: user mode, MMAP_DATA unless executable. */
+uint16_t proc_maps__misc(const struct rec_mmap *m);
+
+/*
+ * Call @fn with each mapping of process @pid (pid and tid set to @pid) and its misc, until @fn
+ * returns non-zero; returns that, 0 at the end, or -errno when the maps cannot be read (the
+ * process is gone).  @root: a directory to read instead of /proc (tests), or NULL.
+ */
+int proc_maps__for_each(const char *root, pid_t pid,
+			int (*fn)(const struct rec_mmap *m, uint16_t misc, void *arg), void *arg);
+
+/* The name of thread @tid of @pid (/proc/PID/task/TID/comm) in @buf: 0, or -errno. */
+int host__thread_comm(pid_t pid, pid_t tid, char *buf, size_t size);
+
+#endif

@@ -1,6 +1,7 @@
 noinst_LIBRARIES += analyzer/libanalyzer.a
 analyzer_libanalyzer_a_SOURCES =
 analyzer_libanalyzer_a_CFLAGS = $(AM_CFLAGS)
+analyzer_libanalyzer_a_SOURCES += analyzer/layout.c analyzer/layout_print.c analyzer/layout.h
 analyzer_libanalyzer_a_SOURCES += analyzer/flat_layout.c analyzer/flat_layout.h \
 	analyzer/u64map.c analyzer/u64map.h analyzer/attribution.c analyzer/attribution.h \
 	analyzer/fields.c analyzer/fields.h analyzer/id_set.c analyzer/id_set.h \

@@ -13,6 +13,7 @@
 
 #include "cli/command.h"
 #include "dwarf/layout.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 enum {
@@ -101,18 +102,21 @@ struct printer {
 	struct layout_print_opts popts;
 	bool json;
 	int count;
+	struct strbuf sb;
 };
 
 static int print_one(const struct layout_type *type, void *arg)
 {
 	struct printer *p = arg;
 
+	strbuf__reset(&p->sb);
 	if (p->json) {
-		fputs(p->count ? ",\n" : "\n", stdout);
-		layout__fprintf_json(type, &p->popts, stdout);
+		strbuf__add(&p->sb, p->count ? ",\n" : "\n", p->count ? 2 : 1);
+		layout__print_json(type, &p->popts, &p->sb);
 	} else {
-		layout__fprintf(type, &p->popts, stdout);
+		layout__print(type, &p->popts, &p->sb);
 	}
+	fwrite(p->sb.buf, 1, p->sb.len, stdout);
 	p->count++;
 	return 0;
 }
@@ -217,6 +221,7 @@ static int layout_run(const struct command *cmd, int argc, char **argv)
 		rc = EXIT_USAGE;
 	}
 out:
+	strbuf__release(&p.sb);
 	for (int k = 0; k < o.nr_names; k++)
 		free(o.names[k]);
 	free(o.names);

@@ -669,7 +669,7 @@ static int btf_for_each(struct layout_source *src, bool unions,
 			continue;
 		lt = build_type(&b, id, 0, false);
 		layout__signature(lt, &sig);
-		e = hmap_slot(&seen, hash_str(sig.buf), sig.buf, 0, true);
+		e = hmap__slot(&seen, hash_str(sig.buf), sig.buf, 0, true);
 		if (!e->key) {
 			e->key = arena__strdup(&keys, sig.buf);
 			ret = cb(lt, arg);
@@ -678,7 +678,7 @@ static int btf_for_each(struct layout_source *src, bool unions,
 	}
 	arena__release(&scratch);
 	arena__release(&keys);
-	hmap_free(&seen);
+	hmap__free(&seen);
 	strbuf__release(&sig);
 	return ret;
 }

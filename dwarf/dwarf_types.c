@@ -210,12 +210,12 @@ static uint64_t type_size_uncached(struct build *b, Dwarf_Die *die, int depth);
 static uint64_t type_size(struct build *b, Dwarf_Die *die, int depth)
 {
 	uint64_t off = die_key(b->src, die), size;
-	struct hmap_entry *e = hmap_slot(&b->src->sizes, hash_u64(off), NULL, off, false);
+	struct hmap_entry *e = hmap__slot(&b->src->sizes, hash_u64(off), NULL, off, false);
 
 	if (e)
 		return (uint64_t)(uintptr_t)e->val - 1;
 	size = type_size_uncached(b, die, depth);
-	e = hmap_slot(&b->src->sizes, hash_u64(off), NULL, off, true);
+	e = hmap__slot(&b->src->sizes, hash_u64(off), NULL, off, true);
 	e->okey = off;
 	e->val = (void *)(uintptr_t)(size + 1);
 	return size;
@@ -297,13 +297,13 @@ static uint32_t natural_align(struct build *b, Dwarf_Die *die, int depth)
 	case DW_TAG_union_type:
 	case DW_TAG_interface_type: {
 		uint64_t off = die_key(b->src, die);
-		struct hmap_entry *e = hmap_slot(&b->src->natural, hash_u64(off), NULL, off, false);
+		struct hmap_entry *e = hmap__slot(&b->src->natural, hash_u64(off), NULL, off, false);
 		Dwarf_Die child;
 
 		if (e)
 			return (uint32_t)(uintptr_t)e->val;
 		/* provisional entry first: a (hostile) type containing itself ends here */
-		e = hmap_slot(&b->src->natural, hash_u64(off), NULL, off, true);
+		e = hmap__slot(&b->src->natural, hash_u64(off), NULL, off, true);
 		e->okey = off;
 		e->val = (void *)(uintptr_t)1;
 		a = 0;
@@ -321,7 +321,7 @@ static uint32_t natural_align(struct build *b, Dwarf_Die *die, int depth)
 		}
 		if (!a)
 			a = 1;
-		e = hmap_slot(&b->src->natural, hash_u64(off), NULL, off, true);
+		e = hmap__slot(&b->src->natural, hash_u64(off), NULL, off, true);
 		e->val = (void *)(uintptr_t)a;
 		return a;
 	}
@@ -490,14 +490,14 @@ static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int dep
 		return;
 	}
 	off = die_key(b->src, die);
-	e = hmap_slot(map, hash_u64(off), NULL, off, false);
+	e = hmap__slot(map, hash_u64(off), NULL, off, false);
 	if (e) {
 		sb_put(sb, e->val);
 		return;
 	}
 	start = sb->len;
 	tag_name_uncached(b, die, sb, depth);
-	e = hmap_slot(map, hash_u64(off), NULL, off, true);
+	e = hmap__slot(map, hash_u64(off), NULL, off, true);
 	e->okey = off;
 	e->val = arena__strndup(&b->src->names_arena, sb->buf ? sb->buf + start : "",
 				sb->len - start);
@@ -851,7 +851,7 @@ static uint32_t struct_padding(struct build *b, Dwarf_Die *die, int depth)
 {
 	uint64_t off = die_key(b->src, die);
 	struct hmap *map = &b->src->padding;
-	struct hmap_entry *e = hmap_slot(map, hash_u64(off), NULL, off, false);
+	struct hmap_entry *e = hmap__slot(map, hash_u64(off), NULL, off, false);
 	struct layout_type t;
 	uint32_t pad;
 
@@ -861,7 +861,7 @@ static uint32_t struct_padding(struct build *b, Dwarf_Die *die, int depth)
 	layout__compute_holes(&t);
 	pad = t.padding;
 	arena__reset(&b->src->scratch);
-	e = hmap_slot(map, hash_u64(off), NULL, off, true);
+	e = hmap__slot(map, hash_u64(off), NULL, off, true);
 	e->okey = off;
 	e->val = (void *)(uintptr_t)(pad + 1);
 	return pad;
@@ -1090,10 +1090,10 @@ static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *
 				 * caches one CU big.
 				 */
 				arena__reset(b->arena);
-				hmap_clear(&s->names);
-				hmap_clear(&s->sizes);
-				hmap_clear(&s->natural);
-				hmap_clear(&s->padding);
+				hmap__clear(&s->names);
+				hmap__clear(&s->sizes);
+				hmap__clear(&s->natural);
+				hmap__clear(&s->padding);
 				arena__reset(&s->names_arena);
 			}
 		}
@@ -1137,7 +1137,7 @@ static void index_scan(struct dwarf_source *s, const char *want)
 			name = dwarf_diename(&child);
 			if (!name)
 				continue;
-			e = hmap_slot(&s->index, hash_str(name), name, 0, true);
+			e = hmap__slot(&s->index, hash_str(name), name, 0, true);
 			if (e->key)
 				continue;
 			e->key = arena__strdup(&s->index_names, name);
@@ -1154,7 +1154,7 @@ static int dwarf_find(struct layout_source *src, const char *name,
 		      const struct layout_type **out, char *err, size_t errlen)
 {
 	struct dwarf_source *s = (struct dwarf_source *)src;
-	struct hmap_entry *e = hmap_slot(&s->found, hash_str(name), name, 0, false);
+	struct hmap_entry *e = hmap__slot(&s->found, hash_str(name), name, 0, false);
 	struct build b = { .src = s, .arena = &src->arena, .addr_size = src->addr_size,
 			   .expand = src->flags & LAYOUT_EXPAND };
 	struct layout_type *t;
@@ -1164,10 +1164,10 @@ static int dwarf_find(struct layout_source *src, const char *name,
 		*out = e->val;
 		return 0;
 	}
-	e = hmap_slot(&s->index, hash_str(name), name, 0, false);
+	e = hmap__slot(&s->index, hash_str(name), name, 0, false);
 	if (!e && !s->scan_done) {
 		index_scan(s, name);
-		e = hmap_slot(&s->index, hash_str(name), name, 0, false);
+		e = hmap__slot(&s->index, hash_str(name), name, 0, false);
 	}
 	if (!e)
 		return 1;
@@ -1178,7 +1178,7 @@ static int dwarf_find(struct layout_source *src, const char *name,
 	}
 	t = build_type(&b, &die, 0, false);
 	strbuf__release(&b.tmp);
-	e = hmap_slot(&s->found, hash_str(name), name, 0, true);
+	e = hmap__slot(&s->found, hash_str(name), name, 0, true);
 	e->key = arena__strdup(&src->arena, name);
 	e->val = t;
 	*out = t;
@@ -1208,7 +1208,7 @@ static int each_one(struct build *b, Dwarf_Die *die, void *arg)
 	light_layout(b, die, &light);
 	layout__signature(&light, &b->tmp);
 	arena__reset(&b->src->scratch);
-	e = hmap_slot(&ea->seen, hash_str(b->tmp.buf), b->tmp.buf, 0, true);
+	e = hmap__slot(&ea->seen, hash_str(b->tmp.buf), b->tmp.buf, 0, true);
 	if (e->key)
 		return 0;
 	e->key = arena__strdup(&ea->names, b->tmp.buf);
@@ -1229,7 +1229,7 @@ static int dwarf_for_each(struct layout_source *src, bool unions,
 
 	arena__release(&scratch);
 	arena__release(&ea.names);
-	hmap_free(&ea.seen);
+	hmap__free(&ea.seen);
 	strbuf__release(&b.tmp);
 	return ret;
 }
@@ -1251,13 +1251,13 @@ static void dwarf_delete(struct layout_source *src)
 
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
-	hmap_free(&s->found);
-	hmap_free(&s->index);
+	hmap__free(&s->found);
+	hmap__free(&s->index);
 	arena__release(&s->index_names);
-	hmap_free(&s->natural);
-	hmap_free(&s->padding);
-	hmap_free(&s->names);
-	hmap_free(&s->sizes);
+	hmap__free(&s->natural);
+	hmap__free(&s->padding);
+	hmap__free(&s->names);
+	hmap__free(&s->sizes);
 	arena__release(&s->names_arena);
 	arena__release(&s->scratch);
 	arena__release(&src->arena);

@@ -3,55 +3,20 @@
 #define LINEUP_DWARF_DWARF_TYPES_H
 
 /*
- * Internals shared by the layout loaders (dwarf_types.c for DWARF, btf.c for BTF) and the model
- * code in layout.c: the loader ops table behind struct layout_source, and the arena every
- * loaded name and layout lives in.  Not for use outside dwarf/.
+ * Internals shared by the layout loaders (dwarf_types.c for DWARF, btf.c for BTF) and the
+ * source interface in layout.c: the loader ops table behind struct layout_source and the
+ * declaration-text builders.  Not for use outside dwarf/.
  *
- * Ownership: an arena owns everything allocated from it; arena__reset keeps the first chunk and
- * frees the rest, arena__release frees all.  Strings are copied in, never borrowed from libdw
- * or libbpf.
+ * Ownership: every loaded name and layout lives in an arena (util/arena.h) of the source;
+ * strings are copied in, never borrowed from libdw or libbpf.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "dwarf/layout.h"
-
-struct arena_chunk;
-
-struct arena {
-	struct arena_chunk *head;
-	size_t used;		/* bytes used in head */
-	size_t cap;		/* bytes available in head */
-};
-
-void *arena__alloc(struct arena *a, size_t size);
-void *arena__zalloc(struct arena *a, size_t size);
-char *arena__strdup(struct arena *a, const char *s);
-char *arena__strndup(struct arena *a, const char *s, size_t n);
-void arena__reset(struct arena *a);
-void arena__release(struct arena *a);
-
-/* A small open-addressing hash map with string keys (key) or integer keys (okey). */
-struct hmap_entry {
-	uint64_t hash;
-	const void *key;
-	uint64_t okey;
-	void *val;
-};
-
-struct hmap {
-	struct hmap_entry *e;
-	size_t cap, n;
-};
-
-uint64_t hash_str(const char *s);
-uint64_t hash_u64(uint64_t k);
-/* The entry for the key, NULL when absent and !insert; a new entry has hash set, key NULL. */
-struct hmap_entry *hmap_slot(struct hmap *m, uint64_t h, const char *skey, uint64_t okey,
-			     bool insert);
-void hmap_clear(struct hmap *m);
-void hmap_free(struct hmap *m);
+#include "util/arena.h"
+#include "util/hmap.h"
 
 #include <string.h>
 
@@ -90,9 +55,6 @@ void layout_member__finish(struct arena *a, struct layout_member *m, struct strb
 /* The end of a parameter list: "void)" for none, ", ...)" for a variadic one, else ")". */
 void layout__params_end(struct strbuf *sb, bool none, bool variadic);
 
-/* The identity pahole's full dump uses to print a type name once. */
-void layout__signature(const struct layout_type *t, struct strbuf *sb);
-
 struct layout_source_ops {
 	int (*find)(struct layout_source *src, const char *name, const struct layout_type **out,
 		    char *err, size_t errlen);
@@ -117,13 +79,5 @@ int dwarf_source__open(struct layout_source **out, const char *path, unsigned in
 		       char *err, size_t errlen);
 int btf_source__open(struct layout_source **out, const char *path, unsigned int flags,
 		     char *err, size_t errlen);
-
-/*
- * Fill in the derived fields of @type from its members, with pahole's rules: holes, bit holes,
- * padding, bit padding (class__find_holes), and the inferred packed attribute given each
- * member's natural alignment in @natural (one entry per member; NULL to skip inference).
- */
-void layout__compute_holes(struct layout_type *type);
-void layout__infer_packed(struct layout_type *type, const uint32_t *natural);
 
 #endif

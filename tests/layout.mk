@@ -9,7 +9,5 @@ EXTRA_DIST += tests/layout/structs.c tests/layout/hd_struct.h tests/kmod/lineup_
 	bench/layout.sh
 check_PROGRAMS += tests/unit/layout_test
 tests_unit_layout_test_SOURCES = tests/unit/layout_test.c
-tests_unit_layout_test_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBBPF_CFLAGS)
-tests_unit_layout_test_LDADD = dwarf/libdwarf.a util/libutil.a $(LIBDW_LIBS) $(LIBELF_LIBS) \
-	$(LIBBPF_LIBS)
+tests_unit_layout_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/layout_test

@@ -5,7 +5,13 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "analyzer/layout.h"
+#include "util/arena.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static bool member_contains(const struct flat_member *m, uint64_t offset)
 {
@@ -108,4 +114,131 @@ int flat_layout__find_type_at(const struct flat_layout *l, uint64_t offset, cons
 			return (int)i;
 	}
 	return -1;
+}
+
+/* ---- flattening a layout_type ---- */
+
+struct flat_owned {
+	struct flat_layout l;	/* first: a flat_layout * of flat_layout__new is one of these */
+	struct arena arena;
+	struct flat_member *members;
+	size_t nr, cap;
+	flat_layout_resolver resolve;
+	void *ctx;
+};
+
+static void flat_add(struct flat_owned *o, const char *path, const char *type, uint64_t offset,
+		     const struct layout_member *m, uint16_t depth)
+{
+	struct flat_member *f;
+
+	o->members = xgrow(o->members, &o->cap, o->nr + 1, sizeof(*o->members));
+	f = &o->members[o->nr++];
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	f->type = type;
+	f->offset = offset;
+	f->size = m->size;
+	f->elem_size = m->nr_elems != 1 ? m->elem_size : 0;
+	f->bit_offset = (uint16_t)m->bit_offset;
+	f->bit_size = (uint16_t)m->bit_size;
+	f->depth = depth;
+	f->align = m->align;
+	f->member = m;
+}
+
+static bool declared_struct(const struct layout_member *m)
+{
+	return m->type_name && (!strncmp(m->type_name, "struct", 6) ||
+				!strncmp(m->type_name, "union", 5));
+}
+
+static void flatten(struct flat_owned *o, const struct layout_type *lt, const char *prefix,
+		    uint64_t base, uint16_t depth)
+{
+	if (depth > FLAT_MAX_DEPTH || lt->kind == LAYOUT_ENUM)
+		return;
+	for (uint32_t i = 0; i < lt->nr_members; i++) {
+		const struct layout_member *m = &lt->members[i];
+		const struct layout_type *sub = m->type;
+		const char *path = prefix;
+
+		if (m->name) {
+			struct strbuf sb = STRBUF_INIT;
+
+			if (prefix[0])
+				strbuf__addf(&sb, "%s.%s", prefix, m->name);
+			else
+				strbuf__add(&sb, m->name, strlen(m->name));
+			path = arena__strdup(&o->arena, sb.buf);
+			strbuf__reset(&sb);
+			strbuf__addf(&sb, "%s%s", m->type_name ? m->type_name : "?",
+				     m->decl_suffix && m->decl_suffix[0] == '[' ? m->decl_suffix : "");
+			flat_add(o, path, arena__strdup(&o->arena, sb.buf), base + m->offset, m,
+				 depth);
+			strbuf__release(&sb);
+		}
+		if (m->nr_elems != 1 || (m->name && !declared_struct(m)))
+			continue;
+		if (!sub && m->type_id && o->resolve)
+			sub = o->resolve(o->ctx, m->type_id);
+		if (sub && sub != lt)
+			flatten(o, sub, path, base + m->offset,
+				(uint16_t)(m->name ? depth + 1 : depth));
+	}
+}
+
+static int member_cmp(const void *a, const void *b)
+{
+	const struct flat_member *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	if (x->bit_offset != y->bit_offset)
+		return x->bit_offset < y->bit_offset ? -1 : 1;
+	return 0;
+}
+
+struct flat_layout *flat_layout__new(const struct layout_type *t, const char *name,
+				     flat_layout_resolver resolve, void *ctx)
+{
+	struct flat_owned *o = xcalloc(1, sizeof(*o));
+
+	o->resolve = resolve;
+	o->ctx = ctx;
+	flatten(o, t, "", 0, 0);
+	/* Union members share offsets: sort so lookups can stop at the first member past. */
+	if (o->nr)
+		qsort(o->members, o->nr, sizeof(*o->members), member_cmp);
+	if (name) {
+		o->l.name = arena__strdup(&o->arena, name);
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (t->name || !t->typedef_name)
+			strbuf__addf(&sb, "%s %s", layout_kind__name(t->kind),
+				     t->name ? t->name : "(anonymous)");
+		else
+			strbuf__add(&sb, t->typedef_name, strlen(t->typedef_name));
+		o->l.name = arena__strdup(&o->arena, sb.buf);
+		strbuf__release(&sb);
+	}
+	o->l.size = t->size;
+	o->l.members = o->members;
+	o->l.nr_members = (unsigned int)o->nr;
+	o->l.type = t;
+	return &o->l;
+}
+
+void flat_layout__delete(struct flat_layout *l)
+{
+	struct flat_owned *o = (struct flat_owned *)l;
+
+	if (!o)
+		return;
+	arena__release(&o->arena);
+	free(o->members);
+	free(o);
 }

@@ -4,15 +4,22 @@
 
 /*
  * The shape of a type as the analyzer needs it: every member at every nesting depth, flat,
- * with its full path from the outermost type.  The CLI builds it from dwarf/'s layout model
- * (or a test writes it by hand), so attribution and the field tables never see DWARF.
+ * with its full path from the outermost type.  Part of the layout model (analyzer/layout.h):
+ * flat_layout__new() flattens a layout_type (loaded or built), or a test writes one by hand,
+ * so attribution and the field tables never see DWARF.
  *
- * Ownership: a flat_layout and the strings it points to belong to whoever built it; the
- * analyzer only borrows them, and they must outlive every table that refers to them.
+ * Ownership: a flat_layout made by flat_layout__new owns its members and their strings
+ * (flat_layout__delete); its members' @member pointers borrow from the layout_type it was
+ * made from (and those the resolver returned), which must outlive it.  A hand-made one and its
+ * strings belong to whoever built it.  The analyzer only borrows flat layouts, and they must
+ * outlive every table that refers to them.
  */
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct layout_member;
+struct layout_type;
 
 /**
  * struct flat_member - one member of a type, at any depth.
@@ -26,6 +33,9 @@
  * @bit_offset:	for a bitfield, bits from @offset (0 otherwise)
  * @bit_size:	for a bitfield, its width in bits (0 for a plain member)
  * @depth:	0 for the type's own members, 1 for their members, and so on
+ * @align:	the member's alignment (layout_member.align: aligned(N) if given, else natural)
+ * @member:	the layout_member it was flattened from (its declaration, type, bit-field unit),
+ *		NULL in a hand-made layout
  */
 struct flat_member {
 	const char *path;
@@ -36,6 +46,8 @@ struct flat_member {
 	uint16_t bit_offset;
 	uint16_t bit_size;
 	uint16_t depth;
+	uint32_t align;
+	const struct layout_member *member;
 };
 
 /**
@@ -43,13 +55,37 @@ struct flat_member {
  * @name:	"struct file", "struct hd_struct", or for a scalar array the C type ("long[8]")
  * @size:	sizeof the type
  * @members:	in offset order, a container before its own members
+ * @type:	the layout_type it was flattened from, NULL in a hand-made layout
  */
 struct flat_layout {
 	const char *name;
 	uint64_t size;
 	unsigned int nr_members;
 	const struct flat_member *members;
+	const struct layout_type *type;
 };
+
+/* Deepest nesting flat_layout__new descends to (members of members ...). */
+#define FLAT_MAX_DEPTH 8
+
+/*
+ * The layout of a named struct member that @t does not hold (layout_member.type NULL, type_id
+ * set: loaded without LAYOUT_EXPAND), looked up by its name ("path"); NULL when unknown.
+ */
+typedef const struct layout_type *(*flat_layout_resolver)(void *ctx, const char *type_id);
+
+/**
+ * flat_layout__new - flatten @t: its members at every depth, containers first, in offset
+ * order.  Anonymous members add no path component.  Descends into anonymous members and
+ * members declared `struct X`/`union X` (f_path.dentry, f_pos_lock.owner), through @resolve
+ * when @t does not hold their layout (NULL: no lookups), but not into arrays nor typedef'd
+ * wrappers: f_count and f_lock are what people call those fields, not f_count.counter.
+ * @name:	the flat layout's name ("struct file"); NULL: from @t's kind and name (or the
+ *		typedef naming it)
+ */
+struct flat_layout *flat_layout__new(const struct layout_type *t, const char *name,
+				     flat_layout_resolver resolve, void *ctx);
+void flat_layout__delete(struct flat_layout *l);
 
 /*
  * The innermost member that contains byte @offset: its index, or -1 when @offset falls in a

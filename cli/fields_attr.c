@@ -34,9 +34,9 @@
 struct type_entry {
 	char *name;
 	struct flat_layout layout;
-	struct flat_member *members;
-	size_t nr, cap;
-	};
+	struct flat_layout *flat;	/* a struct's, flattened (NULL for a scalar's) */
+	struct flat_member *members;	/* a scalar's one member */
+};
 
 struct source_entry {
 	char *path;
@@ -121,78 +121,15 @@ static struct source_entry *add_source(struct fields_attr *c, const char *path)
 	return e;
 }
 
-static void flat_add(struct type_entry *t, const char *path, const char *type, uint64_t offset,
-		     const struct layout_member *m, uint16_t depth)
+/* Named struct members' layouts come from the source the outer type was found in. */
+static const struct layout_type *resolve_in_source(void *ctx, const char *type_id)
 {
-	struct flat_member *f;
+	const struct layout_type *sub;
+	char err[256];
 
-	t->members = xgrow(t->members, &t->cap, t->nr + 1, sizeof(*t->members));
-	f = &t->members[t->nr++];
-	memset(f, 0, sizeof(*f));
-	f->path = path;
-	f->type = type;
-	f->offset = offset;
-	f->size = m->size;
-	f->elem_size = m->nr_elems != 1 ? m->elem_size : 0;
-	f->bit_offset = (uint16_t)m->bit_offset;
-	f->bit_size = (uint16_t)m->bit_size;
-	f->depth = depth;
-}
-
-/*
- * Members at every depth, containers first; anonymous members add no path component.  The
- * sources are opened without LAYOUT_EXPAND so that type names stay as declared (atomic_long_t,
- * spinlock_t): descending goes into anonymous members and members declared `struct X`
- * (f_path.dentry, f_pos_lock.owner), whose layout is looked up by name in @src, but not into
- * typedef'd wrappers: f_count and f_lock are what people call those fields, not
- * f_count.counter.
- */
-static void flatten(struct fields_attr *c, struct layout_source *src, struct type_entry *t,
-		    const struct layout_type *lt, const char *prefix, uint64_t base, uint16_t depth)
-{
-	if (depth > 8 || lt->kind == LAYOUT_ENUM)
-		return;
-	for (uint32_t i = 0; i < lt->nr_members; i++) {
-		const struct layout_member *m = &lt->members[i];
-		const struct layout_type *sub = m->type;
-		const char *path = prefix;
-		char *type;
-
-		if (m->name) {
-			path = own(c, prefix[0] ? xasprintf("%s.%s", prefix, m->name) :
-						  xstrdup(m->name));
-			type = xasprintf("%s%s", m->type_name ? m->type_name : "?",
-					 m->decl_suffix && m->decl_suffix[0] == '[' ?
-						 m->decl_suffix : "");
-			flat_add(t, path, own(c, type), base + m->offset, m, depth);
-		}
-		if (m->nr_elems != 1 || (m->name && !(m->type_name &&
-						     (!strncmp(m->type_name, "struct", 6) ||
-						      !strncmp(m->type_name, "union", 5)))))
-			continue;
-		if (!sub && m->type_id && src) {
-			char err[256];
-
-			if (layout_source__find(src, m->type_id, &sub, err, sizeof(err)) != 0)
-				sub = NULL;
-		}
-		if (sub && sub != lt)
-			flatten(c, src, t, sub, path, base + m->offset,
-				(uint16_t)(m->name ? depth + 1 : depth));
-	}
-}
-
-static int member_cmp(const void *a, const void *b)
-{
-	const struct flat_member *x = a, *y = b;
-
-	if (x->offset != y->offset)
-		return x->offset < y->offset ? -1 : 1;
-	if (x->depth != y->depth)
-		return x->depth < y->depth ? -1 : 1;
-	if (x->bit_offset != y->bit_offset)
-		return x->bit_offset < y->bit_offset ? -1 : 1;
-	return 0;
+	if (layout_source__find(ctx, type_id, &sub, err, sizeof(err)) != 0)
+		return NULL;
+	return sub;
 }
 
 const struct flat_layout *fields_attr__find_type(void *ctx, const char *name)
@@ -232,15 +169,15 @@ const struct flat_layout *fields_attr__find_type(void *ctx, const char *name)
 	c->types[c->nr_types++] = t;
 	if (!lt)
 		return NULL;	/* remembered as missing */
-	flatten(c, src, t, lt, "", 0, 0);
-	/* Union members share offsets: sort so lookups can stop at the first member past. */
-	qsort(t->members, t->nr, sizeof(*t->members), member_cmp);
-	t->layout.name = own(c, xasprintf("%s %s", lt->kind == LAYOUT_UNION ? "union" :
-					  lt->kind == LAYOUT_CLASS ? "class" : "struct",
-					  lt->name ? lt->name : tag));
-	t->layout.size = lt->size;
-	t->layout.members = t->members;
-	t->layout.nr_members = (unsigned int)t->nr;
+	/*
+	 * The sources are opened without LAYOUT_EXPAND so that type names stay as declared
+	 * (atomic_long_t, spinlock_t); named struct members are looked up in the same source.
+	 */
+	char *fname = xasprintf("%s %s", layout_kind__name(lt->kind), lt->name ? lt->name : tag);
+
+	t->flat = flat_layout__new(lt, fname, resolve_in_source, src);
+	free(fname);
+	t->layout = *t->flat;
 	return &t->layout;
 }
 
@@ -509,10 +446,11 @@ static const char *scalar_layout(struct fields_attr *c, const char *name, const 
 	t = xcalloc(1, sizeof(*t));
 	t->name = xstrdup(name);
 	t->members = xcalloc(1, sizeof(*t->members));
-	t->cap = t->nr = 1;
-	t->members[0] = (struct flat_member){ own(c, xstrdup(var)), own(c, xstrdup(ctype)), 0,
-					      size ? size : 1, elem_size, 0, 0, 0 };
-	t->layout = (struct flat_layout){ t->name, size ? size : 1, 1, t->members };
+	t->members[0] = (struct flat_member){ .path = own(c, xstrdup(var)),
+					      .type = own(c, xstrdup(ctype)),
+					      .size = size ? size : 1, .elem_size = elem_size };
+	t->layout = (struct flat_layout){ .name = t->name, .size = size ? size : 1,
+					  .nr_members = 1, .members = t->members };
 	/* Newest first, so a larger block of the same name is found before a smaller one. */
 	c->types = xgrow(c->types, &c->cap_types, c->nr_types + 1, sizeof(*c->types));
 	memmove(c->types + 1, c->types, c->nr_types * sizeof(*c->types));
@@ -724,6 +662,7 @@ void fields_attr__delete(struct fields_attr *c)
 	for (size_t i = 0; i < c->nr_types; i++) {
 		free(c->types[i]->name);
 		free(c->types[i]->members);
+		flat_layout__delete(c->types[i]->flat);
 		free(c->types[i]);
 	}
 	free(c->types);

@@ -596,6 +596,8 @@ static struct layout_type *build_type_body(struct bbuild *b, uint32_t id, int de
 			smallest = (uint32_t)(m->offset + m->size);
 		}
 		m->align = m->forced_align ? m->forced_align : m->natural_align;
+		/* BTF keeps no alignment: what the offsets show (forced_align) stands for it */
+		m->type_align = m->natural_align;
 		if (stt && is_sou(stt) && name_of(b, stt))
 			m->type_id = arena__strdup(b->arena, name_of(b, stt));
 		const struct btf_type *direct = type_at(b, bm[i].type);

@@ -48,6 +48,7 @@ struct dwarf_source {
 	struct hmap padding;	/* DIE offset -> tail padding + 1 */
 	struct hmap names;	/* DIE offset -> pahole's name of the type (in names_arena) */
 	struct hmap sizes;	/* DIE offset -> type size + 1 */
+	struct hmap abi;	/* DIE offset -> _Alignof the type */
 	struct arena names_arena;
 	struct arena scratch;	/* for types built only to learn their padding */
 };
@@ -61,6 +62,9 @@ struct build {
 	bool expand;
 	struct strbuf tmp;
 	struct layout_build_guard guard;
+	/* the last member's DW_AT_decl_file as libdw returned it and its copy in @arena: the
+	 * members of a struct are mostly declared in one file */
+	const char *file_raw, *file;
 };
 
 #define KEY_ALT (1ull << 63)	/* the DIE is in the dwz supplementary file */
@@ -333,6 +337,82 @@ static uint32_t natural_align(struct build *b, Dwarf_Die *die, int depth)
 		break;
 	}
 	return a ? a : 1;
+}
+
+static uint32_t abi_align(struct build *b, Dwarf_Die *die, int depth);
+static bool member_location(Dwarf_Die *die, uint64_t *off);
+
+/* _Alignof a struct/union: its members', raised by aligned attributes, 1 when packed. */
+static uint32_t abi_align_struct(struct build *b, Dwarf_Die *die, int depth)
+{
+	uint32_t a = 1, forced = (uint32_t)die_udata(die, DW_AT_alignment, 0);
+	uint64_t size = die_udata(die, DW_AT_byte_size, 0);
+	bool packed = false;
+	Dwarf_Die child, t;
+
+	if (dwarf_child(die, &child) == 0) {
+		do {
+			uint64_t off = 0;
+			uint32_t m;
+
+			if (dwarf_tag(&child) != DW_TAG_member || !die_type(&child, &t))
+				continue;
+			m = abi_align(b, &t, depth + 1);
+			if (die_udata(&child, DW_AT_alignment, 0) > m)
+				m = (uint32_t)die_udata(&child, DW_AT_alignment, 0);
+			/* DWARF says nothing of __packed__: infer it from a misplaced member */
+			if (!die_has(&child, DW_AT_bit_size) && member_location(&child, &off) &&
+			    off % m)
+				packed = true;
+			a = m > a ? m : a;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (packed || (size && size % a))
+		a = 1;
+	return forced > a ? forced : a;
+}
+
+/*
+ * _Alignof the type at @die as the compiler placed it: pahole's natural alignment raised by
+ * DW_AT_alignment on the type, its typedefs and qualifiers, and inside structs; what
+ * layout__build() needs to place a member where gcc would.  Cached by DIE.
+ */
+static uint32_t abi_align(struct build *b, Dwarf_Die *die, int depth)
+{
+	uint32_t a, forced = 0;
+	Dwarf_Die cur = *die, t;
+	struct hmap_entry *e;
+	uint64_t key;
+
+	if (depth > MAX_DEPTH)
+		return 1;
+	for (int i = 0; i < MAX_DEPTH && is_modifier(dwarf_tag(&cur)); i++) {
+		uint32_t f = (uint32_t)die_udata(&cur, DW_AT_alignment, 0);
+
+		forced = f > forced ? f : forced;
+		if (!die_type(&cur, &t))
+			return forced ? forced : 1;
+		cur = t;
+	}
+	key = die_key(b->src, &cur);
+	e = hmap__slot(&b->src->abi, hash_u64(key), NULL, key, false);
+	if (e) {
+		a = (uint32_t)(uintptr_t)e->val;
+	} else {
+		/* provisional entry first: a (hostile) type containing itself ends here */
+		e = hmap__slot(&b->src->abi, hash_u64(key), NULL, key, true);
+		e->okey = key;
+		e->val = (void *)(uintptr_t)1;
+		if (is_struct_tag(dwarf_tag(&cur)))
+			a = abi_align_struct(b, &cur, depth);
+		else if (dwarf_tag(&cur) == DW_TAG_array_type)
+			a = die_type(&cur, &t) ? abi_align(b, &t, depth + 1) : 1;
+		else
+			a = natural_align(b, &cur, depth);
+		e = hmap__slot(&b->src->abi, hash_u64(key), NULL, key, true);
+		e->val = (void *)(uintptr_t)a;
+	}
+	return forced > a ? forced : a;
 }
 
 static const char *struct_prefix(int tag)
@@ -791,6 +871,20 @@ static void member_bitfield(struct layout_member *m, Dwarf_Die *die, bool has_da
 	m->size = (uint64_t)byte_size;
 }
 
+/* Where the member is declared: DW_AT_decl_file (copied once per file), line, column. */
+static void member_decl(struct build *b, struct layout_member *m, Dwarf_Die *die)
+{
+	const char *file = dwarf_decl_file(die);
+
+	if (file && file != b->file_raw) {
+		b->file_raw = file;
+		b->file = arena__strdup(b->arena, file);
+	}
+	m->decl_file = file ? b->file : NULL;
+	m->decl_line = (uint32_t)die_udata(die, DW_AT_decl_line, 0);
+	m->decl_column = (uint32_t)die_udata(die, DW_AT_decl_column, 0);
+}
+
 static void finalize(struct layout_type *t, const uint32_t *natural, bool marked);
 static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth, bool in_union);
 
@@ -962,6 +1056,7 @@ static struct layout_type *build_type_body(struct build *b, Dwarf_Die *die, int 
 			m->ancestor = ct == DW_TAG_inheritance;
 			m->name = m->ancestor ? "<ancestor>" :
 						arena__strdup(b->arena, dwarf_diename(&child));
+			member_decl(b, m, &child);
 			m->forced_align = (uint32_t)die_udata(&child, DW_AT_alignment, 0);
 			m->bit_size = (uint32_t)die_udata(&child, DW_AT_bit_size, 0);
 			if (have_type) {
@@ -993,6 +1088,7 @@ static struct layout_type *build_type_body(struct build *b, Dwarf_Die *die, int 
 							    struct_padding(b, &type, depth);
 			m->natural_align = natural[i];
 			m->align = m->forced_align ? m->forced_align : natural[i];
+			m->type_align = have_type ? abi_align(b, &type, 0) : 1;
 			if (have_type && strip(&type, &st) && is_struct_tag(dwarf_tag(&st)) &&
 			    dwarf_diename(&st))
 				m->type_id = arena__strdup(b->arena, dwarf_diename(&st));
@@ -1094,7 +1190,9 @@ static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *
 				hmap__clear(&s->sizes);
 				hmap__clear(&s->natural);
 				hmap__clear(&s->padding);
+				hmap__clear(&s->abi);
 				arena__reset(&s->names_arena);
+				b->file_raw = b->file = NULL;
 			}
 		}
 	}
@@ -1258,6 +1356,7 @@ static void dwarf_delete(struct layout_source *src)
 	hmap__free(&s->padding);
 	hmap__free(&s->names);
 	hmap__free(&s->sizes);
+	hmap__free(&s->abi);
 	arena__release(&s->names_arena);
 	arena__release(&s->scratch);
 	arena__release(&src->arena);

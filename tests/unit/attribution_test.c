@@ -14,36 +14,36 @@
 #include "tests/unit/check.h"
 
 static const struct flat_member file_members[] = {
-	{ "f_u", "union {...}", 0, 16, 0, 0, 0, 0 },
-	{ "f_u.f_llist", "struct llist_node", 0, 8, 0, 0, 0, 1 },
-	{ "f_path", "struct path", 16, 16, 0, 0, 0, 0 },
-	{ "f_path.mnt", "struct vfsmount *", 16, 8, 0, 0, 0, 1 },
-	{ "f_path.dentry", "struct dentry *", 24, 8, 0, 0, 0, 1 },
-	{ "f_inode", "struct inode *", 32, 8, 0, 0, 0, 0 },
-	{ "f_op", "const struct file_operations *", 40, 8, 0, 0, 0, 0 },
-	{ "f_lock", "spinlock_t", 48, 4, 0, 0, 0, 0 },
-	{ "f_count", "atomic_long_t", 56, 8, 0, 0, 0, 0 },
-	{ "f_flags", "unsigned int", 64, 4, 0, 0, 0, 0 },
-	{ "f_mode", "fmode_t", 68, 4, 0, 0, 0, 0 },
-	{ "f_pos_lock", "struct mutex", 72, 32, 0, 0, 0, 0 },
-	{ "f_pos_lock.owner", "atomic_long_t", 72, 8, 0, 0, 0, 1 },
-	{ "f_pos", "loff_t", 104, 8, 0, 0, 0, 0 },
-	{ "f_ra", "unsigned char[4]", 116, 4, 1, 0, 0, 0 },
+	{ "f_u", "union {...}", 0, 16, 0, 0, 0, 0, 0, NULL },
+	{ "f_u.f_llist", "struct llist_node", 0, 8, 0, 0, 0, 1, 0, NULL },
+	{ "f_path", "struct path", 16, 16, 0, 0, 0, 0, 0, NULL },
+	{ "f_path.mnt", "struct vfsmount *", 16, 8, 0, 0, 0, 1, 0, NULL },
+	{ "f_path.dentry", "struct dentry *", 24, 8, 0, 0, 0, 1, 0, NULL },
+	{ "f_inode", "struct inode *", 32, 8, 0, 0, 0, 0, 0, NULL },
+	{ "f_op", "const struct file_operations *", 40, 8, 0, 0, 0, 0, 0, NULL },
+	{ "f_lock", "spinlock_t", 48, 4, 0, 0, 0, 0, 0, NULL },
+	{ "f_count", "atomic_long_t", 56, 8, 0, 0, 0, 0, 0, NULL },
+	{ "f_flags", "unsigned int", 64, 4, 0, 0, 0, 0, 0, NULL },
+	{ "f_mode", "fmode_t", 68, 4, 0, 0, 0, 0, 0, NULL },
+	{ "f_pos_lock", "struct mutex", 72, 32, 0, 0, 0, 0, 0, NULL },
+	{ "f_pos_lock.owner", "atomic_long_t", 72, 8, 0, 0, 0, 1, 0, NULL },
+	{ "f_pos", "loff_t", 104, 8, 0, 0, 0, 0, 0, NULL },
+	{ "f_ra", "unsigned char[4]", 116, 4, 1, 0, 0, 0, 0, NULL },
 };
-static const struct flat_layout file_layout = { "struct file", 128, 15, file_members };
+static const struct flat_layout file_layout = { "struct file", 128, 15, file_members, NULL };
 
 static const struct flat_member path_members[] = {
-	{ "mnt", "struct vfsmount *", 0, 8, 0, 0, 0, 0 },
-	{ "dentry", "struct dentry *", 8, 8, 0, 0, 0, 0 },
+	{ "mnt", "struct vfsmount *", 0, 8, 0, 0, 0, 0, 0, NULL },
+	{ "dentry", "struct dentry *", 8, 8, 0, 0, 0, 0, 0, NULL },
 };
-static const struct flat_layout path_layout = { "struct path", 16, 2, path_members };
+static const struct flat_layout path_layout = { "struct path", 16, 2, path_members, NULL };
 
 static const struct flat_member hd_members[] = {
-	{ "in_flight", "atomic_t[2]", 0, 8, 4, 0, 0, 0 },
-	{ "flags", "unsigned int", 8, 4, 0, 0, 3, 0 },
-	{ "policy", "unsigned int", 8, 4, 0, 3, 1, 0 },
+	{ "in_flight", "atomic_t[2]", 0, 8, 4, 0, 0, 0, 0, NULL },
+	{ "flags", "unsigned int", 8, 4, 0, 0, 3, 0, 0, NULL },
+	{ "policy", "unsigned int", 8, 4, 0, 3, 1, 0, 0, NULL },
 };
-static const struct flat_layout hd_layout = { "struct hd", 16, 3, hd_members };
+static const struct flat_layout hd_layout = { "struct hd", 16, 3, hd_members, NULL };
 
 static const struct flat_layout *find(void *ctx, const char *type)
 {

@@ -17,34 +17,34 @@
 #include "tests/unit/check.h"
 
 static const struct flat_member pair_m[] = {
-	{ "a", "long", 0, 8, 0, 0, 0, 0 },
-	{ "b", "long", 8, 8, 0, 0, 0, 0 },
+	{ "a", "long", 0, 8, 0, 0, 0, 0, 0, NULL },
+	{ "b", "long", 8, 8, 0, 0, 0, 0, 0, NULL },
 };
-static const struct flat_layout pair = { "struct pair", 16, 2, pair_m };
+static const struct flat_layout pair = { "struct pair", 16, 2, pair_m, NULL };
 
-static const struct flat_member ctr_m[] = { { "count", "atomic_long_t", 0, 8, 0, 0, 0, 0 } };
-static const struct flat_layout ctr = { "struct ctr", 64, 1, ctr_m };
+static const struct flat_member ctr_m[] = { { "count", "atomic_long_t", 0, 8, 0, 0, 0, 0, 0, NULL } };
+static const struct flat_layout ctr = { "struct ctr", 64, 1, ctr_m, NULL };
 
 static const struct flat_member file_m[] = {
-	{ "f_inode", "struct inode *", 32, 8, 0, 0, 0, 0 },
-	{ "f_op", "const struct file_operations *", 40, 8, 0, 0, 0, 0 },
-	{ "f_lock", "spinlock_t", 48, 4, 0, 0, 0, 0 },
-	{ "f_count", "atomic_long_t", 56, 8, 0, 0, 0, 0 },
+	{ "f_inode", "struct inode *", 32, 8, 0, 0, 0, 0, 0, NULL },
+	{ "f_op", "const struct file_operations *", 40, 8, 0, 0, 0, 0, 0, NULL },
+	{ "f_lock", "spinlock_t", 48, 4, 0, 0, 0, 0, 0, NULL },
+	{ "f_count", "atomic_long_t", 56, 8, 0, 0, 0, 0, 0, NULL },
 };
-static const struct flat_layout file = { "struct file", 64, 4, file_m };
+static const struct flat_layout file = { "struct file", 64, 4, file_m, NULL };
 
 static const struct flat_member bh_m[] = {
-	{ "b_state", "long unsigned int", 0, 8, 0, 0, 0, 0 },
-	{ "b_this_page", "struct buffer_head *", 8, 8, 0, 0, 0, 0 },
+	{ "b_state", "long unsigned int", 0, 8, 0, 0, 0, 0, 0, NULL },
+	{ "b_this_page", "struct buffer_head *", 8, 8, 0, 0, 0, 0, 0, NULL },
 };
-static const struct flat_layout bh = { "struct buffer_head", 104, 2, bh_m };
+static const struct flat_layout bh = { "struct buffer_head", 104, 2, bh_m, NULL };
 
 static const struct flat_member lk_m[] = {
-	{ "lock", "spinlock_t", 0, 8, 0, 0, 0, 0 },
-	{ "lock.val", "atomic_t", 0, 4, 0, 0, 0, 1 },
-	{ "lock.owner", "int", 4, 4, 0, 0, 0, 1 },
+	{ "lock", "spinlock_t", 0, 8, 0, 0, 0, 0, 0, NULL },
+	{ "lock.val", "atomic_t", 0, 4, 0, 0, 0, 1, 0, NULL },
+	{ "lock.owner", "int", 4, 4, 0, 0, 0, 1, 0, NULL },
 };
-static const struct flat_layout lk = { "struct lk", 64, 3, lk_m };
+static const struct flat_layout lk = { "struct lk", 64, 3, lk_m, NULL };
 
 static void add(struct fields *f, const struct flat_layout *l, uint64_t base, int member,
 		uint32_t cpu, uint64_t ip, int store, int locked, int hitm, uint64_t time)

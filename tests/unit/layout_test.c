@@ -5,11 +5,13 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyzer/layout.h"
+#include "util/arena.h"
 #include "util/strbuf.h"
 
 static int failures;
@@ -154,11 +156,180 @@ static void test_packed(void)
 	CHECK(t.packed && t.padding == 0 && t.nr_holes == 0);
 }
 
+/* A bit-field member for layout__build: @size is its base type's. */
+static struct layout_member bits(const char *name, const char *type, uint64_t size, uint32_t w)
+{
+	struct layout_member m = member(name, type, 0, size);
+
+	m.bit_size = w;
+	return m;
+}
+
+/*
+ * layout__build against what gcc 12 and clang 14 give on x86-64 (offsets from their DWARF):
+ *	struct b { char c; unsigned int a:3, b:16; unsigned int :0; unsigned short s:4;
+ *		   long l; unsigned long long w:40; int q:5; unsigned char tail:1; };
+ * is 24 bytes: a,b in the unit at 0 (bits 8..26), s in the unit at 4 after the :0, l at 8,
+ * w in the unit at 16, q in the int at 20 (bits 8..12), tail in the byte at 21 (bit 5):
+ * tests/layout/structs.c's struct bits, as pahole prints it.
+ */
+static void test_build_bits(void)
+{
+	struct layout_member m[8] = {
+		member("c", "char", 0, 1),	bits("a", "unsigned int", 4, 3),
+		bits("b", "unsigned int", 4, 16), bits(NULL, "unsigned int", 4, 0),
+		bits("s", "short unsigned int", 2, 4), member("l", "long int", 0, 8),
+		bits("w", "long long unsigned int", 8, 40), bits("q", "int", 4, 5),
+	};
+	struct layout_member all[9];
+	struct layout_spec spec = { .kind = LAYOUT_STRUCT, .name = "b", .members = all,
+				    .nr_members = 9 };
+	struct arena a = { 0 };
+	struct layout_type *t;
+	char err[128];
+
+	memcpy(all, m, sizeof(m));
+	all[8] = bits("tail", "unsigned char", 1, 1);
+	all[3].zero_width = true;
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(t->size == 24 && t->align == 8);
+	CHECK(t->members[1].offset == 0 && t->members[1].bit_offset == 8);
+	CHECK(t->members[2].offset == 0 && t->members[2].bit_offset == 11);
+	CHECK(t->members[4].offset == 4 && t->members[4].bit_offset == 0);
+	CHECK(t->members[5].offset == 8);
+	CHECK(t->members[6].offset == 16 && t->members[6].bit_offset == 0);
+	CHECK(t->members[7].offset == 20 && t->members[7].bit_offset == 8);
+	CHECK(t->members[8].offset == 21 && t->members[8].bit_offset == 5);
+	CHECK(t->padding == 0 && t->bit_padding == 18);
+	CHECK(t->members[1].bit_unit == 2 && t->members[2].bit_unit == 2);
+	CHECK(t->members[6].bit_unit == 7 && t->members[7].bit_unit == 7);
+	arena__release(&a);
+}
+
+/* packed, aligned(N) members and types, a nested union, a flexible array, and the errors */
+static void test_build_shapes(void)
+{
+	struct layout_member m[4] = { member("c", "char", 0, 1), member("i", "int", 0, 4),
+				      member("l", "long int", 0, 8), member("d", "char", 0, 0) };
+	struct layout_spec spec = { .kind = LAYOUT_STRUCT, .name = "p", .members = m,
+				    .nr_members = 3, .packed = true };
+	struct layout_type *t, *u;
+	struct arena a = { 0 };
+	char err[128];
+
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(t->size == 13 && t->align == 1 && t->members[2].offset == 5 && t->packed);
+	m[2].forced_align = 64;		/* long l __attribute__((aligned(64))) */
+	spec.packed = false;
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(t->size == 128 && t->align == 64 && t->members[2].offset == 64);
+	CHECK(t->members[1].hole == 56 && t->padding == 56);
+	m[2].forced_align = 0;
+	spec.forced_align = 32;
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(t->size == 32 && t->align == 32);
+
+	/* union { char c; int i; long l; } as one member after a char: at 8, 8 bytes */
+	spec = (struct layout_spec){ .kind = LAYOUT_UNION, .members = m, .nr_members = 3 };
+	CHECK(layout__build(&a, &spec, &u, err, sizeof(err)) == 0);
+	CHECK(u->size == 8 && u->align == 8 && u->members[2].offset == 0);
+	struct layout_member outer[3] = { member("c", "char", 0, 1), member(NULL, "union", 0, 0),
+					  member("tail", "int", 0, 0) };
+
+	outer[1].type = u;
+	outer[1].inline_type = true;
+	outer[1].natural_align = outer[1].type_align = 0;
+	outer[2].decl_suffix = "[]";
+	outer[2].nr_elems = 0;
+	outer[2].natural_align = 4;
+	spec = (struct layout_spec){ .kind = LAYOUT_STRUCT, .name = "o", .members = outer,
+				     .nr_members = 3 };
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(t->members[1].offset == 8 && t->members[2].offset == 16 && t->size == 16);
+
+	/* the flexible array first, and a bit-field wider than its type: refused */
+	struct layout_member bad[2] = { outer[2], member("x", "int", 0, 4) };
+
+	spec.members = bad;
+	spec.nr_members = 2;
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "tail") && strstr(err, "not the last"));
+	bad[0] = bits("w", "char", 1, 9);
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == -EINVAL && strstr(err, "exceeds"));
+
+	/* reorder: the packed example's members reversed, loaded-style */
+	spec = (struct layout_spec){ .kind = LAYOUT_STRUCT, .name = "r", .members = m,
+				     .nr_members = 3 };
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(t->size == 16 && t->members[0].hole == 3);
+	uint32_t order[3] = { 2, 1, 0 };
+
+	CHECK(layout__reorder(&a, t, order, 3, &u, err, sizeof(err)) == 0);
+	CHECK(u->size == 16 && !strcmp(u->members[0].name, "l") && u->members[1].offset == 8 &&
+	      u->members[2].offset == 12 && u->padding == 3);
+	order[1] = 2;
+	CHECK(layout__reorder(&a, t, order, 3, &u, err, sizeof(err)) == -EINVAL);
+	arena__release(&a);
+}
+
+/* The annotation hooks add text at the end of member and cache-line lines, nothing else. */
+static void note_member(void *ctx, const struct layout_member *m, uint64_t offset, int depth,
+			struct strbuf *out)
+{
+	(void)ctx;
+	strbuf__addf(out, " <%s@%llu/%d>", m->name, (unsigned long long)offset, depth);
+}
+
+static void note_line(void *ctx, uint32_t line, uint64_t offset, struct strbuf *out)
+{
+	strbuf__addf(out, " [%s %u %llu]", (const char *)ctx, line, (unsigned long long)offset);
+}
+
+static void test_annotate(void)
+{
+	struct layout_member m[2] = { member("a", "long int", 0, 8), member("b", "int", 0, 4) };
+	struct layout_spec spec = { .kind = LAYOUT_STRUCT, .name = "h", .members = m,
+				    .nr_members = 2 };
+	struct layout_annotate an = { note_member, note_line, "line" };
+	struct layout_print_opts o = { .line_size = 8, .addr_size = 8, .annotate = &an };
+	struct strbuf sb = STRBUF_INIT;
+	struct arena a = { 0 };
+	struct layout_type *t;
+	char err[128];
+
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	layout__print(t, &o, &sb);
+	const char *want =
+		"struct h {\n"
+		"\tlong int                   a;                    /*     0     8 */ <a@0/0>\n"
+		"\t/* --- cacheline 1 boundary (8 bytes) --- */ [line 1 8]\n"
+		"\tint                        b;                    /*     8     4 */ <b@8/0>\n"
+		"\n"
+		"\t/* size: 16, cachelines: 2, members: 2 */\n"
+		"\t/* padding: 4 */\n"
+		"};\n";
+
+	if (strcmp(sb.buf, want)) {
+		fprintf(stderr, "printed:\n%s\nexpected:\n%s\n", sb.buf, want);
+		failures++;
+	}
+	/* without hooks: pahole's text */
+	o.annotate = NULL;
+	strbuf__reset(&sb);
+	layout__print(t, &o, &sb);
+	CHECK(!strstr(sb.buf, "<") && !strstr(sb.buf, "[line"));
+	strbuf__release(&sb);
+	arena__release(&a);
+}
+
 int main(void)
 {
 	test_holes();
 	test_member_at();
 	test_packed();
+	test_build_bits();
+	test_build_shapes();
+	test_annotate();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	return failures ? 1 : 0;

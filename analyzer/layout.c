@@ -105,6 +105,9 @@ void layout__compute_holes(struct layout_type *t)
 
 	for (uint32_t i = 0; i < t->nr_members; i++) {
 		struct layout_member *pos = &t->members[i];
+
+		if (pos->zero_width)
+			continue;	/* `T :0` takes no bits: the next member's place says it */
 		int64_t bit_start = (int64_t)pos->offset * 8 + (pos->bit_size ? pos->bit_offset : 0);
 		int64_t bit_end = bit_start + (pos->bit_size ? pos->bit_size : (int64_t)pos->size * 8);
 		int64_t bit_holes = 0, byte_holes = 0;
@@ -231,6 +234,9 @@ int layout__member_at(const struct layout_type *type, uint64_t offset,
 		for (uint32_t i = 0; i < type->nr_members; i++) {
 			const struct layout_member *m = &type->members[i];
 			uint64_t start = base + m->offset;
+
+			if (m->zero_width)
+				continue;
 
 			if (offset >= start && offset < start + (m->size ? m->size : 1) &&
 			    (m->size || offset == start)) {

@@ -334,6 +334,14 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 			break;
 		const struct layout_member *pos = &t->members[i];
 
+		if (pos->zero_width) {
+			/* only in a built layout (debug info has no member for it) */
+			printed += put_tabs(c, ci);
+			printed += out(c, "%.*s%-*s :0;\n", (int)pos->pad_from, pos->type_name,
+				       ts - (int)pos->pad_from, pos->type_name + pos->pad_from);
+			continue;
+		}
+
 		if (pos->forced_align) {
 			uint32_t fh = last ? last->hole : t->pre_hole;
 
@@ -601,6 +609,8 @@ static void json_type(const struct layout_type *t, unsigned int line, uint64_t b
 			(unsigned long long)((base + m->offset) / line));
 		if (m->bit_size)
 			strbuf__addf(sb, ",\"bit_offset\":%u,\"bit_size\":%u", m->bit_offset, m->bit_size);
+		if (m->zero_width)
+			strbuf__add(sb, ",\"bit_size\":0", 13);
 		if (m->nr_elems != 1)
 			strbuf__addf(sb, ",\"elements\":%llu,\"element_size\":%llu",
 				(unsigned long long)m->nr_elems, (unsigned long long)m->elem_size);

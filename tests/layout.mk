@@ -11,3 +11,11 @@ check_PROGRAMS += tests/unit/layout_test
 tests_unit_layout_test_SOURCES = tests/unit/layout_test.c
 tests_unit_layout_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/layout_test
+# The layout constructor against gcc and clang (role: layout).
+check_PROGRAMS += tests/tools/layout_check
+tests_tools_layout_check_SOURCES = tests/tools/layout_check.c
+tests_tools_layout_check_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBBPF_CFLAGS)
+tests_tools_layout_check_LDADD = dwarf/libdwarf.a analyzer/libanalyzer.a util/libutil.a \
+	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBPF_LIBS)
+TESTS += tests/layout/build.sh
+dist_check_SCRIPTS += tests/layout/build.sh

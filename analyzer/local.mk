@@ -13,3 +13,4 @@ analyzer_libanalyzer_a_SOURCES += analyzer/watch_replay.c analyzer/watch_replay.
 analyzer_libanalyzer_a_SOURCES += analyzer/callchain.c analyzer/callchain.h
 analyzer_libanalyzer_a_SOURCES += analyzer/table.c analyzer/table.h
 analyzer_libanalyzer_a_SOURCES += analyzer/srcpatch.h
+analyzer_libanalyzer_a_SOURCES += analyzer/abstat.c analyzer/abstat.h

@@ -15,6 +15,7 @@ extern const struct command cmd_fields;
 extern const struct command cmd_record;
 extern const struct command cmd_sim_flags;
 extern const struct command cmd_watch;
+extern const struct command cmd_ab;
 
 const struct command *const lineup_commands[] = {
 	&cmd_demo,
@@ -26,5 +27,6 @@ const struct command *const lineup_commands[] = {
 	&cmd_record,
 	&cmd_sim_flags,
 	&cmd_watch,
+	&cmd_ab,
 	NULL,
 };

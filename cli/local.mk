@@ -25,3 +25,4 @@ dist_workloads_DATA = tests/workloads/workload.h tests/workloads/counters.h \
 lineup_SOURCES += cli/fields_attr.c cli/fields_attr.h
 lineup_SOURCES += cli/report_fields.c cli/report_fields.h
 lineup_SOURCES += cli/output.c cli/output.h
+lineup_SOURCES += cli/cmd_ab.c

@@ -21,3 +21,4 @@ sampling_libsampling_a_SOURCES += sampling/ordered.c sampling/ordered.h
 sampling_libsampling_a_SOURCES += sampling/sample_layout.c sampling/sample_layout.h
 sampling_libsampling_a_SOURCES += sampling/arm_spe.c sampling/arm_spe.h
 sampling_libsampling_a_SOURCES += sampling/aux_ring.c sampling/aux_ring.h
+sampling_libsampling_a_SOURCES += sampling/timed_run.c sampling/timed_run.h

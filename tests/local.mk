@@ -18,3 +18,4 @@ include tests/layout.mk
 include tests/spe.mk
 include tests/table.mk
 include tests/suggest.mk
+include tests/ab.mk

@@ -1,0 +1,65 @@
+#!/bin/sh
+# lineup ab on real commands: bad input (exit 2, the failure shown), sleep 0.12 against sleep
+# 0.10 (the 20% found, with its sign, both ways round), identical commands (never "better"),
+# and the JSON.  The verdicts rest on sleep's own times, which a busy machine lengthens on
+# both sides alike.
+. "$top_srcdir/tests/lib.sh"
+scratch
+
+# Bad usage and failing commands: exit 2, and the message says what.
+expect_rc 2 "$LINEUP" ab -n 1 -- true --- true 2>"$T/err"
+grep -q "at least 2 runs" "$T/err" || fail "N < 2 not explained: $(cat "$T/err")"
+expect_rc 2 "$LINEUP" ab -- true 2>"$T/err"
+grep -q "two commands are needed" "$T/err" || fail "a missing '---' not explained"
+expect_rc 2 "$LINEUP" ab -- true --- 2>"$T/err"
+grep -q "command B is empty" "$T/err" || fail "an empty command B not explained"
+expect_rc 2 "$LINEUP" ab -- "$T/no-such-command" --- true 2>"$T/err"
+grep -q "command A cannot be run: $T/no-such-command: No such file" "$T/err" ||
+	fail "a command that does not exist not named: $(cat "$T/err")"
+expect_rc 2 "$LINEUP" ab -n 3 -- true --- sh -c 'echo boom on stderr >&2; exit 3' 2>"$T/err"
+grep -q "command B exited with status 3" "$T/err" || fail "a failing command's status not shown"
+grep -q "boom on stderr" "$T/err" || fail "a failing command's stderr not shown"
+expect_rc 2 "$LINEUP" ab -- sh -c 'kill -TERM $$' --- true 2>"$T/err"
+grep -q "command A was killed by signal 15" "$T/err" || fail "a killed command not said"
+
+# B (sleep 0.10) is 1.2 times faster than A (sleep 0.12): better, exit 0.
+expect_rc 0 "$LINEUP" ab -n 10 -- sleep 0.12 --- sleep 0.10 >"$T/out"
+cat "$T/out"
+grep -Eq '^B ran 1\.(1[5-9]|2[0-5])[0-9]* times faster than A \(95% CI ' "$T/out" ||
+	fail "sleep 0.12 against sleep 0.10: not found 1.2 times faster"
+# The other way round: worse, exit 1.
+expect_rc 1 "$LINEUP" ab -n 10 -- sleep 0.10 --- sleep 0.12 >"$T/out"
+grep -Eq '^B ran 1\.(1[5-9]|2[0-5])[0-9]* times slower than A .*: worse$' "$T/out" ||
+	fail "sleep 0.10 against sleep 0.12: not found 1.2 times slower: $(cat "$T/out")"
+
+# Identical commands: never "better".  At 95% a false verdict either way comes once in 20
+# runs, "better" once in 40: it must not come twice in a row (1 in 1600).
+identical() {
+	"$LINEUP" ab -n 12 -p 0 --json -- sleep 0.02 --- sleep 0.02 >"$T/same.json"
+}
+if identical; then
+	identical && fail "identical commands called better twice: $(cat "$T/same.json")"
+fi
+grep -q '"verdict": "better"' "$T/same.json" && fail "identical commands called better"
+
+# The JSON: both sides' runs, the interval around the ratio, the method named.
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$T/same.json" <<'PY' || fail "--json is not what it should be"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["a"]["command"] == ["sleep", "0.02"] and j["b"]["runs"] == 12, j
+assert len(j["a"]["wall_s"]) == 12 and len(j["b"]["user_s"]) == 12
+assert j["ci"][0] <= j["ratio"] <= j["ci"][1]
+assert "Mann-Whitney" in j["method"] and j["level"] == 0.95
+assert j["verdict"] in ("not significant", "worse")
+PY
+fi
+
+# Too few runs for a 95% interval: said, not significant.
+expect_rc 1 "$LINEUP" ab -n 3 -w 0 -- true --- true >"$T/out"
+grep -q "too few runs for a 95% interval" "$T/out" || fail "3 runs: too few not said"
+
+# --plot: both rows over one axis.
+expect_rc 1 "$LINEUP" ab -n 4 --plot -- true --- true >"$T/out"
+grep -q '^  A |' "$T/out" && grep -q '^  B |' "$T/out" || fail "--plot drew no rows"
+exit 0

@@ -278,6 +278,7 @@ void watcher__clear_points(struct watcher *w)
 int watcher__set_points(struct watcher *w, const struct watch_point *pts, unsigned int n,
 			char *err, size_t errlen)
 {
+	bool opened = false;
 	int rc;
 
 	watcher__clear_points(w);
@@ -335,6 +336,7 @@ int watcher__set_points(struct watcher *w, const struct watch_point *pts, unsign
 		}
 		goto fail;
 	}
+	opened = true;
 	rc = perf_evlist__mmap(w->bp_list, w->opts.mmap_pages);
 	if (rc < 0) {
 		rc = rc == -1 ? -errno : rc;
@@ -351,6 +353,12 @@ int watcher__set_points(struct watcher *w, const struct watch_point *pts, unsign
 	perf_evlist__enable(w->bp_list);
 	return 0;
 fail:
+	if (!opened) {
+		/* Nothing open (libperf closes what it opened when an open fails): deleted, not
+		 * disabled, which libperf cannot do on an evsel without fds (it crashed). */
+		perf_evlist__delete(w->bp_list);
+		w->bp_list = NULL;
+	}
 	watcher__clear_points(w);
 	return rc < 0 ? rc : -EINVAL;
 }

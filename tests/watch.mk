@@ -28,3 +28,8 @@ check_PROGRAMS += tests/watch/replay_test
 tests_watch_replay_test_SOURCES = tests/watch/replay_test.c
 tests_watch_replay_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/watch/replay_test
+check_PROGRAMS += tests/watch/setpoints_test
+tests_watch_setpoints_test_SOURCES = tests/watch/setpoints_test.c
+tests_watch_setpoints_test_LDADD = sampling/libsampling.a util/libutil.a $(LIBTRACEEVENT_LIBS) \
+	$(LIBPERF_LIBS) $(LIBZSTD_LIBS)
+TESTS += tests/watch/setpoints_test

@@ -9,7 +9,8 @@ analyzer_libanalyzer_a_SOURCES += analyzer/flat_layout.c analyzer/flat_layout.h 
 analyzer_libanalyzer_a_SOURCES += analyzer/coherence.c analyzer/coherence.h
 analyzer_libanalyzer_a_SOURCES += analyzer/data_src.c analyzer/data_src.h analyzer/c2c.c \
 	analyzer/c2c.h analyzer/c2c_columns.c analyzer/c2c_columns.h
-analyzer_libanalyzer_a_SOURCES += analyzer/watch_replay.c analyzer/watch_replay.h
+analyzer_libanalyzer_a_SOURCES += analyzer/watch_replay.c analyzer/watch_replay.h \
+	analyzer/watch_object.c analyzer/watch_object.h
 analyzer_libanalyzer_a_SOURCES += analyzer/callchain.c analyzer/callchain.h
 analyzer_libanalyzer_a_SOURCES += analyzer/table.c analyzer/table.h
 analyzer_libanalyzer_a_SOURCES += analyzer/srcpatch.h

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyzer/coherence.h"
+#include "util/xalloc.h"
 
 /* perf_mem_data_src "not available" in every part (op, level, snoop, lock, tlb). */
 #define DATA_SRC_NA ((1ULL << 0) | (1ULL << 5) | (1ULL << 19) | (1ULL << 24) | (1ULL << 26))
@@ -24,6 +25,63 @@ static int hit_cmp(const void *a, const void *b)
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
 	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+struct cpu_time {
+	uint64_t time;
+	uint32_t cpu;
+	size_t i;
+};
+
+/* By CPU, then time; ties in the hits' order (as a stable sort keeps them). */
+static int cpu_time_cmp(const void *a, const void *b)
+{
+	const struct cpu_time *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int *wr_hits__pair_kinds(const struct wr_hit *hits, size_t n, int w_flag)
+{
+	struct cpu_time *ord = xmalloc((n ? n : 1) * sizeof(*ord));
+	int *kinds = xcalloc(n ? n : 1, sizeof(int));
+	char *matched = xcalloc(n ? n : 1, 1);
+
+	for (size_t i = 0; i < n; i++)
+		ord[i] = (struct cpu_time){ hits[i].time, hits[i].cpu, i };
+	qsort(ord, n, sizeof(*ord), cpu_time_cmp);
+	for (size_t i = 0; i < n; i++) {
+		size_t h = ord[i].i;
+		const struct wr_hit *w = &hits[h];
+
+		if (!(w->field & w_flag))
+			continue;
+		kinds[h] = WR_STORE;	/* unless its RW half is found: then it is dropped */
+		/* The two halves are neighbours in CPU and time order. */
+		for (size_t j = i >= 4 ? i - 4 : 0; j < n && j <= i + 4; j++) {
+			size_t g = ord[j].i;
+			const struct wr_hit *rw = &hits[g];
+
+			if (g == h || matched[g] || (rw->field & w_flag) ||
+			    rw->field != (w->field & ~w_flag) || rw->cpu != w->cpu ||
+			    rw->ip != w->ip || rw->tid != w->tid ||
+			    (rw->time > w->time ? rw->time - w->time : w->time - rw->time) > 1000000)
+				continue;
+			matched[g] = 1;
+			kinds[h] = -1;
+			break;
+		}
+	}
+	for (size_t h = 0; h < n; h++)
+		if (!(hits[h].field & w_flag))
+			kinds[h] = matched[h] ? WR_STORE : WR_LOAD;
+	free(ord);
+	free(matched);
+	return kinds;
 }
 
 /* One line's state, found by line number in a small table (an object spans a few lines). */

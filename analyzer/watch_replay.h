@@ -65,6 +65,15 @@ struct wr_field {
 };
 
 /*
+ * Pair mode: one write-only (W) and one read/write (RW) breakpoint on each word, the W one's
+ * hits carrying @w_flag in their @field.  Both fire for a write, in the same debug trap (same
+ * CPU, IP and thread, within a millisecond), only RW for a read.  Returns, per hit, WR_STORE
+ * (a write: an RW hit whose W half was found, or a W hit without one), WR_LOAD, or -1 for the
+ * W half of a matched pair (evidence, not a hit of its own).  The caller frees the array.
+ */
+int *wr_hits__pair_kinds(const struct wr_hit *hits, size_t nr_hits, int w_flag);
+
+/*
  * Sort @hits by time and replay them.  @line_shift: log2 of the cache-line size.  CPUs at or
  * beyond @nr_cpus (and beyond the model's core count) are folded into range.
  */

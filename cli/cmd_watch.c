@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyzer/watch_object.h"
 #include "analyzer/watch_replay.h"
 #include "cli/command.h"
 #include "dwarf/code.h"
@@ -114,16 +115,6 @@ struct watch_cfg {
 	double rotate, duration;
 };
 
-/* One member we watch (or could): its place in the object and its statistics. */
-struct member {
-	char *name;
-	uint64_t offset, size;
-	uint64_t woff;		/* watched word: offset and length */
-	uint32_t wlen;
-	uint64_t watched_ns;	/* time its breakpoint was installed */
-	struct wr_field st;
-};
-
 struct site {
 	uint64_t ip;
 	bool kernel;
@@ -137,15 +128,10 @@ struct watch_run {
 	struct watch_cfg cfg;
 	const struct command *cmd;
 	bool kernel, pie, pair;
-	uint64_t obj;		/* object address, 0 until known */
-	struct rec_mmap *maps;	/* the user workload's file mappings at attach time */
+	struct watch_object o;	/* its address 0 until known */
+	struct rec_mmap *maps;	/* the user workload's mappings at attach time */
 	size_t nr_maps;
-	uint64_t obj_size;
 	char type_name[128];
-	struct member *members;
-	size_t nr_members;
-	int *order;		/* members to watch, in rotation order */
-	size_t nr_order;
 	int slots;
 	size_t group, nr_groups, group_size;
 	uint64_t group_since;	/* CLOCK_MONOTONIC ns when the current group went in */
@@ -168,6 +154,15 @@ struct watch_run {
 	uint64_t dropped_after_free;
 	uint64_t hits_over_cap;	/* hits not kept: more than MAX_HITS */
 	uint64_t start_ns, end_ns;
+	const char *why;	/* the watch stopped: "the object was freed", ... */
+	/* the run's tools, and what it learned */
+	char **cmd_argv;
+	const char *method;	/* how hits are classified, for the report */
+	struct code_reader *code;
+	struct site *sites;
+	size_t nr_sites, sites_cap;
+	struct wr_hit *wh;	/* the hits as the replay takes them */
+	size_t nr_wh;
 	/* threads seen: tid -> comm */
 	struct {
 		uint32_t pid, tid;
@@ -311,16 +306,58 @@ static const struct layout_member *find_path(const struct layout_type *t, const 
 	return m;
 }
 
-static void add_member(struct watch_run *r, const char *name, uint64_t off, uint64_t size)
+/* Every top-level member (anonymous unions as one, named by their alternatives). */
+static void add_top_members(struct watch_run *r, const struct layout_type *t)
 {
-	struct member *m;
+	for (uint32_t i = 0; i < t->nr_members; i++) {
+		const struct layout_member *m = &t->members[i];
+		struct strbuf sb = STRBUF_INIT;
 
-	r->members = xrealloc(r->members, (r->nr_members + 1) * sizeof(*r->members));
-	m = &r->members[r->nr_members++];
-	memset(m, 0, sizeof(*m));
-	m->name = xstrdup(name);
-	m->offset = off;
-	m->size = size ? size : 1;
+		if (m->name)
+			strbuf__addf(&sb, "%s", m->name);
+		else
+			anon_name(m, &sb);
+		watch_object__add_member(&r->o, sb.buf ? sb.buf : "(anonymous)", m->offset, m->size);
+		strbuf__release(&sb);
+	}
+	r->o.nr_top = r->o.nr_members;
+}
+
+/* --fields: the named members, in the order given, after the full list (for "not watched"). */
+static int add_chosen_members(struct watch_run *r, const struct layout_type *t, const char *type,
+			      const char *elf)
+{
+	char *copy = xstrdup(r->cfg.fields), *save = NULL;
+
+	for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		uint64_t off;
+		const struct layout_member *m = find_path(t, f, &off);
+		bool dup = false;
+
+		if (!m) {
+			cli__error("%s has no member '%s' (its members: 'lineup layout "
+				   "%s-C %s%s%s')", r->type_name, f, r->kernel ? "--btf " : "",
+				   bare_type(type), elf ? " " : "", elf ? elf : "");
+			free(copy);
+			return EXIT_USAGE;
+		}
+		/* The same member twice would take two slots for one word: once. */
+		for (size_t k = 0; k < r->o.nr_order; k++)
+			dup |= !strcmp(r->o.members[r->o.order[k]].name, f);
+		if (dup) {
+			if (!r->cfg.quiet)
+				fprintf(stderr, "lineup watch: member '%s' given twice in "
+					"--fields: watched once\n", f);
+			continue;
+		}
+		watch_object__watch(&r->o, watch_object__add_member(&r->o, f, off, m->size));
+	}
+	free(copy);
+	if (!r->o.nr_order) {
+		cli__error("--fields '%s' names no member of %s", r->cfg.fields, r->type_name);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* Load the type and build the member list; prints errors.  Returns an exit code or 0. */
@@ -351,82 +388,27 @@ static int load_members(struct watch_run *r, const char *type, const char *elf)
 	}
 	snprintf(r->type_name, sizeof(r->type_name), "%s %s",
 		 t->kind == LAYOUT_UNION ? "union" : "struct", bare_type(type));
-	r->obj_size = t->size;
-	/* Every top-level member (anonymous unions as one, named by their alternatives). */
-	for (uint32_t i = 0; i < t->nr_members; i++) {
-		const struct layout_member *m = &t->members[i];
-		struct strbuf sb = STRBUF_INIT;
-
-		if (m->name)
-			strbuf__addf(&sb, "%s", m->name);
-		else
-			anon_name(m, &sb);
-		add_member(r, sb.buf ? sb.buf : "(anonymous)", m->offset, m->size);
-		strbuf__release(&sb);
-	}
-	if (r->cfg.fields) {
-		/* Only the named ones, in the order given. */
-		char *copy = xstrdup(r->cfg.fields), *save = NULL;
-
-		for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
-			uint64_t off;
-			const struct layout_member *m = find_path(t, f, &off);
-
-			if (!m) {
-				cli__error("%s has no member '%s' (its members: 'lineup layout "
-					   "%s-C %s%s%s')", r->type_name, f, r->kernel ? "--btf " : "",
-					   bare_type(type), elf ? " " : "", elf ? elf : "");
-				free(copy);
-				layout_source__delete(src);
-				return EXIT_USAGE;
-			}
-			bool dup = false;
-
-			/* The same member twice would take two slots for one word: once. */
-			for (size_t k = 0; k < r->nr_order; k++)
-				dup |= !strcmp(r->members[r->order[k]].name, f);
-			if (dup) {
-				if (!r->cfg.quiet)
-					fprintf(stderr, "lineup watch: member '%s' given twice in "
-						"--fields: watched once\n", f);
-				continue;
-			}
-			add_member(r, f, off, m->size);
-			r->order = xrealloc(r->order, (r->nr_order + 1) * sizeof(int));
-			r->order[r->nr_order++] = r->nr_members - 1;
-		}
-		free(copy);
-		if (!r->nr_order) {
-			cli__error("--fields '%s' names no member of %s", r->cfg.fields,
-				   r->type_name);
-			layout_source__delete(src);
-			return EXIT_USAGE;
-		}
-		/* The full list stays first (for "not watched"), the chosen ones after it. */
-	} else {
-		for (size_t i = 0; i < r->nr_members; i++) {
-			r->order = xrealloc(r->order, (r->nr_order + 1) * sizeof(int));
-			r->order[r->nr_order++] = i;
-		}
-	}
+	r->o.size = t->size;
+	add_top_members(r, t);
+	rc = 0;
+	if (r->cfg.fields)
+		rc = add_chosen_members(r, t, type, elf);
+	else
+		for (size_t i = 0; i < r->o.nr_members; i++)
+			watch_object__watch(&r->o, (int)i);
 	layout_source__delete(src);
-	return 0;
+	return rc;
 }
 
-/* The watched word of each chosen member, once the object address is known. */
-static void place_words(struct watch_run *r)
+static void reap_child(struct watch_run *r, bool wait_it)
 {
-	for (size_t k = 0; k < r->nr_order; k++) {
-		struct member *m = &r->members[r->order[k]];
-		uint64_t a = r->obj + m->offset;
-		uint32_t len = 8;
+	int st;
 
-		while (len > 1 && (len > m->size || a % len))
-			len /= 2;
-		m->woff = m->offset;
-		m->wlen = len;
-		m->st.addr = a;
-		m->st.wlen = len;
+	if (r->child <= 0 || r->child_exited)
+		return;
+	if (waitpid(r->child, &st, wait_it ? 0 : WNOHANG) == r->child) {
+		r->child_exited = true;
+		r->child_status = st;
 	}
 }
 
@@ -437,24 +419,28 @@ static int install_group(struct watch_run *r)
 	char err[512];
 	int rc;
 
-	for (size_t k = first; k < r->nr_order && k < first + r->group_size; k++) {
-		struct member *m = &r->members[r->order[k]];
+	for (size_t k = first; k < r->o.nr_order && k < first + r->group_size; k++) {
+		struct watch_member *m = &r->o.members[r->o.order[k]];
 
-		pts[n].addr = r->obj + m->woff;
+		pts[n].addr = r->o.addr + m->offset;
 		pts[n].len = m->wlen;
 		pts[n].type = WATCH_RW;
-		pts[n].tag = r->order[k];
+		pts[n].tag = r->o.order[k];
 		n++;
 		if (r->pair) {
 			/* Same word, write-only: a hit on both is a write, on RW alone a load. */
 			pts[n] = pts[n - 1];
 			pts[n].type = WATCH_W;
-			pts[n].tag = r->order[k] | PAIR_W;
+			pts[n].tag = r->o.order[k] | PAIR_W;
 			n++;
 		}
 	}
 	rc = watcher__set_points(r->w, pts, n, err, sizeof(err));
 	if (rc < 0) {
+		/* The workload exited meanwhile (-ESRCH): the watch ends, no error. */
+		reap_child(r, false);
+		if (r->child_exited)
+			return 0;
 		cli__error("%s", err);
 		return EXIT_USAGE;
 	}
@@ -469,8 +455,8 @@ static void close_group(struct watch_run *r)
 
 	if (!r->group_since)
 		return;
-	for (size_t k = first; k < r->nr_order && k < first + r->group_size; k++)
-		r->members[r->order[k]].watched_ns += t - r->group_since;
+	for (size_t k = first; k < r->o.nr_order && k < first + r->group_size; k++)
+		r->o.members[r->o.order[k]].watched_ns += t - r->group_since;
 	r->group_since = 0;
 }
 
@@ -547,7 +533,7 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 	}
 	if (r->freed)
 		return 0;	/* the address may be reused: nothing after the free is ours */
-	if (r->obj && a->is_free && a->ptr == r->obj && a->time >= r->alloc_time) {
+	if (r->o.addr && a->is_free && a->ptr == r->o.addr && a->time >= r->alloc_time) {
 		r->freed = true;
 		r->free_rec = *a;
 		r->free_time = a->time;
@@ -555,7 +541,7 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 		snprintf(r->free_comm, sizeof(r->free_comm), "%s", task_comm(r, a->pid, a->tid));
 		return 2;
 	}
-	if (r->obj || a->is_free || !r->cfg.alloc || strcmp(a->cache, r->cfg.alloc))
+	if (r->o.addr || a->is_free || !r->cfg.alloc || strcmp(a->cache, r->cfg.alloc))
 		return 0;
 	if (r->cfg.pid && a->pid != (uint32_t)r->cfg.pid)
 		return 0;
@@ -566,7 +552,7 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 		return 0;
 	if (++r->nth_seen < (r->cfg.nth ? r->cfg.nth : 1))
 		return 0;
-	r->obj = a->ptr;
+	r->o.addr = a->ptr;
 	r->alloc_rec = *a;
 	r->alloc_time = a->time;
 	r->alloc_tid = a->tid;
@@ -610,18 +596,6 @@ static pid_t start_workload(char **argv, bool trace, int *go_fd, bool quiet_stdo
 		*go_fd = p[1];
 	}
 	return pid;
-}
-
-static void reap_child(struct watch_run *r, bool wait_it)
-{
-	int st;
-
-	if (r->child <= 0 || r->child_exited)
-		return;
-	if (waitpid(r->child, &st, wait_it ? 0 : WNOHANG) == r->child) {
-		r->child_exited = true;
-		r->child_status = st;
-	}
 }
 
 /* The executable a command name resolves to (PATH search like execvp). */
@@ -793,22 +767,19 @@ static uint32_t tp_evsel_of(const struct watch_alloc *a, const int *evsel, const
 	return (uint32_t)-1;
 }
 
-/*
- * The hits as a perf.data.  A sample's IP is the accessing instruction when it was decoded
- * (the trap address minus the instruction's length), as precise memory events report it and
- * as annotate, c2c and lineup fields expect; else the trap address itself.
- */
-static int write_perf_data(struct watch_run *r, struct wr_hit *wh, const struct site *sites,
-			   int argc, char **argv)
-{
-	struct perf_writer *pw = perf_writer__new();
-	int *evsel_of = xcalloc(r->nr_members, sizeof(int));
-	int rc = 0, tp_evsel[4] = { -1, -1, -1, -1 };
-	long long tp_id[4] = { -1, -1, -1, -1 };
-	const struct watch_alloc *recs[2] = { &r->alloc_rec, r->freed ? &r->free_rec : NULL };
+/* The recording being written: the writer and the events of the members and of kmem. */
+struct watch_writer {
+	struct perf_writer *pw;
+	int *evsel_of;		/* per member: its breakpoint event */
+	int tp_evsel[4];	/* the kmem tracepoints' events and ids, -1 when absent */
+	long long tp_id[4];
+};
 
-	for (size_t k = 0; k < r->nr_order; k++) {
-		struct member *m = &r->members[r->order[k]];
+/* One breakpoint event per watched member, named as perf names one ("mem:ADDR/LEN:rw"). */
+static void add_member_events(const struct watch_run *r, struct watch_writer *ww)
+{
+	for (size_t k = 0; k < r->o.nr_order; k++) {
+		const struct watch_member *m = &r->o.members[r->o.order[k]];
 		char name[128];
 		struct perf_writer_event ev = {
 			.name = name,
@@ -817,47 +788,51 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, const struct 
 			.sample_type = watcher__sample_type() | SF_DATA_SRC,
 			.exclude_hv = true,
 			.sample_id_all = true,
-			.config1 = r->obj + m->woff,	/* bp_addr */
-			.config2 = m->wlen,		/* bp_len */
+			.config1 = r->o.addr + m->offset,	/* bp_addr */
+			.config2 = m->wlen,			/* bp_len */
 		};
 
-		snprintf(name, sizeof(name), "mem:%#" PRIx64 "/%u:rw", r->obj + m->woff, m->wlen);
-		evsel_of[r->order[k]] = perf_writer__add_event(pw, &ev);
+		snprintf(name, sizeof(name), "mem:%#" PRIx64 "/%u:rw", r->o.addr + m->offset, m->wlen);
+		ww->evsel_of[r->o.order[k]] = perf_writer__add_event(ww->pw, &ev);
 	}
-	/* The allocation and the free of the object, as kmem tracepoint samples with the
-	 * kernel's formats (TRACING_DATA): perf script shows them, lineup fields learns the
-	 * object's cache from them. */
-	if (r->alloc_rec.raw_size) {
-		static const char *const tps[] = { "kmem:kmem_cache_alloc", "kmem:kmem_cache_free",
-						   "kmem:kmalloc", "kmem:kfree" };
-		void *td;
-		size_t tdlen;
-		char err[512];
+}
 
-		if (tracefs__tracing_data(tps, 4, &td, &tdlen, err, sizeof(err)) == 0) {
-			for (int t = 0; t < 4; t++) {
-				long long id = tracefs__event_id("kmem", tps[t] + 5, err, sizeof(err));
-				struct perf_writer_event ev = {
-					.name = tps[t],
-					.type = PW_TYPE_TRACEPOINT,
-					.config = id < 0 ? 0 : id,
-					.sample_period = 1,
-					.sample_type = SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_CPU |
-						       SF_RAW,
-					.sample_id_all = true,
-				};
+/*
+ * The allocation and the free of the object, as kmem tracepoint samples with the kernel's
+ * formats (TRACING_DATA): perf script shows them, lineup fields learns the object's cache
+ * from them.
+ */
+static void add_kmem_events(struct watch_writer *ww)
+{
+	static const char *const tps[] = { "kmem:kmem_cache_alloc", "kmem:kmem_cache_free",
+					   "kmem:kmalloc", "kmem:kfree" };
+	void *td;
+	size_t tdlen;
+	char err[512];
 
-				tp_evsel[t] = id < 0 ? -1 : perf_writer__add_event(pw, &ev);
-				tp_id[t] = id;
-			}
-			perf_writer__set_tracing_data(pw, td, tdlen);
-			free(td);
-		}
+	if (tracefs__tracing_data(tps, 4, &td, &tdlen, err, sizeof(err)) < 0)
+		return;
+	for (int t = 0; t < 4; t++) {
+		long long id = tracefs__event_id("kmem", tps[t] + 5, err, sizeof(err));
+		struct perf_writer_event ev = {
+			.name = tps[t],
+			.type = PW_TYPE_TRACEPOINT,
+			.config = id < 0 ? 0 : id,
+			.sample_period = 1,
+			.sample_type = SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_CPU | SF_RAW,
+			.sample_id_all = true,
+		};
+
+		ww->tp_evsel[t] = id < 0 ? -1 : perf_writer__add_event(ww->pw, &ev);
+		ww->tp_id[t] = id;
 	}
-	if (perf_writer__open(pw, r->cfg.output) < 0)
-		goto fail;
-	perf_writer__fill_host(pw, NULL);
-	perf_writer__set_cmdline(pw, argc, (const char *const *)argv);
+	perf_writer__set_tracing_data(ww->pw, td, tdlen);
+	free(td);
+}
+
+/* The maps (perf symbolizes with them) and the threads' names. */
+static void write_sideband(const struct watch_run *r, struct perf_writer *pw)
+{
 	if (r->kernel) {
 		/* The kernel maps as perf record writes them, so perf resolves IPs via kallsyms. */
 		host__kernel_maps(NULL, NULL, write_map, pw);
@@ -871,79 +846,89 @@ static int write_perf_data(struct watch_run *r, struct wr_hit *wh, const struct 
 
 		perf_writer__comm(pw, &c, NULL);
 	}
-	for (int t = 0; t < 2; t++) {
-		struct sample s = { 0 };
+}
 
-		if (!recs[t] || !recs[t]->raw_size)
-			continue;
-		s.evsel = tp_evsel_of(recs[t], tp_evsel, tp_id);
-		if (s.evsel == (uint32_t)-1)
-			continue;
-		s.cpumode = CPUMODE_KERNEL;
-		s.ip = recs[t]->ip;
-		s.pid = recs[t]->pid;
-		s.tid = recs[t]->tid;
-		s.time = recs[t]->time;
-		s.cpu = recs[t]->cpu;
-		s.period = 1;
-		s.raw = recs[t]->raw;
-		s.raw_size = recs[t]->raw_size;
-		s.id = perf_writer__event_id(pw, s.evsel);
-		if (t == 1)
-			continue;	/* the free goes after the hits */
-		if (perf_writer__sample(pw, &s) < 0)
-			goto fail;
-	}
+/* A kmem record as its tracepoint's sample; nothing when the event is not in the file. */
+static int write_kmem(struct watch_writer *ww, const struct watch_alloc *rec)
+{
+	struct sample s = { 0 };
+
+	if (!rec || !rec->raw_size)
+		return 0;
+	s.evsel = tp_evsel_of(rec, ww->tp_evsel, ww->tp_id);
+	if (s.evsel == (uint32_t)-1)
+		return 0;
+	s.cpumode = CPUMODE_KERNEL;
+	s.ip = rec->ip;
+	s.pid = rec->pid;
+	s.tid = rec->tid;
+	s.time = rec->time;
+	s.cpu = rec->cpu;
+	s.period = 1;
+	s.raw = rec->raw;
+	s.raw_size = rec->raw_size;
+	s.id = perf_writer__event_id(ww->pw, s.evsel);
+	return perf_writer__sample(ww->pw, &s);
+}
+
+/*
+ * Each hit as a sample of its member's event.  Its IP is the accessing instruction when it
+ * was decoded (the trap address minus the instruction's length), as precise memory events
+ * report it and as annotate, c2c and lineup fields expect; else the trap address itself.
+ */
+static int write_hits(const struct watch_run *r, struct watch_writer *ww)
+{
 	for (size_t i = 0; i < r->nr_hits; i++) {
-		const struct wr_hit *h = &wh[i];
+		const struct wr_hit *h = &r->wh[i];
 		struct sample s = { 0 };
 
-		s.evsel = evsel_of[h->field];
+		s.evsel = ww->evsel_of[h->field];
 		s.cpumode = h->ip >= 0xffff800000000000ULL ? CPUMODE_KERNEL : CPUMODE_USER;
 		s.ip = h->ip;
-		if (h->site >= 0 && sites[h->site].info.insn_addr)
-			s.ip = sites[h->site].info.insn_addr;
+		if (h->site >= 0 && r->sites[h->site].info.insn_addr)
+			s.ip = r->sites[h->site].info.insn_addr;
 		s.tid = h->tid;
 		s.pid = h->tid;
 		for (size_t t = 0; t < r->nr_threads; t++)
 			if (r->threads[t].tid == h->tid)
 				s.pid = r->threads[t].pid;
 		s.time = h->time;
-		s.addr = r->members[h->field].st.addr;
+		s.addr = r->o.members[h->field].st.addr;
 		s.cpu = h->cpu;
 		s.period = 1;
 		s.data_src = h->data_src;
-		s.id = perf_writer__event_id(pw, s.evsel);
-		if (perf_writer__sample(pw, &s) < 0)
-			goto fail;
+		s.id = perf_writer__event_id(ww->pw, s.evsel);
+		if (perf_writer__sample(ww->pw, &s) < 0)
+			return -1;
 	}
-	if (recs[1] && recs[1]->raw_size &&
-	    tp_evsel_of(recs[1], tp_evsel, tp_id) != (uint32_t)-1) {
-		struct sample s = { 0 };
+	return 0;
+}
 
-		s.evsel = tp_evsel_of(recs[1], tp_evsel, tp_id);
-		s.cpumode = CPUMODE_KERNEL;
-		s.ip = recs[1]->ip;
-		s.pid = recs[1]->pid;
-		s.tid = recs[1]->tid;
-		s.time = recs[1]->time;
-		s.cpu = recs[1]->cpu;
-		s.period = 1;
-		s.raw = recs[1]->raw;
-		s.raw_size = recs[1]->raw_size;
-		s.id = perf_writer__event_id(pw, s.evsel);
-		if (perf_writer__sample(pw, &s) < 0)
-			goto fail;
-	}
-	if (perf_writer__close(pw) < 0)
+/* The hits as a perf.data: the allocation, the hits in time order, the free. */
+static int write_perf_data(const struct watch_run *r, int argc, char **argv)
+{
+	struct watch_writer ww = { perf_writer__new(), xcalloc(r->o.nr_members, sizeof(int)),
+				   { -1, -1, -1, -1 }, { -1, -1, -1, -1 } };
+	int rc = 0;
+
+	add_member_events(r, &ww);
+	if (r->alloc_rec.raw_size)
+		add_kmem_events(&ww);
+	if (perf_writer__open(ww.pw, r->cfg.output) < 0)
+		goto fail;
+	perf_writer__fill_host(ww.pw, NULL);
+	perf_writer__set_cmdline(ww.pw, argc, (const char *const *)argv);
+	write_sideband(r, ww.pw);
+	if (write_kmem(&ww, &r->alloc_rec) < 0 || write_hits(r, &ww) < 0 ||
+	    write_kmem(&ww, r->freed ? &r->free_rec : NULL) < 0 || perf_writer__close(ww.pw) < 0)
 		goto fail;
 	goto out;
 fail:
-	cli__error("%s", perf_writer__strerror(pw));
+	cli__error("%s", perf_writer__strerror(ww.pw));
 	rc = -EIO;
 out:
-	free(evsel_of);
-	perf_writer__delete(pw);
+	free(ww.evsel_of);
+	perf_writer__delete(ww.pw);
 	return rc;
 }
 
@@ -967,34 +952,33 @@ struct mcol {
 	int width;		/* negative: left-aligned */
 	enum mcol_kind kind;
 	const char *key, *key2;	/* JSON keys (key2 for the second half of a pair) */
-	uint64_t (*num)(const struct watch_run *r, const struct member *m, double secs,
+	uint64_t (*num)(const struct watch_run *r, const struct watch_member *m, double secs,
 			uint64_t *second);
 };
 
-static uint64_t mc_offset(const struct watch_run *r, const struct member *m, double s, uint64_t *b)
+static uint64_t mc_offset(const struct watch_run *r, const struct watch_member *m, double s, uint64_t *b)
 {
 	return m->offset;
 }
 
-static uint64_t mc_line(const struct watch_run *r, const struct member *m, double s, uint64_t *b)
+static uint64_t mc_line(const struct watch_run *r, const struct watch_member *m, double s, uint64_t *b)
 {
-	return (r->obj + m->offset) / 64 - r->obj / 64;
+	return watch_object__line_of(&r->o, m);
 }
 
-static uint64_t mc_bytes(const struct watch_run *r, const struct member *m, double s, uint64_t *b)
+static uint64_t mc_bytes(const struct watch_run *r, const struct watch_member *m, double s, uint64_t *b)
 {
 	*b = m->size;
 	return m->wlen;
 }
 
-static uint64_t mc_cover(const struct watch_run *r, const struct member *m, double s, uint64_t *b)
+static uint64_t mc_cover(const struct watch_run *r, const struct watch_member *m, double s, uint64_t *b)
 {
-	/* in tenths of a percent */
-	return s > 0 ? (uint64_t)(m->watched_ns / 1e9 / s * 1000 + 0.5) : 0;
+	return watch_member__cover(m, s);	/* in tenths of a percent */
 }
 
 #define MC_FIELD(fn, expr)                                                                  \
-	static uint64_t fn(const struct watch_run *r, const struct member *m, double s,       \
+	static uint64_t fn(const struct watch_run *r, const struct watch_member *m, double s,       \
 			   uint64_t *b)                                                         \
 	{                                                                                   \
 		return expr;                                                                \
@@ -1008,7 +992,7 @@ MC_FIELD(mc_unknown, m->st.kinds[WR_UNKNOWN])
 MC_FIELD(mc_transfers, m->st.transfers)
 #undef MC_FIELD
 
-static uint64_t mc_cpus(const struct watch_run *r, const struct member *m, double s, uint64_t *b)
+static uint64_t mc_cpus(const struct watch_run *r, const struct watch_member *m, double s, uint64_t *b)
 {
 	*b = m->st.reader_cpus;
 	return m->st.writer_cpus;
@@ -1031,7 +1015,7 @@ static const struct mcol member_cols[] = {
 };
 #define NR_MEMBER_COLS (sizeof(member_cols) / sizeof(member_cols[0]))
 
-static void member_row_text(const struct watch_run *r, const struct member *m, double secs)
+static void member_row_text(const struct watch_run *r, const struct watch_member *m, double secs)
 {
 	putchar(' ');
 	for (size_t c = 0; c < NR_MEMBER_COLS; c++) {
@@ -1058,7 +1042,7 @@ static void member_row_text(const struct watch_run *r, const struct member *m, d
 	putchar('\n');
 }
 
-static void member_row_json(const struct watch_run *r, const struct member *m, double secs,
+static void member_row_json(const struct watch_run *r, const struct watch_member *m, double secs,
 			    struct strbuf *sb)
 {
 	strbuf__addf(sb, "{");
@@ -1090,23 +1074,71 @@ static void json_str(struct strbuf *sb, const char *key, const char *v, bool com
 	strbuf__add(sb, "\"", 1);
 }
 
+/* A member's hits per CPU, by kind. */
+static void member_cpus_json(const struct watch_run *r, int mi, struct strbuf *sb)
+{
+	const struct watch_member *m = &r->o.members[mi];
+	bool first = true;
+
+	strbuf__addf(sb, ",\"cpus\":[");
+	for (unsigned int c = 0; c < r->o.nr_cpus; c++) {
+		const uint64_t *kc = &m->st.cpu_kinds[(size_t)c * WR_NR_KINDS];
+		uint64_t tot = 0;
+
+		for (int i = 0; i < WR_NR_KINDS; i++)
+			tot += kc[i];
+		if (!tot)
+			continue;
+		strbuf__addf(sb, "%s{\"cpu\":%u,\"hits\":%" PRIu64, first ? "" : ",", c, tot);
+		for (int i = 0; i < WR_NR_KINDS; i++)
+			strbuf__addf(sb, ",\"%s\":%" PRIu64, wr_kind__name(i), kc[i]);
+		strbuf__addf(sb, "}");
+		first = false;
+	}
+	strbuf__addf(sb, "]");
+}
+
+/* The code sites that touched a member. */
+static void member_sites_json(const struct watch_run *r, int mi, struct strbuf *sb)
+{
+	bool first = true;
+
+	strbuf__addf(sb, ",\"sites\":[");
+	for (size_t i = 0; i < r->nr_sites; i++) {
+		const struct site *st = &r->sites[i];
+
+		if (st->member != mi)
+			continue;
+		strbuf__addf(sb, "%s{\"count\":%" PRIu64 ",\"transfers\":%" PRIu64 ",\"ip\":%" PRIu64,
+			     first ? "" : ",", st->count, st->transfers, st->ip);
+		json_str(sb, "kind", access_kind__name(st->info.kind), true);
+		json_str(sb, "function", st->info.func, true);
+		strbuf__addf(sb, ",\"offset\":%" PRIu64, st->info.func_off);
+		json_str(sb, "instruction", st->info.text, true);
+		if (st->info.why)
+			json_str(sb, "why_unknown", st->info.why, true);
+		strbuf__addf(sb, "}");
+		first = false;
+	}
+	strbuf__addf(sb, "]");
+}
+
 /* The report as one JSON object (same numbers as the text). */
-static void print_report_json(struct watch_run *r, struct site *sites, size_t nr_sites,
-			      unsigned int nr_cpus, const char *method)
+static void print_report_json(const struct watch_run *r)
 {
 	double secs = (r->end_ns - r->start_ns) / 1e9;
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf__addf(&sb, "{\"object\":{");
 	json_str(&sb, "type", r->type_name, false);
-	strbuf__addf(&sb, ",\"address\":%" PRIu64 ",\"size\":%" PRIu64, r->obj, r->obj_size);
+	strbuf__addf(&sb, ",\"address\":%" PRIu64 ",\"size\":%" PRIu64, r->o.addr, r->o.size);
 	if (r->cfg.alloc) {
 		json_str(&sb, "cache", r->cfg.alloc, true);
 		json_str(&sb, "allocated_by", r->alloc_comm, true);
 		strbuf__addf(&sb, ",\"allocated_by_tid\":%u", r->alloc_tid);
 	}
 	strbuf__addf(&sb, "}");
-	json_str(&sb, "method", method, true);
+	json_str(&sb, "method", r->method, true);
 	strbuf__addf(&sb, ",\"seconds\":%.3f,\"hits\":%zu,\"hits_per_second\":%.0f", secs,
 		     r->nr_hits, secs > 0 ? r->nr_hits / secs : 0.0);
 	strbuf__addf(&sb, ",\"lost_records\":%" PRIu64 ",\"hits_over_cap\":%" PRIu64,
@@ -1118,72 +1150,24 @@ static void print_report_json(struct watch_run *r, struct site *sites, size_t nr
 		strbuf__addf(&sb, ",\"freed_by_tid\":%u", r->free_tid);
 	}
 	strbuf__addf(&sb, ",\"counts_only_watched\":true,\"members\":[");
-	for (size_t k = 0; k < r->nr_order; k++) {
-		int mi = r->order[k];
-		const struct member *m = &r->members[mi];
-		bool first = true;
-
+	for (size_t k = 0; k < r->o.nr_order; k++) {
 		strbuf__addf(&sb, "%s", k ? "," : "");
-		member_row_json(r, m, secs, &sb);
-		strbuf__addf(&sb, ",\"cpus\":[");
-		for (unsigned int c = 0; c < nr_cpus; c++) {
-			const uint64_t *kc = &m->st.cpu_kinds[c * WR_NR_KINDS];
-			uint64_t tot = 0;
-
-			for (int i = 0; i < WR_NR_KINDS; i++)
-				tot += kc[i];
-			if (!tot)
-				continue;
-			strbuf__addf(&sb, "%s{\"cpu\":%u,\"hits\":%" PRIu64, first ? "" : ",", c, tot);
-			for (int i = 0; i < WR_NR_KINDS; i++)
-				strbuf__addf(&sb, ",\"%s\":%" PRIu64, wr_kind__name(i), kc[i]);
-			strbuf__addf(&sb, "}");
-			first = false;
-		}
-		strbuf__addf(&sb, "],\"sites\":[");
-		first = true;
-		for (size_t i = 0; i < nr_sites; i++) {
-			const struct site *st = &sites[i];
-
-			if (st->member != mi)
-				continue;
-			strbuf__addf(&sb, "%s{\"count\":%" PRIu64 ",\"transfers\":%" PRIu64
-				     ",\"ip\":%" PRIu64, first ? "" : ",", st->count, st->transfers,
-				     st->ip);
-			json_str(&sb, "kind", access_kind__name(st->info.kind), true);
-			json_str(&sb, "function", st->info.func, true);
-			strbuf__addf(&sb, ",\"offset\":%" PRIu64, st->info.func_off);
-			json_str(&sb, "instruction", st->info.text, true);
-			if (st->info.why)
-				json_str(&sb, "why_unknown", st->info.why, true);
-			strbuf__addf(&sb, "}");
-			first = false;
-		}
-		strbuf__addf(&sb, "]}");
+		member_row_json(r, &r->o.members[r->o.order[k]], secs, &sb);
+		member_cpus_json(r, r->o.order[k], &sb);
+		member_sites_json(r, r->o.order[k], &sb);
+		strbuf__addf(&sb, "}");
 	}
 	strbuf__addf(&sb, "],\"not_watched\":[");
 	{
-		bool first = true;
+		int *idx = xcalloc(r->o.nr_top + 1, sizeof(int));
+		size_t n = watch_object__not_watched(&r->o, true, idx);
 
-		for (size_t i = 0; i < r->nr_members; i++) {
-			bool chosen = false;
-
-			if (r->cfg.fields && (!r->nr_order || (int)i >= r->order[0]))
-				break;
-			for (size_t k = 0; k < r->nr_order; k++) {
-				const struct member *c = &r->members[r->order[k]];
-
-				if (c->watched_ns && c->offset >= r->members[i].offset &&
-				    c->offset < r->members[i].offset + r->members[i].size)
-					chosen = true;
-			}
-			if (chosen)
-				continue;
-			strbuf__addf(&sb, "%s\"", first ? "" : ",");
-			strbuf__add_json(&sb, r->members[i].name);
+		for (size_t i = 0; i < n; i++) {
+			strbuf__addf(&sb, "%s\"", i ? "," : "");
+			strbuf__add_json(&sb, r->o.members[idx[i]].name);
 			strbuf__add(&sb, "\"", 1);
-			first = false;
 		}
+		free(idx);
 	}
 	strbuf__addf(&sb, "]");
 	json_str(&sb, "output", r->cfg.output, true);
@@ -1192,20 +1176,16 @@ static void print_report_json(struct watch_run *r, struct site *sites, size_t nr
 	strbuf__release(&sb);
 }
 
-static void print_report(struct watch_run *r, struct site *sites, size_t nr_sites,
-			 unsigned int nr_cpus, const char *method)
+static void print_header(const struct watch_run *r, double secs)
 {
-	double secs = (r->end_ns - r->start_ns) / 1e9;
-	size_t watched = 0;
-
 	printf("# lineup watch: %s at %#" PRIx64 " (%" PRIu64 " bytes, %" PRIu64 " cache lines)\n",
-	       r->type_name, r->obj, r->obj_size, (r->obj + r->obj_size - 1) / 64 - r->obj / 64 + 1);
+	       r->type_name, r->o.addr, r->o.size, watch_object__nr_lines(&r->o));
 	if (r->cfg.alloc)
 		printf("# allocated from cache %s by %s/%u\n", r->cfg.alloc, r->alloc_comm,
 		       r->alloc_tid);
 	printf("# %zu hits in %.2f s: %.0f hits/s (the overhead: every hit is a debug trap and a "
 	       "perf sample)\n", r->nr_hits, secs, secs > 0 ? r->nr_hits / secs : 0.0);
-	printf("# access kinds: %s\n", method);
+	printf("# access kinds: %s\n", r->method);
 	if (r->hits_over_cap)
 		printf("# %" PRIu64 " hits after the first %llu were counted out (memory bound): "
 		       "use --duration\n", r->hits_over_cap, MAX_HITS);
@@ -1217,131 +1197,116 @@ static void print_report(struct watch_run *r, struct site *sites, size_t nr_site
 		       "dropped\n", r->free_comm, r->free_tid, r->dropped_after_free);
 	printf("# counts only what was watched: one word per member; accesses to other bytes of "
 	       "the same lines are invisible, so transfers are a lower bound\n");
-	printf("#\n#");
-	for (size_t c = 0; c < NR_MEMBER_COLS; c++)
-		printf(" %*s", member_cols[c].width, member_cols[c].head);
-	printf("\n");
-	for (size_t k = 0; k < r->nr_order; k++) {
-		struct member *m = &r->members[r->order[k]];
+}
 
-		member_row_text(r, m, secs);
-		if (m->watched_ns)
-			watched++;
-	}
-	if (r->cfg.quiet)
-		return;
-	/* Per cache line: what the watched words on it add up to. */
+/* Per cache line: what the watched words on it add up to. */
+static void print_lines(const struct watch_run *r)
+{
+	struct watch_line *lines;
+	size_t nr = watch_object__lines(&r->o, &lines);
+
 	printf("#\n# %-6s %-40s %9s %9s %9s %9s\n", "line", "members watched", "hits", "writes",
 	       "transfers", "writer-cpus");
-	for (uint64_t line = r->obj / 64; line <= (r->obj + r->obj_size - 1) / 64; line++) {
+	for (size_t i = 0; i < nr; i++) {
+		const struct watch_line *l = &lines[i];
 		struct strbuf names = STRBUF_INIT;
-		uint64_t hits = 0, writes = 0, transfers = 0, wcpus = 0;
 
-		for (size_t k = 0; k < r->nr_order; k++) {
-			const struct member *m = &r->members[r->order[k]];
-
-			if (m->st.addr / 64 != line || !m->watched_ns)
-				continue;
-			strbuf__addf(&names, "%s%s", names.len ? " " : "", m->name);
-			hits += m->st.hits;
-			writes += m->st.kinds[WR_STORE] + m->st.kinds[WR_RMW] +
-				  m->st.kinds[WR_LOCKED_RMW];
-			transfers += m->st.transfers;
-			for (unsigned int c = 0; c < nr_cpus; c++) {
-				const uint64_t *kc = &m->st.cpu_kinds[c * WR_NR_KINDS];
-
-				if (kc[WR_STORE] || kc[WR_RMW] || kc[WR_LOCKED_RMW])
-					wcpus |= 1ULL << (c % 64);
-			}
-		}
-		printf("  %-6" PRIu64 " %-40s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9d\n",
-		       line - r->obj / 64, names.buf ? names.buf : "(none)", hits, writes, transfers,
-		       __builtin_popcountll(wcpus));
+		for (size_t k = 0; k < l->nr_members; k++)
+			strbuf__addf(&names, "%s%s", k ? " " : "", r->o.members[l->members[k]].name);
+		printf("  %-6" PRIu64 " %-40s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9u\n", l->line,
+		       names.buf ? names.buf : "(none)", l->hits, l->writes, l->transfers,
+		       l->writer_cpus);
 		strbuf__release(&names);
 	}
-	printf("#\n# cpus: writers/readers; per CPU and code site below\n");
-	for (size_t k = 0; k < r->nr_order; k++) {
-		int mi = r->order[k];
-		struct member *m = &r->members[mi];
+	watch_lines__free(lines, nr);
+}
 
-		if (!m->st.hits)
+/* One member: its hits per CPU, its transfers and its code sites. */
+static void print_member_detail(const struct watch_run *r, int mi)
+{
+	const struct watch_member *m = &r->o.members[mi];
+
+	printf("\n%s (+%" PRIu64 ", %u of %" PRIu64 " bytes watched at %#" PRIx64 "):\n",
+	       m->name, m->offset, m->wlen, m->size, m->st.addr);
+	for (unsigned int c = 0; c < r->o.nr_cpus; c++) {
+		const uint64_t *kc = &m->st.cpu_kinds[(size_t)c * WR_NR_KINDS];
+		uint64_t tot = 0;
+
+		for (int i = 0; i < WR_NR_KINDS; i++)
+			tot += kc[i];
+		if (!tot)
 			continue;
-		printf("\n%s (+%" PRIu64 ", %u of %" PRIu64 " bytes watched at %#" PRIx64 "):\n",
-		       m->name, m->offset, m->wlen, m->size, m->st.addr);
-		for (unsigned int c = 0; c < nr_cpus; c++) {
-			const uint64_t *kc = &m->st.cpu_kinds[c * WR_NR_KINDS];
-			uint64_t tot = 0;
-
-			for (int i = 0; i < WR_NR_KINDS; i++)
-				tot += kc[i];
-			if (!tot)
-				continue;
-			printf("  cpu %-3u %9" PRIu64 " hits:", c, tot);
-			for (int i = 1; i <= WR_NR_KINDS; i++)
-				if (kc[i % WR_NR_KINDS])
-					printf(" %s %" PRIu64, wr_kind__name(i % WR_NR_KINDS),
-					       kc[i % WR_NR_KINDS]);
-			printf("\n");
-		}
-		printf("  transfers %" PRIu64 " (HITM loads %" PRIu64 ", invalidations %" PRIu64
-		       ")\n", m->st.transfers, m->st.hitm, m->st.invalidations);
-		printf("  %9s  %-10s %-36s %9s  %s\n", "hits", "kind", "code", "transfers",
-		       "instruction");
-		for (size_t s = 0; s < nr_sites; s++) {
-			const struct site *st = &sites[s];
-			char where[160];
-
-			if (st->member != mi)
-				continue;
-			snprintf(where, sizeof(where), "%s+%#" PRIx64, st->info.func ? st->info.func : "?",
-				 st->info.func_off);
-			printf("  %9" PRIu64 "  %-10s %-36s %9" PRIu64 "  %s%s%s\n", st->count,
-			       access_kind__name(st->info.kind), where, st->transfers,
-			       st->info.text[0] ? st->info.text : "",
-			       st->info.why ? "  # " : "", st->info.why ? st->info.why : "");
-		}
+		printf("  cpu %-3u %9" PRIu64 " hits:", c, tot);
+		for (int i = 1; i <= WR_NR_KINDS; i++)
+			if (kc[i % WR_NR_KINDS])
+				printf(" %s %" PRIu64, wr_kind__name(i % WR_NR_KINDS),
+				       kc[i % WR_NR_KINDS]);
+		printf("\n");
 	}
+	printf("  transfers %" PRIu64 " (HITM loads %" PRIu64 ", invalidations %" PRIu64 ")\n",
+	       m->st.transfers, m->st.hitm, m->st.invalidations);
+	printf("  %9s  %-10s %-36s %9s  %s\n", "hits", "kind", "code", "transfers", "instruction");
+	for (size_t s = 0; s < r->nr_sites; s++) {
+		const struct site *st = &r->sites[s];
+		char where[160];
+
+		if (st->member != mi)
+			continue;
+		snprintf(where, sizeof(where), "%s+%#" PRIx64, st->info.func ? st->info.func : "?",
+			 st->info.func_off);
+		printf("  %9" PRIu64 "  %-10s %-36s %9" PRIu64 "  %s%s%s\n", st->count,
+		       access_kind__name(st->info.kind), where, st->transfers,
+		       st->info.text[0] ? st->info.text : "",
+		       st->info.why ? "  # " : "", st->info.why ? st->info.why : "");
+	}
+}
+
+static void print_not_watched(const struct watch_run *r)
+{
 	printf("\n# not watched:");
 	if (r->cfg.fields) {
-		size_t shown = 0;
+		int *idx = xcalloc(r->o.nr_top + 1, sizeof(int));
+		size_t n = watch_object__not_watched(&r->o, false, idx);
 
-		for (size_t i = 0; i < r->nr_members; i++) {
-			bool chosen = false;
-
-			for (size_t k = 0; k < r->nr_order; k++) {
-				const struct member *c = &r->members[r->order[k]];
-
-				if (c->offset >= r->members[i].offset &&
-				    c->offset < r->members[i].offset + r->members[i].size)
-					chosen = true;
-			}
-			if (!r->nr_order || (int)i >= r->order[0])
-				break;
-			if (!chosen) {
-				printf("%s %s", shown ? "," : "", r->members[i].name);
-				shown++;
-			}
-		}
-		if (!shown)
+		for (size_t i = 0; i < n; i++)
+			printf("%s %s", i ? "," : "", r->o.members[idx[i]].name);
+		if (!n)
 			printf(" no other member");
-	} else if (watched == r->nr_order) {
+		free(idx);
+	} else if (!watch_object__never_watched(&r->o)) {
 		printf(" every member had its breakpoint for part of the run (see cover)");
 	} else {
 		printf(" %zu members never got a breakpoint (run longer or rotate faster)",
-		       r->nr_order - watched);
+		       watch_object__never_watched(&r->o));
 	}
 	printf("; of members larger than their watched word only the first %s bytes\n",
 	       "1/2/4/8 aligned");
 }
 
+static void print_report(const struct watch_run *r)
+{
+	double secs = (r->end_ns - r->start_ns) / 1e9;
+
+	print_header(r, secs);
+	printf("#\n#");
+	for (size_t c = 0; c < NR_MEMBER_COLS; c++)
+		printf(" %*s", member_cols[c].width, member_cols[c].head);
+	printf("\n");
+	for (size_t k = 0; k < r->o.nr_order; k++)
+		member_row_text(r, &r->o.members[r->o.order[k]], secs);
+	if (r->cfg.quiet)
+		return;
+	print_lines(r);
+	printf("#\n# cpus: writers/readers; per CPU and code site below\n");
+	for (size_t k = 0; k < r->o.nr_order; k++)
+		if (r->o.members[r->o.order[k]].st.hits)
+			print_member_detail(r, r->o.order[k]);
+	print_not_watched(r);
+}
+
 static void watch_run__release(struct watch_run *r)
 {
-	for (size_t i = 0; i < r->nr_members; i++) {
-		free(r->members[i].name);
-		free(r->members[i].st.cpu_kinds);
-	}
-	free(r->members);
-	free(r->order);
+	watch_object__exit(&r->o);
 	free(r->hits);
 	free(r->hit_member);
 	free(r->threads);
@@ -1351,64 +1316,9 @@ static void watch_run__release(struct watch_run *r)
 	free(r->type_owned);
 	free(r->method_owned);
 	free(r->exe);
-}
-
-static int watch_run_inner(struct watch_run *r, const struct command *cmd, int argc, char **argv);
-
-static const struct watch_run *sort_run;
-
-static int hit_cpu_time_cmp(const void *a, const void *b)
-{
-	const struct watch_hit *x = &sort_run->hits[*(const size_t *)a];
-	const struct watch_hit *y = &sort_run->hits[*(const size_t *)b];
-
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return x->time < y->time ? -1 : x->time > y->time;
-}
-
-/*
- * Pair mode: the kind of each hit from the W + RW breakpoints on one word.  Both fire for a
- * write, in the same debug trap (same CPU, IP and thread, adjacent times); only RW for a
- * read.  Returns per hit WR_STORE (a write), WR_LOAD, or -1 for the W half of a matched pair.
- */
-static int *pair_classify(struct watch_run *r)
-{
-	size_t n = r->nr_hits, *idx = xmalloc((n ? n : 1) * sizeof(*idx));
-	int *kinds = xcalloc(n ? n : 1, sizeof(int));
-	char *matched = xcalloc(n ? n : 1, 1);
-
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	sort_run = r;
-	qsort(idx, n, sizeof(*idx), hit_cpu_time_cmp);
-	for (size_t i = 0; i < n; i++) {
-		size_t h = idx[i];
-		const struct watch_hit *w = &r->hits[h];
-
-		if (!(r->hit_member[h] & PAIR_W))
-			continue;
-		kinds[h] = WR_STORE;	/* unless its RW half is found: then it is dropped */
-		for (size_t j = i >= 4 ? i - 4 : 0; j < n && j <= i + 4; j++) {
-			size_t g = idx[j];
-			const struct watch_hit *rw = &r->hits[g];
-
-			if (g == h || matched[g] || (r->hit_member[g] & PAIR_W) ||
-			    r->hit_member[g] != (r->hit_member[h] & ~PAIR_W) || rw->cpu != w->cpu ||
-			    rw->ip != w->ip || rw->tid != w->tid ||
-			    (rw->time > w->time ? rw->time - w->time : w->time - rw->time) > 1000000)
-				continue;
-			matched[g] = 1;
-			kinds[h] = -1;
-			break;
-		}
-	}
-	for (size_t h = 0; h < n; h++)
-		if (!(r->hit_member[h] & PAIR_W))
-			kinds[h] = matched[h] ? WR_STORE : WR_LOAD;
-	free(idx);
-	free(matched);
-	return kinds;
+	code_reader__delete(r->code);
+	free(r->wh);
+	free(r->sites);
 }
 
 /* Read everything left: hits, and allocation records up to the object's free. */
@@ -1419,234 +1329,236 @@ static void final_drain(struct watch_run *r)
 			break;
 }
 
-static int watch_run(const struct command *cmd, int argc, char **argv)
+/* The options that go together, and where the object is: kernel or user. */
+static int check_target(struct watch_run *r)
 {
-	struct watch_run run = { .cmd = cmd };
-	int rc = watch_run_inner(&run, cmd, argc, argv);
+	const struct command *cmd = r->cmd;
+	struct watch_cfg *c = &r->cfg;
+	char err[1024];
 
-	watch_run__release(&run);
-	return rc;
-}
-
-static int watch_run_inner(struct watch_run *r, const struct command *cmd, int argc, char **argv)
-{
-	struct watch_opts wo = { 0 };
-	struct code_reader *code = NULL;
-	struct sigaction sa = { .sa_handler = on_signal };
-	char err[1024], *exe = NULL;
-	char **cmd_argv;
-	int prc, i = cli__parse(cmd, argc, argv, watch_option, r, &prc), rc = EXIT_OK, go_fd = -1;
-	int ntargets;
-	uint64_t deadline = 0;
-	const char *method;
-	struct wr_hit *wh = NULL;
-	struct site *sites = NULL;
-	size_t nr_sites = 0, sites_cap = 0, nr_wh = 0;
-	int *pair_kinds;
-	unsigned int nr_cpus;
-
-	if (i < 0)
-		return prc;
-	cmd_argv = argv + i;
-	if (!r->cfg.output)
-		r->cfg.output = "watch.data";
-	ntargets = !!r->cfg.object + !!r->cfg.symbol + !!r->cfg.alloc;
-	if (ntargets != 1)
+	if (!!c->object + !!c->symbol + !!c->alloc != 1)
 		return cli__usage_error(cmd, "give exactly one of --object, --symbol, --alloc");
-	if ((r->cfg.comm || r->cfg.pid || r->cfg.nth) && !r->cfg.alloc)
+	if ((c->comm || c->pid || c->nth) && !c->alloc)
 		return cli__usage_error(cmd, "--comm, --pid and --nth go with --alloc");
-	if (r->cfg.comm && r->cfg.pid)
+	if (c->comm && c->pid)
 		return cli__usage_error(cmd, "give --comm or --pid, not both");
-	if (!!r->cfg.fields + r->cfg.all_fields != 1)
+	if (!!c->fields + c->all_fields != 1)
 		return cli__usage_error(cmd, "give --fields F1,F2,... or --all-fields");
-	if (r->cfg.fields && !r->cfg.fields[strspn(r->cfg.fields, ", \t")])
+	if (c->fields && !c->fields[strspn(c->fields, ", \t")])
 		return cli__usage_error(cmd, "--fields '%s' names no member: give F1,F2,...",
-					r->cfg.fields);
-	if (r->cfg.rotate && !r->cfg.all_fields && !r->cfg.fields)
+					c->fields);
+	if (c->rotate && !c->all_fields && !c->fields)
 		return cli__usage_error(cmd, "--rotate goes with --fields or --all-fields");
-	if (!*cmd_argv && !r->cfg.duration && !r->cfg.pid && r->cfg.alloc && !r->cfg.comm)
+	if (!*r->cmd_argv && !c->duration && !c->pid && c->alloc && !c->comm)
 		return cli__usage_error(cmd, "--alloc without a command needs --comm or --pid");
 	/* Find out now, not after the run, that the recording cannot be written; an older one
 	 * becomes FILE.old, as perf record keeps it. */
-	if (perf_writer__prepare_output(r->cfg.output, err, sizeof(err))) {
+	if (perf_writer__prepare_output(c->output, err, sizeof(err))) {
 		cli__error("%s", err);
 		return EXIT_USAGE;
 	}
 
-	/* Where is the object: kernel or user? */
 	r->kernel = true;
-	if (r->cfg.symbol && *cmd_argv) {
+	if (c->symbol && *r->cmd_argv) {
 		r->kernel = false;
-	} else if (r->cfg.object) {
-		const char *at = strrchr(r->cfg.object, '@');
+	} else if (c->object) {
+		const char *at = strrchr(c->object, '@');
 		char *end;
 		unsigned long long a;
 
 		if (!at)
 			return cli__usage_error(cmd, "--object wants 'struct T'@ADDR, not '%s'",
-						r->cfg.object);
+						c->object);
 		a = strtoull(at + 1, &end, 0);
 		if (*end || !a)
-			return cli__usage_error(cmd, "bad address in --object '%s'", r->cfg.object);
-		r->obj = a;
+			return cli__usage_error(cmd, "bad address in --object '%s'", c->object);
+		r->o.addr = a;
 		r->kernel = a >= 0xffff800000000000ULL;
-		if (!r->kernel && !*cmd_argv)
+		if (!r->kernel && !*r->cmd_argv)
 			return cli__usage_error(cmd, "a user address needs the command to run");
-		r->cfg.type = r->type_owned = xstrndup(r->cfg.object, at - r->cfg.object);
+		c->type = r->type_owned = xstrndup(c->object, at - c->object);
 	}
 	if (r->kernel && geteuid() != 0) {
 		cli__error("watching kernel memory needs root (breakpoints on kernel addresses, "
 			   "kmem tracepoints, kallsyms addresses)");
 		return EXIT_USAGE;
 	}
-	nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
-	if (nr_cpus < 1 || nr_cpus > 4096)
-		nr_cpus = 1;
+	return 0;
+}
 
-	/* The type. */
-	if (r->cfg.alloc) {
-		if (!slab_cache_exists(r->cfg.alloc)) {
-			cli__error("no slab cache '%s' in this kernel (see /proc/slabinfo)",
-				   r->cfg.alloc);
-			return EXIT_USAGE;
-		}
-		if (!r->cfg.type)
-			for (size_t k = 0; k < sizeof(cache_types) / sizeof(cache_types[0]); k++)
-				if (!strcmp(cache_types[k].cache, r->cfg.alloc))
-					r->cfg.type = cache_types[k].type;
-		if (!r->cfg.type) {
-			cli__error("which struct are the objects of cache '%s'? give --type "
-				   "'struct T'", r->cfg.alloc);
-			return EXIT_USAGE;
-		}
+/* The user program holding the object: --binary, else the workload's executable. */
+static int find_program(struct watch_run *r)
+{
+	r->exe = r->cfg.binary ? realpath(r->cfg.binary, NULL) : resolve_cmd(r->cmd_argv[0]);
+	if (!r->exe) {
+		cli__error("cannot find the program '%s'", r->cfg.binary ? r->cfg.binary :
+			   r->cmd_argv[0]);
+		return EXIT_USAGE;
 	}
-	if (r->cfg.symbol && !r->kernel) {
-		struct global_var gv;
+	return 0;
+}
 
-		exe = r->exe = r->cfg.binary ? realpath(r->cfg.binary, NULL) :
-					       resolve_cmd(cmd_argv[0]);
-		if (!exe) {
-			cli__error("cannot find the program '%s'", r->cfg.binary ? r->cfg.binary :
-				   cmd_argv[0]);
-			return EXIT_USAGE;
-		}
-		rc = code__find_global(exe, r->cfg.symbol, &gv, err, sizeof(err));
-		if (rc < 0) {
-			cli__error("%s", err);
-			return EXIT_USAGE;
-		}
-		if (rc == 1) {
-			cli__error("%s has no global variable '%s' in its symbol table", exe,
-				   r->cfg.symbol);
-			return EXIT_USAGE;
-		}
-		if (!r->cfg.type && !gv.type[0]) {
-			cli__error("%s: no DWARF type for '%s' (build with -g, or give --type)", exe,
-				   r->cfg.symbol);
-			return EXIT_USAGE;
-		}
-		if (!r->cfg.type)
-			r->cfg.type = r->type_owned = xstrdup(gv.type);
-		r->obj = gv.vaddr;	/* + the load base for a PIE, once it is loaded */
-		r->pie = gv.pie;
-		rc = load_members(r, r->cfg.type, exe);
-		if (rc)
-			return rc;
-	} else if (r->cfg.symbol) {
-		struct data_sym ds = { r->cfg.symbol, 0, 0 };
-
-		if (!r->cfg.type) {
-			cli__error("--symbol for a kernel variable needs --type 'struct T' (kernel BTF "
-				   "has the types of per-CPU variables only)");
-			return EXIT_USAGE;
-		}
-		kallsyms__for_each(NULL, find_data_sym, &ds);
-		r->obj = ds.addr;
-		if (!r->obj) {
-			cli__error("no data symbol '%s' in /proc/kallsyms (it lists %d data symbols%s)",
-				   r->cfg.symbol, ds.ndata, ds.ndata < 1000 ?
-				   ": this kernel has CONFIG_KALLSYMS_ALL off; use --object with an "
-				   "address" : "");
-			return EXIT_USAGE;
-		}
-		rc = load_members(r, r->cfg.type, NULL);
-		if (rc)
-			return rc;
-	} else if (r->cfg.object && !r->kernel) {
-		/* A user object: its type from the program's DWARF; the address as nm prints it
-		 * (relocated by the load base for a PIE) or as the running program has it. */
-		exe = r->exe = r->cfg.binary ? realpath(r->cfg.binary, NULL) :
-					       resolve_cmd(cmd_argv[0]);
-		if (!exe) {
-			cli__error("cannot find the program '%s'", r->cfg.binary ? r->cfg.binary :
-				   cmd_argv[0]);
-			return EXIT_USAGE;
-		}
-		rc = elf_is_pie(exe);
-		if (rc < 0) {
-			cli__error("%s: not an ELF file", exe);
-			return EXIT_USAGE;
-		}
-		r->pie = rc;
-		rc = load_members(r, r->cfg.type, exe);
-		if (rc)
-			return rc;
-	} else {
-		rc = load_members(r, r->cfg.type, NULL);
-		if (rc)
-			return rc;
+/* --alloc CACHE: the cache exists, and the type of its objects is known. */
+static int type_of_cache(struct watch_run *r)
+{
+	if (!slab_cache_exists(r->cfg.alloc)) {
+		cli__error("no slab cache '%s' in this kernel (see /proc/slabinfo)", r->cfg.alloc);
+		return EXIT_USAGE;
 	}
+	if (!r->cfg.type)
+		for (size_t k = 0; k < sizeof(cache_types) / sizeof(cache_types[0]); k++)
+			if (!strcmp(cache_types[k].cache, r->cfg.alloc))
+				r->cfg.type = cache_types[k].type;
+	if (!r->cfg.type) {
+		cli__error("which struct are the objects of cache '%s'? give --type 'struct T'",
+			   r->cfg.alloc);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
 
-	/* Code bytes, for classifying each hit. */
-	code_reader__new(&code);
-	method = "instruction decode (capstone) of the program's own code, read from its ELF "
-		 "files; accesses from kernel mode not watched (not root)";
+/* --symbol of a user program: its address and (unless --type) its type from the DWARF. */
+static int user_symbol(struct watch_run *r)
+{
+	struct global_var gv;
+	char err[1024];
+	int rc = find_program(r);
+
+	if (rc)
+		return rc;
+	rc = code__find_global(r->exe, r->cfg.symbol, &gv, err, sizeof(err));
+	if (rc < 0) {
+		cli__error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (rc == 1) {
+		cli__error("%s has no global variable '%s' in its symbol table", r->exe,
+			   r->cfg.symbol);
+		return EXIT_USAGE;
+	}
+	if (!r->cfg.type && !gv.type[0]) {
+		cli__error("%s: no DWARF type for '%s' (build with -g, or give --type)", r->exe,
+			   r->cfg.symbol);
+		return EXIT_USAGE;
+	}
+	if (!r->cfg.type)
+		r->cfg.type = r->type_owned = xstrdup(gv.type);
+	r->o.addr = gv.vaddr;	/* + the load base for a PIE, once it is loaded */
+	r->pie = gv.pie;
+	return load_members(r, r->cfg.type, r->exe);
+}
+
+/* --symbol of the kernel: its address from kallsyms, its type from --type and BTF. */
+static int kernel_symbol(struct watch_run *r)
+{
+	struct data_sym ds = { r->cfg.symbol, 0, 0 };
+
+	if (!r->cfg.type) {
+		cli__error("--symbol for a kernel variable needs --type 'struct T' (kernel BTF "
+			   "has the types of per-CPU variables only)");
+		return EXIT_USAGE;
+	}
+	kallsyms__for_each(NULL, find_data_sym, &ds);
+	r->o.addr = ds.addr;
+	if (!r->o.addr) {
+		cli__error("no data symbol '%s' in /proc/kallsyms (it lists %d data symbols%s)",
+			   r->cfg.symbol, ds.ndata, ds.ndata < 1000 ?
+			   ": this kernel has CONFIG_KALLSYMS_ALL off; use --object with an "
+			   "address" : "");
+		return EXIT_USAGE;
+	}
+	return load_members(r, r->cfg.type, NULL);
+}
+
+/*
+ * A user --object: its type from the program's DWARF; the address as nm prints it (relocated
+ * by the load base for a PIE) or as the running program has it.
+ */
+static int user_object(struct watch_run *r)
+{
+	int rc = find_program(r);
+
+	if (rc)
+		return rc;
+	rc = elf_is_pie(r->exe);
+	if (rc < 0) {
+		cli__error("%s: not an ELF file", r->exe);
+		return EXIT_USAGE;
+	}
+	r->pie = rc;
+	return load_members(r, r->cfg.type, r->exe);
+}
+
+/* The object's type and members, and its address where it is known before the run. */
+static int load_target(struct watch_run *r)
+{
+	int rc;
+
+	if (r->cfg.alloc && (rc = type_of_cache(r)))
+		return rc;
+	if (r->cfg.symbol)
+		return r->kernel ? kernel_symbol(r) : user_symbol(r);
+	if (r->cfg.object && !r->kernel)
+		return user_object(r);
+	return load_members(r, r->cfg.type, NULL);
+}
+
+/* How each hit's kind is told: code bytes to decode (and from where), or breakpoint pairs. */
+static void choose_method(struct watch_run *r)
+{
+	char err[1024] = "";
+
+	code_reader__new(&r->code);
+	r->method = "instruction decode (capstone) of the program's own code, read from its ELF "
+		    "files; accesses from kernel mode not watched (not root)";
 	if (!r->kernel && geteuid() == 0)
-		method = "instruction decode (capstone) of the program's own code, read from its ELF "
-			 "files (kernel-mode hits: of the running kernel's text)";
+		r->method = "instruction decode (capstone) of the program's own code, read from its "
+			    "ELF files (kernel-mode hits: of the running kernel's text)";
 	if (r->kernel || geteuid() == 0) {
-		if (add_kernel_code(code, err, sizeof(err)) == 0 && r->kernel)
-			method = strcmp(code_reader__kernel_source(code), "/proc/kcore") ?
-					 "instruction decode (capstone) of the running kernel's text "
-					 "read with bpf_probe_read_kernel" :
-					 "instruction decode (capstone) of /proc/kcore";
+		if (add_kernel_code(r->code, err, sizeof(err)) == 0 && r->kernel)
+			r->method = strcmp(code_reader__kernel_source(r->code), "/proc/kcore") ?
+					    "instruction decode (capstone) of the running kernel's "
+					    "text read with bpf_probe_read_kernel" :
+					    "instruction decode (capstone) of /proc/kcore";
 		else if (r->kernel && !r->cfg.method)
 			r->pair = true;		/* no code bytes: the honest fallback */
 		else if (r->kernel)
-			method = r->method_owned = xasprintf("unknown for kernel code (%s)", err);
+			r->method = r->method_owned = xasprintf("unknown for kernel code (%s)", err);
 	}
 	if (r->cfg.method && !strcmp(r->cfg.method, "pair"))
 		r->pair = true;
 	if (r->pair)
-		method = r->method_owned = xasprintf(
+		r->method = r->method_owned = xasprintf(
 			"write-only + read/write breakpoint pair on each word (a hit on both is a "
 			"write, on the read/write one alone a load; writes are counted as stores: "
 			"the pair cannot tell a store from an RMW)%s%s%s",
 			r->cfg.method ? "" : " because kernel code cannot be read (", r->cfg.method ?
 			"" : err, r->cfg.method ? "" : ")");
+}
 
-	/* Breakpoint slots and groups. */
+/* Breakpoint slots: how many members one group watches, and how many groups rotate. */
+static int plan_groups(struct watch_run *r)
+{
+	char err[1024];
+
 	r->slots = watcher__probe_slots(err, sizeof(err));
 	if (r->slots <= 0) {
 		cli__error("%s", err);
-		rc = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
 	r->group_size = r->pair ? r->slots / 2 : r->slots;
 	if (!r->group_size) {
 		cli__error("the pair method needs 2 free breakpoint slots, this machine has %d free",
 			   r->slots);
-		rc = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (r->nr_order > r->group_size && !r->cfg.rotate && r->pair) {
+	if (r->o.nr_order > r->group_size && !r->cfg.rotate && r->pair) {
 		cli__error("%zu members but the pair method watches at most %zu with %d free "
 			   "breakpoint slots (two per member): fewer members, --method decode, or "
-			   "--rotate SECONDS", r->nr_order, r->group_size, r->slots);
-		rc = EXIT_USAGE;
-		goto out;
+			   "--rotate SECONDS", r->o.nr_order, r->group_size, r->slots);
+		return EXIT_USAGE;
 	}
-	if (r->nr_order > (size_t)r->slots && !r->cfg.rotate) {
+	if (r->o.nr_order > (size_t)r->slots && !r->cfg.rotate) {
 #if defined(__x86_64__) || defined(__i386__)
 		const int arch_slots = 4;	/* DR0-DR3 */
 #else
@@ -1655,165 +1567,213 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		if (r->slots < arch_slots)
 			cli__error("%zu members but only %d breakpoint slots are free on this machine "
 				   "(it has %d; %d in use by another tool such as perf or gdb): watch "
-				   "at most %d, or add --rotate SECONDS", r->nr_order, r->slots,
+				   "at most %d, or add --rotate SECONDS", r->o.nr_order, r->slots,
 				   arch_slots, arch_slots - r->slots, r->slots);
 		else
 			cli__error("%zu members but only %d breakpoint slots are free on this machine "
 				   "(it has %d): watch at most %d, or add --rotate SECONDS",
-				   r->nr_order, r->slots, arch_slots, r->slots);
-		rc = EXIT_USAGE;
-		goto out;
+				   r->o.nr_order, r->slots, arch_slots, r->slots);
+		return EXIT_USAGE;
 	}
-	r->nr_groups = (r->nr_order + r->group_size - 1) / r->group_size;
+	r->nr_groups = (r->o.nr_order + r->group_size - 1) / r->group_size;
+	return 0;
+}
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+/*
+ * A user workload: started stopped right after its exec, so that a PIE's object is relocated
+ * by its load base and its code and maps are read before it runs.
+ */
+static int attach_user(struct watch_run *r, struct watch_opts *wo)
+{
+	uint64_t base = 0;
+	int st;
 
-	wo.pid = 0;
-	if (!r->kernel) {
-		uint64_t base = 0;
-		int st;
-
-		r->child = start_workload(cmd_argv, true, NULL, r->cfg.json);
-		if (r->child < 0 || waitpid(r->child, &st, 0) != r->child || !WIFSTOPPED(st)) {
-			cli__error("cannot start %s", cmd_argv[0]);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (r->pie) {	/* relocate by the load base */
-			if (load_base(r->child, exe, &base) < 0) {
-				cli__error("cannot find where %s is loaded", exe);
-				kill(r->child, SIGKILL);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			/* --object: an address below the load base is a link-time one (nm's);
-			 * nothing of the process is mapped there. */
-			if (!r->cfg.object || r->obj < base)
-				r->obj += base;
-		}
-		proc_maps__for_each(NULL, r->child, code_map, code);
-		save_maps(r);
-		wo.pid = r->child;
-		wo.exclude_kernel = geteuid() != 0;
+	r->child = start_workload(r->cmd_argv, true, NULL, r->cfg.json);
+	if (r->child < 0 || waitpid(r->child, &st, 0) != r->child || !WIFSTOPPED(st)) {
+		cli__error("cannot start %s", r->cmd_argv[0]);
+		return EXIT_USAGE;
 	}
+	if (r->pie) {	/* relocate by the load base */
+		if (load_base(r->child, r->exe, &base) < 0) {
+			cli__error("cannot find where %s is loaded", r->exe);
+			kill(r->child, SIGKILL);
+			return EXIT_USAGE;
+		}
+		/* --object: an address below the load base is a link-time one (nm's); nothing of
+		 * the process is mapped there. */
+		if (!r->cfg.object || r->o.addr < base)
+			r->o.addr += base;
+	}
+	proc_maps__for_each(NULL, r->child, code_map, r->code);
+	save_maps(r);
+	wo->pid = r->child;
+	wo->exclude_kernel = geteuid() != 0;
+	return 0;
+}
+
+/* Kernel objects: allocations followed through the kmem tracepoints, filtered to ours. */
+static int follow_kernel_allocs(struct watch_run *r)
+{
+	char err[1024];
+	int mounted;
+
+	if (!tracefs__dir(&mounted, err, sizeof(err))) {
+		cli__error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (watcher__follow_allocs(r->w, err, sizeof(err)) < 0) {
+		cli__error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (r->cfg.alloc && watcher__filter_allocs(r->w, r->cfg.alloc, err, sizeof(err)) < 0)
+		cli__error("%s (following every cache instead)", err);
+	if (!r->cfg.alloc && r->o.addr && watcher__filter_object(r->w, r->o.addr, err, sizeof(err)) < 0)
+		cli__error("%s", err);
+	return 0;
+}
+
+/* A kernel target's workload: held until the tracepoints and breakpoints are in place. */
+static int start_kernel_workload(struct watch_run *r)
+{
+	char self[32] = "lineup";
+	int go_fd = -1;
+
+	r->child = start_workload(r->cmd_argv, false, &go_fd, r->cfg.json);
+	if (r->child < 0) {
+		cli__error("cannot start %s: %s", r->cmd_argv[0], strerror(errno));
+		return EXIT_USAGE;
+	}
+	/* Until its exec (a COMM record) the child has our name: /proc, read later, would
+	 * already show the new one. */
+	host__thread_comm(getpid(), getpid(), self, sizeof(self));
+	set_comm(r, r->child, r->child, self);
+	if (write(go_fd, "g", 1) != 1)
+		cli__error("cannot start %s", r->cmd_argv[0]);
+	close(go_fd);
+	return 0;
+}
+
+/* Breakpoints on the object (when its address is known), then the workload let go. */
+static int start_watching(struct watch_run *r)
+{
+	struct watch_opts wo = { 0 };
+	char err[1024];
+	int rc;
+
+	if (!r->kernel && (rc = attach_user(r, &wo)))
+		return rc;
 	if (watcher__new(&r->w, &wo, err, sizeof(err)) < 0) {
 		cli__error("%s", err);
-		rc = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (r->kernel) {
-		int mounted;
-
-		if (!tracefs__dir(&mounted, err, sizeof(err))) {
-			cli__error("%s", err);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (watcher__follow_allocs(r->w, err, sizeof(err)) < 0) {
-			cli__error("%s", err);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (r->cfg.alloc && watcher__filter_allocs(r->w, r->cfg.alloc, err, sizeof(err)) < 0)
-			cli__error("%s (following every cache instead)", err);
-		if (!r->cfg.alloc && r->obj &&
-		    watcher__filter_object(r->w, r->obj, err, sizeof(err)) < 0)
-			cli__error("%s", err);
-	}
+	if (r->kernel && (rc = follow_kernel_allocs(r)))
+		return rc;
 	r->start_ns = now_ns();
-	if (r->obj) {
-		place_words(r);
+	if (r->o.addr) {
+		watch_object__place_words(&r->o);
 		rc = install_group(r);
 		if (rc)
-			goto out;
+			return rc;
 	}
-	if (r->kernel && *cmd_argv) {
-		r->child = start_workload(cmd_argv, false, &go_fd, r->cfg.json);
-		if (r->child < 0) {
-			cli__error("cannot start %s: %s", cmd_argv[0], strerror(errno));
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		{
-			/* Until its exec (a COMM record) the child has our name: /proc, read later,
-			 * would already show the new one. */
-			char self[32] = "lineup";
-
-			host__thread_comm(getpid(), getpid(), self, sizeof(self));
-			set_comm(r, r->child, r->child, self);
-		}
-		/* Go: the tracepoints (and any breakpoints) are in place. */
-		if (write(go_fd, "g", 1) != 1)
-			cli__error("cannot start %s", cmd_argv[0]);
-		close(go_fd);
-	} else if (!r->kernel) {
+	if (r->kernel && *r->cmd_argv)
+		return start_kernel_workload(r);
+	if (!r->kernel)
 		ptrace(PTRACE_DETACH, r->child, NULL, NULL);
-	}
-	if (r->cfg.duration)
-		deadline = r->start_ns + (uint64_t)(r->cfg.duration * 1e9);
+	return 0;
+}
 
-	/* The loop. */
-	const char *why = "signal";
+/* The followed allocation came: watch that object from now on. */
+static int object_found(struct watch_run *r)
+{
+	char err[1024];
+	int rc;
 
+	if (!r->cfg.quiet)
+		fprintf(stderr, "lineup watch: %s at %#" PRIx64 " allocated by %s/%u, watching %zu "
+			"member%s\n", r->type_name, r->o.addr, r->alloc_comm, r->alloc_tid,
+			r->o.nr_order, r->o.nr_order == 1 ? "" : "s");
+	r->start_ns = now_ns();
+	watch_object__place_words(&r->o);
+	rc = install_group(r);
+	if (rc)
+		return rc;
+	if (watcher__filter_object(r->w, r->o.addr, err, sizeof(err)) < 0)
+		cli__error("%s", err);
+	return 0;
+}
+
+/* --rotate: the next group of members gets the breakpoints.  1 when the object was freed. */
+static int rotate(struct watch_run *r)
+{
+	if (watcher__drain(r->w, on_hit, on_alloc, r) == 2)
+		return 1;
+	close_group(r);
+	r->group = (r->group + 1) % r->nr_groups;
+	return install_group(r) ? -1 : 0;
+}
+
+/*
+ * Read hits and allocation records until the object is freed, the workload exits, the
+ * duration ends or a signal comes; r->why says which.  Returns an exit code or 0.
+ */
+static int watch_loop(struct watch_run *r)
+{
+	uint64_t deadline = r->cfg.duration ? r->start_ns + (uint64_t)(r->cfg.duration * 1e9) : 0;
+	int rc;
+
+	r->why = "signal";
 	while (!stop_signal) {
 		int d;
 
 		watcher__poll(r->w, 50);
 		d = watcher__drain(r->w, on_hit, on_alloc, r);
 		if (d == 1) {
-			if (!r->cfg.quiet)
-				fprintf(stderr, "lineup watch: %s at %#" PRIx64 " allocated by %s/%u, "
-					"watching %zu member%s\n", r->type_name, r->obj, r->alloc_comm,
-					r->alloc_tid, r->nr_order, r->nr_order == 1 ? "" : "s");
-			r->start_ns = now_ns();
-			place_words(r);
-			rc = install_group(r);
+			rc = object_found(r);
 			if (rc)
-				goto out;
-			if (watcher__filter_object(r->w, r->obj, err, sizeof(err)) < 0)
-				cli__error("%s", err);
+				return rc;
 			continue;
 		}
 		if (d == 2) {
 			/* Hits before the free still count; the rest are on freed memory. */
 			final_drain(r);
-			why = "the object was freed";
-			break;
+			r->why = "the object was freed";
+			return 0;
 		}
 		reap_child(r, false);
 		if (r->child_exited) {
 			/* Its exit closed the file: the free is in the buffers, read it too. */
 			final_drain(r);
-			why = r->freed ? "the object was freed" : "the workload exited";
-			break;
+			r->why = r->freed ? "the object was freed" : "the workload exited";
+			return 0;
 		}
 		if (deadline && now_ns() >= deadline) {
 			final_drain(r);
-			why = r->freed ? "the object was freed" : "the duration ended";
-			break;
+			r->why = r->freed ? "the object was freed" : "the duration ended";
+			return 0;
 		}
-		if (r->obj && r->cfg.rotate && r->nr_groups > 1 &&
+		if (r->o.addr && r->cfg.rotate && r->nr_groups > 1 &&
 		    now_ns() - r->group_since >= (uint64_t)(r->cfg.rotate * 1e9)) {
-			if (watcher__drain(r->w, on_hit, on_alloc, r) == 2) {
+			rc = rotate(r);
+			if (rc < 0)
+				return EXIT_USAGE;
+			if (rc) {
 				final_drain(r);
-				why = "the object was freed";
-				break;
+				r->why = "the object was freed";
+				return 0;
 			}
-			close_group(r);
-			r->group = (r->group + 1) % r->nr_groups;
-			rc = install_group(r);
-			if (rc)
-				goto out;
 		}
 	}
-	if (stop_signal && r->w)
-		final_drain(r);
+	final_drain(r);
+	return 0;
+}
+
+/* Breakpoints off, the stop said, and the hits on freed memory dropped. */
+static void stop_watching(struct watch_run *r)
+{
 	r->end_ns = now_ns();
 	if (!r->cfg.quiet)
-		fprintf(stderr, "lineup watch: stopped: %s%s%s after %.2f s, %zu breakpoint samples\n", why,
-			r->freed ? " by " : "", r->freed ? r->free_comm : "",
+		fprintf(stderr, "lineup watch: stopped: %s%s%s after %.2f s, %zu breakpoint samples\n",
+			r->why, r->freed ? " by " : "", r->freed ? r->free_comm : "",
 			(r->end_ns - r->start_ns) / 1e9, r->nr_hits);
 	close_group(r);
 	watcher__clear_points(r->w);
@@ -1833,107 +1793,183 @@ static int watch_run_inner(struct watch_run *r, const struct command *cmd, int a
 		}
 		r->nr_hits = k;
 	}
-	if (!r->obj) {
-		cli__error("no %s object was allocated%s%s%s before %s", r->cfg.alloc ? r->cfg.alloc :
-			   "", r->cfg.comm ? " by " : "", r->cfg.comm ? r->cfg.comm : "",
-			   r->cfg.pid ? " by that process" : "",
-			   r->child_exited ? "the workload exited" : "the watch ended");
-		rc = EXIT_NOTHING;
-		goto out;
-	}
+}
 
-	/* Classify every hit, replay the order, write and print. */
-	wh = xcalloc(r->nr_hits ? r->nr_hits : 1, sizeof(*wh));
-	for (size_t k = 0; k < r->nr_order; k++)
-		r->members[r->order[k]].st.cpu_kinds = xcalloc(nr_cpus * WR_NR_KINDS, 8);
-	pair_kinds = r->pair ? pair_classify(r) : NULL;
+/* Pair mode: each hit's kind from its two breakpoints (analyzer/watch_replay.h). */
+static int *pair_kinds(const struct watch_run *r)
+{
+	struct wr_hit *h = xcalloc(r->nr_hits ? r->nr_hits : 1, sizeof(*h));
+	int *kinds;
+
+	for (size_t i = 0; i < r->nr_hits; i++)
+		h[i] = (struct wr_hit){ .time = r->hits[i].time, .ip = r->hits[i].ip,
+					.cpu = r->hits[i].cpu, .tid = r->hits[i].tid,
+					.field = r->hit_member[i] };
+	kinds = wr_hits__pair_kinds(h, r->nr_hits, PAIR_W);
+	free(h);
+	return kinds;
+}
+
+/* The code site of a hit: found, or made and classified (decoded, or by its pair @kind). */
+static struct site *site_of(struct watch_run *r, const struct watch_hit *hit, int member, int kind)
+{
+	struct site *s;
+
+	for (size_t k = 0; k < r->nr_sites; k++)
+		if (r->sites[k].ip == hit->ip && r->sites[k].member == member &&
+		    (kind < 0 || (int)r->sites[k].info.kind == kind))
+			return &r->sites[k];
+	r->sites = xgrow(r->sites, &r->sites_cap, r->nr_sites + 1, sizeof(*r->sites));
+	s = &r->sites[r->nr_sites++];
+	memset(s, 0, sizeof(*s));
+	s->ip = hit->ip;
+	s->kernel = hit->kernel;
+	s->member = member;
+	if (kind < 0) {
+		code_reader__classify(r->code, hit->ip, hit->kernel, &s->info);
+	} else {
+		uint64_t start = 0;
+
+		/* No instruction: the site is the trap address. */
+		s->info.kind = (enum access_kind)kind;
+		s->info.func = code_reader__function(r->code, hit->ip - 1, hit->kernel, &start);
+		s->info.func_off = s->info.func ? hit->ip - start : 0;
+		snprintf(s->info.text, sizeof(s->info.text), "(trap at %#" PRIx64 ")", hit->ip);
+	}
+	return s;
+}
+
+/* Every hit classified (load/store/RMW) and tied to its code site, as the replay takes it. */
+static void classify_hits(struct watch_run *r)
+{
+	int *kinds = r->pair ? pair_kinds(r) : NULL;
+
+	r->wh = xcalloc(r->nr_hits ? r->nr_hits : 1, sizeof(*r->wh));
 	for (size_t h = 0; h < r->nr_hits; h++) {
 		const struct watch_hit *hit = &r->hits[h];
-		int member = r->hit_member[h] & ~PAIR_W;
-		int kind = pair_kinds ? pair_kinds[h] : -2;
-		struct site *s = NULL;
+		int member = r->hit_member[h] & ~PAIR_W, kind = kinds ? kinds[h] : -2;
+		struct site *s;
+		struct wr_hit *w;
 
 		if (kind == -1)
 			continue;	/* the W half of a pair: evidence, not a hit of its own */
-		for (size_t k = 0; k < nr_sites; k++)
-			if (sites[k].ip == hit->ip && sites[k].member == member &&
-			    (kind < 0 || (int)sites[k].info.kind == kind)) {
-				s = &sites[k];
-				break;
-			}
-		if (!s) {
-			sites = xgrow(sites, &sites_cap, nr_sites + 1, sizeof(*sites));
-			s = &sites[nr_sites++];
-			memset(s, 0, sizeof(*s));
-			s->ip = hit->ip;
-			s->kernel = hit->kernel;
-			s->member = member;
-			if (kind < 0) {
-				code_reader__classify(code, hit->ip, hit->kernel, &s->info);
-			} else {
-				uint64_t start = 0;
-
-				/* No instruction: the site is the trap address. */
-				s->info.kind = (enum access_kind)kind;
-				s->info.func = code_reader__function(code, hit->ip - 1, hit->kernel,
-								     &start);
-				s->info.func_off = s->info.func ? hit->ip - start : 0;
-				snprintf(s->info.text, sizeof(s->info.text), "(trap at %#" PRIx64 ")",
-					 hit->ip);
-			}
-		}
+		s = site_of(r, hit, member, kind);
 		s->count++;
-		wh[nr_wh].time = hit->time;
-		wh[nr_wh].ip = hit->ip;
-		wh[nr_wh].cpu = hit->cpu;
-		wh[nr_wh].tid = hit->tid;
-		wh[nr_wh].field = member;
-		wh[nr_wh].group = hit->gen;
-		wh[nr_wh].site = s - sites;
-		wh[nr_wh].kind = (enum wr_kind)s->info.kind;
-		nr_wh++;
+		w = &r->wh[r->nr_wh++];
+		w->time = hit->time;
+		w->ip = hit->ip;
+		w->cpu = hit->cpu;
+		w->tid = hit->tid;
+		w->field = member;
+		w->group = hit->gen;
+		w->site = s - r->sites;
+		w->kind = (enum wr_kind)s->info.kind;
 	}
-	free(pair_kinds);
-	r->nr_hits = nr_wh;	/* the table, the perf.data and the replay count these */
-	{
-		struct wr_field *fields = xcalloc(r->nr_members, sizeof(*fields));
+	free(kinds);
+	r->nr_hits = r->nr_wh;	/* the table, the perf.data and the replay count these */
+}
 
-		for (size_t m = 0; m < r->nr_members; m++)
-			fields[m] = r->members[m].st;
-		wr_report__replay(wh, r->nr_hits, fields, r->nr_members, 6, nr_cpus);
-		for (size_t m = 0; m < r->nr_members; m++)
-			r->members[m].st = fields[m];
-		free(fields);
-		for (size_t h = 0; h < r->nr_hits; h++)
-			if (wh[h].site >= 0)
-				sites[wh[h].site].transfers += wh[h].transfer;
-	}
-	if (write_perf_data(r, wh, sites, argc, argv) < 0)
-		rc = EXIT_USAGE;
-	qsort(sites, nr_sites, sizeof(*sites), site_cmp);
-	if (r->cfg.json) {
-		print_report_json(r, sites, nr_sites, nr_cpus, method);
-	} else {
-		print_report(r, sites, nr_sites, nr_cpus, method);
-		printf("# written to %s (perf script -i %s lists the hits)\n", r->cfg.output,
-		       r->cfg.output);
-	}
-	if (!rc && !r->nr_hits)
-		rc = EXIT_NOTHING;
-out:
-	if (r->w)
-		watcher__delete(r->w);
+/* The exact access order through the coherence model: transfers per member and per site. */
+static void replay(struct watch_run *r)
+{
+	struct wr_field *fields = xcalloc(r->o.nr_members, sizeof(*fields));
+	unsigned int shift = 0;
+
+	while ((1u << shift) < r->o.line_size)
+		shift++;
+	for (size_t k = 0; k < r->o.nr_order; k++)
+		r->o.members[r->o.order[k]].st.cpu_kinds = xcalloc((size_t)r->o.nr_cpus * WR_NR_KINDS,
+								    sizeof(uint64_t));
+	for (size_t m = 0; m < r->o.nr_members; m++)
+		fields[m] = r->o.members[m].st;
+	wr_report__replay(r->wh, r->nr_hits, fields, r->o.nr_members, shift, r->o.nr_cpus);
+	for (size_t m = 0; m < r->o.nr_members; m++)
+		r->o.members[m].st = fields[m];
+	free(fields);
+	for (size_t h = 0; h < r->nr_hits; h++)
+		if (r->wh[h].site >= 0)
+			r->sites[r->wh[h].site].transfers += r->wh[h].transfer;
+}
+
+/* The workload is not left behind: ended on a signal, waited for otherwise. */
+static void end_workload(struct watch_run *r)
+{
 	if (r->child > 0 && !r->child_exited) {
 		if (stop_signal)
 			kill(r->child, SIGTERM);
 		reap_child(r, true);
 	}
-	if (r->child_exited && WIFEXITED(r->child_status) && WEXITSTATUS(r->child_status) == 127 &&
-	    !r->nr_hits && !rc)
+}
+
+static int watch_run_inner(struct watch_run *r, int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int rc;
+
+	rc = check_target(r);
+	if (!rc)
+		rc = load_target(r);
+	if (rc)
+		return rc;
+	choose_method(r);
+	rc = plan_groups(r);
+	if (rc)
+		return rc;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	rc = start_watching(r);
+	if (!rc)
+		rc = watch_loop(r);
+	if (rc)
+		return rc;
+	stop_watching(r);
+	if (!r->o.addr) {
+		cli__error("no %s object was allocated%s%s%s before %s", r->cfg.alloc ? r->cfg.alloc :
+			   "", r->cfg.comm ? " by " : "", r->cfg.comm ? r->cfg.comm : "",
+			   r->cfg.pid ? " by that process" : "",
+			   r->child_exited ? "the workload exited" : "the watch ended");
+		return EXIT_NOTHING;
+	}
+	classify_hits(r);
+	replay(r);
+	if (write_perf_data(r, argc, argv) < 0)
 		rc = EXIT_USAGE;
-	code_reader__delete(code);
-	free(wh);
-	free(sites);
+	qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
+	if (r->cfg.json) {
+		print_report_json(r);
+	} else {
+		print_report(r);
+		printf("# written to %s (perf script -i %s lists the hits)\n", r->cfg.output,
+		       r->cfg.output);
+	}
+	if (!rc && !r->nr_hits)
+		rc = EXIT_NOTHING;
+	return rc;
+}
+
+static int watch_run(const struct command *cmd, int argc, char **argv)
+{
+	struct watch_run run = { .cmd = cmd };
+	unsigned int nr_cpus = (unsigned int)sysconf(_SC_NPROCESSORS_CONF);
+	int prc, i = cli__parse(cmd, argc, argv, watch_option, &run, &prc), rc;
+
+	if (i < 0)
+		return prc;
+	run.cmd_argv = argv + i;
+	if (!run.cfg.output)
+		run.cfg.output = "watch.data";
+	if (nr_cpus < 1 || nr_cpus > 4096)
+		nr_cpus = 1;
+	watch_object__init(&run.o, host__cache_line_size(), nr_cpus);
+	rc = watch_run_inner(&run, argc, argv);
+	if (run.w)
+		watcher__delete(run.w);
+	end_workload(&run);
+	if (run.child_exited && WIFEXITED(run.child_status) &&
+	    WEXITSTATUS(run.child_status) == 127 && !run.nr_hits && !rc)
+		rc = EXIT_USAGE;
+	watch_run__release(&run);
 	return rc;
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* PERF_RECORD_MISC_MMAP_DATA: a mapping that is not executable. */
 #define MISC_MMAP_DATA (1u << 13)
@@ -235,4 +236,21 @@ int host__thread_comm(pid_t pid, pid_t tid, char *buf, size_t size)
 	fclose(f);
 	buf[strcspn(buf, "\n")] = 0;
 	return 0;
+}
+
+unsigned int host__cache_line_size(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size", "re");
+	long n = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	if (n <= 0)
+		n = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+	if (n < 8 || n > 4096 || (n & (n - 1)))
+		n = 64;
+	return (unsigned int)n;
 }

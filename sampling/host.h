@@ -94,6 +94,12 @@ uint16_t proc_maps__misc(const struct rec_mmap *m);
 int proc_maps__for_each(const char *root, pid_t pid,
 			int (*fn)(const struct rec_mmap *m, uint16_t misc, void *arg), void *arg);
 
+/*
+ * The cache-line size of this machine (the L1 data cache's coherency line, from sysfs, else
+ * libc's), 64 when neither says or what they say is no power of two.
+ */
+unsigned int host__cache_line_size(void);
+
 /* The name of thread @tid of @pid (/proc/PID/task/TID/comm) in @buf: 0, or -errno. */
 int host__thread_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 

@@ -11,8 +11,11 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,18 +85,120 @@ static bool find_workloads(char *dir, size_t size, const char *name)
 	return false;
 }
 
-static int sh(const char *what, const char *cmdline)
+/*
+ * Run @argv in @dir, without a shell: a path is an argument, never command text (a --keep
+ * DIR with quotes in it stays a name).  @env: one "NAME=VALUE" for the child, or NULL; @out:
+ * the child's stdout (-1: ours).  Prints "$ @what" first.  The child's exit status, or
+ * EXIT_RUNTIME when it could not be run or did not run to completion.
+ */
+static int run(const char *what, const char *dir, char *const argv[], const char *env, int out)
 {
+	pid_t pid;
 	int st;
 
 	printf("\n$ %s\n", what);
-	fflush(stdout);
-	st = system(cmdline);
-	if (st == -1 || !WIFEXITED(st)) {
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		cli__error("demo: fork: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (!pid) {
+		if (chdir(dir)) {
+			fprintf(stderr, "lineup: demo: %s: %s\n", dir, strerror(errno));
+			_exit(127);
+		}
+		if (env)
+			putenv((char *)env);
+		if (out >= 0)
+			dup2(out, STDOUT_FILENO);
+		execvp(argv[0], argv);
+		fprintf(stderr, "lineup: demo: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			cli__error("demo: waitpid: %s", strerror(errno));
+			return EXIT_RUNTIME;
+		}
+	if (!WIFEXITED(st)) {
 		cli__error("demo: '%s' did not run to completion", what);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	return WEXITSTATUS(st);
+}
+
+/* Split @s on blanks into @v (at most @max - 1 words, NULL-terminated); @s is modified. */
+static size_t split_words(char *s, char **v, size_t max)
+{
+	size_t n = 0;
+
+	for (char *w = strtok(s, " \t\n"); w && n + 1 < max; w = strtok(NULL, " \t\n"))
+		v[n++] = w;
+	v[n] = NULL;
+	return n;
+}
+
+/* `SELF sim-flags --cc CC`'s one line (flags for a one-step build) into @buf; 0 or an exit code. */
+static int sim_flags(const char *self, const char *cc, char *buf, size_t size)
+{
+	char *const argv[] = { (char *)self, "sim-flags", "--cc", (char *)cc, NULL };
+	int fd[2], rc;
+	size_t len = 0;
+	ssize_t n;
+
+	if (pipe(fd)) {
+		cli__error("demo: pipe: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	fflush(NULL);
+	switch (fork()) {
+	case -1:
+		cli__error("demo: fork: %s", strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return EXIT_RUNTIME;
+	case 0:
+		close(fd[0]);
+		dup2(fd[1], STDOUT_FILENO);
+		execv(self, argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (len + 1 < size && (n = read(fd[0], buf + len, size - 1 - len)) != 0)
+		if (n > 0)
+			len += (size_t)n;
+		else if (errno != EINTR)
+			break;
+	buf[len] = 0;
+	close(fd[0]);
+	while (wait(&rc) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(rc) || WEXITSTATUS(rc) || !len)
+		return WIFEXITED(rc) && WEXITSTATUS(rc) ? WEXITSTATUS(rc) : EXIT_RUNTIME;
+	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/*
+ * LINEUP_SIM_YIELD for the first recording.  Two threads contend only while both run; where
+ * the CPUs this process may use are not comfortably more than the threads (a 2-CPU machine
+ * with another job running), they would take turns by whole time slices and hardly ever meet:
+ * yielding every 500 modeled accesses makes them interleave.  0 where CPUs are plenty.
+ */
+static unsigned int first_yield(unsigned int threads)
+{
+	cpu_set_t set;
+	int cpus = 0;
+
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		cpus = CPU_COUNT(&set);
+	return cpus > 0 && (unsigned int)cpus >= threads + 2 ? 0 : 500;
 }
 
 /*
@@ -115,10 +220,13 @@ static int contended(const char *path)
 static int demo_run(const struct command *cmd, int argc, char **argv)
 {
 	struct demo_opts o = { .cmd = cmd, .workload = "struct_file", .iterations = 1000000 };
-	char self[PATH_MAX], src[PATH_MAX], tmpl[] = "/tmp/lineup-demo.XXXXXX";
-	struct strbuf c = STRBUF_INIT, what = STRBUF_INIT;
+	char self[PATH_MAX], src[PATH_MAX], file[PATH_MAX + 64], tmpl[] = "/tmp/lineup-demo.XXXXXX";
+	char flags[2 * PATH_MAX + 512], ccbuf[256], iters[32], yield_env[48], *av[96];
+	struct strbuf what = STRBUF_INIT;
 	const char *dir, *cc = getenv("CC");
-	int rc, i = cli__parse(cmd, argc, argv, demo_option, &o, &rc);
+	unsigned int yield;
+	size_t nav;
+	int rc, i = cli__parse(cmd, argc, argv, demo_option, &o, &rc), devnull;
 	ssize_t n;
 
 	if (i < 0)
@@ -135,7 +243,7 @@ static int demo_run(const struct command *cmd, int argc, char **argv)
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0) {
 		cli__error("demo: cannot find this binary (/proc/self/exe): %s", strerror(errno));
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	self[n] = '\0';
 	if (!cc || !*cc)
@@ -148,33 +256,48 @@ static int demo_run(const struct command *cmd, int argc, char **argv)
 		}
 	} else if (!(dir = mkdtemp(tmpl))) {
 		cli__error("demo: cannot create a temporary directory: %s", strerror(errno));
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
+	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
 	printf("lineup demo: workload '%s' (%s/%s.c), in %s\n"
 	       "Built for the software collector, so no memory PMU is needed.\n",
 	       o.workload, src, o.workload, dir);
 
-	strbuf__addf(&what, "%s $(lineup sim-flags --cflags) -O2 -c %s.c && %s %s.o "
-		     "$(lineup sim-flags --libs) -o %s", cc, o.workload, cc, o.workload, o.workload);
-	strbuf__addf(&c, "cd '%s' && %s $('%s' sim-flags --cflags --cc %s) -O2 -I'%s' -c '%s/%s.c' "
-		     "-o w.o && %s w.o $('%s' sim-flags --libs --cc %s) -o '%s'",
-		     dir, cc, self, cc, src, src, o.workload, cc, self, cc, o.workload);
-	rc = sh(what.buf, c.buf);
+	/* The build, in one step: CC's words, the source, sim-flags' line. */
+	snprintf(ccbuf, sizeof(ccbuf), "%s", cc);
+	nav = split_words(ccbuf, av, 8);
+	rc = nav ? sim_flags(self, av[0], flags, sizeof(flags)) : EXIT_USAGE;
+	if (rc)
+		goto out;
+	snprintf(file, sizeof(file), "%s/%s.c", src, o.workload);
+	av[nav++] = "-O2";
+	av[nav++] = "-I";
+	av[nav++] = src;
+	av[nav++] = file;
+	nav += split_words(flags, av + nav, sizeof(av) / sizeof(av[0]) - nav - 3);
+	av[nav++] = "-o";
+	av[nav++] = (char *)o.workload;
+	av[nav] = NULL;
+	strbuf__addf(&what, "%s -O2 %s.c $(lineup sim-flags) -o %s", cc, o.workload, o.workload);
+	rc = run(what.buf, dir, av, NULL, -1);
 	if (rc)
 		goto out;
 
-	strbuf__reset(&what);
-	strbuf__reset(&c);
-	strbuf__addf(&what, "lineup record --sim -o perf.data -- ./%s %llu 2", o.workload,
-		     o.iterations);
-	strbuf__addf(&c, "cd '%s' && '%s' record --sim -o perf.data -- ./%s %llu 2 >/dev/null",
-		     dir, self, o.workload, o.iterations);
+	yield = first_yield(2);
+	snprintf(iters, sizeof(iters), "%llu", o.iterations);
 	for (int try = 1;; try++) {
-		char data[PATH_MAX];
+		char prog[NAME_MAX + 3], data[PATH_MAX + 16];
+		char *const rec[] = { self, "record", "--sim", "-o", "perf.data", "--", prog,
+				      iters, "2", NULL };
 		int found;
 
-		rc = sh(what.buf, c.buf);
+		snprintf(prog, sizeof(prog), "./%s", o.workload);
+		snprintf(yield_env, sizeof(yield_env), "LINEUP_SIM_YIELD=%u", yield);
+		strbuf__reset(&what);
+		strbuf__addf(&what, "%s%slineup record --sim -o perf.data -- ./%s %llu 2",
+			     yield ? yield_env : "", yield ? " " : "", o.workload, o.iterations);
+		rc = run(what.buf, dir, rec, yield ? yield_env : NULL, devnull);
 		if (rc)
 			goto out;
 		snprintf(data, sizeof(data), "%s/perf.data", dir);
@@ -185,28 +308,31 @@ static int demo_run(const struct command *cmd, int argc, char **argv)
 		}
 		if (found || try == 3)
 			break;
+		/* The threads hardly met: make them take turns more often. */
+		yield = yield ? yield / 5 : 500;
 		printf("(few HITMs: the two threads hardly ran at the same time, the machine is "
-		       "busy; recording again, try %d of 3)\n", try + 1);
+		       "busy; recording again with LINEUP_SIM_YIELD=%u, so that they interleave: "
+		       "try %d of 3)\n", yield, try + 1);
 	}
 
-	strbuf__reset(&c);
-	strbuf__addf(&c, "cd '%s' && '%s' report -i perf.data --stdio", dir, self);
-	rc = sh("lineup report -i perf.data --stdio      # perf c2c report's tables and numbers",
-		c.buf);
-	if (rc)
-		goto out;
+	{
+		char *const rep[] = { self, "report", "-i", "perf.data", "--stdio", NULL };
 
-	strbuf__reset(&c);
-	strbuf__addf(&c, "cd '%s' && '%s' fields -i perf.data", dir, self);
-	rc = sh("lineup fields -i perf.data              # the members behind the hot line", c.buf);
+		rc = run("lineup report -i perf.data --stdio      # perf c2c report's tables and "
+			 "numbers", dir, rep, NULL, -1);
+	}
+	if (!rc) {
+		char *const fld[] = { self, "fields", "-i", "perf.data", NULL };
+
+		rc = run("lineup fields -i perf.data              # the members behind the hot line",
+			 dir, fld, NULL, -1);
+	}
 out:
-	if (!o.keep) {
-		strbuf__reset(&c);
-		strbuf__addf(&c, "rm -rf '%s'", dir);
-		if (system(c.buf))
-			cli__error("demo: could not remove %s", dir);
-	}
-	strbuf__release(&c);
+	if (devnull >= 0)
+		close(devnull);
+	/* our own temporary directory only: never what --keep named */
+	if (!o.keep && nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS))
+		cli__error("demo: could not remove %s: %s", dir, strerror(errno));
 	strbuf__release(&what);
 	return rc;
 }

@@ -138,6 +138,22 @@ static int perr(struct perf_file *pf, uint64_t off, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* A warning about the file at byte @off, on stderr, as perf's pr_warning; reading goes on. */
+static void pwarn(struct perf_file *pf, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void pwarn(struct perf_file *pf, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "lineup: warning: %s: at byte %" PRIu64 " (0x%" PRIx64 "): ", pf->name, off,
+		off);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 static int perr_errno(struct perf_file *pf, int e, const char *what)
 {
 	snprintf(pf->err, sizeof(pf->err), "%s: %s: %s", pf->name, what, strerror(e));
@@ -516,10 +532,12 @@ static int read_features(struct perf_file *pf)
 				continue;	/* unknown to us: skipped by size */
 			sec = xmalloc(size ? size : 1);
 			rc = src_pread(pf, off, sec, size, "feature section");
+			/* perf reads the samples of a file with a broken feature section (a
+			 * CPUDESC cut short by perf 3.14): the feature is left out, said */
 			if (!rc && perf_feature__parse(h, f, sec, size, sw, false, id_lookup, pf,
 						       &why, &at))
-				rc = perr(pf, off + at, "bad %s feature section: %s",
-					  perf_feature__name(f), why);
+				pwarn(pf, off + at, "bad %s feature section: %s: left out",
+				      perf_feature__name(f), why);
 			free(sec);
 		}
 		free(tab);
@@ -537,8 +555,11 @@ static int read_file_header(struct perf_file *pf)
 	int rc;
 
 	memset(fh, 0, sizeof(fh));
-	if (h->header_size < FILE_HEADER_SIZE_NOFEAT)
-		return perr(pf, 8, "file header size %" PRIu64 " is too small", h->header_size);
+	/* perf_file_header__read: exactly these two sizes (the older one without features) */
+	if (h->header_size != FILE_HEADER_SIZE && h->header_size != FILE_HEADER_SIZE_NOFEAT)
+		return perr(pf, 8, "file header size %" PRIu64 ": a perf.data header is %u bytes "
+			    "(%u in the oldest files, without features; %u in pipe mode)", h->header_size,
+			    FILE_HEADER_SIZE, FILE_HEADER_SIZE_NOFEAT, PIPE_HEADER_SIZE);
 	rc = src_pread(pf, 0, fh,
 		       h->header_size < FILE_HEADER_SIZE ? FILE_HEADER_SIZE_NOFEAT
 							 : FILE_HEADER_SIZE,

@@ -611,6 +611,10 @@ int perf_feature__parse(struct perf_header_info *h, unsigned int feat, const voi
 		return 0;
 	*why = c.why ? c.why : "bad feature section";
 	*at = (size_t)(c.p - c.base);
+	/* nothing half-read stays: the feature is absent */
+	release_feature(h, feat);
+	if (feat < FEAT_BITS)
+		h->features[feat / 64] &= ~(1ULL << (feat % 64));
 	return -EINVAL;
 }
 

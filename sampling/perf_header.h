@@ -17,7 +17,8 @@ typedef int (*perf_id_lookup_fn)(const void *ctx, uint64_t id);
  * Parse feature @feat from @size bytes at @data into @h.  @pipe: the section came from a
  * HEADER_FEATURE record (EVENT_DESC then names nothing, as in perf).  EVENT_DESC names the
  * event that owns its first id, found with @lookup(@ctx, id).  Returns 0, or -EINVAL with *why
- * saying what was wrong and *at the offset inside @data where it was noticed.
+ * saying what was wrong, *at the offset inside @data where it was noticed, and the feature
+ * left out of @h (its bit cleared, nothing of it kept).
  */
 int perf_feature__parse(struct perf_header_info *h, unsigned int feat, const void *data,
 			size_t size, bool swap, bool pipe, perf_id_lookup_fn lookup,

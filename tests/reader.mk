@@ -1,6 +1,8 @@
 # The perf.data reader (sampling/perf_file.*) and `lineup info`.
-TESTS += tests/reader/oracle.sh tests/reader/corrupt.sh tests/reader/record.sh
-dist_check_SCRIPTS += tests/reader/oracle.sh tests/reader/corrupt.sh tests/reader/record.sh
+TESTS += tests/reader/oracle.sh tests/reader/corrupt.sh tests/reader/record.sh \
+	tests/reader/features.sh
+dist_check_SCRIPTS += tests/reader/oracle.sh tests/reader/corrupt.sh tests/reader/record.sh \
+	tests/reader/features.sh
 
 check_PROGRAMS += tests/unit/reader_test
 TESTS += tests/unit/reader_test

@@ -21,7 +21,7 @@
 #define SB_LIT(sb, lit) strbuf__add(sb, lit, sizeof(lit) - 1)
 
 enum { OPT_JSON = 1, OPT_INPUT = 'i', OPT_STATS = 2, OPT_HEADER = 3, OPT_SAMPLES = 4,
-       OPT_SHOW_INFO = 'I' };
+       OPT_EXTRA = 5, OPT_SHOW_INFO = 'I' };
 
 static const struct cli_option info_options[] = {
 	{ OPT_INPUT, 'i', "input", "FILE", "the recording to read (default perf.data; - for stdin)" },
@@ -31,6 +31,10 @@ static const struct cli_option info_options[] = {
 	  "print only the header facts (perf report --header-only)" },
 	{ OPT_SHOW_INFO, 'I', "show-info", NULL,
 	  "print CPU topology, NUMA nodes, caches and memory nodes in full (perf's -I)" },
+	{ OPT_EXTRA, 0, "extra", NULL,
+	  "with the header, also the facts perf's has no line for: byte order, tracing data "
+	  "size, build ids and the cache line size (marked '# lineup:'), the events of a file "
+	  "without EVENT_DESC" },
 	{ OPT_SAMPLES, 0, "samples", NULL,
 	  "print each sample, one line: event index, pid, tid, cpu, time, ip, period, addr, "
 	  "data_src, weight, callchain depth, event name" },
@@ -39,7 +43,7 @@ static const struct cli_option info_options[] = {
 
 struct info_opts {
 	const char *input;
-	int json, stats_only, header_only, samples, show_info;
+	int json, stats_only, header_only, samples, show_info, extra;
 };
 
 static int info_option(void *ctx, int id, const char *arg)
@@ -64,6 +68,9 @@ static int info_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_SHOW_INFO:
 		o->show_info = 1;
+		break;
+	case OPT_EXTRA:
+		o->extra = 1;
 		break;
 	}
 	return 0;
@@ -153,43 +160,122 @@ static void print_stats(const struct perf_header_info *h, const struct info_coun
 	}
 }
 
-static const char *const sample_type_names[] = {
-	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD", "STREAM_ID",
-	"RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT", "DATA_SRC", "IDENTIFIER",
-	"TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE",
-	"CODE_PAGE_SIZE", "WEIGHT_STRUCT",
+/* A bit's name in perf's tables (util/perf_event_attr_fprintf.c), in the order perf prints. */
+struct bit_name {
+	uint64_t bit;
+	const char *name;
 };
 
-static void bits_to_names(struct strbuf *sb, uint64_t v, const char *const *names, size_t n)
+static const struct bit_name sample_type_bits[] = {
+	{ 1ULL << 0, "IP" }, { 1ULL << 1, "TID" }, { 1ULL << 2, "TIME" }, { 1ULL << 3, "ADDR" },
+	{ 1ULL << 4, "READ" }, { 1ULL << 5, "CALLCHAIN" }, { 1ULL << 6, "ID" },
+	{ 1ULL << 7, "CPU" }, { 1ULL << 8, "PERIOD" }, { 1ULL << 9, "STREAM_ID" },
+	{ 1ULL << 10, "RAW" }, { 1ULL << 11, "BRANCH_STACK" }, { 1ULL << 12, "REGS_USER" },
+	{ 1ULL << 13, "STACK_USER" }, { 1ULL << 16, "IDENTIFIER" }, { 1ULL << 18, "REGS_INTR" },
+	{ 1ULL << 15, "DATA_SRC" }, { 1ULL << 14, "WEIGHT" }, { 1ULL << 19, "PHYS_ADDR" },
+	{ 1ULL << 20, "AUX" }, { 1ULL << 21, "CGROUP" }, { 1ULL << 22, "DATA_PAGE_SIZE" },
+	{ 1ULL << 23, "CODE_PAGE_SIZE" }, { 1ULL << 24, "WEIGHT_STRUCT" }, { 0, NULL },
+};
+
+static const struct bit_name read_format_bits[] = {
+	{ READ_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED" },
+	{ READ_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING" }, { READ_FORMAT_ID, "ID" },
+	{ READ_FORMAT_GROUP, "GROUP" }, { READ_FORMAT_LOST, "LOST" }, { 0, NULL },
+};
+
+static const struct bit_name branch_type_bits[] = {
+	{ 1ULL << 0, "USER" }, { 1ULL << 1, "KERNEL" }, { 1ULL << 2, "HV" }, { 1ULL << 3, "ANY" },
+	{ 1ULL << 4, "ANY_CALL" }, { 1ULL << 5, "ANY_RETURN" }, { 1ULL << 6, "IND_CALL" },
+	{ 1ULL << 7, "ABORT_TX" }, { 1ULL << 8, "IN_TX" }, { 1ULL << 9, "NO_TX" },
+	{ 1ULL << 10, "COND" }, { 1ULL << 11, "CALL_STACK" }, { 1ULL << 12, "IND_JUMP" },
+	{ 1ULL << 13, "CALL" }, { 1ULL << 14, "NO_FLAGS" }, { 1ULL << 15, "NO_CYCLES" },
+	{ 1ULL << 16, "TYPE_SAVE" }, { 1ULL << 17, "HW_INDEX" }, { 1ULL << 18, "PRIV_SAVE" },
+	{ 0, NULL },
+};
+
+/* The names of @v's bits in @bits' order, "|"-joined; bits perf has no name for are left out,
+ * as perf's __p_bits leaves them. */
+static void bits_to_names(struct strbuf *sb, uint64_t v, const struct bit_name *bits)
 {
 	bool first = true;
 
-	for (size_t i = 0; i < 64; i++) {
-		if (!(v & (1ULL << i)))
+	for (size_t i = 0; bits[i].name; i++) {
+		if (!(v & bits[i].bit))
 			continue;
-		if (!first)
-			SB_LIT(sb, "|");
+		strbuf__addf(sb, "%s%s", first ? "" : "|", bits[i].name);
 		first = false;
-		if (i < n)
-			strbuf__addf(sb, "%s", names[i]);
-		else
-			strbuf__addf(sb, "0x%llx", 1ULL << i);
 	}
 }
 
+/* The bitfield word's fields, in perf_event_attr's order; precise_ip is two bits wide. */
+static const char *const attr_flag_names[] = {
+	"disabled", "inherit", "pinned", "exclusive", "exclude_user", "exclude_kernel",
+	"exclude_hv", "exclude_idle", "mmap", "comm", "freq", "inherit_stat", "enable_on_exec",
+	"task", "watermark", "precise_ip", NULL, "mmap_data", "sample_id_all", "exclude_host",
+	"exclude_guest", "exclude_callchain_kernel", "exclude_callchain_user", "mmap2",
+	"comm_exec", "use_clockid", "context_switch", "write_backward", "namespaces", "ksymbol",
+	"bpf_event", "aux_output", "cgroup", "text_poke", "build_id", "inherit_thread",
+	"remove_on_exec", "sigtrap",
+};
+
+static void attr_u64(struct strbuf *sb, const char *name, uint64_t v, bool hex)
+{
+	if (v)
+		strbuf__addf(sb, hex ? ", %s = %#" PRIx64 : ", %s = %" PRIu64, name, v);
+}
+
+static void attr_bits(struct strbuf *sb, const char *name, uint64_t v,
+		      const struct bit_name *bits)
+{
+	if (!v)
+		return;
+	strbuf__addf(sb, ", %s = ", name);
+	bits_to_names(sb, v, bits);
+}
+
+/*
+ * An event line as perf 6.1's print_event_desc writes it: the name, the ids, then every
+ * nonzero field of the attr in perf_event_attr__fprintf's order and notation.
+ */
 static void print_event(const struct perf_evsel *ev)
 {
+	const struct perf_attr *a = &ev->attr;
 	struct strbuf sb = STRBUF_INIT;
 
-	bits_to_names(&sb, ev->attr.sample_type, sample_type_names,
-		      sizeof(sample_type_names) / sizeof(sample_type_names[0]));
-	printf("# event : name = %s, , id = {", ev->name);
-	for (uint32_t k = 0; k < ev->nr_ids; k++)
-		printf("%s %" PRIu64, k ? "," : "", ev->ids[k]);
-	printf(" }, type = %u, size = %u, config = 0x%" PRIx64 ", sample_type = %s, "
-	       "read_format = 0x%" PRIx64 ", flags = 0x%" PRIx64 "\n",
-	       ev->attr.type, ev->attr.size, ev->attr.config, sb.buf ? sb.buf : "",
-	       ev->attr.read_format, ev->attr.flags);
+	strbuf__addf(&sb, "# event : name = %s, ", ev->name);
+	if (ev->nr_ids) {
+		SB_LIT(&sb, ", id = {");
+		for (uint32_t k = 0; k < ev->nr_ids; k++)
+			strbuf__addf(&sb, "%s %" PRIu64, k ? "," : "", ev->ids[k]);
+		SB_LIT(&sb, " }");
+	}
+	attr_u64(&sb, "type", a->type, false);
+	attr_u64(&sb, "size", a->size, false);
+	attr_u64(&sb, "config", a->config, true);
+	attr_u64(&sb, "{ sample_period, sample_freq }", a->sample_period, false);
+	attr_bits(&sb, "sample_type", a->sample_type, sample_type_bits);
+	attr_bits(&sb, "read_format", a->read_format, read_format_bits);
+	for (unsigned int bit = 0; bit < sizeof(attr_flag_names) / sizeof(attr_flag_names[0]);
+	     bit++)
+		if (attr_flag_names[bit])
+			attr_u64(&sb, attr_flag_names[bit],
+				 bit == ATTR_PRECISE_IP ? perf_attr__precise_ip(a)
+							: (a->flags >> bit) & 1, false);
+	attr_u64(&sb, "{ wakeup_events, wakeup_watermark }", a->wakeup_events, false);
+	attr_u64(&sb, "bp_type", a->bp_type, false);
+	attr_u64(&sb, "{ bp_addr, config1 }", a->config1, true);
+	attr_u64(&sb, "{ bp_len, config2 }", a->config2, true);
+	attr_bits(&sb, "branch_sample_type", a->branch_sample_type, branch_type_bits);
+	attr_u64(&sb, "sample_regs_user", a->sample_regs_user, true);
+	attr_u64(&sb, "sample_stack_user", a->sample_stack_user, false);
+	if (a->clockid)
+		strbuf__addf(&sb, ", clockid = %d", a->clockid);
+	attr_u64(&sb, "sample_regs_intr", a->sample_regs_intr, true);
+	attr_u64(&sb, "aux_watermark", a->aux_watermark, false);
+	attr_u64(&sb, "sample_max_stack", a->sample_max_stack, false);
+	attr_u64(&sb, "aux_sample_size", a->aux_sample_size, false);
+	attr_u64(&sb, "sig_data", a->sig_data, false);
+	printf("%s\n", sb.buf);
 	strbuf__release(&sb);
 }
 
@@ -284,10 +370,10 @@ static void print_pmu_caps(const struct perf_pmu_caps *pc)
 
 /*
  * The header as perf report --header-only prints it (with @full, as -I does): the file
- * header, then each feature the file has, in feature order, in perf's words.  The lines perf
- * does not print are marked "# lineup:".
+ * header, then each feature the file has, in feature order, in perf's words.  With @extra,
+ * also what perf does not print, marked "# lineup:".
  */
-static void print_header(const struct perf_header_info *h, bool full)
+static void print_header(const struct perf_header_info *h, bool full, bool extra)
 {
 	printf("# ========\n");
 	if (h->mtime) {
@@ -301,19 +387,19 @@ static void print_header(const struct perf_header_info *h, bool full)
 	printf("# feat offset    : %" PRIu64 "\n", h->feat_offset);
 	if (h->pipe)
 		printf("# ========\n#\n");
-	if (h->big_endian)
+	if (h->big_endian && extra)
 		printf("# lineup: byte order : big-endian (swapped)\n");
 	for (unsigned int f = 1; f < FEAT_LAST; f++) {
 		if (!perf_header__has_feat(h, f))
 			continue;
 		switch (f) {
 		case FEAT_TRACING_DATA:
-			if (h->tracing_data)
+			if (h->tracing_data && extra)
 				printf("# lineup: tracing data : %" PRIu64 " bytes\n",
 				       h->tracing_data_size);
 			break;
 		case FEAT_BUILD_ID:
-			for (uint32_t i = 0; i < h->nr_build_ids; i++) {
+			for (uint32_t i = 0; extra && i < h->nr_build_ids; i++) {
 				printf("# lineup: build id : ");
 				for (uint32_t k = 0; k < h->build_ids[i].size; k++)
 					printf("%02x", h->build_ids[i].build_id[k]);
@@ -457,11 +543,13 @@ static void print_header(const struct perf_header_info *h, bool full)
 		}
 	}
 	/* Facts perf has no line for, or finds elsewhere. */
-	if (!perf_header__has_feat(h, FEAT_EVENT_DESC))
+	if (extra && !perf_header__has_feat(h, FEAT_EVENT_DESC))
 		for (uint32_t i = 0; i < h->nr_evsels; i++)
 			print_event(&h->evsels[i]);
-	printf("# lineup: cache line size : %u%s\n", h->cache_line_size ? h->cache_line_size : 64,
-	       h->cache_line_size ? "" : " (not in the recording: default)");
+	if (extra)
+		printf("# lineup: cache line size : %u%s\n",
+		       h->cache_line_size ? h->cache_line_size : 64,
+		       h->cache_line_size ? "" : " (not in the recording: default)");
 	if (!h->pipe) {
 		printf("# missing features: ");
 		for (unsigned int f = FEAT_TRACING_DATA; f < FEAT_LAST; f++)
@@ -649,7 +737,7 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 		print_json(o.input, perf_file__header(pf), &c, !o.header_only);
 	} else {
 		if (!o.stats_only)
-			print_header(perf_file__header(pf), o.show_info);
+			print_header(perf_file__header(pf), o.show_info, o.extra);
 		if (!o.header_only)
 			print_stats(perf_file__header(pf), &c);
 	}
@@ -662,7 +750,7 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 const struct command cmd_info = {
 	.name = "info",
 	.summary = "show a recording's header facts and record counts",
-	.usage = "[-i FILE] [-I] [--json] [--stats|--header-only|--samples]",
+	.usage = "[-i FILE] [-I] [--extra] [--json] [--stats|--header-only|--samples]",
 	.description = "Read a perf.data (file or pipe mode, either byte order, zstd-compressed "
 		       "records too) and print its header facts, like perf report "
 		       "--header-only, and the number of records of each type and of samples "

@@ -1,8 +1,8 @@
 # The perf.data reader (sampling/perf_file.*) and `lineup info`.
 TESTS += tests/reader/oracle.sh tests/reader/corrupt.sh tests/reader/record.sh \
-	tests/reader/features.sh
+	tests/reader/features.sh tests/reader/header.sh
 dist_check_SCRIPTS += tests/reader/oracle.sh tests/reader/corrupt.sh tests/reader/record.sh \
-	tests/reader/features.sh
+	tests/reader/features.sh tests/reader/header.sh
 
 check_PROGRAMS += tests/unit/reader_test
 TESTS += tests/unit/reader_test

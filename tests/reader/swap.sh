@@ -30,7 +30,7 @@ for f in "$dir"/*perf.data*; do
 	case $b in *piped*) continue ;; esac
 	"$LINEUP" info --samples -i "$f" | awk '{ NF = 11; print }' >"$T/le.samples"
 	[ -s "$T/le.samples" ] || fail "$b: no samples"
-	"$LINEUP" info --header-only -I -i "$f" | grep '^# lineup: build id' >"$T/le.buildids"
+	"$LINEUP" info --header-only -I --extra -i "$f" | grep '^# lineup: build id' >"$T/le.buildids"
 
 	# File mode: perf is the oracle for counts and the whole header (-I).
 	"$swap" "$f" "$T/be" || fail "$b: perfswap failed"
@@ -45,7 +45,7 @@ for f in "$dir"/*perf.data*; do
 	diff -u "$T/p.agg" "$T/l.agg" || fail "$b: counts differ from perf on the big-endian file"
 	for I in "" -I; do
 		"$PERF" report --header-only $I -i "$T/be" 2>/dev/null | grep -v '^# event :' >"$T/p.hdr"
-		"$LINEUP" info --header-only $I -i "$T/be" >"$T/l.hdr.all"
+		"$LINEUP" info --header-only $I --extra -i "$T/be" >"$T/l.hdr.all"
 		grep -v '^# event :' "$T/l.hdr.all" | grep -v '^# lineup:' >"$T/l.hdr"
 		diff -u "$T/p.hdr" "$T/l.hdr" || fail "$b: big-endian header differs from perf's ($I)"
 	done
@@ -70,7 +70,7 @@ for f in "$dir"/*perf.data*; do
 	# Pipe mode with HEADER_FEATURE records (perf 6.1 cannot read those: it does not swap
 	# the feature id): the same features as lineup reads from the big-endian file.
 	"$swap" -p "$f" "$T/bepf" || fail "$b: perfswap -p failed"
-	"$LINEUP" info --header-only -I -i "$T/bepf" >"$T/l.hdr.all" ||
+	"$LINEUP" info --header-only -I --extra -i "$T/bepf" >"$T/l.hdr.all" ||
 		fail "$b: lineup cannot read the big-endian pipe with features"
 	# (a pipe's events keep their attr names, as in perf: group lines name them differently)
 	features "$T/l.hdr.all" | grep -v '^# lineup: build id' | grep -v '^# group:' \

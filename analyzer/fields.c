@@ -678,24 +678,6 @@ static void name_ip(fields_ip_namer namer, void *ctx, uint64_t ip, struct strbuf
 		strbuf__addf(out, "%#" PRIx64, ip);
 }
 
-/* Code addresses that only read (the summing side of a counter). */
-static void add_ips_pure_reads(const struct field_stats *st, int max, fields_ip_namer namer,
-			       void *ctx, struct strbuf *out)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < st->nr_ips && n < max; i++) {
-		const struct field_ip *ip = &st->ips[i];
-
-		if (!ip->loads || ip->stores || ip->locked)
-			continue;
-		add_str(out, n ? ", " : "");
-		name_ip(namer, ctx, ip->ip, out);
-		strbuf__addf(out, " (%" PRIu64 ")", ip->loads);
-		n++;
-	}
-}
-
 /* A lock word: per-CPU counters are no answer for it. */
 static bool slot_is_lock(const struct line_slot *s)
 {
@@ -782,13 +764,201 @@ static bool groups_are_instances(const struct field_line *l)
 	return t != NULL;
 }
 
-void fields__explain_line(const struct fields *f, const struct field_line *l,
-			  fields_ip_namer namer, void *ctx, struct strbuf *out)
+const char *line_slot__member(const struct line_slot *s)
+{
+	return s->layout ? s->path : "<unattributed>";
+}
+
+const char *verdict_advice__name(enum verdict_advice a)
+{
+	static const char *const names[] = {
+		[ADVICE_NONE] = "none",
+		[ADVICE_ALIGN_INSTANCES] = "align instances",
+		[ADVICE_SPLIT_GROUPS] = "split writer groups",
+		[ADVICE_MOVE_WRITTEN] = "move written members",
+		[ADVICE_SEPARATE_HITM] = "separate HITM members",
+		[ADVICE_LOCK] = "contended lock",
+		[ADVICE_PER_CPU] = "per-CPU counter",
+	};
+
+	return a < sizeof(names) / sizeof(names[0]) ? names[a] : "?";
+}
+
+/* The sum side of a truly shared counter: code that only reads it (not the RMWs' own loads). */
+static void verdict__sum_side(const struct fields *f, const struct line_slot *ts,
+			      struct field_verdict *v)
+{
+	uint64_t span = f->last_time > f->first_time ? f->last_time - f->first_time : 0;
+
+	for (size_t k = 0; k < ts->st.nr_ips; k++) {
+		const struct field_ip *ip = &ts->st.ips[k];
+
+		if (ip->stores || ip->locked)
+			continue;
+		v->sum_reads += ip->loads;
+		if (ip->loads && v->nr_readers < VERDICT_MAX_IPS)
+			v->readers[v->nr_readers++] = (struct verdict_ip){ ip->ip, ip->loads };
+	}
+	v->span_ns = span >= 1000000 ? span : 0;	/* a rate over less than 1 ms says nothing */
+}
+
+void fields__verdict(const struct fields *f, const struct field_line *l, struct field_verdict *v)
 {
 	const struct line_slot *ts = l->true_shared >= 0 ? &l->slots[l->true_shared] : NULL;
 
-	strbuf__addf(out, "line %#" PRIx64 ": %s", l->addr, line_verdict__name(l->verdict));
-	if (l->verdict == LINE_QUIET) {
+	memset(v, 0, sizeof(*v));
+	v->kind = l->verdict;
+	v->nr_groups = l->nr_groups;
+	v->nr_victims = l->victims;
+	v->true_shared = l->true_shared;
+	v->no_store = !l->written;
+	for (size_t i = 0; i < l->nr_slots; i++)
+		if (l->slots[i].redundant_rmw)
+			v->nr_redundant++;
+	switch (l->verdict) {
+	case LINE_FALSE_SHARING:
+		if (l->nr_groups >= 2 && groups_are_instances(l)) {
+			v->advice = ADVICE_ALIGN_INSTANCES;
+			v->instances_of = first_layout(l);
+		} else if (l->nr_groups >= 2) {
+			v->advice = ADVICE_SPLIT_GROUPS;
+		} else if (l->written) {
+			v->advice = ADVICE_MOVE_WRITTEN;
+		} else {
+			v->advice = ADVICE_SEPARATE_HITM;
+		}
+		break;
+	case LINE_TRUE_SHARING:
+		if (!ts)
+			break;
+		if (slot_is_lock(ts)) {
+			v->advice = ADVICE_LOCK;
+			break;
+		}
+		v->advice = ADVICE_PER_CPU;
+		verdict__sum_side(f, ts, v);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The prose of the advice on a false-sharing line. */
+static void explain_false_sharing(const struct field_line *l, const struct field_verdict *v,
+				  struct strbuf *out)
+{
+	switch (v->advice) {
+	case ADVICE_ALIGN_INSTANCES:
+		add_str(out, "  evidence: different instances of ");
+		add_str(out, v->instances_of->name);
+		add_str(out, ", each written by its own CPUs, share the line\n");
+		strbuf__addf(out, "  suggestion: give each instance a line of its own: align "
+			     "%s to the line size (____cacheline_aligned_in_smp) or pad "
+			     "the array's elements, or make the data per-CPU",
+			     v->instances_of->name);
+		break;
+	case ADVICE_SPLIT_GROUPS:
+		add_str(out, "  evidence: members written by different CPUs share the line\n");
+		add_str(out, "  suggestion: give each group of members written by the same "
+			     "CPUs a line of its own: ");
+		for (int g = 0; g < (int)v->nr_groups; g++) {
+			add_str(out, g ? ", {" : "{");
+			member_list(l, true, g, out);
+			add_str(out, "}");
+		}
+		break;
+	case ADVICE_MOVE_WRITTEN:
+		add_str(out, "  evidence: written members share the line with members only "
+			     "other CPUs read\n");
+		add_str(out, l->written > 1 ? "  suggestion: keep the written members (" :
+					      "  suggestion: move the written member (");
+		member_list(l, true, -1, out);
+		add_str(out, l->written > 1 ? ") together on a line apart from the read-mostly "
+					      "ones" : ") to a line apart from the read-mostly ones");
+		break;
+	default:
+		add_str(out, "  evidence: HITMs on several members (no store sampled)\n");
+		add_str(out, "  suggestion: separate the members the HITMs fall on");
+		break;
+	}
+	if (v->nr_victims && v->nr_groups >= 2) {
+		add_str(out, "; keep the read-mostly members (");
+		member_list(l, false, -1, out);
+		add_str(out, ") together on another line");
+	} else if (v->nr_victims) {
+		add_str(out, " (");
+		member_list(l, false, -1, out);
+		add_str(out, ")");
+	}
+	add_str(out, "\n");
+	if (v->true_shared >= 0)
+		strbuf__addf(out, "  note: %s is itself written by %u CPUs: true sharing "
+			     "that no reordering removes (see per-CPU counters)\n",
+			     line_slot__member(&l->slots[v->true_shared]),
+			     l->slots[v->true_shared].st.cpus_write.nr);
+}
+
+/* The prose of the advice on a true-sharing line. */
+static void explain_true_sharing(const struct field_line *l, const struct field_verdict *v,
+				 fields_ip_namer namer, void *ctx, struct strbuf *out)
+{
+	const struct line_slot *ts = v->true_shared >= 0 ? &l->slots[v->true_shared] : NULL;
+
+	if (!ts) {
+		add_str(out, "  evidence: all HITMs fall on one member; no store sampled\n");
+		return;
+	}
+	if (l->written > 1) {
+		add_str(out, "  evidence: the written members (");
+		member_list(l, true, -1, out);
+		strbuf__addf(out, ") are written by the same %u CPUs and nothing else on "
+			     "the line is read by others: reordering cannot help\n", l->writer_cpus);
+	} else {
+		strbuf__addf(out, "  evidence: %s is written by %u CPUs and nothing else on "
+			     "the line is written: reordering cannot help\n",
+			     line_slot__member(ts), ts->st.cpus_write.nr);
+	}
+	if (v->advice == ADVICE_LOCK) {
+		add_str(out, "  suggestion: a contended lock: take it less often (batch the "
+			     "work under it), split it, or use a per-CPU/sharded structure "
+			     "it protects");
+	} else {
+		add_str(out, "  suggestion: a per-CPU or sharded counter (each CPU its own "
+			     "line); the side that sums it then reads every shard");
+		if (v->sum_reads) {
+			strbuf__addf(out, ": here it was read %" PRIu64 " time%s", v->sum_reads,
+				     plural(v->sum_reads));
+			if (v->span_ns)
+				strbuf__addf(out, " (%.1f/s sampled over %.3f s)",
+					     (double)v->sum_reads * 1e9 / (double)v->span_ns,
+					     (double)v->span_ns / 1e9);
+			add_str(out, " by ");
+			for (unsigned int i = 0; i < v->nr_readers; i++) {
+				add_str(out, i ? ", " : "");
+				name_ip(namer, ctx, v->readers[i].ip, out);
+				strbuf__addf(out, " (%" PRIu64 ")", v->readers[i].count);
+			}
+		} else {
+			add_str(out, ": no plain read of it was sampled, so summing looks "
+				     "cheap here");
+		}
+	}
+	add_str(out, "\n");
+	if (v->nr_victims) {
+		add_str(out, "  also: the read-only members (");
+		member_list(l, false, -1, out);
+		add_str(out, ") suffer from it: move them to another line\n");
+	}
+}
+
+void fields__explain_line(const struct fields *f, const struct field_line *l,
+			  fields_ip_namer namer, void *ctx, struct strbuf *out)
+{
+	struct field_verdict v;
+
+	fields__verdict(f, l, &v);
+	strbuf__addf(out, "line %#" PRIx64 ": %s", l->addr, line_verdict__name(v.kind));
+	if (v.kind == LINE_QUIET) {
 		add_str(out, "\n");
 		return;
 	}
@@ -800,114 +970,22 @@ void fields__explain_line(const struct fields *f, const struct field_line *l,
 	for (size_t i = 0; i < l->nr_slots; i++)
 		if (slot_written(&l->slots[i]))
 			slot_line(&l->slots[i], out);
-	if (!l->written)
+	if (v.no_store)
 		add_str(out, "    (no store sampled; the HITMs show another CPU wrote the line)\n");
 	if (l->nr_slots > l->written) {
-		strbuf__addf(out, "  %s:\n", l->victims ? "read-mostly victims (hardly ever "
+		strbuf__addf(out, "  %s:\n", v.nr_victims ? "read-mostly victims (hardly ever "
 			     "written, read by other CPUs than the writers)" : "only read");
 		for (size_t i = 0; i < l->nr_slots; i++)
 			if (!slot_written(&l->slots[i]))
 				slot_line(&l->slots[i], out);
 	}
 
-	switch (l->verdict) {
+	switch (v.kind) {
 	case LINE_FALSE_SHARING:
-		if (l->nr_groups >= 2 && groups_are_instances(l)) {
-			add_str(out, "  evidence: different instances of ");
-			add_str(out, first_layout(l)->name);
-			add_str(out, ", each written by its own CPUs, share the line\n");
-			strbuf__addf(out, "  suggestion: give each instance a line of its own: align "
-				     "%s to the line size (____cacheline_aligned_in_smp) or pad "
-				     "the array's elements, or make the data per-CPU",
-				     first_layout(l)->name);
-		} else if (l->nr_groups >= 2) {
-			add_str(out, "  evidence: members written by different CPUs share the line\n");
-			add_str(out, "  suggestion: give each group of members written by the same "
-				     "CPUs a line of its own: ");
-			for (int g = 0; g < (int)l->nr_groups; g++) {
-				add_str(out, g ? ", {" : "{");
-				member_list(l, true, g, out);
-				add_str(out, "}");
-			}
-		} else if (l->written) {
-			add_str(out, "  evidence: written members share the line with members only "
-				     "other CPUs read\n");
-			add_str(out, l->written > 1 ? "  suggestion: keep the written members (" :
-						      "  suggestion: move the written member (");
-			member_list(l, true, -1, out);
-			add_str(out, l->written > 1 ? ") together on a line apart from the read-mostly "
-						      "ones" : ") to a line apart from the read-mostly ones");
-		} else {
-			add_str(out, "  evidence: HITMs on several members (no store sampled)\n");
-			add_str(out, "  suggestion: separate the members the HITMs fall on");
-		}
-		if (l->victims && l->nr_groups >= 2) {
-			add_str(out, "; keep the read-mostly members (");
-			member_list(l, false, -1, out);
-			add_str(out, ") together on another line");
-		} else if (l->victims) {
-			add_str(out, " (");
-			member_list(l, false, -1, out);
-			add_str(out, ")");
-		}
-		add_str(out, "\n");
-		if (ts)
-			strbuf__addf(out, "  note: %s is itself written by %u CPUs: true sharing "
-				     "that no reordering removes (see per-CPU counters)\n",
-				     ts->layout ? ts->path : "<unattributed>", ts->st.cpus_write.nr);
+		explain_false_sharing(l, &v, out);
 		break;
 	case LINE_TRUE_SHARING:
-		if (!ts) {
-			add_str(out, "  evidence: all HITMs fall on one member; no store "
-				    "sampled\n");
-			break;
-		}
-		if (l->written > 1) {
-			add_str(out, "  evidence: the written members (");
-			member_list(l, true, -1, out);
-			strbuf__addf(out, ") are written by the same %u CPUs and nothing else on "
-				     "the line is read by others: reordering cannot help\n",
-				     l->writer_cpus);
-		} else {
-			strbuf__addf(out, "  evidence: %s is written by %u CPUs and nothing else on "
-				     "the line is written: reordering cannot help\n",
-				     ts->layout ? ts->path : "<unattributed>", ts->st.cpus_write.nr);
-		}
-		if (slot_is_lock(ts)) {
-			add_str(out, "  suggestion: a contended lock: take it less often (batch the "
-				     "work under it), split it, or use a per-CPU/sharded structure "
-				     "it protects");
-		} else {
-			uint64_t reads = 0;
-			uint64_t span = f->last_time > f->first_time ?
-						f->last_time - f->first_time : 0;
-
-			/* The sum side: code that only reads it (not the RMWs' own loads). */
-			for (size_t k = 0; k < ts->st.nr_ips; k++)
-				if (!ts->st.ips[k].stores && !ts->st.ips[k].locked)
-					reads += ts->st.ips[k].loads;
-			add_str(out, "  suggestion: a per-CPU or sharded counter (each CPU its own "
-				     "line); the side that sums it then reads every shard");
-			if (reads) {
-				strbuf__addf(out, ": here it was read %" PRIu64 " time%s", reads,
-					     plural(reads));
-				if (span >= 1000000)	/* a rate over less than 1 ms says nothing */
-					strbuf__addf(out, " (%.1f/s sampled over %.3f s)",
-						     (double)reads * 1e9 / (double)span,
-						     (double)span / 1e9);
-				add_str(out, " by ");
-				add_ips_pure_reads(&ts->st, 3, namer, ctx, out);
-			} else {
-				add_str(out, ": no plain read of it was sampled, so summing looks "
-					     "cheap here");
-			}
-		}
-		add_str(out, "\n");
-		if (l->victims) {
-			add_str(out, "  also: the read-only members (");
-			member_list(l, false, -1, out);
-			add_str(out, ") suffer from it: move them to another line\n");
-		}
+		explain_true_sharing(l, &v, namer, ctx, out);
 		break;
 	case LINE_WRITE_READ:
 		add_str(out, "  evidence: one CPU writes, other CPUs read the same member: the data "
@@ -924,7 +1002,7 @@ void fields__explain_line(const struct fields *f, const struct field_line *l,
 			continue;
 		strbuf__addf(out, "  note: %" PRIu64 " of %" PRIu64 " locked RMWs on %s (%.0f%%) "
 			     "found the bits already set, at ",
-			     s->redundant_rmw, s->rmw_checked, s->layout ? s->path : "<unattributed>",
+			     s->redundant_rmw, s->rmw_checked, line_slot__member(s),
 			     100.0 * (double)s->redundant_rmw /
 				     (double)(s->rmw_checked ? s->rmw_checked : 1));
 		for (size_t k = 0, n = 0; k < s->st.nr_ips && n < 3; k++) {

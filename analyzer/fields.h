@@ -229,14 +229,73 @@ bool field_line__contended(const struct field_line *l);
 
 const char *line_verdict__name(enum line_verdict v);
 
+/* What a line's verdict advises. */
+enum verdict_advice {
+	ADVICE_NONE,		/* quiet; one writer read by others; HITMs on one member, no store */
+	ADVICE_ALIGN_INSTANCES,	/* instances of one type, each written by its own CPUs: a line
+				 * for each instance */
+	ADVICE_SPLIT_GROUPS,	/* members written by different CPUs: a line per writer group */
+	ADVICE_MOVE_WRITTEN,	/* written members apart from the ones only other CPUs read */
+	ADVICE_SEPARATE_HITM,	/* no store sampled: separate the members the HITMs fall on */
+	ADVICE_LOCK,		/* a contended lock: take it less often, split it */
+	ADVICE_PER_CPU,		/* one member written by many CPUs: a per-CPU/sharded counter */
+};
+
+#define VERDICT_MAX_IPS 3
+
+/* A code address and how many samples of the kind in question it has. */
+struct verdict_ip {
+	uint64_t ip, count;
+};
+
+/**
+ * struct field_verdict - a contended line's verdict as data: what fields__explain_line says in
+ * prose, and the JSON carries part by part.  The slots of the line hold the rest: each written
+ * slot's writer group (->group, 0 .. @nr_groups - 1), the victims (->victim), the redundant
+ * RMWs (->redundant_rmw of ->rmw_checked, at the slot's locked code addresses).
+ * @kind:	the verdict
+ * @advice:	what to do about it
+ * @instances_of: ADVICE_ALIGN_INSTANCES: the type whose instances share the line
+ * @nr_groups:	writer groups (two or more: false sharing between writers)
+ * @nr_victims:	read-mostly slots read by other CPUs than the writers
+ * @true_shared: the slot written by several CPUs (true sharing, or the note on a false-sharing
+ *		line), -1 when none
+ * @no_store:	the line has HITMs but no sampled store
+ * @sum_reads:	ADVICE_PER_CPU: plain reads of the truly shared member, the work the side that
+ *		sums a per-CPU counter would multiply
+ * @span_ns:	the time the samples cover (a rate over less than 1 ms says nothing: 0 then)
+ * @readers:	the code doing @sum_reads, most reads first
+ * @nr_redundant: slots with RMWs that found the bits already set
+ */
+struct field_verdict {
+	enum line_verdict kind;
+	enum verdict_advice advice;
+	const struct flat_layout *instances_of;
+	unsigned int nr_groups, nr_victims;
+	int true_shared;
+	bool no_store;
+	uint64_t sum_reads, span_ns;
+	struct verdict_ip readers[VERDICT_MAX_IPS];
+	unsigned int nr_readers;
+	unsigned int nr_redundant;
+};
+
+/* The verdict of @l (after fields__finish) as data. */
+void fields__verdict(const struct fields *f, const struct field_line *l, struct field_verdict *v);
+
+const char *verdict_advice__name(enum verdict_advice a);
+
+/* A slot's member as verdicts name it: its path, or "<unattributed>". */
+const char *line_slot__member(const struct line_slot *s);
+
 /* How the caller names a code address ("lineup_file_get+0x12 fs/x.c:42"). */
 typedef void (*fields_ip_namer)(void *ctx, uint64_t ip, struct strbuf *out);
 
 /*
  * The verdict of @l and its evidence, as lines of text (each ending in '\n'): who writes
  * what, which members are victims, what to do (regroup; per-CPU/sharded counter with how
- * often the reads that would have to sum it run; test before set for redundant RMWs).
- * @namer may be NULL (addresses are printed in hex).
+ * often the reads that would have to sum it run; test before set for redundant RMWs).  The
+ * prose renderer of fields__verdict.  @namer may be NULL (addresses are printed in hex).
  */
 void fields__explain_line(const struct fields *f, const struct field_line *l,
 			  fields_ip_namer namer, void *ctx, struct strbuf *out);

@@ -15,3 +15,4 @@ analyzer_libanalyzer_a_SOURCES += analyzer/callchain.c analyzer/callchain.h
 analyzer_libanalyzer_a_SOURCES += analyzer/table.c analyzer/table.h
 analyzer_libanalyzer_a_SOURCES += analyzer/srcpatch.h
 analyzer_libanalyzer_a_SOURCES += analyzer/abstat.c analyzer/abstat.h
+analyzer_libanalyzer_a_SOURCES += analyzer/fields_table.c analyzer/fields_table.h

@@ -21,9 +21,11 @@
 
 #include "analyzer/attribution.h"
 #include "analyzer/fields.h"
+#include "analyzer/fields_table.h"
 #include "analyzer/flat_layout.h"
 #include "cli/command.h"
 #include "cli/fields_attr.h"
+#include "cli/output.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
 #include "util/strbuf.h"
@@ -268,291 +270,7 @@ static int attribute_samples(struct fields_ctx *c)
 	return 0;
 }
 
-/* --- output: one column table for text, JSON and CSV --- */
-
-struct row {
-	const struct field_struct *fs;
-	const struct flat_member *m;	/* NULL: the "<holes/padding>" row */
-	const struct field_stats *st;
-	unsigned int line_size;
-	struct fields_ctx *c;
-};
-
-enum col_kind { COL_NUM, COL_TEXT, COL_FLOAT };
-
-struct column {
-	const char *header;
-	const char *key;	/* JSON and CSV */
-	int width;		/* text width; negative: left-aligned */
-	enum col_kind kind;
-	/* Fill either *num or @sb. */
-	void (*get)(const struct row *r, uint64_t *num, double *fl, struct strbuf *sb);
-};
-
-static void col_offset(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->m ? r->m->offset : 0;
-}
-
-static void col_size(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->m ? r->m->size : 0;
-}
-
-static void col_line(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->m ? r->m->offset / r->line_size : 0;
-}
-
-static void col_member(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	if (!r->m) {
-		strbuf__addf(sb, "<holes/padding>");
-		return;
-	}
-	strbuf__addf(sb, "%s", r->m->path);
-	if (r->m->bit_size)
-		strbuf__addf(sb, ":%u", r->m->bit_size);
-}
-
-static void col_type(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	strbuf__addf(sb, "%s", r->m ? r->m->type : "");
-}
-
-static void col_loads(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->st->loads;
-}
-
-static void col_stores(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->st->stores;
-}
-
-static void col_locked(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->st->locked;
-}
-
-static void col_lcl_hitm(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->st->lcl_hitm;
-}
-
-static void col_rmt_hitm(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->st->rmt_hitm;
-}
-
-static void col_cycles(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*f = r->st->weighted ? (double)r->st->weight_sum / (double)r->st->weighted : 0.0;
-}
-
-static void col_cpus_r(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->st->cpus_read.nr;
-}
-
-static void col_cpus_w(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->st->cpus_write.nr;
-}
-
-static void col_tids_r(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->st->tids_read.nr;
-}
-
-static void col_tids_w(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	*n = r->st->tids_write.nr;
-}
-
-/* The member's hot-path use, as Documentation/networking/net_cachelines/ tables say it. */
-static void col_use(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	const struct field_stats *st = r->st;
-
-	if (!st->loads && !st->writes)
-		strbuf__addf(sb, "-");
-	else if (field_stats__read_mostly(st))
-		strbuf__addf(sb, "read-mostly");
-	else if (!st->loads && !st->locked)	/* an RMW reads as well */
-		strbuf__addf(sb, "write-only");
-	else
-		strbuf__addf(sb, "read-write");
-}
-
-static void col_code(const struct row *r, uint64_t *n, double *f, struct strbuf *sb)
-{
-	for (size_t i = 0; i < r->st->nr_ips && i < 3; i++) {
-		if (i)
-			strbuf__add(sb, "; ", 2);
-		fields_attr__name_ip(r->c->fa, r->st->ips[i].ip, sb);
-	}
-	if (r->st->nr_ips > 3)
-		strbuf__addf(sb, "; +%zu more", r->st->nr_ips - 3);
-}
-
-static const struct column member_columns[] = {
-	{ "Offset", "offset", 6, COL_NUM, col_offset },
-	{ "Size", "size", 5, COL_NUM, col_size },
-	{ "CL", "cacheline", 3, COL_NUM, col_line },
-	{ "Member", "member", -24, COL_TEXT, col_member },
-	{ "Use", "use", -11, COL_TEXT, col_use },
-	{ "Type", "type", 0, COL_TEXT, col_type },	/* JSON/CSV only (width 0) */
-	{ "Loads", "loads", 7, COL_NUM, col_loads },
-	{ "Stores", "stores", 7, COL_NUM, col_stores },
-	{ "Locked", "locked", 6, COL_NUM, col_locked },
-	{ "LclHITM", "lcl_hitm", 7, COL_NUM, col_lcl_hitm },
-	{ "RmtHITM", "rmt_hitm", 7, COL_NUM, col_rmt_hitm },
-	{ "Cycles", "mean_cycles", 7, COL_FLOAT, col_cycles },
-	{ "CPUr", "cpus_read", 4, COL_NUM, col_cpus_r },
-	{ "CPUw", "cpus_write", 4, COL_NUM, col_cpus_w },
-	{ "Thr r", "threads_read", 5, COL_NUM, col_tids_r },
-	{ "Thr w", "threads_write", 5, COL_NUM, col_tids_w },
-	{ "Code", "code", -1, COL_TEXT, col_code },
-};
-#define NR_MEMBER_COLUMNS (sizeof(member_columns) / sizeof(member_columns[0]))
-
-static void csv_text(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-static void json_text(FILE *out, const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf__add_json(&sb, s);
-	fprintf(out, "\"%s\"", sb.buf ? sb.buf : "");
-	strbuf__release(&sb);
-}
-
-static void print_row(const struct row *r, enum out_format fmt, FILE *out)
-{
-	struct strbuf sb = STRBUF_INIT;
-	bool first = true;
-
-	if (fmt == OUT_JSON)
-		fputs("{", out);
-	if (fmt == OUT_CSV) {
-		csv_text(out, r->fs->layout->name);
-		first = false;
-	}
-	for (size_t i = 0; i < NR_MEMBER_COLUMNS; i++) {
-		const struct column *col = &member_columns[i];
-		uint64_t n = 0;
-		double f = 0;
-
-		if (fmt == OUT_STDIO && !col->width)
-			continue;
-		strbuf__reset(&sb);
-		if (fmt == OUT_STDIO && col->get == col_member && r->m)
-			for (int d = 0; d < r->m->depth; d++)
-				strbuf__add(&sb, "  ", 2);	/* nesting, as pahole indents */
-		col->get(r, &n, &f, &sb);
-		if (col->kind == COL_TEXT && !sb.buf)
-			strbuf__add(&sb, "", 0);
-		switch (fmt) {
-		case OUT_STDIO:
-			if (!first)
-				fputc(' ', out);
-			if (col->kind == COL_NUM)
-				fprintf(out, "%*" PRIu64, col->width, n);
-			else if (col->kind == COL_FLOAT)
-				fprintf(out, "%*.0f", col->width, f);
-			else if (i + 1 == NR_MEMBER_COLUMNS)
-				fprintf(out, "%s", sb.buf);
-			else
-				fprintf(out, "%*s", col->width, sb.buf);
-			break;
-		case OUT_CSV:
-			fputc(',', out);
-			if (col->kind == COL_NUM)
-				fprintf(out, "%" PRIu64, n);
-			else if (col->kind == COL_FLOAT)
-				fprintf(out, "%.1f", f);
-			else
-				csv_text(out, sb.buf);
-			break;
-		case OUT_JSON:
-			fprintf(out, "%s\"%s\":", first ? "" : ",", col->key);
-			if (col->kind == COL_NUM)
-				fprintf(out, "%" PRIu64, n);
-			else if (col->kind == COL_FLOAT)
-				fprintf(out, "%.1f", f);
-			else
-				json_text(out, sb.buf);
-			break;
-		}
-		first = false;
-	}
-	fputs(fmt == OUT_JSON ? "}" : "\n", out);
-	strbuf__release(&sb);
-}
-
-static void print_header(enum out_format fmt, FILE *out)
-{
-	bool first = true;
-
-	if (fmt == OUT_CSV)
-		fputs("struct", out);
-	for (size_t i = 0; i < NR_MEMBER_COLUMNS; i++) {
-		const struct column *col = &member_columns[i];
-
-		if (fmt == OUT_STDIO) {
-			if (!col->width)
-				continue;
-			if (!first)
-				fputc(' ', out);
-			if (i + 1 == NR_MEMBER_COLUMNS)
-				fputs(col->header, out);
-			else
-				fprintf(out, "%*s", col->width, col->header);
-		} else {
-			fprintf(out, ",%s", col->key);
-		}
-		first = false;
-	}
-	fputc('\n', out);
-}
-
-static bool member_touched(const struct field_stats *st)
-{
-	return st->loads || st->stores || st->writes;
-}
-
-/* Which members to list: top-level ones always, nested ones when touched (or --all-members). */
-static bool member_shown(const struct fields_ctx *c, const struct field_struct *fs, unsigned i)
-{
-	const struct flat_member *m = &fs->layout->members[i];
-
-	if (c->o->all_members || m->depth == 0 || member_touched(&fs->members[i]))
-		return true;
-	/* A container whose nested member was touched, so the path reads top-down. */
-	for (unsigned k = i + 1; k < fs->layout->nr_members; k++) {
-		const struct flat_member *n = &fs->layout->members[k];
-
-		if (n->offset >= m->offset + m->size || n->depth <= m->depth)
-			break;
-		if (member_touched(&fs->members[k]))
-			return true;
-	}
-	return false;
-}
+/* --- output: the member table (analyzer/fields_table.h) as text, JSON or CSV --- */
 
 static bool struct_selected(const struct fields_ctx *c, const struct field_struct *fs)
 {
@@ -598,19 +316,25 @@ static void print_attr_text(const char *what, const struct attr_stats *st, FILE 
 				attr_reason__text(r));
 }
 
-static void print_attr_json(const char *key, const struct attr_stats *st, FILE *out)
+static void print_attr_json(struct json *j, const char *key, const struct attr_stats *st)
 {
-	fprintf(out, "\"%s\":{\"total\":%" PRIu64 ",\"share\":%.4f,\"by_evidence\":{", key,
-		st->weight, attr_stats__resolved_share(st));
-	for (int k = ATTR_NONE + 1, n = 0; k < ATTR__NR; k++)
-		fprintf(out, "%s\"%s\":%" PRIu64, n++ ? "," : "", attr_evidence__name(k),
-			st->by_kind_weight[k]);
-	fputs("},\"unresolved\":{", out);
-	for (int r = 1, n = 0; r < ATTR__REASONS; r++)
+	json__key(j, key);
+	json__begin_object(j);
+	json__ku64(j, "total", st->weight);
+	json__key(j, "share");
+	json__double(j, attr_stats__resolved_share(st), 4);
+	json__key(j, "by_evidence");
+	json__begin_object(j);
+	for (int k = ATTR_NONE + 1; k < ATTR__NR; k++)
+		json__ku64(j, attr_evidence__name(k), st->by_kind_weight[k]);
+	json__end_object(j);
+	json__key(j, "unresolved");
+	json__begin_object(j);
+	for (int r = 1; r < ATTR__REASONS; r++)
 		if (st->unresolved_weight[r])
-			fprintf(out, "%s\"%s\":%" PRIu64, n++ ? "," : "", attr_reason__id(r),
-				st->unresolved_weight[r]);
-	fputs("}}", out);
+			json__ku64(j, attr_reason__id(r), st->unresolved_weight[r]);
+	json__end_object(j);
+	json__end_object(j);
 }
 
 /* The attributed slot that places a line within its struct, or NULL (unattributed bytes). */
@@ -648,11 +372,16 @@ static void print_evidence(const struct field_struct *fs, FILE *out)
 	fputc('\n', out);
 }
 
+/* The member table's text: one header line, cells apart by a space, the last unpadded. */
+static const struct table_text_style text_style = { "", "", " ", 1, false, false };
+
 static void print_stdio(struct fields_ctx *c, FILE *out)
 {
 	struct fields *f = c->fields;
 	struct strbuf sb = STRBUF_INIT;
-	int shown = 0;
+	struct fields_table ft;
+
+	fields_table__init(&ft, f->line_size, fields_attr__name_ip, c->fa);
 
 	fprintf(out, "# lineup fields: %s, %zu samples with a data address, %u-byte lines\n",
 		c->input, c->nr_samples, f->line_size);
@@ -682,31 +411,24 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 			fs->nr_instances, fs->nr_instances == 1 ? "" : "s",
 			field_stats__hitm(&fs->total), fs->total.loads, fs->total.stores);
 		print_evidence(fs, out);
-		print_header(OUT_STDIO, out);
-		for (unsigned m = 0, line = 0; m < fs->layout->nr_members; m++) {
-			struct field_stats st;
-			struct row r = { fs, &fs->layout->members[m], &st, f->line_size, c };
-			unsigned cl = (unsigned)(fs->layout->members[m].offset / f->line_size);
+		fields_table__fill(&ft, fs, c->o->all_members);
+		table_text__headers(&ft.t, &text_style, &sb);
+		output__strbuf(out, &sb);
+		for (size_t r = 0, line = 0; r < ft.nr_rows; r++) {
+			const struct fields_row *row = &ft.rows[r];
+			unsigned int cl = fields_row__line(&ft, row);
 
-			if (!member_shown(c, fs, m))
-				continue;
-			if (cl != line) {	/* pahole's marker, so the lines read at a glance */
+			if (row->m && cl != line) {	/* pahole's marker: lines read at a glance */
 				fprintf(out, "%*s/* --- cacheline %u boundary (%u bytes) --- */\n", 16,
 					"", cl, cl * f->line_size);
 				line = cl;
 			}
-			field_struct__rollup(fs, m, &st);	/* containers sum their members */
-			print_row(&r, OUT_STDIO, out);
-			field_stats__release(&st);
+			table_text__row(&ft.t, row, &text_style, &sb);
+			strbuf__add(&sb, "\n", 1);
+			output__strbuf(out, &sb);
 		}
-		if (member_touched(&fs->members[fs->layout->nr_members])) {
-			struct row r = { fs, NULL, &fs->members[fs->layout->nr_members],
-					 f->line_size, c };
-
-			print_row(&r, OUT_STDIO, out);
-		}
-		shown++;
 	}
+	fields_table__release(&ft);
 	fprintf(out, "\n# contended cache lines\n");
 	for (size_t i = 0; i < f->nr_lines; i++) {
 		const struct field_line *l = &f->lines[i];
@@ -743,126 +465,243 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 	strbuf__release(&sb);
 }
 
+static void json_addr(struct json *j, const char *key, uint64_t addr)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%#" PRIx64, addr);
+	json__kstr(j, key, buf);
+}
+
+/* A line's verdict part by part (analyzer/fields.h, struct field_verdict). */
+static void print_verdict_json(struct json *j, struct fields_ctx *c, const struct field_line *l)
+{
+	struct field_verdict v;
+	struct strbuf sb = STRBUF_INIT;
+
+	fields__verdict(c->fields, l, &v);
+	json__key(j, "parts");
+	json__begin_object(j);
+	json__kstr(j, "kind", line_verdict__name(v.kind));
+	json__kstr(j, "advice", verdict_advice__name(v.advice));
+	json__kstr(j, "instances_of", v.instances_of ? v.instances_of->name : NULL);
+	json__key(j, "writer_groups");
+	json__begin_array(j);
+	for (int g = 0; g < (int)v.nr_groups; g++) {
+		json__begin_array(j);
+		for (size_t k = 0; k < l->nr_slots; k++)
+			if (l->slots[k].group == g)
+				json__str(j, line_slot__member(&l->slots[k]));
+		json__end_array(j);
+	}
+	json__end_array(j);
+	json__key(j, "victims");
+	json__begin_array(j);
+	for (size_t k = 0; k < l->nr_slots; k++)
+		if (l->slots[k].victim)
+			json__str(j, line_slot__member(&l->slots[k]));
+	json__end_array(j);
+	json__kstr(j, "true_shared",
+		   v.true_shared >= 0 ? line_slot__member(&l->slots[v.true_shared]) : NULL);
+	json__ku64(j, "true_shared_writer_cpus",
+		   v.true_shared >= 0 ? l->slots[v.true_shared].st.cpus_write.nr : 0);
+	json__key(j, "no_store");
+	json__bool(j, v.no_store);
+	if (v.advice == ADVICE_PER_CPU) {
+		json__key(j, "sum_side");
+		json__begin_object(j);
+		json__ku64(j, "reads", v.sum_reads);
+		if (v.span_ns) {
+			json__key(j, "seconds");
+			json__double(j, (double)v.span_ns / 1e9, 3);
+			json__key(j, "per_second");
+			json__double(j, (double)v.sum_reads * 1e9 / (double)v.span_ns, 1);
+		}
+		json__key(j, "readers");
+		json__begin_array(j);
+		for (unsigned int i = 0; i < v.nr_readers; i++) {
+			json__begin_object(j);
+			json_addr(j, "ip", v.readers[i].ip);
+			strbuf__reset(&sb);
+			fields_attr__name_ip(c->fa, v.readers[i].ip, &sb);
+			json__kstr(j, "code", sb.buf ? sb.buf : "");
+			json__ku64(j, "reads", v.readers[i].count);
+			json__end_object(j);
+		}
+		json__end_array(j);
+		json__end_object(j);
+	}
+	json__key(j, "redundant_rmws");
+	json__begin_array(j);
+	for (size_t k = 0; k < l->nr_slots; k++) {
+		const struct line_slot *s = &l->slots[k];
+
+		if (!s->redundant_rmw)
+			continue;
+		json__begin_object(j);
+		json__kstr(j, "member", line_slot__member(s));
+		json__ku64(j, "redundant", s->redundant_rmw);
+		json__ku64(j, "checked", s->rmw_checked);
+		json__key(j, "code");
+		json__begin_array(j);
+		for (size_t i = 0, n = 0; i < s->st.nr_ips && n < VERDICT_MAX_IPS; i++) {
+			if (!s->st.ips[i].locked)
+				continue;
+			strbuf__reset(&sb);
+			fields_attr__name_ip(c->fa, s->st.ips[i].ip, &sb);
+			json__str(j, sb.buf ? sb.buf : "");
+			n++;
+		}
+		json__end_array(j);
+		json__end_object(j);
+	}
+	json__end_array(j);
+	json__end_object(j);
+	strbuf__release(&sb);
+}
+
+static void print_slot_json(struct json *j, const struct field_line *l, size_t k)
+{
+	const struct line_slot *s = &l->slots[k];
+
+	json__begin_object(j);
+	json__kstr(j, "type", s->layout ? s->layout->name : "");
+	json__kstr(j, "member", s->layout ? s->path : "");
+	json_addr(j, "instance", s->base);
+	json__ku64(j, "offset", s->offset);
+	json__ku64(j, "loads", s->st.loads);
+	json__ku64(j, "stores", s->st.stores);
+	json__ku64(j, "writes", s->st.writes);
+	json__ku64(j, "locked", s->st.locked);
+	json__ku64(j, "hitm", field_stats__hitm(&s->st));
+	json__ku64(j, "cpus_read", s->st.cpus_read.nr);
+	json__ku64(j, "cpus_write", s->st.cpus_write.nr);
+	json__key(j, "group");
+	json__i64(j, s->group);
+	json__key(j, "victim");
+	json__bool(j, s->victim);
+	json__key(j, "true_shared");
+	json__bool(j, (int)k == l->true_shared);
+	json__ku64(j, "redundant_rmw", s->redundant_rmw);
+	json__ku64(j, "rmw", s->rmw_checked);
+	json__end_object(j);
+}
+
 static void print_json(struct fields_ctx *c, FILE *out)
 {
 	struct fields *f = c->fields;
 	struct strbuf sb = STRBUF_INIT;
-	int ns = 0, nl = 0;
+	struct fields_table ft;
+	struct json j;
 
-	fputs("{\"input\":", out);
-	json_text(out, c->input);
-	fprintf(out, ",\"line_size\":%u,\"samples\":%zu,\"peer_loads_as_hitm\":%zu,"
-		"\"attribution\":{", f->line_size, c->nr_samples, c->nr_peer);
-	print_attr_json("hitm", &f->attr_hitm, out);
-	fputc(',', out);
-	print_attr_json("all", &f->attr_all, out);
-	fputc(',', out);
-	print_attr_json("cycles", &f->attr_cycles, out);
-	fputs("},\"structs\":[", out);
+	fields_table__init(&ft, f->line_size, fields_attr__name_ip, c->fa);
+	json__init(&j, out, true);
+	json__begin_object(&j);
+	json__kstr(&j, "input", c->input);
+	json__ku64(&j, "line_size", f->line_size);
+	json__ku64(&j, "samples", c->nr_samples);
+	json__ku64(&j, "peer_loads_as_hitm", c->nr_peer);
+	json__key(&j, "attribution");
+	json__begin_object(&j);
+	print_attr_json(&j, "hitm", &f->attr_hitm);
+	print_attr_json(&j, "all", &f->attr_all);
+	print_attr_json(&j, "cycles", &f->attr_cycles);
+	json__end_object(&j);
+	json__key(&j, "structs");
+	json__begin_array(&j);
 	for (size_t i = 0; i < f->nr_structs; i++) {
 		const struct field_struct *fs = &f->structs[i];
-		int nm = 0;
 
 		if (!struct_selected(c, fs))
 			continue;
-		fprintf(out, "%s{\"type\":", ns++ ? "," : "");
-		json_text(out, fs->layout->name);
-		fprintf(out, ",\"size\":%" PRIu64 ",\"instances\":%" PRIu64 ",\"evidence\":{",
-			fs->layout->size, fs->nr_instances);
-		for (int k = ATTR_NONE + 1, n = 0; k < ATTR__NR; k++)
-			fprintf(out, "%s\"%s\":%" PRIu64, n++ ? "," : "", attr_evidence__name(k),
-				fs->by_kind[k]);
-		fputs("},\"hottest_instances\":[", out);
-		for (size_t k = 0; k < fs->nr_instances && k < 10; k++)
-			fprintf(out, "%s{\"addr\":\"%#" PRIx64 "\",\"samples\":%" PRIu64
-				",\"hitm\":%" PRIu64 ",\"stores\":%" PRIu64 "}", k ? "," : "",
-				fs->instances[k].base, fs->instances[k].samples,
-				fs->instances[k].hitm, fs->instances[k].stores);
-		fputs("],\"members\":[", out);
-		for (unsigned m = 0; m <= fs->layout->nr_members; m++) {
-			struct field_stats st = { 0 };
-			struct row r = { fs, m < fs->layout->nr_members ? &fs->layout->members[m] : NULL,
-					 &fs->members[m], f->line_size, c };
-
-			if (m < fs->layout->nr_members ? !member_shown(c, fs, m) :
-							 !member_touched(&fs->members[m]))
-				continue;
-			if (m < fs->layout->nr_members) {
-				field_struct__rollup(fs, m, &st);
-				r.st = &st;
-			}
-			fputs(nm++ ? "," : "", out);
-			print_row(&r, OUT_JSON, out);
-			field_stats__release(&st);
+		json__begin_object(&j);
+		json__kstr(&j, "type", fs->layout->name);
+		json__ku64(&j, "size", fs->layout->size);
+		json__ku64(&j, "instances", fs->nr_instances);
+		json__key(&j, "evidence");
+		json__begin_object(&j);
+		for (int k = ATTR_NONE + 1; k < ATTR__NR; k++)
+			json__ku64(&j, attr_evidence__name(k), fs->by_kind[k]);
+		json__end_object(&j);
+		json__key(&j, "hottest_instances");
+		json__begin_array(&j);
+		for (size_t k = 0; k < fs->nr_instances && k < 10; k++) {
+			json__begin_object(&j);
+			json_addr(&j, "addr", fs->instances[k].base);
+			json__ku64(&j, "samples", fs->instances[k].samples);
+			json__ku64(&j, "hitm", fs->instances[k].hitm);
+			json__ku64(&j, "stores", fs->instances[k].stores);
+			json__end_object(&j);
 		}
-		fputs("]}", out);
+		json__end_array(&j);
+		json__key(&j, "members");
+		json__begin_array(&j);
+		fields_table__fill(&ft, fs, c->o->all_members);
+		for (size_t r = 0; r < ft.t.nr_rows; r++) {
+			json__begin_object(&j);
+			json__row(&j, &ft.t, ft.t.rows[r]);
+			json__end_object(&j);
+		}
+		json__end_array(&j);
+		json__end_object(&j);
 	}
-	fputs("],\"lines\":[", out);
-	for (size_t i = 0; i < f->nr_lines; i++) {
+	json__end_array(&j);
+	json__key(&j, "lines");
+	json__begin_array(&j);
+	for (size_t i = 0; i < f->nr_lines && !ferror(out); i++) {
 		const struct field_line *l = &f->lines[i];
 
 		if (l->verdict == LINE_QUIET || !line_selected(c, l))
 			continue;
-		fprintf(out, "%s{\"addr\":\"%#" PRIx64 "\",\"verdict\":", nl++ ? "," : "", l->addr);
-		json_text(out, line_verdict__name(l->verdict));
-		fprintf(out, ",\"hitm\":%" PRIu64 ",\"writes\":%" PRIu64 ",\"loads\":%" PRIu64
-			",\"writer_cpus\":%u,\"writer_groups\":%u,\"victims\":%u,\"slots\":[",
-			field_stats__hitm(&l->st), l->st.writes, l->st.loads, l->writer_cpus,
-			l->nr_groups, l->victims);
-		for (size_t k = 0; k < l->nr_slots; k++) {
-			const struct line_slot *s = &l->slots[k];
-
-			fprintf(out, "%s{\"type\":", k ? "," : "");
-			json_text(out, s->layout ? s->layout->name : "");
-			fputs(",\"member\":", out);
-			json_text(out, s->layout ? s->path : "");
-			fprintf(out, ",\"instance\":\"%#" PRIx64 "\",\"offset\":%u,\"loads\":%" PRIu64
-				",\"stores\":%" PRIu64 ",\"writes\":%" PRIu64 ",\"locked\":%" PRIu64
-				",\"hitm\":%" PRIu64
-				",\"cpus_read\":%u,\"cpus_write\":%u,\"group\":%d,\"victim\":%s"
-				",\"true_shared\":%s,\"redundant_rmw\":%" PRIu64 ",\"rmw\":%" PRIu64 "}",
-				s->base, s->offset, s->st.loads, s->st.stores, s->st.writes, s->st.locked,
-				field_stats__hitm(&s->st), s->st.cpus_read.nr, s->st.cpus_write.nr,
-				s->group, s->victim ? "true" : "false",
-				(int)k == l->true_shared ? "true" : "false", s->redundant_rmw,
-				s->rmw_checked);
-		}
+		json__begin_object(&j);
+		json_addr(&j, "addr", l->addr);
+		json__kstr(&j, "verdict", line_verdict__name(l->verdict));
+		json__ku64(&j, "hitm", field_stats__hitm(&l->st));
+		json__ku64(&j, "writes", l->st.writes);
+		json__ku64(&j, "loads", l->st.loads);
+		json__ku64(&j, "writer_cpus", l->writer_cpus);
+		json__ku64(&j, "writer_groups", l->nr_groups);
+		json__ku64(&j, "victims", l->victims);
+		json__key(&j, "slots");
+		json__begin_array(&j);
+		for (size_t k = 0; k < l->nr_slots; k++)
+			print_slot_json(&j, l, k);
+		json__end_array(&j);
 		strbuf__reset(&sb);
 		fields__explain_line(f, l, fields_attr__name_ip, c->fa, &sb);
-		fputs("],\"explanation\":", out);
-		json_text(out, sb.buf ? sb.buf : "");
-		fputs("}", out);
+		json__kstr(&j, "explanation", sb.buf ? sb.buf : "");
+		print_verdict_json(&j, c, l);
+		json__end_object(&j);
 	}
-	fputs("]}\n", out);
+	json__end_array(&j);
+	json__end_object(&j);
+	fputc('\n', out);
+	json__release(&j);
+	fields_table__release(&ft);
 	strbuf__release(&sb);
 }
 
 static void print_csv(struct fields_ctx *c, FILE *out)
 {
 	struct fields *f = c->fields;
+	struct fields_table ft;
+	struct csv csv;
 
-	print_header(OUT_CSV, out);
-	for (size_t i = 0; i < f->nr_structs; i++) {
+	fields_table__init(&ft, f->line_size, fields_attr__name_ip, c->fa);
+	csv__init(&csv, out, false);
+	csv__add_columns(&csv, &ft.t);
+	csv__header(&csv);
+	for (size_t i = 0; i < f->nr_structs && !ferror(out); i++) {
 		const struct field_struct *fs = &f->structs[i];
 
 		if (!struct_selected(c, fs))
 			continue;
-		for (unsigned m = 0; m <= fs->layout->nr_members; m++) {
-			struct field_stats st = { 0 };
-			struct row r = { fs, m < fs->layout->nr_members ? &fs->layout->members[m] : NULL,
-					 &fs->members[m], f->line_size, c };
-
-			if (m < fs->layout->nr_members ? !member_shown(c, fs, m) :
-							 !member_touched(&fs->members[m]))
-				continue;
-			if (m < fs->layout->nr_members) {
-				field_struct__rollup(fs, m, &st);
-				r.st = &st;
-			}
-			print_row(&r, OUT_CSV, out);
-			field_stats__release(&st);
-		}
+		fields_table__fill(&ft, fs, c->o->all_members);
+		for (size_t r = 0; r < ft.t.nr_rows; r++)
+			csv__row(&csv, &ft.t, ft.t.rows[r]);
 	}
+	csv__release(&csv);
+	fields_table__release(&ft);
 }
 
 /* --struct NAME that matched nothing: does it exist at all?  Say so, with the closest names. */
@@ -990,6 +829,7 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 	if (rc == EXIT_NOTHING)
 		cli__error("%s: no sample could be tied to a struct member (see the reasons above)",
 			   c.input);
+	rc = cli__close_output(stdout, "standard output", rc);
 out:
 	ctx_release(&c);
 out_opts:

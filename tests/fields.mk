@@ -29,3 +29,5 @@ tests_fields_kmemmix_LDADD = sampling/libsampling.a sampling/libperfwriter.a uti
 	$(LIBTRACEEVENT_LIBS) $(LIBZSTD_LIBS)
 TESTS += tests/fields/kmem.sh
 dist_check_SCRIPTS += tests/fields/kmem.sh
+TESTS += tests/fields/outputs.sh
+dist_check_SCRIPTS += tests/fields/outputs.sh

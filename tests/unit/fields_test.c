@@ -131,6 +131,7 @@ int main(void)
 	struct fields *f = fields__new(64);
 	const struct field_line *l;
 	struct strbuf sb = STRBUF_INIT;
+	struct field_verdict v;
 	const uint64_t sec = 1000000000ULL;
 
 	test_classify();
@@ -214,6 +215,9 @@ int main(void)
 	CHECK(strstr(sb.buf, "line 0x1000: false sharing (21 HITM, 20 writes by 2 CPUs)"));
 	CHECK(strstr(sb.buf, "struct pair.a @0x1000: 10 stores by 1 CPU, 10 loads by 1 CPU, 10 HITM"));
 	CHECK(strstr(sb.buf, "a line of its own: {a}, {b}"));
+	fields__verdict(f, l, &v);
+	CHECK(v.kind == LINE_FALSE_SHARING && v.advice == ADVICE_SPLIT_GROUPS && v.nr_groups == 2);
+	CHECK(v.true_shared == -1 && !v.no_store && !v.nr_victims && !v.nr_redundant);
 
 	l = line_at(f, 0x2000);
 	CHECK(l && l->verdict == LINE_TRUE_SHARING && l->true_shared == 0);
@@ -221,6 +225,10 @@ int main(void)
 	CHECK(strstr(sb.buf, "count is written by 4 CPUs and nothing else on the line is written"));
 	CHECK(strstr(sb.buf, "per-CPU or sharded counter"));
 	CHECK(strstr(sb.buf, "read 2 times (1.0/s sampled over 2.000 s) by fn_40 (2)"));
+	fields__verdict(f, l, &v);
+	CHECK(v.advice == ADVICE_PER_CPU && v.true_shared == 0 && v.sum_reads == 2);
+	CHECK(v.span_ns == 2000000000ull && v.nr_readers == 1 && v.readers[0].ip == 0x40);
+	CHECK(v.readers[0].count == 2);
 
 	l = line_at(f, 0x3000);
 	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->victims == 2 && l->written == 2);
@@ -230,6 +238,9 @@ int main(void)
 	CHECK(strstr(sb.buf, "keep the written members (f_lock, f_count) together on a line apart "
 			     "from the read-mostly ones (f_inode, f_op)"));
 	CHECK(strstr(sb.buf, "f_lock is itself written by 2 CPUs"));
+	fields__verdict(f, l, &v);
+	CHECK(v.advice == ADVICE_MOVE_WRITTEN && v.nr_victims == 2);
+	CHECK(!strcmp(line_slot__member(&l->slots[v.true_shared]), "f_lock"));
 
 	l = line_at(f, 0x4000);
 	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->victims == 1 && l->true_shared == 0);
@@ -238,6 +249,8 @@ int main(void)
 	CHECK(strstr(sb.buf, "93 of 100 locked RMWs on b_state (93%) found the bits already set, "
 			     "at fn_60: test before set"));
 	CHECK(strstr(sb.buf, "b_state is itself written by 3 CPUs"));
+	fields__verdict(f, l, &v);
+	CHECK(v.nr_redundant == 1 && v.nr_victims == 1);
 
 	l = line_at(f, 0x5000);
 	CHECK(l && l->verdict == LINE_QUIET && !field_line__contended(l));
@@ -250,11 +263,16 @@ int main(void)
 	explain(f, l, &sb);
 	CHECK(strstr(sb.buf, "different instances of struct pair, each written by its own CPUs"));
 	CHECK(strstr(sb.buf, "align struct pair to the line size"));
+	fields__verdict(f, l, &v);
+	CHECK(v.advice == ADVICE_ALIGN_INSTANCES && v.instances_of == &pair);
 
 	l = line_at(f, 0x7000);
 	CHECK(l && l->verdict == LINE_TRUE_SHARING);
 	explain(f, l, &sb);
 	CHECK(strstr(sb.buf, "a contended lock") && !strstr(sb.buf, "per-CPU or sharded counter"));
+	fields__verdict(f, l, &v);
+	CHECK(v.advice == ADVICE_LOCK && !v.sum_reads);
+	CHECK(!strcmp(verdict_advice__name(v.advice), "contended lock"));
 
 	/* Per struct: pair has a and b with their readers, writers and code addresses. */
 	CHECK(f->nr_structs == 5);

@@ -726,13 +726,15 @@ bool fields_attr__side_sample(struct fields_attr *c, const struct perf_header_in
 		c->rmw[c->nr_rmw++] = (struct fields_rmw){ s->ip, s->weight, s->period };
 		return true;
 	}
-	return evsel_named(h, s->evsel, "lineup-sim/pair-hitm/");
+	return evsel_named(h, s->evsel, "lineup-sim/pair-hitm/") ||
+	       evsel_named(h, s->evsel, "lineup-sim/overlap/");
 }
 
 bool fields_attr__is_side_sample(const struct perf_header_info *h, const struct sample *s)
 {
 	static const char *const names[] = { "lineup-sim/alloc/", "lineup-sim/free/",
-					     "lineup-sim/redundant-rmw/", "lineup-sim/pair-hitm/" };
+					     "lineup-sim/redundant-rmw/", "lineup-sim/pair-hitm/",
+					     "lineup-sim/overlap/" };
 
 	if (s->evsel < h->nr_evsels && h->evsels[s->evsel].attr.type == ATTR_TYPE_TRACEPOINT)
 		return true;

@@ -189,14 +189,21 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 		goto out;
 	}
 	fprintf(stderr, "[ lineup record --sim: wrote %s (%lld bytes; %ld load samples, %ld of "
-			"them HITM; %ld store samples) ]\n",
+			"them HITM; %ld store samples)",
 		pipe_out ? "standard output" : output, (long long)st.st_size, c.loads, c.hitm,
 		c.stores);
-	if (c.loads && !c.hitm)
-		fprintf(stderr, "lineup: record --sim: no load found its line modified by another "
-				"thread: no contention seen (threads that never ran at the same "
-				"time? where CPUs are fewer than threads, LINEUP_SIM_YIELD=500 "
-				"makes them interleave)\n");
+	if (c.has_overlap)
+		fprintf(stderr, "; threads ran at the same time for %.1f ms of %.1f ms modeled "
+				"(%.0f%%)",
+			c.overlap_ns / 1e6, c.observed_ns / 1e6,
+			c.observed_ns ? 100.0 * c.overlap_ns / c.observed_ns : 0.0);
+	fprintf(stderr, " ]\n");
+	if (c.loads && !c.hitm) {
+		char why[512];
+
+		sim_census__no_contention(&c, why, sizeof(why));
+		fprintf(stderr, "lineup: record --sim: %s\n", why);
+	}
 	rc = EXIT_OK;
 out:
 	if (*tmpdir) {
@@ -219,10 +226,18 @@ int sim_record__census(const char *path, struct sim_census *c)
 		return -1;
 	}
 	while ((rc = perf_file__next_record(pf, &rec)) > 0) {
+		const struct perf_header_info *h = perf_file__header(pf);
 		struct data_src d;
 
 		if (rec.type != REC_SAMPLE)
 			continue;
+		if (rec.sample.evsel < h->nr_evsels && h->evsels[rec.sample.evsel].name &&
+		    !strcmp(h->evsels[rec.sample.evsel].name, "lineup-sim/overlap/")) {
+			c->has_overlap = true;
+			c->observed_ns += rec.sample.period;
+			c->overlap_ns += rec.sample.weight;
+			continue;
+		}
 		d = data_src__decode(rec.sample.data_src);
 		if (d.op & DS_OP_LOAD) {
 			c->loads++;
@@ -235,4 +250,36 @@ int sim_record__census(const char *path, struct sim_census *c)
 		cli__error("%s", perf_file__errmsg(pf));
 	perf_file__close(pf);
 	return rc < 0 ? -1 : 0;
+}
+
+enum sim_overlap sim_census__overlap(const struct sim_census *c)
+{
+	if (!c->has_overlap)
+		return SIM_OVERLAP_UNKNOWN;
+	return c->overlap_ns && c->overlap_ns * 100 >= c->observed_ns ? SIM_OVERLAP_SEEN
+								       : SIM_OVERLAP_NONE;
+}
+
+enum sim_overlap sim_census__no_contention(const struct sim_census *c, char *buf, size_t size)
+{
+	enum sim_overlap o = sim_census__overlap(c);
+
+	if (c->hitm)
+		snprintf(buf, size, "%ld HITMs: contention seen", c->hitm);
+	else if (o == SIM_OVERLAP_SEEN)
+		snprintf(buf, size, "no contention seen: the threads ran at the same time for %.1f "
+			 "ms (%.0f%% of the %.1f ms modeled) and no load found its line modified "
+			 "by another thread", c->overlap_ns / 1e6,
+			 100.0 * c->overlap_ns / c->observed_ns, c->observed_ns / 1e6);
+	else if (o == SIM_OVERLAP_NONE)
+		snprintf(buf, size, "no contention seen, and nothing can be concluded: the threads "
+			 "never ran at the same time (%.1f ms of %.1f ms modeled); where CPUs are "
+			 "fewer than threads or busy, LINEUP_SIM_YIELD=500 makes them take turns, "
+			 "or record on more free CPUs", c->overlap_ns / 1e6, c->observed_ns / 1e6);
+	else
+		snprintf(buf, size, "no load found its line modified by another thread: no "
+			 "contention seen (the recording does not say whether threads ran at the "
+			 "same time; where CPUs are fewer than threads, LINEUP_SIM_YIELD=500 makes "
+			 "them interleave)");
+	return o;
 }

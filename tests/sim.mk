@@ -7,7 +7,7 @@ TESTS += tests/unit/coherence_test
 SIM_TESTS = tests/sim/flags.sh tests/sim/false_sharing.sh tests/sim/struct_file.sh \
 	tests/sim/true_sharing.sh tests/sim/redundant_rmw.sh tests/sim/signals.sh tests/sim/locks.sh \
 	tests/sim/sampling.sh tests/sim/patch.sh tests/sim/ends.sh tests/sim/output.sh \
-	tests/sim/onestep.sh
+	tests/sim/onestep.sh tests/sim/overlap.sh
 TESTS += $(SIM_TESTS)
 dist_check_SCRIPTS += $(SIM_TESTS)
 EXTRA_DIST += tests/sim/sim-lib.sh tests/workloads/workload.h tests/workloads/counters.h \

@@ -29,6 +29,7 @@ static const char *const event_names[SIMRT_NR_EVENTS] = {
     [SIMRT_EV_PAIR_HITM] = "lineup-sim/pair-hitm/",
     [SIMRT_EV_ALLOC] = "lineup-sim/alloc/",
     [SIMRT_EV_FREE] = "lineup-sim/free/",
+    [SIMRT_EV_OVERLAP] = "lineup-sim/overlap/",
 };
 
 static ssize_t read_file(const char *path, char *buf, size_t size)
@@ -337,6 +338,21 @@ int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned err
 
 		if (e->redundant)
 			perf_writer__sample(w, &s);
+	}
+	if (o->observed_ns) {
+		struct sample s = {
+		    .evsel = SIMRT_EV_OVERLAP,
+		    .cpumode = CPUMODE_USER,
+		    .pid = pid,
+		    .tid = pid,
+		    .time = now,
+		    .id = perf_writer__event_id(w, SIMRT_EV_OVERLAP),
+		    .period = o->observed_ns,
+		    .weight = o->overlap_ns,
+		    .data_src = 1 /* PERF_MEM_OP_NA */,
+		};
+
+		perf_writer__sample(w, &s);
 	}
 	rc = perf_writer__close(w);
 out:

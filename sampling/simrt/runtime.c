@@ -66,6 +66,7 @@ static pid_t finisher;	     /* the thread that writes it */
 static pid_t recording_pid;  /* the process that records (not a child that shares its memory) */
 static atomic_int main_gone; /* the main thread has ended (pthread_exit) */
 static atomic_uint unobserved; /* threads that found no free slot */
+static unsigned nr_cpus = 1;	 /* CPUs the process may run on (at init) */
 
 __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
 __thread __attribute__((tls_model("initial-exec"))) uint64_t simrt__cnt[SIMRT_NR_CNT];
@@ -178,11 +179,80 @@ static void count_cpu(struct simrt_thread *t, bool begin, uint64_t now)
 	}
 }
 
+/*
+ * The overlap account (simrt.h, "Overlap"), kept by the timer thread under cold_lock: an
+ * interval of modeled time is open between two marks; the CPU each thread used in it, and that
+ * of threads that ended inside it, bound the time in which two or more ran.
+ */
+struct overlap_acc {
+	uint64_t sum, max; /* CPU ns used in the interval: all threads, the busiest */
+	unsigned n;	   /* threads that used any */
+};
+
+static struct {
+	bool open;
+	uint64_t wall;		 /* the open interval's beginning (simrt__now) */
+	struct overlap_acc gone; /* threads that ended inside it */
+	uint64_t observed_ns, overlap_ns;
+} overlap;
+
+static void overlap_add(struct overlap_acc *a, uint64_t cpu_ns)
+{
+	if (!cpu_ns)
+		return;
+	a->sum += cpu_ns;
+	a->n++;
+	if (cpu_ns > a->max)
+		a->max = cpu_ns;
+}
+
+/* @t is at CPU time @now at a mark: what it used since the last one goes to @a (NULL: nothing,
+ * an interval begins). */
+static void overlap_thread(struct simrt_thread *t, uint64_t now, struct overlap_acc *a)
+{
+	if (a && overlap.open && now > t->cpu_mark)
+		overlap_add(a, now - t->cpu_mark);
+	t->cpu_mark = now;
+}
+
+static void overlap_begin(void)
+{
+	overlap.open = true;
+	overlap.wall = simrt__now();
+	overlap.gone = (struct overlap_acc){ 0 };
+}
+
+/* The open interval ends; @a holds what the live threads used in it. */
+static void overlap_end(struct overlap_acc *a)
+{
+	uint64_t w, o = 0;
+	unsigned m;
+
+	if (!overlap.open)
+		return;
+	overlap.open = false;
+	w = simrt__now() - overlap.wall;
+	a->sum += overlap.gone.sum;
+	a->n += overlap.gone.n;
+	if (overlap.gone.max > a->max)
+		a->max = overlap.gone.max;
+	overlap.observed_ns += w;
+	if (a->n < 2)
+		return;
+	m = a->n < nr_cpus ? a->n : nr_cpus;
+	if (simrt__yield_every)
+		o = a->sum - a->max; /* they interleave at every yield */
+	else if (m >= 2 && a->sum > w)
+		o = (a->sum - w) / (m - 1);
+	overlap.overlap_ns += o < w ? o : w;
+}
+
 /* @t ends, or recording does (cold_lock held): its CPU time since its base. */
 static void thread_cpu_end(struct simrt_thread *t)
 {
 	uint64_t now = thread_cpu(t);
 
+	overlap_thread(t, now, &overlap.gone);
 	window_cpu(t, false, now);
 	count_cpu(t, false, now);
 	t->cpu_total = now > t->cpu_base ? now - t->cpu_base : 0;
@@ -539,6 +609,7 @@ struct simrt_thread *simrt__thread(void)
 	t->cnt = simrt__cnt;
 	memset(t->cnt_base, 0, sizeof(t->cnt_base));
 	t->cpu_base = thread_cpu(t);
+	t->cpu_mark = t->cpu_base;
 	t->cpu_win = t->cpu_total = t->cpu_cnt = t->loads_cnt = 0;
 	t->in_cnt = false;
 	t->in_win = false;
@@ -614,6 +685,14 @@ void simrt__finish(void)
 	simrt__state = 2;
 	__atomic_store_n(&simrt__phase[0], 0, __ATOMIC_RELAXED);
 	simrt__mutex_lock(&cold_lock);
+	if (overlap.open) {
+		struct overlap_acc acc = { 0 };
+
+		for (unsigned s = 0; s < SIMRT_MAX_THREADS; s++)
+			if (threads[s].registered)
+				overlap_thread(&threads[s], thread_cpu(&threads[s]), &acc);
+		overlap_end(&acc);
+	}
 	for (unsigned s = 0; s < SIMRT_MAX_THREADS; s++) {
 		if (!threads[s].registered)
 			continue;
@@ -636,6 +715,8 @@ void simrt__finish(void)
 		atomic_load(&slots_seen) < COH_MAX_CORES ? atomic_load(&slots_seen) : COH_MAX_CORES,
 	    .exact = !simrt__every_ns,
 	    .pipe = out_pipe,
+	    .observed_ns = overlap.observed_ns,
+	    .overlap_ns = overlap.overlap_ns,
 	};
 	if (simrt__write_perf_data(&o, err, sizeof(err)) < 0)
 		dprintf(2, "lineup-sim: %s\n", err);
@@ -836,10 +917,16 @@ enum phase_mark {
 	MARK_WINDOW_OPEN,
 	MARK_WINDOW_CLOSE, /* and, with patching, the counting phase's beginning */
 	MARK_COUNT_CLOSE,
+	MARK_TICK,	   /* a millisecond of the exact start, or of an exact run */
+	MARK_START_END,	   /* the exact start's end */
 };
 
 static void threads_mark(enum phase_mark m)
 {
+	struct overlap_acc acc = { 0 };
+	bool ends = m == MARK_WINDOW_CLOSE || m == MARK_TICK || m == MARK_START_END;
+	bool begins = m == MARK_WINDOW_OPEN || m == MARK_TICK;
+
 	simrt__mutex_lock(&cold_lock);
 	for (unsigned s = 0; s < atomic_load(&slots_seen); s++) {
 		struct simrt_thread *t = &threads[s];
@@ -848,6 +935,10 @@ static void threads_mark(enum phase_mark m)
 		if (!t->registered)
 			continue;
 		now = thread_cpu(t);
+		if (ends || begins)
+			overlap_thread(t, now, ends ? &acc : NULL);
+		if (m == MARK_TICK || m == MARK_START_END)
+			continue;
 		if (m == MARK_COUNT_CLOSE) {
 			count_cpu(t, false, now);
 			continue;
@@ -856,6 +947,10 @@ static void threads_mark(enum phase_mark m)
 		if (m == MARK_WINDOW_CLOSE && simrt__patching)
 			count_cpu(t, true, now);
 	}
+	if (ends)
+		overlap_end(&acc);
+	if (begins && simrt__state == 1)
+		overlap_begin();
 	simrt__mutex_unlock(&cold_lock);
 }
 
@@ -867,14 +962,24 @@ static void *timer_main(void *arg)
 
 	(void)arg;
 	inside++;
+	if (!simrt__every_ns) {
+		/* Exact: no windows, the timer only keeps the overlap account, every 10 ms (a
+		 * clock read per thread each time). */
+		do
+			threads_mark(MARK_TICK);
+		while (timer_wait(simrt__now() + 10000000));
+		return NULL;
+	}
 	while (simrt__start_ns) {
 		struct timespec ts;
 
+		threads_mark(MARK_TICK);
 		if (!clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) && ts_ns(&ts) >= simrt__start_ns)
 			break;
 		if (!timer_wait(simrt__now() + 1000000))
 			return NULL;
 	}
+	threads_mark(MARK_START_END);
 	/* The exact start ends: each thread's loads from here on are what its samples weigh.
 	 * (Without one, simrt__init() set the end: the threads count from their beginning.) */
 	simrt__mutex_lock(&cold_lock);
@@ -1090,6 +1195,12 @@ void simrt__init(void)
 		if (!simrt__periods[k])
 			simrt__periods[k] = 1;
 	simrt__yield_every = (int64_t)env_u64("LINEUP_SIM_YIELD", 0);
+	{
+		cpu_set_t set;
+
+		if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+			nr_cpus = (unsigned)CPU_COUNT(&set);
+	}
 	if (parse_window(getenv("LINEUP_SIM_WINDOW"), &simrt__burst_ns, &simrt__every_ns,
 			 &simrt__start_ns) < 0)
 		dprintf(2, "lineup-sim: LINEUP_SIM_WINDOW=%s is not BURST/EVERY[/START] "
@@ -1163,5 +1274,10 @@ void simrt__init(void)
 		inside--;
 		if (!simrt__every_ns)
 			__atomic_store_n(&simrt__phase[0], SIMRT_PH_MODEL, __ATOMIC_RELAXED);
+	} else {
+		/* Exact: a timer thread only for the overlap account. */
+		inside++;
+		timer_start();
+		inside--;
 	}
 }

@@ -84,6 +84,16 @@
  * Neither invents contention: a line only one thread writes never shows a HITM.  Access
  * patterns that live only between windows are not seen at all.
  *
+ * Overlap: a HITM needs two threads running at the same time (or, with LINEUP_SIM_YIELD, taking
+ * turns every few accesses), so "no contention seen" means something only if they did.  The
+ * timer thread reads each thread's CPU clock where modeled time begins and ends (windows, and
+ * every millisecond of the exact start or of an exact run) and bounds from below the time in
+ * which two or more ran: n threads that used S ns of CPU in an interval of W ns, on C CPUs,
+ * overlapped for at least (S - W) / (min(n, C) - 1) ns of it (outside the overlap, at most one
+ * runs).  On a machine with fewer free CPUs than threads that bound is 0 however the threads
+ * were scheduled; with LINEUP_SIM_YIELD the threads interleave at every yield, and the time
+ * the others ran beside the busiest counts.  The recording carries the total (SIMRT_EV_OVERLAP).
+ *
  * Sample IPs: the address of the call instruction to the __tsan_ hook (return address minus
  * the call's length, 5 for `call rel32`, 6 for `call *rel32(%rip)`).  The compiler gives that
  * call the source line of the access it instruments, so perf's and lineup's srcline of the IP
@@ -114,6 +124,9 @@ enum simrt_event {
 			     * (adjacent-line pair) model sees as contended */
 	SIMRT_EV_ALLOC,	    /* lineup-sim/alloc/: ip = call site, addr = block, period = size */
 	SIMRT_EV_FREE,	    /* lineup-sim/free/: ip = call site, addr = block */
+	SIMRT_EV_OVERLAP,   /* lineup-sim/overlap/: one, at the end: period = ns of modeled time
+			     * observed, weight = ns of it in which threads ran at the same time
+			     * (see "Overlap") */
 	SIMRT_NR_EVENTS,
 };
 #define SIMRT_EV_PLAIN 0x40
@@ -188,6 +201,7 @@ struct simrt_thread {
 	uint64_t cpu_cnt, loads_cnt, cnt_open, cpu_cnt_open;
 	bool in_cnt;
 	bool in_win;
+	uint64_t cpu_mark; /* CPU time (ns) at the overlap account's last mark (runtime.c) */
 	uint8_t ev[2];		/* scaling class of plain [0] and sync [1] samples: 0 (unscaled)
 				 * in the exact start and when exact */
 	unsigned slot;
@@ -300,6 +314,7 @@ struct simrt_output {
 	unsigned nr_cores;
 	bool exact; /* every access modeled: no period scaling */
 	bool pipe;  /* perf.data in pipe mode (record --sim -o -), in a file of the caller's */
+	uint64_t observed_ns, overlap_ns; /* the overlap account (SIMRT_EV_OVERLAP) */
 };
 int simrt__write_perf_data(const struct simrt_output *o, char *err, unsigned errlen);
 

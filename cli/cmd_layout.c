@@ -28,7 +28,8 @@ enum {
 
 static const struct cli_option layout_options[] = {
 	{ OPT_CLASS, 'C', "class", "NAME[,NAME...]",
-	  "show only these structs/unions (repeatable); default: every struct" },
+	  "show only these structs/unions, 'file' or 'struct file' (repeatable); default: every "
+	  "struct" },
 	{ OPT_BTF, 0, "btf", "[=FILE]",
 	  "read BTF instead of DWARF: FILE, or /sys/kernel/btf/vmlinux of the running kernel" },
 	{ OPT_LINE_SIZE, 0, "line-size", "N", "cache-line size in bytes (default 64)" },
@@ -52,13 +53,33 @@ struct layout_opts {
 	bool json;
 };
 
+/* "struct file" names the struct file as "file" does (as in fields --struct and C). */
+static const char *bare_name(const char *name)
+{
+	static const char *const kw[] = { "struct", "union", "class" };
+
+	while (*name == ' ')
+		name++;
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		size_t n = strlen(kw[i]);
+
+		if (!strncmp(name, kw[i], n) && name[n] == ' ') {
+			name += n;
+			while (*name == ' ')
+				name++;
+			break;
+		}
+	}
+	return name;
+}
+
 static void add_names(struct layout_opts *o, const char *arg)
 {
 	char *copy = xstrdup(arg), *save = NULL;
 
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		o->names = xrealloc(o->names, (o->nr_names + 1) * sizeof(*o->names));
-		o->names[o->nr_names++] = xstrdup(tok);
+		o->names[o->nr_names++] = xstrdup(bare_name(tok));
 	}
 	free(copy);
 }

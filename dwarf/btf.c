@@ -47,7 +47,17 @@ struct bbuild {
 	unsigned int line_size;
 	bool expand;
 	struct layout_build_guard guard;
+	/* 1 + the id of a type found on a cycle of references (hostile or broken BTF: an array
+	 * of itself, a typedef of itself, a struct containing itself), 0 if none */
+	uint64_t cycle;
 };
+
+/* @id refers back to itself through its types: the type being built is refused. */
+static void cycle_at(struct bbuild *b, uint32_t id)
+{
+	if (!b->cycle)
+		b->cycle = (uint64_t)id + 1;
+}
 
 static const struct btf_type *type_at(struct bbuild *b, uint32_t id)
 {
@@ -77,7 +87,9 @@ static bool is_modifier(const struct btf_type *t)
 	}
 }
 
-/* Strip typedefs and qualifiers: the id of what is left, 0 for void. */
+static void cycle_at(struct bbuild *b, uint32_t id);
+
+/* Strip typedefs and qualifiers: the id of what is left, 0 for void (and for a cycle). */
 static uint32_t strip(struct bbuild *b, uint32_t id)
 {
 	for (int i = 0; i < MAX_DEPTH; i++) {
@@ -87,6 +99,7 @@ static uint32_t strip(struct bbuild *b, uint32_t id)
 			return t ? id : 0;
 		id = t->type;
 	}
+	cycle_at(b, id);	/* a typedef of itself, const <-> volatile */
 	return 0;
 }
 
@@ -105,6 +118,8 @@ static uint64_t type_size(struct bbuild *b, uint32_t id, int depth)
 {
 	const struct btf_type *t = type_at(b, id);
 
+	if (t && depth > MAX_DEPTH)
+		cycle_at(b, id);
 	if (!t || depth > MAX_DEPTH)
 		return 0;
 	switch (btf_kind(t)) {
@@ -137,6 +152,8 @@ static uint32_t natural_align(struct bbuild *b, uint32_t id, int depth)
 	const struct btf_type *t = type_at(b, id);
 	uint32_t a = 1;
 
+	if (t && depth > MAX_DEPTH)
+		cycle_at(b, id);
 	if (!t || depth > MAX_DEPTH)
 		return 1;
 	switch (btf_kind(t)) {
@@ -151,11 +168,16 @@ static uint32_t natural_align(struct bbuild *b, uint32_t id, int depth)
 		break;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION: {
+		if (b->s->natural[id] == UINT32_MAX) {
+			cycle_at(b, id);	/* contains itself (hostile or broken BTF) */
+			return 1;
+		}
 		if (b->s->natural[id])
 			return b->s->natural[id] - 1;
 		const struct btf_member *m = btf_members(t);
 
-		b->s->natural[id] = 2;	/* provisional: a (hostile) type containing itself ends */
+		/* busy while its members are visited: a type containing itself ends here */
+		b->s->natural[id] = UINT32_MAX;
 
 		a = 0;
 		for (int i = 0; i < btf_vlen(t); i++) {
@@ -191,6 +213,9 @@ static void params(struct bbuild *b, const struct btf_type *fn, struct strbuf *s
 
 	/* A function prototype whose parameter points back to itself (hostile BTF). */
 	if (depth > MAX_DEPTH) {
+		for (uint32_t id = 1; id < b->s->nr_types; id++)
+			if (btf__type_by_id(b->s->btf, id) == fn)
+				cycle_at(b, id);
 		strbuf__add(sb, "(<type loop>)", 13);
 		return;
 	}
@@ -255,6 +280,7 @@ static void tag_name(struct bbuild *b, uint32_t id, struct strbuf *sb, int depth
 	const char *name;
 
 	if (depth > MAX_DEPTH) {
+		cycle_at(b, id);
 		strbuf__add(sb, "<type loop>", 11);
 		return;
 	}
@@ -354,6 +380,13 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 	const struct btf_type *tt = type_at(b, id);
 
 	m->nr_elems = 1;
+	if (depth > MAX_DEPTH) {
+		/* an array of itself, or of an array of ... itself */
+		cycle_at(b, id);
+		strbuf__add(&tn, "<type loop>", 11);
+		layout_member__finish(b->arena, m, &pre, &tn, &suffix, 0);
+		return;
+	}
 	if (b->expand && tt && btf_kind(tt) == BTF_KIND_TYPEDEF) {
 		struct strbuf note = STRBUF_INIT;
 
@@ -460,6 +493,8 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 			break;
 		}
 	}
+	if (!done && type_at(b, id))
+		cycle_at(b, id);	/* qualifiers without end: const <-> volatile */
 	layout_member__finish(b->arena, m, &pre, &tn, &suffix, kw_len);
 }
 
@@ -531,6 +566,8 @@ static struct layout_type *build_type(struct bbuild *b, uint32_t id, int depth, 
 	struct layout_type *lt;
 
 	if (!t || !layout_build_guard__enter(&b->guard, id, depth)) {
+		if (t && b->guard.budget)
+			cycle_at(b, id);	/* contains itself, or nests without end */
 		lt = arena__zalloc(b->arena, sizeof(*lt));
 		lt->kind = t && btf_kind(t) == BTF_KIND_UNION ? LAYOUT_UNION : LAYOUT_STRUCT;
 		lt->name = t ? arena__strdup(b->arena, name_of(b, t)) : NULL;
@@ -627,6 +664,15 @@ static struct layout_type *build_type_body(struct bbuild *b, uint32_t id, int de
 	return lt;
 }
 
+/* The error for a type refused for a cycle in its types: the type id where it was seen. */
+static int cycle_error(struct bbuild *b, const char *name, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: BTF type %llu: a type that refers back to itself (a cycle in "
+		 "the BTF of %s)", b->s->base.path ? b->s->base.path : DEFAULT_BTF,
+		 (unsigned long long)(b->cycle - 1), name);
+	return -EINVAL;
+}
+
 static int btf_find(struct layout_source *src, const char *name,
 		    const struct layout_type **out, char *err, size_t errlen)
 {
@@ -643,6 +689,10 @@ static int btf_find(struct layout_source *src, const char *name,
 		n = btf__name_by_offset(s->btf, t->name_off);
 		if (n && !strcmp(n, name)) {
 			*out = build_type(&b, id, 0, false);
+			if (b.cycle) {
+				*out = NULL;
+				return cycle_error(&b, name, err, errlen);
+			}
 			return 0;
 		}
 	}
@@ -670,6 +720,10 @@ static int btf_for_each(struct layout_source *src, bool unions,
 		if (!is_sou(t) || !t->name_off || (!unions && btf_kind(t) == BTF_KIND_UNION))
 			continue;
 		lt = build_type(&b, id, 0, false);
+		if (b.cycle) {
+			ret = cycle_error(&b, name_of(&b, t), err, errlen);
+			break;
+		}
 		layout__signature(lt, &sig);
 		e = hmap__slot(&seen, hash_str(sig.buf), sig.buf, 0, true);
 		if (!e->key) {

@@ -65,6 +65,9 @@ struct build {
 	/* the last member's DW_AT_decl_file as libdw returned it and its copy in @arena: the
 	 * members of a struct are mostly declared in one file */
 	const char *file_raw, *file;
+	/* 1 + the key of a DIE found on a cycle of type references (hostile or broken DWARF:
+	 * an array of itself, a typedef of itself, a struct containing itself), 0 if none */
+	uint64_t cycle;
 };
 
 #define KEY_ALT (1ull << 63)	/* the DIE is in the dwz supplementary file */
@@ -94,6 +97,13 @@ static Dwarf_Die *key_die(struct dwarf_source *s, uint64_t key, Dwarf_Die *out)
 	if (!dw)
 		return NULL;
 	return key & KEY_TYPES ? dwarf_offdie_types(dw, off, out) : dwarf_offdie(dw, off, out);
+}
+
+/* @die refers back to itself through its types: the type being built is refused. */
+static void cycle_at(struct build *b, Dwarf_Die *die)
+{
+	if (!b->cycle && die)
+		b->cycle = die_key(b->src, die) + 1;
 }
 
 static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
@@ -219,6 +229,8 @@ static uint64_t type_size(struct build *b, Dwarf_Die *die, int depth)
 	if (e)
 		return (uint64_t)(uintptr_t)e->val - 1;
 	size = type_size_uncached(b, die, depth);
+	if (b->cycle)
+		return size;	/* not cached: the next type through here must see the cycle too */
 	e = hmap__slot(&b->src->sizes, hash_u64(off), NULL, off, true);
 	e->okey = off;
 	e->val = (void *)(uintptr_t)(size + 1);
@@ -230,8 +242,10 @@ static uint64_t type_size_uncached(struct build *b, Dwarf_Die *die, int depth)
 	Dwarf_Die t;
 	Dwarf_Word size;
 
-	if (depth > MAX_DEPTH)
+	if (depth > MAX_DEPTH) {
+		cycle_at(b, die);
 		return 0;
+	}
 	switch (dwarf_tag(die)) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
@@ -284,8 +298,10 @@ static uint32_t natural_align(struct build *b, Dwarf_Die *die, int depth)
 	Dwarf_Die t;
 	uint32_t a = 1;
 
-	if (depth > MAX_DEPTH)
+	if (depth > MAX_DEPTH) {
+		cycle_at(b, die);
 		return 1;
+	}
 	switch (dwarf_tag(die)) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
@@ -304,16 +320,22 @@ static uint32_t natural_align(struct build *b, Dwarf_Die *die, int depth)
 		struct hmap_entry *e = hmap__slot(&b->src->natural, hash_u64(off), NULL, off, false);
 		Dwarf_Die child;
 
+		if (e && !e->val) {
+			cycle_at(b, die);	/* contains itself (hostile or broken DWARF) */
+			return 1;
+		}
 		if (e)
 			return (uint32_t)(uintptr_t)e->val;
-		/* provisional entry first: a (hostile) type containing itself ends here */
+		/* 0 while its members are visited: a type containing itself ends here */
 		e = hmap__slot(&b->src->natural, hash_u64(off), NULL, off, true);
 		e->okey = off;
-		e->val = (void *)(uintptr_t)1;
+		e->val = NULL;
 		a = 0;
 		if (dwarf_child(die, &child) == 0) {
 			do {
-				if (dwarf_tag(&child) != DW_TAG_member)
+				/* (a C++ static member may be of the type itself) */
+				if (dwarf_tag(&child) != DW_TAG_member ||
+				    die_has(&child, DW_AT_declaration))
 					continue;
 				if (!die_type(&child, &t) || !strip(&t, &t))
 					continue;
@@ -355,7 +377,8 @@ static uint32_t abi_align_struct(struct build *b, Dwarf_Die *die, int depth)
 			uint64_t off = 0;
 			uint32_t m;
 
-			if (dwarf_tag(&child) != DW_TAG_member || !die_type(&child, &t))
+			if (dwarf_tag(&child) != DW_TAG_member || die_has(&child, DW_AT_declaration) ||
+			    !die_type(&child, &t))
 				continue;
 			m = abi_align(b, &t, depth + 1);
 			if (die_udata(&child, DW_AT_alignment, 0) > m)
@@ -384,8 +407,10 @@ static uint32_t abi_align(struct build *b, Dwarf_Die *die, int depth)
 	struct hmap_entry *e;
 	uint64_t key;
 
-	if (depth > MAX_DEPTH)
+	if (depth > MAX_DEPTH) {
+		cycle_at(b, die);
 		return 1;
+	}
 	for (int i = 0; i < MAX_DEPTH && is_modifier(dwarf_tag(&cur)); i++) {
 		uint32_t f = (uint32_t)die_udata(&cur, DW_AT_alignment, 0);
 
@@ -443,6 +468,7 @@ static void params(struct build *b, Dwarf_Die *fn, struct strbuf *sb, int depth)
 	/* A subroutine type whose parameter points back to itself (hostile DWARF) recurses here
 	 * without going through tag_name's depth check. */
 	if (depth > MAX_DEPTH) {
+		cycle_at(b, fn);
 		strbuf__add(sb, "(<type loop>)", 13);
 		return;
 	}
@@ -509,6 +535,7 @@ static void tag_name_uncached(struct build *b, Dwarf_Die *die, struct strbuf *sb
 	const char *name;
 
 	if (depth > MAX_DEPTH) {
+		cycle_at(b, die);
 		strbuf__add(sb, "<type loop>", 11);
 		return;
 	}
@@ -577,6 +604,8 @@ static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int dep
 	}
 	start = sb->len;
 	tag_name_uncached(b, die, sb, depth);
+	if (b->cycle)
+		return;
 	e = hmap__slot(map, hash_u64(off), NULL, off, true);
 	e->okey = off;
 	e->val = arena__strndup(&b->src->names_arena, sb->buf ? sb->buf + start : "",
@@ -653,6 +682,13 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 	bool done = false;
 
 	m->nr_elems = 1;
+	if (depth > MAX_DEPTH) {
+		/* an array of itself, or of an array of ... itself */
+		cycle_at(b, die);
+		strbuf__add(&tn, "<type loop>", 11);
+		layout_member__finish(b->arena, m, &pre, &tn, &suffix, 0);
+		return;
+	}
 	if (b->expand && dwarf_tag(&cur) == DW_TAG_typedef) {
 		struct strbuf note = STRBUF_INIT;
 
@@ -801,6 +837,8 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 			break;
 		}
 	}
+	if (!done)
+		cycle_at(b, &cur);	/* qualifiers without end: const <-> volatile */
 	layout_member__finish(b->arena, m, &pre, &tn, &suffix, kw_len);
 }
 
@@ -970,6 +1008,8 @@ static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth
 	struct layout_type *t;
 
 	if (!layout_build_guard__enter(&b->guard, key, depth)) {
+		if (b->guard.budget)
+			cycle_at(b, die);	/* contains itself, or nests without end */
 		t = arena__zalloc(b->arena, sizeof(*t));
 		t->kind = dwarf_tag(die) == DW_TAG_union_type ? LAYOUT_UNION : LAYOUT_STRUCT;
 		t->name = arena__strdup(b->arena, dwarf_diename(die));
@@ -1248,6 +1288,19 @@ static void index_scan(struct dwarf_source *s, const char *want)
 	}
 }
 
+/* The error for a type refused for a cycle in its types: the DIE where it was seen. */
+static int cycle_error(struct build *b, const char *name, char *err, size_t errlen)
+{
+	uint64_t key = b->cycle - 1;
+
+	snprintf(err, errlen, "%s: DIE %#llx%s: a type that refers back to itself (a cycle in the "
+		 "DWARF of %s)", b->src->base.path,
+		 (unsigned long long)(key & ~(KEY_ALT | KEY_TYPES)),
+		 key & KEY_ALT ? " of the supplementary file" :
+		 key & KEY_TYPES ? " in .debug_types" : "", name ? name : "an anonymous type");
+	return -EINVAL;
+}
+
 static int dwarf_find(struct layout_source *src, const char *name,
 		      const struct layout_type **out, char *err, size_t errlen)
 {
@@ -1276,6 +1329,8 @@ static int dwarf_find(struct layout_source *src, const char *name,
 	}
 	t = build_type(&b, &die, 0, false);
 	strbuf__release(&b.tmp);
+	if (b.cycle)
+		return cycle_error(&b, name, err, errlen);
 	e = hmap__slot(&s->found, hash_str(name), name, 0, true);
 	e->key = arena__strdup(&src->arena, name);
 	e->val = t;
@@ -1289,6 +1344,8 @@ struct each_arg {
 	bool unions;
 	int (*cb)(const struct layout_type *type, void *arg);
 	void *arg;
+	char *err;
+	size_t errlen;
 };
 
 static int each_one(struct build *b, Dwarf_Die *die, void *arg)
@@ -1311,6 +1368,8 @@ static int each_one(struct build *b, Dwarf_Die *die, void *arg)
 		return 0;
 	e->key = arena__strdup(&ea->names, b->tmp.buf);
 	t = build_type(b, die, 0, false);
+	if (b->cycle)
+		return cycle_error(b, name, ea->err, ea->errlen);
 	return ea->cb(t, ea->arg);
 }
 
@@ -1322,7 +1381,8 @@ static int dwarf_for_each(struct layout_source *src, bool unions,
 	struct arena scratch = { 0 };
 	struct build b = { .src = s, .arena = &scratch, .addr_size = src->addr_size,
 			   .expand = src->flags & LAYOUT_EXPAND };
-	struct each_arg ea = { .unions = unions, .cb = cb, .arg = arg };
+	struct each_arg ea = { .unions = unions, .cb = cb, .arg = arg, .err = err,
+			       .errlen = errlen };
 	int ret = walk_types(s, &b, each_one, &ea, true);
 
 	arena__release(&scratch);

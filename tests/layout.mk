@@ -19,3 +19,11 @@ tests_tools_layout_check_LDADD = dwarf/libdwarf.a analyzer/libanalyzer.a util/li
 	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBPF_LIBS)
 TESTS += tests/layout/build.sh
 dist_check_SCRIPTS += tests/layout/build.sh
+# Type cycles in hand-edited DWARF and BTF (role: layout).
+check_PROGRAMS += tests/tools/dwarf_patch
+tests_tools_dwarf_patch_SOURCES = tests/tools/dwarf_patch.c
+tests_tools_dwarf_patch_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
+tests_tools_dwarf_patch_LDADD = $(LIBDW_LIBS) $(LIBELF_LIBS)
+TESTS += tests/layout/cycles.sh
+dist_check_SCRIPTS += tests/layout/cycles.sh
+EXTRA_DIST += tests/tools/btf_patch.py

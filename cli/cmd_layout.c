@@ -260,7 +260,8 @@ const struct command cmd_layout = {
 		       "every member's offset and size, bitfields, holes, padding and cache-line "
 		       "boundaries. The text is pahole's format, line for line. Exit status 1 when "
 		       "a struct asked for with -C is not there (the closest names are listed), 2 "
-		       "when the file has no debug info or is not a valid ELF file.",
+		       "when the file has no debug info, is not a valid ELF file, or has a type "
+		       "that refers back to itself (named by its DIE offset or BTF type id).",
 	.options = layout_options,
 	.run = layout_run,
 };

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli/command.h"
+#include "cli/output.h"
 #include "sampling/perf_file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -560,143 +561,166 @@ static void print_header(const struct perf_header_info *h, bool full, bool extra
 	}
 }
 
-static void json_str(struct strbuf *sb, const char *key, const char *v)
+static void json_u(struct json *j, const char *key, int64_t v)
 {
-	strbuf__addf(sb, "\"%s\": ", key);
-	if (!v) {
-		SB_LIT(sb, "null");
-		return;
-	}
-	SB_LIT(sb, "\"");
-	strbuf__add_json(sb, v);
-	SB_LIT(sb, "\"");
+	json__key(j, key);
+	json__i64(j, v);
 }
 
 static void print_json(const char *path, const struct perf_header_info *h,
 		       const struct info_counts *c, bool with_counts)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct json j;
+	char hex[2 * sizeof(((struct perf_build_id *)0)->build_id) + 1];
 
-	SB_LIT(&sb, "{");
-	json_str(&sb, "file", path);
-	strbuf__addf(&sb, ", \"pipe\": %s, \"big_endian\": %s", h->pipe ? "true" : "false",
-		     h->big_endian ? "true" : "false");
-	strbuf__addf(&sb, ", \"data_offset\": %" PRIu64 ", \"data_size\": %" PRIu64
-		     ", \"feat_offset\": %" PRIu64, h->data_offset, h->data_size, h->feat_offset);
-	SB_LIT(&sb, ", ");
-	json_str(&sb, "hostname", h->hostname);
-	SB_LIT(&sb, ", ");
-	json_str(&sb, "os_release", h->osrelease);
-	SB_LIT(&sb, ", ");
-	json_str(&sb, "perf_version", h->version);
-	SB_LIT(&sb, ", ");
-	json_str(&sb, "arch", h->arch);
-	SB_LIT(&sb, ", ");
-	json_str(&sb, "cpudesc", h->cpudesc);
-	SB_LIT(&sb, ", ");
-	json_str(&sb, "cpuid", h->cpuid);
-	strbuf__addf(&sb, ", \"nr_cpus_online\": %u, \"nr_cpus_avail\": %u, \"total_mem_kb\": %"
-		     PRIu64, h->nr_cpus_online, h->nr_cpus_avail, h->total_mem);
-	strbuf__addf(&sb, ", \"cache_line_size\": %u", h->cache_line_size);
-	SB_LIT(&sb, ", \"cmdline\": [");
-	for (uint32_t i = 0; i < h->nr_cmdline; i++) {
-		strbuf__addf(&sb, "%s\"", i ? ", " : "");
-		strbuf__add_json(&sb, h->cmdline[i] ? h->cmdline[i] : "");
-		SB_LIT(&sb, "\"");
-	}
-	SB_LIT(&sb, "], \"features\": [");
-	for (unsigned int f = 1, n = 0; f < FEAT_BITS; f++)
+	json__init(&j, stdout, false);
+	json__begin_object(&j);
+	json__kstr(&j, "file", path);
+	json__key(&j, "pipe");
+	json__bool(&j, h->pipe);
+	json__key(&j, "big_endian");
+	json__bool(&j, h->big_endian);
+	json__ku64(&j, "data_offset", h->data_offset);
+	json__ku64(&j, "data_size", h->data_size);
+	json__ku64(&j, "feat_offset", h->feat_offset);
+	json__kstr(&j, "hostname", h->hostname);
+	json__kstr(&j, "os_release", h->osrelease);
+	json__kstr(&j, "perf_version", h->version);
+	json__kstr(&j, "arch", h->arch);
+	json__kstr(&j, "cpudesc", h->cpudesc);
+	json__kstr(&j, "cpuid", h->cpuid);
+	json__ku64(&j, "nr_cpus_online", h->nr_cpus_online);
+	json__ku64(&j, "nr_cpus_avail", h->nr_cpus_avail);
+	json__ku64(&j, "total_mem_kb", h->total_mem);
+	json__ku64(&j, "cache_line_size", h->cache_line_size);
+	json__key(&j, "cmdline");
+	json__begin_array(&j);
+	for (uint32_t i = 0; i < h->nr_cmdline; i++)
+		json__str(&j, h->cmdline[i] ? h->cmdline[i] : "");
+	json__end_array(&j);
+	json__key(&j, "features");
+	json__begin_array(&j);
+	for (unsigned int f = 1; f < FEAT_BITS; f++)
 		if (perf_header__has_feat(h, f)) {
 			const char *name = perf_feature__name(f);
 
-			if (name)
-				strbuf__addf(&sb, "%s\"%s\"", n++ ? ", " : "", name);
-			else
-				strbuf__addf(&sb, "%s\"%u\"", n++ ? ", " : "", f);
+			snprintf(hex, sizeof(hex), "%u", f);
+			json__str(&j, name ? name : hex);
 		}
-	SB_LIT(&sb, "], \"events\": [");
+	json__end_array(&j);
+	json__key(&j, "events");
+	json__begin_array(&j);
 	for (uint32_t i = 0; i < h->nr_evsels; i++) {
 		const struct perf_evsel *ev = &h->evsels[i];
 
-		strbuf__addf(&sb, "%s{", i ? ", " : "");
-		json_str(&sb, "name", ev->name);
-		strbuf__addf(&sb, ", \"type\": %u, \"config\": %" PRIu64 ", \"attr_size\": %u"
-			     ", \"sample_type\": %" PRIu64 ", \"read_format\": %" PRIu64
-			     ", \"flags\": %" PRIu64 ", \"sample_period\": %" PRIu64
-			     ", \"nr_ids\": %u",
-			     ev->attr.type, ev->attr.config, ev->attr.size, ev->attr.sample_type,
-			     ev->attr.read_format, ev->attr.flags, ev->attr.sample_period,
-			     ev->nr_ids);
-		if (with_counts && i < c->nr_evsels)
-			strbuf__addf(&sb, ", \"samples\": %u, \"lost_samples\": %u",
-				     c->nr_samples[i], c->nr_lost_samples[i]);
-		SB_LIT(&sb, "}");
+		json__begin_object(&j);
+		json__kstr(&j, "name", ev->name);
+		json__ku64(&j, "type", ev->attr.type);
+		json__ku64(&j, "config", ev->attr.config);
+		json__ku64(&j, "attr_size", ev->attr.size);
+		json__ku64(&j, "sample_type", ev->attr.sample_type);
+		json__ku64(&j, "read_format", ev->attr.read_format);
+		json__ku64(&j, "flags", ev->attr.flags);
+		json__ku64(&j, "sample_period", ev->attr.sample_period);
+		json__ku64(&j, "nr_ids", ev->nr_ids);
+		if (with_counts && i < c->nr_evsels) {
+			json__ku64(&j, "samples", c->nr_samples[i]);
+			json__ku64(&j, "lost_samples", c->nr_lost_samples[i]);
+		}
+		json__end_object(&j);
 	}
-	SB_LIT(&sb, "], \"numa_nodes\": [");
+	json__end_array(&j);
+	json__key(&j, "numa_nodes");
+	json__begin_array(&j);
 	for (uint32_t i = 0; i < h->nr_numa_nodes; i++) {
-		strbuf__addf(&sb, "%s{\"node\": %u, \"mem_total_kb\": %" PRIu64
-			     ", \"mem_free_kb\": %" PRIu64 ", ",
-			     i ? ", " : "", h->numa_nodes[i].node, h->numa_nodes[i].mem_total,
-			     h->numa_nodes[i].mem_free);
-		json_str(&sb, "cpus", h->numa_nodes[i].cpus);
-		SB_LIT(&sb, "}");
+		json__begin_object(&j);
+		json__ku64(&j, "node", h->numa_nodes[i].node);
+		json__ku64(&j, "mem_total_kb", h->numa_nodes[i].mem_total);
+		json__ku64(&j, "mem_free_kb", h->numa_nodes[i].mem_free);
+		json__kstr(&j, "cpus", h->numa_nodes[i].cpus);
+		json__end_object(&j);
 	}
-	SB_LIT(&sb, "], \"caches\": [");
+	json__end_array(&j);
+	json__key(&j, "caches");
+	json__begin_array(&j);
 	for (uint32_t i = 0; i < h->nr_caches; i++) {
-		strbuf__addf(&sb, "%s{\"level\": %u, \"line_size\": %u, \"sets\": %u, \"ways\": %u, ",
-			     i ? ", " : "", h->caches[i].level, h->caches[i].line_size,
-			     h->caches[i].sets, h->caches[i].ways);
-		json_str(&sb, "type", h->caches[i].type);
-		SB_LIT(&sb, ", ");
-		json_str(&sb, "size", h->caches[i].size);
-		SB_LIT(&sb, ", ");
-		json_str(&sb, "cpus", h->caches[i].map);
-		SB_LIT(&sb, "}");
+		json__begin_object(&j);
+		json__ku64(&j, "level", h->caches[i].level);
+		json__ku64(&j, "line_size", h->caches[i].line_size);
+		json__ku64(&j, "sets", h->caches[i].sets);
+		json__ku64(&j, "ways", h->caches[i].ways);
+		json__kstr(&j, "type", h->caches[i].type);
+		json__kstr(&j, "size", h->caches[i].size);
+		json__kstr(&j, "cpus", h->caches[i].map);
+		json__end_object(&j);
 	}
-	SB_LIT(&sb, "], \"cpu_topology\": [");
-	for (uint32_t i = 0; i < h->nr_cpu_topo; i++)
-		strbuf__addf(&sb, "%s{\"cpu\": %u, \"core\": %d, \"socket\": %d, \"die\": %d}",
-			     i ? ", " : "", i, h->cpu_topo[i].core_id, h->cpu_topo[i].socket_id,
-			     h->cpu_topo[i].die_id);
-	SB_LIT(&sb, "], \"hybrid\": [");
+	json__end_array(&j);
+	json__key(&j, "cpu_topology");
+	json__begin_array(&j);
+	for (uint32_t i = 0; i < h->nr_cpu_topo; i++) {
+		json__begin_object(&j);
+		json__ku64(&j, "cpu", i);
+		json_u(&j, "core", h->cpu_topo[i].core_id);
+		json_u(&j, "socket", h->cpu_topo[i].socket_id);
+		json_u(&j, "die", h->cpu_topo[i].die_id);
+		json__end_object(&j);
+	}
+	json__end_array(&j);
+	json__key(&j, "hybrid");
+	json__begin_array(&j);
 	for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++) {
-		strbuf__addf(&sb, "%s{", i ? ", " : "");
-		json_str(&sb, "pmu", h->hybrid_nodes[i].pmu_name);
-		SB_LIT(&sb, ", ");
-		json_str(&sb, "cpus", h->hybrid_nodes[i].cpus);
-		SB_LIT(&sb, "}");
+		json__begin_object(&j);
+		json__kstr(&j, "pmu", h->hybrid_nodes[i].pmu_name);
+		json__kstr(&j, "cpus", h->hybrid_nodes[i].cpus);
+		json__end_object(&j);
 	}
-	strbuf__addf(&sb, "], \"mem_block_size\": %" PRIu64 ", \"mem_nodes\": [", h->mem_block_size);
-	for (uint32_t i = 0; i < h->nr_mem_nodes; i++)
-		strbuf__addf(&sb, "%s{\"node\": %" PRIu64 ", \"size\": %" PRIu64 ", \"blocks\": %" PRIu64
-			     "}", i ? ", " : "", h->mem_nodes[i].node, h->mem_nodes[i].size,
-			     h->mem_nodes[i].nr_bits);
-	SB_LIT(&sb, "], \"build_ids\": [");
+	json__end_array(&j);
+	json__ku64(&j, "mem_block_size", h->mem_block_size);
+	json__key(&j, "mem_nodes");
+	json__begin_array(&j);
+	for (uint32_t i = 0; i < h->nr_mem_nodes; i++) {
+		json__begin_object(&j);
+		json__ku64(&j, "node", h->mem_nodes[i].node);
+		json__ku64(&j, "size", h->mem_nodes[i].size);
+		json__ku64(&j, "blocks", h->mem_nodes[i].nr_bits);
+		json__end_object(&j);
+	}
+	json__end_array(&j);
+	json__key(&j, "build_ids");
+	json__begin_array(&j);
 	for (uint32_t i = 0; i < h->nr_build_ids; i++) {
 		const struct perf_build_id *b = &h->build_ids[i];
 
-		strbuf__addf(&sb, "%s{\"pid\": %d, \"build_id\": \"", i ? ", " : "", b->pid);
-		for (uint32_t k = 0; k < b->size; k++)
-			strbuf__addf(&sb, "%02x", b->build_id[k]);
-		SB_LIT(&sb, "\", ");
-		json_str(&sb, "filename", b->filename);
-		SB_LIT(&sb, "}");
+		json__begin_object(&j);
+		json_u(&j, "pid", b->pid);
+		hex[0] = '\0';
+		for (uint32_t k = 0; k < b->size && k < sizeof(b->build_id); k++)
+			snprintf(hex + 2 * k, 3, "%02x", b->build_id[k]);
+		json__kstr(&j, "build_id", hex);
+		json__kstr(&j, "filename", b->filename);
+		json__end_object(&j);
 	}
-	SB_LIT(&sb, "]");
-	if (perf_header__has_feat(h, FEAT_SAMPLE_TIME))
-		strbuf__addf(&sb, ", \"sample_time\": {\"first\": %" PRIu64 ", \"last\": %" PRIu64 "}",
-			     h->sample_time_first, h->sample_time_last);
+	json__end_array(&j);
+	if (perf_header__has_feat(h, FEAT_SAMPLE_TIME)) {
+		json__key(&j, "sample_time");
+		json__begin_object(&j);
+		json__ku64(&j, "first", h->sample_time_first);
+		json__ku64(&j, "last", h->sample_time_last);
+		json__end_object(&j);
+	}
 	if (with_counts) {
-		strbuf__addf(&sb, ", \"records\": {\"TOTAL\": %u", c->nr_events[0]);
+		json__key(&j, "records");
+		json__begin_object(&j);
+		json__ku64(&j, "TOTAL", c->nr_events[0]);
 		for (uint32_t i = 1; i < REC_USER_MAX; i++)
 			if (c->nr_events[i])
-				strbuf__addf(&sb, ", \"%s\": %u",
-					     perf_record__type_name(i) ?: "UNKNOWN", c->nr_events[i]);
-		SB_LIT(&sb, "}");
+				json__ku64(&j, perf_record__type_name(i) ?: "UNKNOWN",
+					   c->nr_events[i]);
+		json__end_object(&j);
 	}
-	SB_LIT(&sb, "}\n");
-	fputs(sb.buf, stdout);
-	strbuf__release(&sb);
+	json__end_object(&j);
+	fputc('\n', stdout);
+	json__release(&j);
 }
 
 static int info_run(const struct command *cmd, int argc, char **argv)
@@ -744,7 +768,7 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 	free(c.nr_samples);
 	free(c.nr_lost_samples);
 	perf_file__close(pf);
-	return EXIT_OK;
+	return cli__close_output(stdout, "standard output", EXIT_OK);
 }
 
 const struct command cmd_info = {

@@ -5,13 +5,13 @@
  */
 #include <config.h>
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/command.h"
+#include "cli/output.h"
 #include "dwarf/layout.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -237,10 +237,7 @@ static int layout_run(const struct command *cmd, int argc, char **argv)
 	}
 	if (p.json)
 		fputs("\n]\n", stdout);
-	if (fflush(stdout)) {
-		cli__error("writing the output: %s", strerror(errno));
-		rc = EXIT_USAGE;
-	}
+	rc = cli__close_output(stdout, "standard output", rc);
 out:
 	strbuf__release(&p.sb);
 	for (int k = 0; k < o.nr_names; k++)

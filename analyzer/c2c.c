@@ -1173,6 +1173,12 @@ void c2c__finish(struct c2c *c)
 	free(count);
 }
 
+void c2c__set_display(struct c2c *c, enum c2c_display d)
+{
+	c->cfg.display = d;
+	c2c__finish(c);
+}
+
 static void set_nodestr(struct c2c *c, char **str, uint32_t set)
 {
 	char buf[64];

@@ -297,6 +297,13 @@ void c2c__add_prefetched(struct c2c *c, const struct c2c_sample *s, const struct
 void c2c__finish(struct c2c *c);
 
 /*
+ * Show the lines in display mode @d instead (perf's -d, a browser's d key): c2c__finish again
+ * with it (the sort, the threshold, the shown lines and their entries); then c2c__resolve
+ * names the code addresses of the lines it shows now (those named before are kept).
+ */
+void c2c__set_display(struct c2c *c, enum c2c_display d);
+
+/*
  * Name the code addresses of the shown lines' entries and compute the column widths that depend
  * on them (perf's hists__calc_col_len); @want_srcline for the Source:Line column.
  */

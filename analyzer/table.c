@@ -96,6 +96,26 @@ const char *table__header(const struct table *t, const struct table_column *col,
 	return s ? s : "";
 }
 
+void table__column_title(const struct table *t, const struct table_column *col,
+			 struct strbuf *out)
+{
+	const char *h0 = table__header(t, col, 0), *h1 = table__header(t, col, 1);
+
+	while (*h0 == '-' || *h0 == ' ')
+		h0++;
+	if (*h0 && !col->span) {
+		size_t n = strlen(h0);
+
+		while (n && (h0[n - 1] == '-' || h0[n - 1] == ' '))
+			n--;
+		strbuf__add(out, h0, n);
+		strbuf__add(out, " ", 1);
+	}
+	if (!*h1)
+		h1 = col->name;
+	strbuf__add(out, h1, strlen(h1));
+}
+
 /* ---- values ---- */
 
 void table_cell__init(struct table_cell *c)
@@ -367,22 +387,39 @@ void table__sort(struct table *t, const struct table_column *col, bool descendin
 	free(order);
 }
 
+static bool row_matches(const struct table *t, const void *row, const char *needle,
+			struct strbuf *sb)
+{
+	for (int i = 0; i < t->nr_cols; i++) {
+		const struct table_column *col = &t->cols[i];
+
+		if (table_column__hidden(col, true))
+			continue;
+		strbuf__reset(sb);
+		table__cell_text(t, col, row, table__width(t, col), false, sb);
+		if (sb->buf && strstr(sb->buf, needle))
+			return true;
+	}
+	return false;
+}
+
+bool table__row_matches(const struct table *t, const void *row, const char *needle)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool found = row_matches(t, row, needle, &sb);
+
+	strbuf__release(&sb);
+	return found;
+}
+
 long table__find(const struct table *t, size_t from, const char *needle)
 {
 	struct strbuf sb = STRBUF_INIT;
 	long found = -1;
 
 	for (size_t r = from; r < t->nr_rows && found < 0; r++)
-		for (int i = 0; i < t->nr_cols && found < 0; i++) {
-			const struct table_column *col = &t->cols[i];
-
-			if (table_column__hidden(col, true))
-				continue;
-			strbuf__reset(&sb);
-			table__cell_text(t, col, t->rows[r], table__width(t, col), false, &sb);
-			if (sb.buf && strstr(sb.buf, needle))
-				found = (long)r;
-		}
+		if (row_matches(t, t->rows[r], needle, &sb))
+			found = (long)r;
 	strbuf__release(&sb);
 	return found;
 }

@@ -172,6 +172,13 @@ static inline bool table_column__hidden(const struct table_column *col, bool tex
 int table__width(const struct table *t, const struct table_column *col);
 /* Header line @line (0 or 1), never NULL. */
 const char *table__header(const struct table *t, const struct table_column *col, int line);
+/*
+ * The column's name as a reader says it (a browser's status line, a row shown as a list):
+ * its header, after the group header above it when that heads this column alone ("Total
+ * records", "cpu cnt"); the column's name when it has no header.
+ */
+void table__column_title(const struct table *t, const struct table_column *col,
+			 struct strbuf *out);
 
 /* A cell's value: table_cell__init first, table_cell__release after the last use. */
 void table_cell__init(struct table_cell *c);
@@ -202,6 +209,8 @@ bool table_cell__plain(const struct table_cell *c, const struct table_column *co
 void table__sort(struct table *t, const struct table_column *col, bool descending);
 /* The first row at or after @from whose text in any shown column contains @needle, or -1. */
 long table__find(const struct table *t, size_t from, const char *needle);
+/* Whether a shown column's text of @row contains @needle (a browser's search backwards). */
+bool table__row_matches(const struct table *t, const void *row, const char *needle);
 
 /**
  * struct table_text_style - how --stdio lays a table out.

@@ -27,6 +27,7 @@
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
 #include "sampling/sample_layout.h"
+#include "tui/tui.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -38,6 +39,7 @@ enum {
 	OPT_VMLINUX = 'k',
 	OPT_FORCE = 'f',
 	OPT_STDIO = 1000,
+	OPT_TUI,
 	OPT_JSON,
 	OPT_CSV,
 	OPT_STATS,
@@ -58,7 +60,11 @@ enum {
 
 static const struct cli_option report_options[] = {
 	{ OPT_INPUT, 'i', "input", "FILE", "the perf.data to read (default: perf.data; - is stdin)" },
-	{ OPT_STDIO, 0, "stdio", NULL, "print perf c2c's text tables (the default)" },
+	{ OPT_STDIO, 0, "stdio", NULL,
+	  "print perf c2c's text tables (the default when standard output is not a terminal)" },
+	{ OPT_TUI, 0, "tui", NULL,
+	  "browse the tables in the terminal (the default on a terminal): lines, a line's Pareto "
+	  "rows, a row's code and source; ? there lists the keys" },
 	{ OPT_JSON, 0, "json", NULL, "print the same numbers as JSON" },
 	{ OPT_CSV, 0, "csv", NULL, "print the lines and the Pareto's entries as one CSV table (its first column, table, says which)" },
 	{ OPT_STATS, 0, "stats", NULL, "print only the statistics tables" },
@@ -92,7 +98,7 @@ static const struct cli_option report_options[] = {
 	CLI_OPTION_END
 };
 
-enum report_format { FMT_STDIO, FMT_JSON, FMT_CSV };
+enum report_format { FMT_DEFAULT, FMT_STDIO, FMT_TUI, FMT_JSON, FMT_CSV };
 
 struct id_list {
 	int64_t *v;
@@ -194,6 +200,9 @@ static int report_option(void *ctx, int id, const char *arg)
 	case OPT_STDIO:
 		o->format = FMT_STDIO;
 		return cli__output_format(o->cmd, &o->format_opt, "stdio");
+	case OPT_TUI:
+		o->format = FMT_TUI;
+		return cli__output_format(o->cmd, &o->format_opt, "tui");
 	case OPT_JSON:
 		o->format = FMT_JSON;
 		return cli__output_format(o->cmd, &o->format_opt, "json");
@@ -323,6 +332,7 @@ struct report {
 	bool raw_samples;		/* the reader hands samples undecoded (queue__fast_sample) */
 	struct sample_layout *layouts;	/* by event */
 	size_t nr_layouts;
+	struct report_fields *fields;	/* --fields in the browser (its add_columns) */
 };
 
 /*
@@ -1163,22 +1173,13 @@ static const char *resolve_comm(void *ctx, uint32_t h)
 	return h < r->nr_threads ? r->threads[h]->comm : NULL;
 }
 
-static void resolve_code(void *ctx, uint32_t h, const void *code_map, uint64_t ip, uint64_t ip_rel,
-			 bool want_srcline, struct c2c_code_info *out)
+/* What the symbolizer knows of @ip_rel in @map (which has a dso): 0, or non-zero when nothing. */
+static int lookup_code(struct report *r, const struct map *map, uint64_t ip_rel,
+		       struct symbols_loc *loc)
 {
-	struct report *r = ctx;
-	const struct map *map = code_map;
 	struct symbols_map sm;
-	struct symbols_loc loc;
 	struct symbols_dso *sd;
 
-	memset(out, 0, sizeof(*out));
-	if (!map || !map->dso) {
-		if (want_srcline)
-			out->srcline = xstrdup("??:0");
-		return;
-	}
-	out->dso = map->dso->short_name;
 	sd = symbols__dso(r->symbols, map->dso->long_name, map->dso->short_name,
 			  (enum symbols_dso_kind)map->dso->kind, map->dso->build_id,
 			  map->dso->build_id_size);
@@ -1187,7 +1188,24 @@ static void resolve_code(void *ctx, uint32_t h, const void *code_map, uint64_t i
 	sm.identity = map->identity;
 	sm.ref_reloc = map->ref_reloc;
 	sm.ref_reloc_name = map->ref_reloc_name;
-	if (symbols__lookup(r->symbols, sd, &sm, ip_rel, &loc))
+	return symbols__lookup(r->symbols, sd, &sm, ip_rel, loc);
+}
+
+static void resolve_code(void *ctx, uint32_t h, const void *code_map, uint64_t ip, uint64_t ip_rel,
+			 bool want_srcline, struct c2c_code_info *out)
+{
+	struct report *r = ctx;
+	const struct map *map = code_map;
+	struct symbols_loc loc;
+
+	memset(out, 0, sizeof(*out));
+	if (!map || !map->dso) {
+		if (want_srcline)
+			out->srcline = xstrdup("??:0");
+		return;
+	}
+	out->dso = map->dso->short_name;
+	if (lookup_code(r, map, ip_rel, &loc))
 		return;
 	if (loc.no_map) {
 		/* a -k vmlinux shrinks perf's kernel map to .text: past it, no map at all */
@@ -1216,6 +1234,29 @@ static void resolve_code(void *ctx, uint32_t h, const void *code_map, uint64_t i
 	out->have_addr = true;
 	if (want_srcline && loc.srcline)
 		out->srcline = xstrdup(loc.srcline);
+}
+
+/* The browser's source of a Pareto row: the file and line of its code address, full path. */
+static int code_source(void *ctx, const struct c2c_entry *e, struct strbuf *path,
+		       unsigned int *line)
+{
+	struct report *r = ctx;
+	const struct map *map = e->code_map;
+	struct symbols_loc loc;
+
+	if (!map || !map->dso || lookup_code(r, map, e->ip_rel, &loc) || loc.no_map ||
+	    !loc.nr_frames || !loc.frames[0].line || !strcmp(loc.frames[0].file, "??"))
+		return -1;
+	strbuf__add(path, loc.frames[0].file, strlen(loc.frames[0].file));
+	*line = loc.frames[0].line;
+	return 0;
+}
+
+static void fields_columns(void *ctx, struct c2c_view *v, const struct c2c *c)
+{
+	struct report *r = ctx;
+
+	report_fields__add_columns(r->fields, v, c);
 }
 
 /* ---- the header facts c2c needs ---- */
@@ -1736,13 +1777,14 @@ static void report__make_c2c(struct report *r)
 
 static int report_run(const struct command *cmd, int argc, char **argv)
 {
-	struct report_opts o = { .cmd = cmd, .input = "perf.data", .format = FMT_STDIO };
+	struct report_opts o = { .cmd = cmd, .input = "perf.data", .format = FMT_DEFAULT };
 	struct report r = { .o = &o, .cc_mode = CC_UNKNOWN, .max_stack = PERF_MAX_STACK_DEPTH_ };
 	struct c2c_config cfg = { 0 };
 	struct symbols_options so = { 0 };
 	char err[PERF_FILE_ERRMAX];
 	struct record rec;
 	struct c2c_view view = { 0 };
+	struct c2c_resolver res = { &r, resolve_comm, resolve_code };
 	struct report_fields *rf = NULL;
 	struct queue q = { .ordered = -1 };
 	int rc, ret = EXIT_USAGE;
@@ -1755,6 +1797,19 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	}
 	if (i < argc) {
 		ret = cli__usage_error(cmd, "unexpected argument '%s'", argv[i]);
+		goto out_opts;
+	}
+	/* as perf: the browser on a terminal, text into a pipe or a file */
+	if (o.format == FMT_DEFAULT)
+		o.format = tui__available() && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
+			   !o.stats_only ? FMT_TUI : FMT_STDIO;
+	if (o.format == FMT_TUI && !tui__available()) {
+		cli__error("--tui: this lineup was built without ncursesw (configure found no "
+			   "libncursesw): use --stdio");
+		goto out_opts;
+	}
+	if (o.format == FMT_TUI && o.stats_only) {
+		ret = cli__usage_error(cmd, "--stats prints text: use it with --stdio");
 		goto out_opts;
 	}
 
@@ -1870,9 +1925,24 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 
 	c2c__finish(r.c2c);
 	if (!o.stats_only) {
-		struct c2c_resolver res = { &r, resolve_comm, resolve_code };
-
 		c2c__resolve(r.c2c, &res, c2c_view__wants_source(r.c2c, o.no_source));
+	}
+	if (o.format == FMT_TUI) {
+		struct tui_report tr = {
+			.input = o.input, .c = r.c2c, .resolver = &res,
+			.full_symbols = o.full_symbols, .no_source = o.no_source,
+			.add_columns = rf ? fields_columns : NULL, .source = code_source,
+			.ctx = &r,
+		};
+
+		r.fields = rf;
+		if (tui__report(&tr, err, sizeof(err)) < 0) {
+			cli__error("%s", err);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		ret = EXIT_OK;
+		goto out;
 	}
 	/* after resolve: the Data address header spans the Node column, whose width it found */
 	c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
@@ -1887,6 +1957,8 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		break;
 	case FMT_CSV:
 		print_csv(stdout, &r, &view);
+		break;
+	default:
 		break;
 	}
 	ret = cli__close_output(stdout, "standard output", EXIT_OK);
@@ -1934,8 +2006,8 @@ out_opts:
 
 const struct command cmd_report = {
 	.name = "report",
-	.summary = "perf c2c's cache-line tables, with perf's numbers (stdio, JSON, CSV)",
-	.usage = "[-i FILE] [--stdio|--json|--csv] [-d MODE] [-c KEYS] [-N] [options]",
+	.summary = "perf c2c's cache-line tables, with perf's numbers (browser, stdio, JSON, CSV)",
+	.usage = "[-i FILE] [--tui|--stdio|--json|--csv] [-d MODE] [-c KEYS] [-N] [options]",
 	.description = "Read a perf.data recorded with memory samples (perf c2c record, perf mem "
 		       "record, lineup record) and print perf c2c report's tables: Trace Event "
 		       "Information, Global Shared Cache Line Event Information, the Shared Data "
@@ -1943,8 +2015,9 @@ const struct command cmd_report = {
 		       "prints perf c2c report --stdio's layout with the same numbers; --json and "
 		       "--csv print the same columns for scripts: --csv as one table whose first "
 		       "column, table, says whether a row is a cache line (lines) or a Pareto "
-		       "entry (entries, with its line's cl_idx); --stdio, --json and --csv "
-		       "exclude each other.",
+		       "entry (entries, with its line's cl_idx).  On a terminal the same tables "
+		       "open in a browser (--tui; ? lists its keys), as perf c2c report does; "
+		       "--tui, --stdio, --json and --csv exclude each other.",
 	.options = report_options,
 	.run = report_run,
 };

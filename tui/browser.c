@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <config.h>
+
+#include "tui/browser.h"
+
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/screen.h"
+#include "util/xalloc.h"
+
+#define CTRL(c) ((c) & 0x1f)
+#define KEY_ESC 27
+#define HSTEP 8
+
+/* The keys every view has, for the help screen. */
+static const char common_help[] =
+	"Up, k / Down, j   previous / next row\n"
+	"PgUp, ^B / PgDn, ^F, Space   a page up / down\n"
+	"Home, g / End, G  first / last row\n"
+	"< / >             scroll left / right\n"
+	"/                 search (then n next, N previous)\n"
+	"Enter, Right      go in (the row's details)\n"
+	"q, Esc, Left      back (q at the first view: quit)\n"
+	"?, h, F1          this help\n"
+	"^L                redraw\n";
+
+void browser__init(struct browser *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+static void view_free(struct view *v)
+{
+	strbuf__release(&v->title);
+	v->ops->release(v);
+}
+
+void browser__release(struct browser *b)
+{
+	while (b->depth > 0)
+		view_free(b->views[--b->depth]);
+	strbuf__release(&b->search);
+	strbuf__release(&b->message);
+}
+
+bool browser__push(struct browser *b, struct view *v)
+{
+	if (b->depth == BROWSER_MAX_DEPTH) {
+		view_free(v);
+		browser__message(b, "too many views open: go back first");
+		return false;
+	}
+	b->views[b->depth++] = v;
+	return true;
+}
+
+void browser__message(struct browser *b, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	strbuf__reset(&b->message);
+	strbuf__add(&b->message, buf, strlen(buf));
+}
+
+static struct view *top(struct browser *b)
+{
+	return b->views[b->depth - 1];
+}
+
+/* Rows of the screen for a view's rows: all but the title, the headers and the status line. */
+static int page_rows(struct view *v)
+{
+	int n = screen__lines() - 2 - v->ops->nr_headers(v);
+
+	return n > 0 ? n : 0;
+}
+
+/* Keep the cursor in the rows and on screen (after a move, a resize, a sort). */
+static void clamp(struct view *v)
+{
+	size_t n = v->ops->nr_rows(v);
+	size_t page = (size_t)page_rows(v);
+
+	if (!n) {
+		v->cur = v->top = 0;
+		return;
+	}
+	if (v->cur >= n)
+		v->cur = n - 1;
+	if (!page)
+		page = 1;
+	if (v->cur < v->top)
+		v->top = v->cur;
+	if (v->cur >= v->top + page)
+		v->top = v->cur - page + 1;
+	/* a taller screen shows more of the end instead of blank rows */
+	if (v->top + page > n)
+		v->top = n > page ? n - page : 0;
+	if (v->xoff < 0)
+		v->xoff = 0;
+}
+
+static void draw_status(struct browser *b, struct view *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = v->ops->nr_rows(v);
+	char right[64];
+	int cols = screen__cols();
+
+	if (b->message.len) {
+		strbuf__add(&sb, b->message.buf, b->message.len);
+	} else {
+		if (v->ops->status)
+			v->ops->status(v, &sb);
+		if (b->search.len)
+			strbuf__addf(&sb, "%s/%s", sb.len ? "  " : "", b->search.buf);
+	}
+	snprintf(right, sizeof(right), "  %zu/%zu  ?:help %s", n ? v->cur + 1 : 0, n,
+		 b->depth > 1 ? "q:back" : "q:quit");
+	/* the right part stays; the left is cut to what remains */
+	if ((int)strlen(right) < cols) {
+		int room = cols - (int)strlen(right);
+
+		while ((int)sb.len < room)
+			strbuf__add(&sb, " ", 1);
+		if ((int)sb.len > room) {
+			sb.len = room;
+			sb.buf[room] = '\0';
+		}
+		strbuf__add(&sb, right, strlen(right));
+	}
+	screen__put(screen__lines() - 1, sb.buf ? sb.buf : "", 0, cols, screen__attr(SA_STATUS));
+	strbuf__release(&sb);
+}
+
+void browser__draw(struct browser *b)
+{
+	struct view *v = top(b);
+	struct strbuf sb = STRBUF_INIT;
+	int cols = screen__cols(), lines = screen__lines();
+	int nh = v->ops->nr_headers(v), page, y = 1;
+
+	screen__clear();
+	if (lines < 3 || cols < 10) {
+		screen__put(0, "terminal too small", 0, cols, screen__attr(SA_NORMAL));
+		screen__refresh();
+		return;
+	}
+	clamp(v);
+	page = page_rows(v);
+	screen__put(0, v->title.buf ? v->title.buf : "", 0, cols, screen__attr(SA_TITLE));
+	for (int i = 0; i < nh && y < lines - 1; i++, y++) {
+		int attr;
+
+		strbuf__reset(&sb);
+		attr = v->ops->header(v, i, &sb);
+		screen__put(y, sb.buf ? sb.buf : "", v->xoff, cols, screen__attr(attr));
+	}
+	for (int i = 0; i < page; i++, y++) {
+		size_t r = v->top + (size_t)i;
+		int attr;
+
+		if (r >= v->ops->nr_rows(v))
+			break;
+		strbuf__reset(&sb);
+		attr = v->ops->row(v, r, &sb);
+		if (r == v->cur)
+			attr = SA_CURSOR;
+		screen__put(y, sb.buf ? sb.buf : "", v->xoff, cols, screen__attr(attr));
+	}
+	draw_status(b, v);
+	screen__refresh();
+	strbuf__release(&sb);
+}
+
+/* The next row from @from (included) that matches, in @dir, wrapping; -1 when none. */
+static long search(struct view *v, size_t from, int dir, const char *needle)
+{
+	size_t n = v->ops->nr_rows(v);
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = dir > 0 ? (from + k) % n : (from + n - k % n) % n;
+
+		if (v->ops->match(v, i, needle))
+			return (long)i;
+	}
+	return -1;
+}
+
+static void find(struct browser *b, int dir, bool skip_current)
+{
+	struct view *v = top(b);
+	size_t n = v->ops->nr_rows(v);
+	long i;
+
+	if (!b->search.len) {
+		browser__message(b, "no search yet: / to search");
+		return;
+	}
+	if (!n)
+		return;
+	i = search(v, skip_current ? (v->cur + n + (size_t)dir) % n : v->cur, dir, b->search.buf);
+	if (i < 0)
+		browser__message(b, "not found: %s", b->search.buf);
+	else
+		v->cur = (size_t)i;
+}
+
+static void help(struct browser *b)
+{
+	struct view *v = top(b), *h = text_view__new("Help: the keys");
+
+	text_view__add(h, SA_HEADER, "Every view");
+	text_view__add_text(h, SA_NORMAL, common_help);
+	if (v->ops->help && *v->ops->help(v)) {
+		text_view__add(h, SA_NORMAL, "%s", "");
+		text_view__add(h, SA_HEADER, "This view");
+		text_view__add_text(h, SA_NORMAL, v->ops->help(v));
+	}
+	browser__push(b, h);
+}
+
+bool browser__key(struct browser *b, int key)
+{
+	struct view *v = top(b);
+	size_t n = v->ops->nr_rows(v);
+	size_t page = (size_t)page_rows(v);
+	enum view_key vk;
+
+	b->keys++;
+	strbuf__reset(&b->message);
+	if (key == '\r' || key == KEY_ENTER || key == KEY_RIGHT)
+		key = '\n';
+	vk = v->ops->key ? v->ops->key(v, b, key) : VIEW_KEY_UNUSED;
+	if (vk == VIEW_KEY_QUIT)
+		return false;
+	if (vk == VIEW_KEY_DONE)
+		return true;
+	if (!page)
+		page = 1;
+	switch (key) {
+	case KEY_UP:
+	case 'k':
+		if (v->cur)
+			v->cur--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		if (v->cur + 1 < n)
+			v->cur++;
+		break;
+	case KEY_PPAGE:
+	case CTRL('b'):
+		v->cur = v->cur > page ? v->cur - page : 0;
+		v->top = v->top > page ? v->top - page : 0;
+		break;
+	case KEY_NPAGE:
+	case CTRL('f'):
+	case ' ':
+		if (n) {
+			v->cur = v->cur + page < n ? v->cur + page : n - 1;
+			v->top += page;
+		}
+		break;
+	case KEY_HOME:
+	case 'g':
+		v->cur = 0;
+		break;
+	case KEY_END:
+	case 'G':
+		v->cur = n ? n - 1 : 0;
+		break;
+	case '>':
+		v->xoff += HSTEP;
+		break;
+	case '<':
+		v->xoff = v->xoff > HSTEP ? v->xoff - HSTEP : 0;
+		break;
+	case '/': {
+		struct strbuf q = STRBUF_INIT;
+
+		if (browser__prompt(b, "/", &q) && q.len) {
+			strbuf__reset(&b->search);
+			strbuf__add(&b->search, q.buf, q.len);
+			find(b, 1, false);
+		}
+		strbuf__release(&q);
+		break;
+	}
+	case 'n':
+		find(b, 1, true);
+		break;
+	case 'N':
+		find(b, -1, true);
+		break;
+	case '?':
+	case 'h':
+	case KEY_F(1):
+		help(b);
+		break;
+	case 'q':
+	case KEY_ESC:
+	case KEY_LEFT:
+		if (b->depth == 1) {
+			if (key == 'q')
+				return false;
+			browser__message(b, "q quits");
+			break;
+		}
+		view_free(b->views[--b->depth]);
+		break;
+	case '\n':
+		browser__message(b, "nothing below this row");
+		break;
+	case CTRL('l'):
+		clearok(stdscr, TRUE);
+		break;
+	case KEY_RESIZE:
+	default:
+		break;
+	}
+	return true;
+}
+
+bool browser__prompt(struct browser *b, const char *question, struct strbuf *out)
+{
+	for (;;) {
+		struct strbuf line = STRBUF_INIT;
+		int key;
+
+		strbuf__addf(&line, "%s%s", question, out->buf ? out->buf : "");
+		screen__put(screen__lines() - 1, line.buf, 0, screen__cols(),
+			    screen__attr(SA_NORMAL));
+		move(screen__lines() - 1, (int)line.len < screen__cols() ? (int)line.len : 0);
+		curs_set(1);
+		screen__refresh();
+		strbuf__release(&line);
+		key = screen__key();
+		curs_set(0);
+		switch (key) {
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+			return true;
+		case KEY_ESC:
+		case CTRL('g'):
+		case CTRL('c'):
+			return false;
+		case KEY_BACKSPACE:
+		case 127:
+		case CTRL('h'):
+			if (out->len)
+				out->buf[--out->len] = '\0';
+			break;
+		case KEY_RESIZE:
+			browser__draw(b);
+			break;
+		default:
+			if (key >= 0x20 && key < 0x100 && key != 127) {
+				char c = (char)key;
+
+				strbuf__add(out, &c, 1);
+			}
+			break;
+		}
+	}
+}
+
+int browser__run(struct browser *b, char *err, size_t errlen)
+{
+	if (!b->depth) {
+		snprintf(err, errlen, "nothing to browse");
+		return -1;
+	}
+	if (screen__init(err, errlen) < 0)
+		return -1;
+	for (int errs = 0;;) {
+		int key;
+
+		browser__draw(b);
+		key = screen__key();
+		/* a closed terminal reads ERR for ever: leave rather than spin */
+		if (key == ERR) {
+			if (++errs > 100)
+				break;
+			continue;
+		}
+		errs = 0;
+		if (!browser__key(b, key) || !b->depth)
+			break;
+	}
+	screen__exit();
+	return 0;
+}

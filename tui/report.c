@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `lineup report` in the browser: the c2c view's tables (analyzer/c2c_columns.h), the same
+ * that --stdio, --json and --csv print.  Cache lines (with the members of each line when
+ * report --fields named them) -> one line's Pareto rows -> one row's code address, with the
+ * source around it when the file is readable.  d shows the lines in the next -d mode.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/c2c.h"
+#include "analyzer/c2c_columns.h"
+#include "analyzer/table.h"
+#include "tui/browser.h"
+#include "tui/screen.h"
+#include "tui/tui.h"
+#include "util/xalloc.h"
+
+/* Lines of source shown before and after a code address's line. */
+#define SOURCE_CONTEXT 15
+
+struct report_browser {
+	const struct tui_report *r;
+	struct c2c_view view;
+	struct table lines;	/* the view's lines table, with Members when there are names */
+	char **members;		/* per shown line (by idx): its members, "" when none */
+	size_t nr_members;
+};
+
+static const enum c2c_display display_cycle[] = { C2C_DISPLAY_TOT, C2C_DISPLAY_LCL,
+						  C2C_DISPLAY_RMT, C2C_DISPLAY_PEER };
+
+static void members_free(struct report_browser *rb)
+{
+	for (size_t i = 0; i < rb->nr_members; i++)
+		free(rb->members[i]);
+	zfree(&rb->members);
+	rb->nr_members = 0;
+}
+
+/* The distinct names in the entries' member column, in the Pareto's order. */
+static char *line_members(struct report_browser *rb, const struct c2c_line *l,
+			  const struct table_column *member, struct table *et)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct table_cell cell;
+	char *s;
+
+	c2c_view__entries(&rb->view, l, et);
+	table_cell__init(&cell);
+	for (size_t k = 0; k < et->nr_rows; k++) {
+		const char *name;
+		size_t len;
+		bool seen = false;
+
+		table__cell(et, member, et->rows[k], &cell);
+		name = cell.kind == TABLE_STRING ? cell.s : "";
+		len = strlen(name);
+		/* unnamed entries carry their reason in brackets: not a member */
+		if (!len || name[0] == '(')
+			continue;
+		for (const char *p = sb.buf; p && !seen; p = strstr(p, ", ")) {
+			p += p == sb.buf ? 0 : 2;
+			seen = !strncmp(p, name, len) && (p[len] == ',' || !p[len]);
+			if (p == sb.buf && !seen)
+				p++;
+		}
+		if (!seen)
+			strbuf__addf(&sb, "%s%s", sb.len ? ", " : "", name);
+	}
+	table_cell__release(&cell);
+	s = xstrdup(sb.buf ? sb.buf : "");
+	strbuf__release(&sb);
+	return s;
+}
+
+static void val_members(const struct table *t, const struct table_column *col, const void *row,
+			struct table_cell *out)
+{
+	const struct report_browser *rb = col->ctx;
+	const struct c2c_line *l = row;
+
+	table_cell__set_str(out, l->idx < rb->nr_members ? rb->members[l->idx] : "");
+}
+
+static int width_members(const struct table *t, const struct table_column *col)
+{
+	const struct report_browser *rb = col->ctx;
+	int w = 7;
+
+	for (size_t i = 0; i < rb->nr_members; i++)
+		if ((int)strlen(rb->members[i]) > w)
+			w = (int)strlen(rb->members[i]);
+	return w > 40 ? 40 : w;
+}
+
+static int text_members(const struct table *t, const struct table_column *col, const void *row,
+			int width, char *buf, size_t size)
+{
+	struct table_cell c;
+	int n;
+
+	table_cell__init(&c);
+	val_members(t, col, row, &c);
+	n = snprintf(buf, size, "%-*.*s", width, width, c.s);
+	table_cell__release(&c);
+	return n < 0 ? 0 : n;
+}
+
+static const struct table_column col_members = {
+	.name = "members", .header = { NULL, "Members" }, .kind = TABLE_STRING, .align = TABLE_LEFT,
+	.value = val_members, .text = text_members, .width_of = width_members,
+	.flags = TABLE_TEXT_ONLY,
+};
+
+/* The view (again, after d), and the lines table with a Members column when names exist. */
+static void build(struct report_browser *rb)
+{
+	const struct tui_report *r = rb->r;
+	const struct table_column *member;
+
+	c2c_view__release(&rb->view);
+	table__release(&rb->lines);
+	members_free(rb);
+	c2c_view__init(&rb->view, r->c, false, r->full_symbols, r->no_source);
+	if (r->add_columns)
+		r->add_columns(r->ctx, &rb->view, r->c);
+	table__init(&rb->lines, NULL, NULL);
+	table__copy_columns(&rb->lines, &rb->view.lines);
+	for (size_t i = 0; i < rb->view.lines.nr_rows; i++)
+		table__add_row(&rb->lines, rb->view.lines.rows[i]);
+	member = table__column(&rb->view.entries, "member");
+	if (member) {
+		struct table et;
+		int at = rb->lines.nr_cols;
+
+		table__init(&et, NULL, NULL);
+		table__copy_columns(&et, &rb->view.entries);
+		rb->nr_members = rb->lines.nr_rows;
+		rb->members = xcalloc(rb->nr_members + 1, sizeof(char *));
+		for (size_t i = 0; i < rb->lines.nr_rows; i++) {
+			const struct c2c_line *l = rb->lines.rows[i];
+
+			if (l->idx < rb->nr_members)
+				rb->members[l->idx] = line_members(rb, l, table__column(&et, "member"),
+								   &et);
+		}
+		for (size_t i = 0; i < rb->nr_members; i++)
+			if (!rb->members[i])
+				rb->members[i] = xstrdup("");
+		table__release(&et);
+		/* beside the line's address and node */
+		for (int i = 0; i < rb->lines.nr_cols; i++)
+			if (!strcmp(rb->lines.cols[i].name, "dcacheline_node"))
+				at = i + 1;
+		table__insert_column(&rb->lines, at, &col_members, rb);
+	}
+}
+
+static void lines_title(const struct report_browser *rb, struct strbuf *sb)
+{
+	const struct c2c_config *cfg = c2c__config(rb->r->c);
+
+	strbuf__addf(sb, "Shared Data Cache Line Table (%zu entries, sorted on %s) - %s",
+		     rb->lines.nr_rows, c2c_display__name(cfg->display), rb->r->input);
+}
+
+/* Enter on a Pareto row: its cells, one a line, then the source around its code address. */
+static void code_view(struct report_browser *rb, struct browser *b, const struct table *t,
+		      const struct c2c_entry *e)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	const struct c2c_line *l = t->parent;
+	unsigned int line = 0;
+	struct view *v;
+	int w = 0;
+
+	strbuf__addf(&sb, "Code address 0x%" PRIx64 " at offset 0x%" PRIx64 " of line 0x%" PRIx64,
+		     e->iaddr, e->data_rel & (c2c__config(rb->r->c)->line_size - 1),
+		     l->addr & ~(uint64_t)(c2c__config(rb->r->c)->line_size - 1));
+	v = text_view__new(sb.buf);
+	for (int i = 0; i < t->nr_cols; i++) {
+		strbuf__reset(&sb);
+		table__column_title(t, &t->cols[i], &sb);
+		if (!table_column__hidden(&t->cols[i], true) && (int)sb.len > w)
+			w = (int)sb.len;
+	}
+	for (int i = 0; i < t->nr_cols; i++) {
+		const struct table_column *col = &t->cols[i];
+		struct strbuf cell = STRBUF_INIT;
+		const char *p;
+
+		if (table_column__hidden(col, true))
+			continue;
+		strbuf__reset(&sb);
+		table__column_title(t, col, &sb);
+		table__cell_text(t, col, e, table__width(t, col), false, &cell);
+		p = cell.buf ? cell.buf : "";
+		while (*p == ' ')
+			p++;
+		text_view__add(v, SA_NORMAL, "%-*s  %s", w, sb.buf, p);
+		strbuf__release(&cell);
+	}
+	text_view__add(v, SA_NORMAL, "%s", "");
+	if (!rb->r->source || rb->r->source(rb->r->ctx, e, &path, &line) < 0 || !path.len) {
+		text_view__add(v, SA_BOUNDARY, "(no source line for this address)");
+	} else {
+		FILE *f = fopen(path.buf, "r");
+
+		if (!f) {
+			text_view__add(v, SA_BOUNDARY, "%s:%u: cannot read the source: %s", path.buf,
+				       line, strerror(errno));
+		} else {
+			char buf[4096];
+			unsigned int n = 0;
+			size_t mark = 0;
+
+			text_view__add(v, SA_HEADER, "%s:%u", path.buf, line);
+			while (fgets(buf, sizeof(buf), f)) {
+				size_t len = strlen(buf);
+				bool whole = len && buf[len - 1] == '\n';
+
+				if (whole)
+					buf[--len] = '\0';
+				n++;
+				if (n + SOURCE_CONTEXT >= line && n <= line + SOURCE_CONTEXT) {
+					if (n == line)
+						mark = text_view__rows(v);
+					text_view__add(v, n == line ? SA_MARK : SA_NORMAL, "%6u%c %s",
+						       n, n == line ? '>' : ' ', buf);
+				}
+				/* a longer line: its rest is not a line of its own */
+				while (!whole && fgets(buf, sizeof(buf), f)) {
+					len = strlen(buf);
+					whole = len && buf[len - 1] == '\n';
+				}
+				if (n > line + SOURCE_CONTEXT)
+					break;
+			}
+			if (ferror(f))
+				text_view__add(v, SA_BOUNDARY, "%s: read error", path.buf);
+			else if (!mark)
+				text_view__add(v, SA_BOUNDARY, "%s has no line %u", path.buf, line);
+			fclose(f);
+			if (mark)
+				text_view__goto(v, mark);
+		}
+	}
+	browser__push(b, v);
+	strbuf__release(&sb);
+	strbuf__release(&path);
+}
+
+static bool report_enter(void *ctx, struct browser *b, const struct table *t, const void *row);
+
+/* Enter on a cache line: its Pareto rows, the line's own numbers in the title. */
+static void pareto_view(struct report_browser *rb, struct browser *b, const struct table *t,
+			const struct c2c_line *l)
+{
+	const struct c2c_config *cfg = c2c__config(rb->r->c);
+	bool peer = cfg->display == C2C_DISPLAY_PEER;
+	struct strbuf title = STRBUF_INIT;
+	struct table sub;
+
+	table__init(&sub, NULL, NULL);
+	if (t->drill(t, l, &sub) < 0) {
+		browser__message(b, "no Pareto rows for this line");
+	} else {
+		strbuf__addf(&title, "Cacheline 0x%" PRIx64 " (Index %u): %s rmt %u lcl %u, "
+			     "stores %u", l->addr & ~(uint64_t)(cfg->line_size - 1), l->idx,
+			     peer ? "Peer" : "HITM", peer ? l->stats.rmt_peer : l->stats.rmt_hitm,
+			     peer ? l->stats.lcl_peer : l->stats.lcl_hitm, l->stats.store);
+		browser__push(b, table_view__new(&sub, title.buf, report_enter, rb));
+	}
+	strbuf__release(&title);
+	table__release(&sub);
+}
+
+/* The lines table drills into a line's Pareto rows; a Pareto row (it has a parent) into code. */
+static bool report_enter(void *ctx, struct browser *b, const struct table *t, const void *row)
+{
+	struct report_browser *rb = ctx;
+
+	if (t->parent)
+		code_view(rb, b, t, row);
+	else
+		pareto_view(rb, b, t, row);
+	return true;
+}
+
+static enum view_key lines_key(void *ctx, struct browser *b, struct view *v, int key)
+{
+	struct report_browser *rb = ctx;
+	const struct tui_report *r = rb->r;
+	enum c2c_display d = c2c__config(r->c)->display;
+	struct strbuf title = STRBUF_INIT;
+	size_t i = 0, n = sizeof(display_cycle) / sizeof(display_cycle[0]);
+
+	if (key != 'd')
+		return VIEW_KEY_UNUSED;
+	while (i < n && display_cycle[i] != d)
+		i++;
+	d = display_cycle[(i + 1) % n];
+	c2c__set_display(r->c, d);
+	c2c__resolve(r->c, r->resolver, c2c_view__wants_source(r->c, r->no_source));
+	build(rb);
+	lines_title(rb, &title);
+	table_view__set_table(v, &rb->lines, title.buf);
+	browser__message(b, "lines sorted and filtered on %s", c2c_display__name(d));
+	strbuf__release(&title);
+	return VIEW_KEY_DONE;
+}
+
+static const char lines_help[] =
+	"d                 the next display mode (Total, Local, Remote HITMs, Peer snoops):\n"
+	"                  the lines sorted and filtered on it, as report -d does\n"
+	"Enter             the line's Pareto rows; Enter on a row: its code address and\n"
+	"                  the source around it\n";
+
+int tui__report(const struct tui_report *r, char *err, size_t errlen)
+{
+	struct report_browser rb = { .r = r };
+	struct strbuf title = STRBUF_INIT;
+	struct browser b;
+	struct view *v;
+	int rc;
+
+	build(&rb);
+	lines_title(&rb, &title);
+	browser__init(&b);
+	v = table_view__new(&rb.lines, title.buf, report_enter, &rb);
+	table_view__set_keys(v, lines_key, lines_help);
+	browser__push(&b, v);
+	rc = browser__run(&b, err, errlen);
+	browser__release(&b);
+	strbuf__release(&title);
+	members_free(&rb);
+	table__release(&rb.lines);
+	c2c_view__release(&rb.view);
+	return rc;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_TUI_SCREEN_H
+#define LINEUP_TUI_SCREEN_H
+
+/*
+ * The terminal, as the browser uses it: curses started on /dev/tty's terminal and put back on
+ * every way out (a return, exit(), ^C, a crash signal: htop's and perf's ui__exit in the signal
+ * handlers, tig's die()), colour only where the terminal has it and NO_COLOR is unset, and
+ * UTF-8 line drawing only in a UTF-8 locale (ASCII otherwise).
+ *
+ * Attributes are named by what they mean (enum screen_attr); screen__attr gives the curses
+ * attribute for the terminal at hand: a colour pair, or bold/reverse/underline in monochrome.
+ *
+ * Ownership: one screen per process at a time; screen__init/screen__exit bracket it.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+enum screen_attr {
+	SA_NORMAL,
+	SA_TITLE,	/* the top line */
+	SA_HEADER,	/* column headers */
+	SA_SORTED,	/* the header of the sort column */
+	SA_CURSOR,	/* the selected row */
+	SA_STATUS,	/* the bottom line */
+	SA_HOT,		/* heat: most of the HITMs/writes */
+	SA_WARM,
+	SA_COOL,	/* some */
+	SA_BOUNDARY,	/* a cache-line boundary */
+	SA_ADD,		/* a patch's + line */
+	SA_DEL,		/* a patch's - line */
+	SA_MARK,	/* the source line of a code address */
+	SA_NR,
+};
+
+/* 0, or -1 with @err saying why (no terminal, an unknown TERM). */
+int screen__init(char *err, size_t errlen);
+/* Put the terminal back (idempotent; also at exit and on fatal signals). */
+void screen__exit(void);
+
+bool screen__color(void);
+bool screen__utf8(void);
+int screen__attr(enum screen_attr a);
+int screen__lines(void);
+int screen__cols(void);
+
+/*
+ * Draw @text (UTF-8 in a UTF-8 locale, tabs expanded to 8) at row @y, skipping its first
+ * @xoff display columns, in @width columns from column 0, padded with spaces, in @attr.
+ */
+void screen__put(int y, const char *text, int xoff, int width, int attr);
+/* A horizontal rule of @width at row @y, column @x ('─' or '-'). */
+void screen__rule(int y, int x, int width, int attr);
+/* The next key (curses key codes; KEY_RESIZE after a resize). */
+int screen__key(void);
+void screen__refresh(void);
+/* Erase, after a resize too (the new size is read). */
+void screen__clear(void);
+
+#endif

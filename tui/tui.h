@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_TUI_TUI_H
+#define LINEUP_TUI_TUI_H
+
+/*
+ * The terminal browser's entry points, for cli/ (no curses type here: cli/ builds the same
+ * with and without ncursesw).  Each runs the browser until the user quits and puts the
+ * terminal back, on every way out.  They return 0, or -1 with @err saying why the browser
+ * could not run (no terminal, an unknown TERM, a build without ncursesw); the caller then
+ * prints @err and exits non-zero.
+ *
+ *	report:   if (tui__available() && isatty(1)) tui__report(&tr, err, sizeof(err));
+ *	fields:   tui__table(&members_table, "title", err, sizeof(err));
+ *	suggest:  tui__suggest(&ts, err, sizeof(err));
+ *
+ * Ownership: everything passed in is borrowed for the call.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/strbuf.h"
+
+struct c2c;
+struct c2c_entry;
+struct c2c_resolver;
+struct c2c_view;
+struct table;
+
+/* Whether this build has the browser (ncursesw was found at configure time). */
+bool tui__available(void);
+
+/**
+ * struct tui_report - what `lineup report` hands the browser: the c2c after c2c__finish and
+ * c2c__resolve, and what the browser needs to show it again in another -d mode.
+ * @input:	the recording's name (the title)
+ * @c:		the c2c; the browser's d key changes its display (c2c__set_display)
+ * @resolver:	names the code addresses of lines that a new display mode shows
+ * @full_symbols, @no_source: as report's options (c2c_view__init)
+ * @add_columns: after each build of the view, more columns (report --fields' Type and
+ *		Member, which also name each line's members in the cache-line table); NULL: none
+ * @source:	the source file (full path, into @path) and line of an entry's code address:
+ *		0, or -1 when there is none; NULL: the browser shows no source
+ * @ctx:	handed to @add_columns and @source
+ */
+struct tui_report {
+	const char *input;
+	struct c2c *c;
+	const struct c2c_resolver *resolver;
+	bool full_symbols, no_source;
+	void (*add_columns)(void *ctx, struct c2c_view *v, const struct c2c *c);
+	int (*source)(void *ctx, const struct c2c_entry *e, struct strbuf *path,
+		      unsigned int *line);
+	void *ctx;
+};
+
+int tui__report(const struct tui_report *r, char *err, size_t errlen);
+
+/* Browse one table (fields' member table): rows drill down through its drill hook. */
+int tui__table(const struct table *t, const char *title, char *err, size_t errlen);
+
+/**
+ * struct tui_layout_line - one line of a layout as the heat-map view shows it.
+ * @text:	the line as the layout printer wrote it (pahole's format)
+ * @heat:	0 (cold) .. 3 (most of the HITMs or writes of the struct); -1 for a cache-line
+ *		boundary or a verdict line
+ */
+struct tui_layout_line {
+	const char *text;
+	int heat;
+};
+
+/*
+ * The struct's layout as a heat map (members coloured by their HITMs or writes, boundaries
+ * marked, a verdict under each line), then @t (its member table) below it on Enter.  @t may be
+ * NULL.
+ */
+int tui__layout(const struct tui_layout_line *lines, size_t nr, const char *title,
+		const struct table *t, char *err, size_t errlen);
+
+/**
+ * struct tui_suggestion - `lineup suggest --tui`: the suggestion view.
+ * @title:	"struct file (include/linux/fs.h)"
+ * @current, @proposed: the two layouts as printed (pahole's format, with the predicted HITMs
+ *		per line in @proposed's line comments), each '\n'-separated
+ * @comment:	the layout comment
+ * @patch:	the unified diff, NULL when there is none
+ * @patch_name:	the file name offered when writing the patch ("file.patch")
+ */
+struct tui_suggestion {
+	const char *title;
+	const char *current, *proposed;
+	const char *comment;
+	const char *patch;
+	const char *patch_name;
+};
+
+/*
+ * Show the suggestion: the proposed layout, then the current one, the comment and the patch
+ * (Tab goes from one to the next).  w writes the patch to a file: it asks the name, and asks
+ * again before writing over a file that exists.
+ */
+int tui__suggest(const struct tui_suggestion *s, char *err, size_t errlen);
+
+#endif

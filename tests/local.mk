@@ -19,3 +19,4 @@ include tests/spe.mk
 include tests/table.mk
 include tests/suggest.mk
 include tests/ab.mk
+include tests/tui.mk

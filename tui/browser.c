@@ -18,12 +18,15 @@
 
 /* The keys every view has, for the help screen. */
 static const char common_help[] =
-	"Up, k / Down, j   previous / next row\n"
-	"PgUp, ^B / PgDn, ^F, Space   a page up / down\n"
-	"Home, g / End, G  first / last row\n"
-	"< / >             scroll left / right\n"
-	"/                 search (then n next, N previous)\n"
-	"Enter, Right      go in (the row's details)\n"
+	"k, Up             previous row\n"
+	"j, Down           next row\n"
+	"PgUp, ^B          a page up\n"
+	"PgDn, ^F, Space   a page down\n"
+	"g, Home           first row\n"
+	"G, End            last row\n"
+	"<, >              scroll left, right\n"
+	"/                 search (n: the next match, N: the one before)\n"
+	"Enter, Right      go in: the row's details\n"
 	"q, Esc, Left      back (q at the first view: quit)\n"
 	"?, h, F1          this help\n"
 	"^L                redraw\n";
@@ -290,7 +293,7 @@ bool browser__key(struct browser *b, int key)
 		if (browser__prompt(b, "/", &q) && q.len) {
 			strbuf__reset(&b->search);
 			strbuf__add(&b->search, q.buf, q.len);
-			find(b, 1, false);
+			find(b, 1, true);
 		}
 		strbuf__release(&q);
 		break;

@@ -154,9 +154,9 @@ static void build(struct report_browser *rb)
 			if (!rb->members[i])
 				rb->members[i] = xstrdup("");
 		table__release(&et);
-		/* beside the line's address and node */
+		/* beside the line's address (after the columns its group header spans) */
 		for (int i = 0; i < rb->lines.nr_cols; i++)
-			if (!strcmp(rb->lines.cols[i].name, "dcacheline_node"))
+			if (!strcmp(rb->lines.cols[i].name, "dcacheline_count"))
 				at = i + 1;
 		table__insert_column(&rb->lines, at, &col_members, rb);
 	}
@@ -317,10 +317,10 @@ static enum view_key lines_key(void *ctx, struct browser *b, struct view *v, int
 }
 
 static const char lines_help[] =
-	"d                 the next display mode (Total, Local, Remote HITMs, Peer snoops):\n"
-	"                  the lines sorted and filtered on it, as report -d does\n"
-	"Enter             the line's Pareto rows; Enter on a row: its code address and\n"
-	"                  the source around it\n";
+	"d                 the next display mode, as report -d: the lines sorted and\n"
+	"                  filtered on Total, Local or Remote HITMs or Peer snoops\n"
+	"Enter             the line's Pareto rows; Enter on a row there: its code\n"
+	"                  address and the source around it\n";
 
 int tui__report(const struct tui_report *r, char *err, size_t errlen)
 {

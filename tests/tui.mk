@@ -1,0 +1,4 @@
+# The terminal browser (tui/): the real lineup in a tmux pane, keys sent, screens compared.
+EXTRA_DIST += tests/tui/lib.sh
+TESTS += tests/tui/report.sh
+dist_check_SCRIPTS += tests/tui/report.sh

@@ -854,6 +854,41 @@ static void find_advice(struct suggest *sg, struct suggest_result *r)
 		add_finding(r, SUGGEST_INSTANCES, -1, shared, 0, 0);
 }
 
+/* The groups renumbered in the order the new layout has them (what a reader follows). */
+static void groups_in_layout_order(struct suggest_result *r)
+{
+	unsigned int n = r->nr_groups, k = 0;
+	int *renum = xcalloc(n + 1, sizeof(*renum));
+	struct suggest_group *g = xcalloc(n + 1, sizeof(*g));
+
+	for (unsigned int g0 = 0; g0 < n; g0++)
+		renum[g0] = -1;
+	for (unsigned int i = 0; i < r->nr_units; i++) {
+		int old = r->profiles[r->order[i]].group;
+
+		if (old < 0 || renum[old] >= 0)
+			continue;
+		renum[old] = (int)k;
+		g[k] = r->groups[old];
+		g[k].first = i;
+		k++;
+	}
+	for (unsigned int u = 0; u < r->nr_units; u++) {
+		struct suggest_profile *p = &r->profiles[u];
+
+		if (p->group >= 0) {
+			p->group = renum[p->group];
+			g[p->group].nr++;
+		}
+	}
+	for (unsigned int f = 0; f < r->nr_findings; f++)
+		if (r->findings[f].kind == SUGGEST_GAVE_UP && r->findings[f].a < n)
+			r->findings[f].a = (uint64_t)renum[r->findings[f].a];
+	free(r->groups);
+	r->groups = g;
+	free(renum);
+}
+
 /* ---- the decision ---- */
 
 /*
@@ -982,13 +1017,7 @@ void suggest__run(struct suggest *sg, struct suggest_result *r)
 			goto out;
 		}
 	}
-	for (unsigned int g = 0; g < r->nr_groups; g++) {
-		unsigned int c = 0;
-
-		for (unsigned int u = 0; u < n; u++)
-			c += r->profiles[u].group == (int)g;
-		r->groups[g].nr = c;
-	}
+	groups_in_layout_order(r);
 	r->holes = holes_of(sg, r->size);
 	replay(sg, NULL, sg->align, &r->before);
 	replay(sg, r->new_offset, r->align, &r->after);

@@ -9,9 +9,12 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyzer/suggest.h"
+#include "analyzer/suggest_text.h"
+#include "util/strbuf.h"
 #include "tests/unit/check.h"
 
 #define BASE 0x10000ull /* line-aligned instance */
@@ -81,6 +84,27 @@ static void two_counters(void)
 
 	CHECK(suggest__place(u, 4, r.order, r.align_attr, off, &al) == r.size);
 	CHECK(!memcmp(off, r.new_offset, sizeof(off)) && al == r.align);
+
+	/* the words: the summary, the comment, the table */
+	struct suggest_names n = { .units = u, .type = "struct pair", .recording = "test",
+				   .line_size = 64 };
+	struct strbuf sb = { 0 };
+
+	suggest__explain(&r, &n, &sb);
+	if (getenv("SHOW")) fputs(sb.buf, stderr);
+	CHECK(strstr(sb.buf, "struct pair: new layout, predicted "));
+	CHECK(strstr(sb.buf, "size 32 -> 192 bytes (+160), 1 -> 3 cache lines"));
+	CHECK(strstr(sb.buf, "pair_read_mostly (read-mostly, starts a line): ops"));
+	CHECK(strstr(sb.buf, "written by tid 1 (2000 writes"));
+	strbuf__reset(&sb);
+	suggest__comment(&r, &n, &sb);
+	CHECK(strstr(sb.buf, "Cache-line layout (lineup suggest, from test):"));
+	CHECK(strstr(sb.buf, "  pair_read_mostly: ops -- read by tid 1 and tid 2 (4000 loads)"));
+	strbuf__reset(&sb);
+	suggest__doc(&r, &n, NULL, &sb);
+	CHECK(strstr(sb.buf, "struct pair fast path usage breakdown"));
+	CHECK(strstr(sb.buf, "read_write"));
+	strbuf__release(&sb);
 	suggest__delete(s.sg);
 }
 

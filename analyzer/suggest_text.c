@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The suggester's result in words (see suggest_text.h).
+ */
+#include <config.h>
+
+#include "analyzer/suggest_text.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+static const char *thread_name(const struct suggest_names *n, uint32_t tid, char *buf,
+			       size_t len)
+{
+	const char *s = n->thread ? n->thread(n->ctx, tid) : NULL;
+
+	if (s)
+		return s;
+	snprintf(buf, len, "tid %" PRIu32, tid);
+	return buf;
+}
+
+/* "tid 1, tid 2 and 3 more" */
+static void threads(const struct suggest_names *n, const struct id_set *s, struct strbuf *out)
+{
+	char buf[32];
+	uint32_t shown = s->nr > 4 ? 3 : s->nr;
+
+	for (uint32_t i = 0; i < shown; i++)
+		strbuf__addf(out, "%s%s", i ? (i + 1 == s->nr ? " and " : ", ") : "",
+			     thread_name(n, s->ids[i], buf, sizeof(buf)));
+	if (shown < s->nr)
+		strbuf__addf(out, " and %" PRIu32 " more", s->nr - shown);
+	if (!s->nr)
+		strbuf__addf(out, "no thread");
+}
+
+static const char *plural(uint64_t v, const char *one, const char *many)
+{
+	return v == 1 ? one : many;
+}
+
+static const char *group_kind_text(const struct suggest_group *g)
+{
+	switch (g->kind) {
+	case SUGGEST_GROUP_READ_MOSTLY:
+		return "read-mostly";
+	case SUGGEST_GROUP_WRITTEN:
+		return "written";
+	case SUGGEST_GROUP_COLD:
+		return "cold";
+	}
+	return "";
+}
+
+/* The units of group @g in the new order, ", "-separated. */
+static void group_members(const struct suggest_result *r, const struct suggest_names *n, int g,
+			  struct strbuf *out)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < r->nr_units; i++) {
+		unsigned int u = r->order[i];
+
+		if (r->profiles[u].group != g)
+			continue;
+		strbuf__addf(out, "%s%s", k++ ? ", " : "", n->units[u].name);
+	}
+}
+
+static void group_use(const struct suggest_result *r, const struct suggest_names *n,
+		      const struct suggest_group *g, struct strbuf *out)
+{
+	if (g->kind == SUGGEST_GROUP_WRITTEN) {
+		strbuf__addf(out, "written by ");
+		threads(n, &g->writers, out);
+		strbuf__addf(out, " (%" PRIu64 " %s", g->writes, plural(g->writes, "write", "writes"));
+		if (g->hitm)
+			strbuf__addf(out, ", %" PRIu64 " HITM", g->hitm);
+		strbuf__addf(out, ")");
+		struct id_set others = { 0 };
+
+		for (uint32_t i = 0; i < g->readers.nr; i++)
+			if (!id_set__has(&g->writers, g->readers.ids[i]))
+				id_set__add(&others, g->readers.ids[i]);
+		if (others.nr) {
+			strbuf__addf(out, ", read by ");
+			threads(n, &others, out);
+		}
+		id_set__release(&others);
+	} else {
+		strbuf__addf(out, "read by ");
+		threads(n, &g->readers, out);
+		strbuf__addf(out, " (%" PRIu64 " %s", g->loads, plural(g->loads, "load", "loads"));
+		if (g->hitm)
+			strbuf__addf(out, ", %" PRIu64 " HITM", g->hitm);
+		strbuf__addf(out, "), %s", g->writes ? "hardly ever written" : "never written");
+	}
+	(void)r;
+}
+
+static double change_pct(uint64_t before, uint64_t after)
+{
+	return before ? 100.0 * ((double)after - (double)before) / (double)before : 0;
+}
+
+static void prediction(const struct suggest_prediction *p, const char *what, bool measured,
+		       unsigned int line, struct strbuf *out)
+{
+	strbuf__addf(out, "    %-7s", what);
+	for (unsigned int i = 0; i < p->nr_lines; i++) {
+		const struct suggest_line *l = &p->lines[i];
+
+		strbuf__addf(out, "%s line %" PRIu64 " (+%" PRIu64 "): %" PRIu64, i ? ";" : "",
+			     l->offset / line, l->offset, l->transfers);
+		if (measured)
+			strbuf__addf(out, " [%" PRIu64 " HITM measured]", l->hitm_measured);
+	}
+	strbuf__addf(out, "%s\n", p->nr_lines ? "" : " no access");
+}
+
+void suggest__explain(const struct suggest_result *r, const struct suggest_names *n,
+		      struct strbuf *out)
+{
+	unsigned int line = n->line_size ? n->line_size : 64;
+	uint64_t lines_old = (r->old_size + line - 1) / line, lines_new = (r->size + line - 1) / line;
+
+	switch (r->status) {
+	case SUGGEST_OK:
+		strbuf__addf(out, "%s: new layout, predicted %" PRIu64 " -> %" PRIu64
+				  " modeled line transfers (%+.0f%%)\n",
+			     n->type, r->before.transfers, r->after.transfers,
+			     change_pct(r->before.transfers, r->after.transfers));
+		break;
+	case SUGGEST_NOTHING:
+		strbuf__addf(out, "%s: nothing to do: %s\n", n->type, r->message);
+		break;
+	case SUGGEST_REFUSED:
+		strbuf__addf(out, "%s: no suggestion: %s\n", n->type, r->message);
+		return;
+	}
+	strbuf__addf(out, "  from %s: %" PRIu64 " %s of %" PRIu64 " %s\n", n->recording,
+		     r->nr_accesses, plural(r->nr_accesses, "access", "accesses"), r->nr_instances,
+		     plural(r->nr_instances, "instance", "instances"));
+	if (r->status == SUGGEST_OK)
+		strbuf__addf(out, "  size %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 "), %" PRIu64
+				  " -> %" PRIu64 " cache %s, holes and padding %" PRIu64 " -> %"
+				  PRIu64 " bytes, alignment %u -> %u\n",
+			     r->old_size, r->size, (int64_t)(r->size - r->old_size), lines_old,
+			     lines_new, plural(lines_new, "line", "lines"), r->old_holes, r->holes,
+			     r->old_align, r->align);
+	if (r->nr_groups)
+		strbuf__addf(out, "  groups:\n");
+	for (unsigned int g = 0; g < r->nr_groups; g++) {
+		const struct suggest_group *gr = &r->groups[g];
+
+		strbuf__addf(out, "    %s (%s", gr->name, group_kind_text(gr));
+		if (r->status == SUGGEST_OK)
+			strbuf__addf(out, ", %s", gr->aligned ? "starts a line" : "shares a line");
+		strbuf__addf(out, "): ");
+		group_members(r, n, (int)g, out);
+		strbuf__addf(out, "\n      ");
+		group_use(r, n, gr, out);
+		strbuf__addf(out, "\n");
+	}
+	struct strbuf cold = { 0 };
+
+	for (unsigned int i = 0; i < r->nr_units; i++)
+		if (r->profiles[r->order[i]].use == SUGGEST_COLD)
+			strbuf__addf(&cold, "%s%s", cold.len ? ", " : "", n->units[r->order[i]].name);
+	if (cold.len)
+		strbuf__addf(out, "    cold (no access recorded, fills the space left): %s\n",
+			     cold.buf);
+	strbuf__release(&cold);
+	strbuf__addf(out, "  modeled line transfers per cache line:\n");
+	prediction(&r->before, "before:", true, line, out);
+	if (r->status == SUGGEST_OK)
+		prediction(&r->after, "after:", false, line, out);
+	strbuf__addf(out, "  (the recorded accesses replayed in time order through the coherence "
+			  "model, one core per thread,\n   instances line-aligned; sampled "
+			  "recordings: the samples stand for all accesses)\n");
+	suggest__advice(r, n, out);
+}
+
+void suggest__advice(const struct suggest_result *r, const struct suggest_names *n,
+		     struct strbuf *out)
+{
+	unsigned int line = n->line_size ? n->line_size : 64;
+
+	for (unsigned int i = 0; i < r->nr_findings; i++) {
+		const struct suggest_finding *f = &r->findings[i];
+		const char *name = f->unit >= 0 ? n->units[f->unit].name : n->type;
+		const struct suggest_profile *p = f->unit >= 0 ? &r->profiles[f->unit] : NULL;
+
+		switch (f->kind) {
+		case SUGGEST_TRUE_SHARING:
+			strbuf__addf(out, "  true sharing: %s is written by %" PRIu64
+					  " threads (", name, f->a);
+			threads(n, &p->writers, out);
+			strbuf__addf(out, "): no layout removes that.  A per-CPU or sharded "
+					  "counter (or batched updates) does; its readers would then "
+					  "sum every shard: %" PRIu64 " %s of %s in this recording",
+				     f->b, plural(f->b, "read", "reads"), name);
+			if (f->rate > 0)
+				strbuf__addf(out, " (%.0f/s)", f->rate);
+			strbuf__addf(out, ".\n");
+			break;
+		case SUGGEST_TEST_BEFORE_SET:
+			strbuf__addf(out, "  test before set: %" PRIu64 " of %" PRIu64 " locked "
+					  "RMWs on %s changed nothing (the bits were already set); "
+					  "testing first (if (!test_bit()) set_bit()) saves their line "
+					  "transfers.\n", f->a, f->b, name);
+			break;
+		case SUGGEST_ELEMENTS:
+			strbuf__addf(out, "  elements: the elements of %s are written by %" PRIu64
+					  " different threads; no member order separates them.  "
+					  "Align or pad the element type to %" PRIu64 " bytes "
+					  "(+%" PRIu64 " bytes for %s).\n",
+				     name, p ? p->elem_writers : 0, f->a, f->b, name);
+			break;
+		case SUGGEST_INSTANCES:
+			strbuf__addf(out, "  instances: %" PRIu64 " %s of %s share a cache line with "
+					  "the next one; the new layout aligns the type to %u bytes "
+					  "(heap objects then need aligned_alloc or "
+					  "posix_memalign).\n",
+				     f->a, plural(f->a, "instance", "instances"), n->type, line);
+			break;
+		case SUGGEST_GAVE_UP:
+			strbuf__addf(out, "  --max-growth: %s does not start a line of its own "
+					  "(%" PRIu64 " HITM on its members stay possible).\n",
+				     f->a < r->nr_groups ? r->groups[f->a].name : "a group", f->b);
+			break;
+		}
+	}
+}
+
+void suggest__comment(const struct suggest_result *r, const struct suggest_names *n,
+		      struct strbuf *out)
+{
+	strbuf__addf(out, "Cache-line layout (lineup suggest, from %s):\n", n->recording);
+	strbuf__addf(out, "members written by the same threads share a line; members that are only\n"
+			  "read sit on a line that no write invalidates.\n");
+	for (unsigned int g = 0; g < r->nr_groups; g++) {
+		const struct suggest_group *gr = &r->groups[g];
+		struct strbuf sb = { 0 };
+
+		strbuf__addf(&sb, "%s: ", gr->name);
+		group_members(r, n, (int)g, &sb);
+		strbuf__addf(&sb, " -- ");
+		group_use(r, n, gr, &sb);
+		if (gr->kind == SUGGEST_GROUP_WRITTEN && n->code) {
+			for (unsigned int i = 0; i < r->nr_units; i++) {
+				unsigned int u = r->order[i];
+				const char *c;
+
+				if (r->profiles[u].group != (int)g || !(c = n->code(n->ctx, u, 1)))
+					continue;
+				strbuf__addf(&sb, "; hot writer %s", c);
+				break;
+			}
+		}
+		strbuf__addf(out, "  %s\n", sb.buf ? sb.buf : "");
+		strbuf__release(&sb);
+	}
+	strbuf__addf(out, "Add a member to the group whose threads use it the same way.\n");
+}
+
+void suggest__doc(const struct suggest_result *r, const struct suggest_names *n,
+		  const char *const *type_names, struct strbuf *out)
+{
+	static const char rule[] = "============================== ========================= "
+				   "=============== ==================== =========================\n";
+	char title[200];
+	int len = snprintf(title, sizeof(title), "%s fast path usage breakdown", n->type);
+
+	for (int i = 0; i < len; i++)
+		strbuf__add(out, "=", 1);
+	strbuf__addf(out, "\n%s\n", title);
+	for (int i = 0; i < len; i++)
+		strbuf__add(out, "=", 1);
+	strbuf__addf(out, "\n\nMeasured by lineup suggest from %s.\n\n", n->recording);
+	strbuf__addf(out, "%s", rule);
+	strbuf__addf(out, "%-30s %-25s %-15s %-20s %s\n", "Type", "Name", "fastpath_access", "Group",
+		     "Comments");
+	strbuf__addf(out, "%s", rule);
+	for (unsigned int i = 0; i < r->nr_units; i++) {
+		unsigned int u = r->order[i];
+		const struct suggest_profile *p = &r->profiles[u];
+		const char *use = p->use == SUGGEST_COLD	  ? "cold"
+				  : p->use == SUGGEST_READ_MOSTLY ? "read_mostly"
+								  : "read_write";
+		const char *code = n->code ? n->code(n->ctx, u, p->use == SUGGEST_WRITTEN) : NULL;
+		struct strbuf c = { 0 };
+
+		if (p->use == SUGGEST_WRITTEN) {
+			strbuf__addf(&c, "written by ");
+			threads(n, &p->writers, &c);
+		} else if (p->use == SUGGEST_READ_MOSTLY) {
+			strbuf__addf(&c, "read by ");
+			threads(n, &p->readers, &c);
+		}
+		if (code)
+			strbuf__addf(&c, "%s%s", c.len ? "; " : "", code);
+		strbuf__addf(out, "%-30s %-25s %-15s %-20s %s\n",
+			     type_names && type_names[u] ? type_names[u] : "?", n->units[u].name, use,
+			     p->group >= 0 ? r->groups[p->group].name : "-", c.buf ? c.buf : "");
+		strbuf__release(&c);
+	}
+	strbuf__addf(out, "%s", rule);
+}

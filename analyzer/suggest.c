@@ -228,6 +228,21 @@ void suggest__add_rmw(struct suggest *sg, unsigned int unit, uint64_t total, uin
 
 /* ---- 1. profiles ---- */
 
+/*
+ * Written more than once and read, with HITMs, by a thread that does not write it: a flag or
+ * index one thread publishes and another waits on.  Sampling sees few of its stores (they hit
+ * the writer's own line) and many of the waiter's loads, yet every store invalidates the line.
+ */
+static bool publishes(const struct suggest_profile *p)
+{
+	if (p->writes < 2 || !p->hitm)
+		return false;
+	for (uint32_t i = 0; i < p->readers.nr; i++)
+		if (!id_set__has(&p->all_writers, p->readers.ids[i]))
+			return true;
+	return false;
+}
+
 static void elements_writers(struct suggest *sg, struct suggest_result *r);
 
 static void profile_units(struct suggest *sg, struct suggest_result *r)
@@ -283,7 +298,8 @@ static void profile_units(struct suggest *sg, struct suggest_result *r)
 
 		if (!p->loads && !p->stores)
 			p->use = SUGGEST_COLD;
-		else if (!p->writes || (p->writes * 20 <= p->reads && p->writes * 100 < struct_writes))
+		else if (!p->writes || (p->writes * 20 <= p->reads && p->writes * 100 < struct_writes &&
+					!publishes(p)))
 			p->use = SUGGEST_READ_MOSTLY;
 		else
 			p->use = SUGGEST_WRITTEN;

@@ -21,9 +21,10 @@
  *     that read and write it.  A thread counts as a writer when it does at least a quarter of
  *     its fair share of the unit's writes (one initialising store by main() does not).
  *  2. A unit is cold (never accessed), read-mostly (writes at most 1 in 20 of its plain loads,
- *     and under 1% of the struct's writes), or written.  A spin loop that reads a flag another
- *     thread writes makes the flag written, never read-mostly: its writes are a real share of
- *     the struct's (the producer/consumer ring's head and tail).
+ *     under 1% of the struct's writes, and not a published flag), or written.  A spin loop
+ *     that reads a flag another thread writes makes the flag written, never read-mostly:
+ *     written twice or more and read with HITMs by a thread that does not write it (the
+ *     producer/consumer ring's head and tail).
  *  3. Written units are grouped by their writer set (Huron, PLDI 2019: members accessed by the
  *     same threads go together); each group starts a cache line of its own.  Read-mostly units
  *     form one group, away from every written unit.  Within a group, units used together by one

@@ -28,13 +28,13 @@ struct suggest {
 	size_t nr_instances, cap_instances;
 	struct u64map threads;		/* tid -> dense index */
 	uint32_t nr_threads;
-	struct u64map unit_tid_writes;	/* unit << 32 | tid -> writes */
+	struct u64map unit_tid_writes;	/* unit << 48 | instance << 24 | tid -> writes */
 	struct u64map elem_tid_writes;	/* unit << 48 | elem << 24 | tid -> writes */
 	struct u64map inst_tid_writes;	/* instance index << 32 | tid -> writes */
 	uint64_t *rmw_total, *rmw_redundant;
 	uint32_t *affinity;		/* nr_units x nr_units: consecutive accesses of a thread */
 	struct u64map last_unit;	/* tid -> unit + 1 of its previous access */
-	struct suggest_result res;
+	struct suggest_result *res;	/* the caller's, freed with the suggest */
 };
 
 const char *suggest_use__name(enum suggest_use use)
@@ -94,6 +94,7 @@ static void result_release(struct suggest_result *r)
 		id_set__release(&r->profiles[i].readers);
 		id_set__release(&r->profiles[i].writer_cpus);
 		id_set__release(&r->profiles[i].all_writers);
+		free(r->profiles[i].sig);
 	}
 	for (unsigned int g = 0; g < r->nr_groups; g++) {
 		id_set__release(&r->groups[g].writers);
@@ -114,7 +115,8 @@ void suggest__delete(struct suggest *sg)
 {
 	if (!sg)
 		return;
-	result_release(&sg->res);
+	if (sg->res)
+		result_release(sg->res);
 	u64map__exit(&sg->instances);
 	u64map__exit(&sg->threads);
 	u64map__exit(&sg->unit_tid_writes);
@@ -196,7 +198,8 @@ void suggest__add(struct suggest *sg, const struct suggest_access *a)
 	if (access_writes(a)) {
 		const struct suggest_unit *un = &sg->units[u];
 
-		count_add(&sg->unit_tid_writes, (uint64_t)u << 32 | a->tid, 1);
+		count_add(&sg->unit_tid_writes, (uint64_t)u << 48 | (inst & 0xffffff) << 24 |
+							  (a->tid & 0xffffff), 1);
 		count_add(&sg->inst_tid_writes, inst << 32 | a->tid, 1);
 		if (un->nr_elems > 1 && un->elem_size && u < (1 << 16) && a->tid < (1u << 24)) {
 			uint64_t elem = (a->offset - un->offset) / un->elem_size;
@@ -245,6 +248,92 @@ static bool publishes(const struct suggest_profile *p)
 
 static void elements_writers(struct suggest *sg, struct suggest_result *r);
 
+struct writer_count {
+	uint64_t key;	/* unit << 24 | instance */
+	uint32_t tid;
+	uint64_t n;
+};
+
+static int writer_count_cmp(const void *a, const void *b)
+{
+	const struct writer_count *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void sig_add(struct suggest_profile *p, uint64_t v)
+{
+	p->sig = xrealloc(p->sig, (p->nr_sig + 1) * sizeof(*p->sig));
+	p->sig[p->nr_sig++] = v;
+}
+
+/*
+ * Rule 1, per instance: a thread is a writer of a unit in an instance when it does at least
+ * a quarter of its fair share of that unit's writes there.  A unit's signature is the set of
+ * (instance, writer) pairs: per-thread slots of an array of structs (instance i written by
+ * thread i) are one group, not one truly shared counter.
+ */
+static void dominant_writers(struct suggest *sg, struct suggest_result *r)
+{
+	struct writer_count *v = xcalloc(sg->unit_tid_writes.nr + 1, sizeof(*v));
+	size_t n = 0;
+
+	for (size_t k = 0; k < sg->unit_tid_writes.cap; k++) {
+		if (!sg->unit_tid_writes.used[k])
+			continue;
+		uint64_t key = sg->unit_tid_writes.keys[k];
+
+		v[n++] = (struct writer_count){ key >> 24, (uint32_t)(key & 0xffffff),
+						sg->unit_tid_writes.vals[k] };
+	}
+	qsort(v, n, sizeof(*v), writer_count_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		uint64_t total = 0, writers = 0;
+
+		for (j = i; j < n && v[j].key == v[i].key; j++) {
+			total += v[j].n;
+			writers++;
+		}
+		struct suggest_profile *p = &r->profiles[v[i].key >> 24];
+		uint32_t dominant = 0;
+
+		for (size_t k = i; k < j; k++)
+			if (v[k].n * 4 * writers >= total) {
+				id_set__add(&p->writers, v[k].tid);
+				sig_add(p, (v[i].key & 0xffffff) << 32 | v[k].tid);
+				dominant++;
+			}
+		if (dominant > p->max_writers)
+			p->max_writers = dominant;
+	}
+	/* signatures sorted, for comparing */
+	for (unsigned int u = 0; u < sg->nr_units; u++) {
+		struct suggest_profile *p = &r->profiles[u];
+
+		for (uint32_t a = 1; a < p->nr_sig; a++) {
+			uint64_t x = p->sig[a];
+			uint32_t b = a;
+
+			while (b && p->sig[b - 1] > x) {
+				p->sig[b] = p->sig[b - 1];
+				b--;
+			}
+			p->sig[b] = x;
+		}
+	}
+	free(v);
+}
+
+static bool same_signature(const struct suggest_profile *a, const struct suggest_profile *b)
+{
+	return a->nr_sig == b->nr_sig && (!a->nr_sig ||
+					  !memcmp(a->sig, b->sig, a->nr_sig * sizeof(*a->sig)));
+}
+
 static void profile_units(struct suggest *sg, struct suggest_result *r)
 {
 	uint64_t struct_writes = 0;
@@ -281,17 +370,7 @@ static void profile_units(struct suggest *sg, struct suggest_result *r)
 			id_set__add(&p->readers, a->tid);
 		}
 	}
-	/* rule 1: dominant writers, at least a quarter of their fair share of the writes */
-	for (size_t k = 0; k < sg->unit_tid_writes.cap; k++) {
-		if (!sg->unit_tid_writes.used[k])
-			continue;
-		unsigned int u = (unsigned int)(sg->unit_tid_writes.keys[k] >> 32);
-		uint32_t tid = (uint32_t)sg->unit_tid_writes.keys[k];
-		struct suggest_profile *p = &r->profiles[u];
-
-		if (sg->unit_tid_writes.vals[k] * 4 * p->all_writers.nr >= p->writes)
-			id_set__add(&p->writers, tid);
-	}
+	dominant_writers(sg, r);
 	/* rule 2: cold, read-mostly or written */
 	for (unsigned int u = 0; u < sg->nr_units; u++) {
 		struct suggest_profile *p = &r->profiles[u];
@@ -358,11 +437,17 @@ static void elements_writers(struct suggest *sg, struct suggest_result *r)
 
 /* ---- 3. groups ---- */
 
-static int group_of_writers(struct suggest_result *r, const struct id_set *w)
+/* The written group whose first unit has @p's signature, or -1. */
+static int group_of_writers(struct suggest_result *r, unsigned int nr_units,
+			    const struct suggest_profile *p)
 {
-	for (unsigned int g = 0; g < r->nr_groups; g++)
-		if (r->groups[g].kind == SUGGEST_GROUP_WRITTEN && id_set__equal(&r->groups[g].writers, w))
-			return (int)g;
+	for (unsigned int u = 0; u < nr_units; u++) {
+		const struct suggest_profile *q = &r->profiles[u];
+
+		if (q != p && q->group >= 0 && r->groups[q->group].kind == SUGGEST_GROUP_WRITTEN &&
+		    same_signature(p, q))
+			return q->group;
+	}
 	return -1;
 }
 
@@ -389,7 +474,7 @@ static void group_units(struct suggest *sg, struct suggest_result *r)
 			if (g == (int)r->nr_groups)
 				g = new_group(r, SUGGEST_GROUP_READ_MOSTLY);
 		} else {
-			g = group_of_writers(r, &p->writers);
+			g = group_of_writers(r, sg->nr_units, p);
 			if (g < 0) {
 				g = new_group(r, SUGGEST_GROUP_WRITTEN);
 				id_set__merge(&r->groups[g].writers, &p->writers);
@@ -806,6 +891,12 @@ static void replay(struct suggest *sg, const uint64_t *offsets, uint32_t new_ali
 	u64map__exit(&threads);
 }
 
+void suggest__predict(struct suggest *sg, const uint64_t *offsets, uint32_t align,
+		      struct suggest_prediction *pred)
+{
+	replay(sg, offsets, align, pred);
+}
+
 /* ---- findings ---- */
 
 static void add_finding(struct suggest_result *r, enum suggest_finding_kind kind, int unit,
@@ -823,11 +914,11 @@ static void find_advice(struct suggest *sg, struct suggest_result *r)
 		const struct suggest_profile *p = &r->profiles[u];
 		const struct suggest_unit *un = &sg->units[u];
 
-		if (p->use == SUGGEST_WRITTEN && p->writers.nr >= 2 && !p->elem_writers) {
+		if (p->use == SUGGEST_WRITTEN && p->max_writers >= 2 && !p->elem_writers) {
 			/* the sum side: loads by the readers of a sharded counter */
 			uint64_t reads = p->loads > p->locked ? p->loads - p->locked : 0;
 
-			add_finding(r, SUGGEST_TRUE_SHARING, (int)u, p->writers.nr, reads,
+			add_finding(r, SUGGEST_TRUE_SHARING, (int)u, p->max_writers, reads,
 				    secs > 0 ? reads / secs : 0);
 		}
 		if (p->redundant_rmw)
@@ -953,7 +1044,9 @@ void suggest__run(struct suggest *sg, struct suggest_result *r)
 {
 	unsigned int n = sg->nr_units;
 
-	result_release(&sg->res);
+	if (sg->res)
+		result_release(sg->res);
+	sg->res = r;
 	memset(r, 0, sizeof(*r));
 	r->nr_units = n;
 	r->order = xcalloc(n + 1, sizeof(*r->order));
@@ -1059,5 +1152,4 @@ void suggest__run(struct suggest *sg, struct suggest_result *r)
 out:
 	free(gorder);
 	free(keep);
-	sg->res = *r;
 }

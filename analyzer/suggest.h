@@ -38,7 +38,8 @@
  * bit-fields in their unit) are kept by how it cuts the struct into units.
  *
  * Ownership: struct suggest copies the units' scalar fields and borrows their names, which must
- * outlive it; everything in struct suggest_result belongs to the suggest and is freed with it.
+ * outlive it; the arrays of the struct suggest_result it fills belong to the suggest and are
+ * freed with it (a prediction replaced by suggest__predict too).
  */
 
 #include <stdbool.h>
@@ -100,7 +101,8 @@ enum suggest_use {
 /**
  * struct suggest_profile - one unit's measured use.
  * @writes:	stores, and locked RMWs sampled as loads
- * @writers, @readers: threads (dominant writers only in @writers, see rule 1)
+ * @writers, @readers: threads (dominant writers only in @writers, see rule 1, over all
+ *		instances)
  * @writer_cpus: CPUs that wrote
  * @elem_writers: for an array whose elements have different writers: how many elements had a
  *		writer set different from element 0's (0: none, or not an array)
@@ -108,6 +110,8 @@ enum suggest_use {
 struct suggest_profile {
 	uint64_t loads, reads, stores, locked, writes, hitm, weight_sum, weighted;
 	struct id_set writers, readers, writer_cpus, all_writers;
+	uint64_t *sig;		/* (instance << 32 | writer) pairs, sorted: the grouping key */
+	uint32_t nr_sig, max_writers;	/* most writers of one instance */
 	enum suggest_use use;
 	int group;
 	uint64_t elem_writers;
@@ -226,7 +230,8 @@ void suggest__add_rmw(struct suggest *sg, unsigned int unit, uint64_t total, uin
 /* The unit covering @offset, or -1 (a hole, the padding). */
 int suggest__unit_at(const struct suggest *sg, uint64_t offset);
 
-/* Decide: fills *@res (valid until suggest__delete). */
+/* Decide: fills *@res, whose arrays the suggest owns: @res must stay where it is until
+ * suggest__delete, which frees them. */
 void suggest__run(struct suggest *sg, struct suggest_result *res);
 
 /* Offsets of the units in @order with the alignment attributes @align_attr, as the x86-64
@@ -235,6 +240,14 @@ void suggest__run(struct suggest *sg, struct suggest_result *res);
 uint64_t suggest__place(const struct suggest_unit *units, unsigned int nr_units,
 			const unsigned int *order, const uint32_t *align_attr, uint64_t *offset,
 			uint32_t *align);
+
+/*
+ * Replay the accesses on units placed at @offsets (indexed like the units) with the type's
+ * alignment @align, into @pred (its lines freed by the caller, or by suggest__delete when it
+ * is the result's): for a layout placed by the compiler where a bit-field unit moved.
+ */
+void suggest__predict(struct suggest *sg, const uint64_t *offsets, uint32_t align,
+		      struct suggest_prediction *pred);
 
 const char *suggest_use__name(enum suggest_use use);
 

@@ -278,8 +278,47 @@ static void elements(void)
 	suggest__delete(s.sg);
 }
 
+/* struct stats { long ops, bytes, errors; } stats[4] packed, slot t written by thread t. */
+static void instances(void)
+{
+	struct suggest_unit u[] = { U("ops", 0, 8), U("bytes", 8, 8), U("errors", 16, 8) };
+	struct suggest_config cfg = { .line_size = 64, .max_growth = UINT64_MAX,
+				      .struct_name = "stats" };
+	struct suggest *sg = suggest__new(&cfg, u, 3, 24, 8);
+	struct suggest_result r;
+	uint64_t t = 0;
+
+	for (int i = 0; i < 500; i++)
+		for (uint32_t th = 0; th < 4; th++)
+			for (uint64_t off = 0; off < 24; off += 8) {
+				struct suggest_access a = {
+					.instance = BASE + th * 24, .offset = off, .time = t += 10,
+					.tid = th + 1, .cpu = th, .load = true,
+				};
+
+				suggest__add(sg, &a);
+				a.load = false;
+				a.store = true;
+				suggest__add(sg, &a);
+			}
+	suggest__run(sg, &r);
+	CHECK(r.status == SUGGEST_OK);
+	CHECK(r.nr_groups == 1 && r.profiles[0].max_writers == 1);
+	bool inst = false, shared = false;
+
+	for (unsigned int f = 0; f < r.nr_findings; f++) {
+		inst |= r.findings[f].kind == SUGGEST_INSTANCES;
+		shared |= r.findings[f].kind == SUGGEST_TRUE_SHARING;
+	}
+	CHECK(inst && !shared);
+	CHECK(r.align == 64 && r.size == 64);
+	CHECK(r.after.transfers * 20 <= r.before.transfers);
+	suggest__delete(sg);
+}
+
 int main(void)
 {
+	instances();
 	two_counters();
 	ring();
 	true_sharing();

@@ -93,10 +93,26 @@ static inline uint64_t field_stats__plain_loads(const struct field_stats *s)
 	return s->loads - s->locked_loads;
 }
 
-/* Read-mostly: writes at most 1 in 20 of the plain loads, or none. */
+/*
+ * A flag or index one thread publishes and another waits on: written more than once, and
+ * read with HITMs by a thread that does not write it.  A spin loop's loads far outnumber the
+ * publisher's sampled stores (they hit its own line), yet each store invalidates the waiter.
+ */
+static inline int field_stats__publishes(const struct field_stats *s)
+{
+	if (s->writes < 2 || !field_stats__hitm(s))
+		return 0;
+	for (uint32_t i = 0; i < s->tids_read.nr; i++)
+		if (!id_set__has(&s->tids_write, s->tids_read.ids[i]))
+			return 1;
+	return 0;
+}
+
+/* Read-mostly: writes at most 1 in 20 of the plain loads, or none; never a published flag. */
 static inline int field_stats__read_mostly(const struct field_stats *s)
 {
-	return !s->writes || s->writes * 20 <= field_stats__plain_loads(s);
+	return !s->writes ||
+	       (s->writes * 20 <= field_stats__plain_loads(s) && !field_stats__publishes(s));
 }
 
 /* One instance of a struct: its address and how hot it is. */

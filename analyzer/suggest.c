@@ -377,7 +377,7 @@ static void profile_units(struct suggest *sg, struct suggest_result *r)
 
 		if (!p->loads && !p->stores)
 			p->use = SUGGEST_COLD;
-		else if (!p->writes || (p->writes * 20 <= p->reads && p->writes * 100 < struct_writes &&
+		else if (!p->writes || ((p->writes * 20 <= p->reads || p->writes * 100 < struct_writes) &&
 					!publishes(p)))
 			p->use = SUGGEST_READ_MOSTLY;
 		else

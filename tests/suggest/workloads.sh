@@ -1,0 +1,128 @@
+#!/bin/sh
+# lineup suggest, the whole loop on the bundled workloads (issue 12's acceptance): record with
+# the software collector, suggest with --patch and --verify, `git apply` the patch in a copy of
+# the sources, rebuild, record again: the false-sharing workloads' contended lines are gone
+# (HITMs on the struct at most 5% of before); true sharing is left with the per-CPU advice; a
+# padded struct is "nothing to do"; the ring's head and tail go to different lines and its
+# read-only mask to neither.
+. "$top_srcdir/tests/lib.sh"
+scratch
+. "$top_srcdir/tests/sim/sim-lib.sh"
+need python3
+need git
+
+# A copy of the workloads in a git tree: what a user's checkout is.
+mkdir "$T/src"
+cp "$top_srcdir"/tests/workloads/*.[ch] "$T/src/"
+git -C "$T/src" init -q && git -C "$T/src" add . &&
+	git -C "$T/src" -c user.name=t -c user.email=t@t commit -qm base || fail "git init"
+WL=$T/src
+
+hitm_of() {	# hitm_of DATA TYPE: HITM samples attributed to TYPE
+	"$LINEUP" fields -i "$1" --json >"$T/f.json" 2>/dev/null || fail "lineup fields -i $1"
+	python3 - "$T/f.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(s["hitm"] for l in d["lines"] for s in l["slots"] if s["type"] == sys.argv[2]))
+PY
+}
+
+# loop NAME THREADS TYPE: the whole loop; leaves $T/NAME.json (suggest's answer)
+loop() {
+	local name=$1 threads=$2 type=$3 before after
+	sim_build "$name" gcc
+	sim_record_contended "$T/$name.data" 10 "$T/$name-gcc" 40000 "$threads"
+	before=$(hitm_of "$T/$name.data" "$type")
+	(cd "$T/src" && "$LINEUP" suggest -i "$T/$name.data" -C "$type" --patch "$T/$name.diff" \
+		--source-root "$T/src" --verify --json >"$T/$name.json" 2>"$T/$name.err") ||
+		{ cat "$T/$name.err" "$T/$name.json" >&2; fail "$name: suggest --patch --verify"; }
+	git -C "$T/src" apply --check "$T/$name.diff" ||
+		{ cat "$T/$name.diff" >&2; fail "$name: git apply --check refuses the patch"; }
+	(cd "$T/src" && patch --dry-run -s -p1 <"$T/$name.diff") >/dev/null ||
+		fail "$name: patch --dry-run -p1 refuses the patch"
+	git -C "$T/src" apply "$T/$name.diff" || fail "$name: git apply"
+	sim_build "$name" gcc
+	sim_record "$T/$name-after.data" "$T/$name-gcc" 40000 "$threads"
+	after=$(hitm_of "$T/$name-after.data" "$type")
+	echo "$name: $type HITMs $before before, $after after the patch"
+	[ "$before" -ge 10 ] || fail "$name: only $before HITMs before"
+	[ $((after * 20)) -le "$before" ] ||
+		fail "$name: $after HITMs after the patch, more than 5% of $before"
+	git -C "$T/src" checkout -q -- . || fail "git checkout"
+}
+
+loop fs_adjacent 2 "struct counters"
+loop struct_file 4 "struct file"
+loop percpu_stats 4 "struct stats"
+
+python3 - "$T" <<'PY' || fail "wrong suggestion (above)"
+import json, sys
+T = sys.argv[1]
+bad = []
+for name in ("fs_adjacent", "struct_file", "percpu_stats"):
+    d = json.load(open("%s/%s.json" % (T, name)))["structs"][0]
+    if d["status"] != "ok" or not d.get("verify", {}).get("ok"):
+        bad.append("%s: %s %s" % (name, d["status"], d.get("verify")))
+    if d["after"]["transfers"] * 20 > d["before"]["transfers"]:
+        bad.append("%s: predicted %d -> %d" % (name, d["before"]["transfers"], d["after"]["transfers"]))
+d = json.load(open("%s/struct_file.json" % T))["structs"][0]
+m = {x["name"]: x for x in d["members"]}
+line = lambda n: m[n]["new_offset"] // 64
+for ro in ("f_op", "f_inode"):
+    for w in ("f_count", "f_lock", "f_pos_lock"):
+        if line(ro) == line(w):
+            bad.append("struct_file: %s shares a line with %s" % (ro, w))
+if not any(f["kind"] == "true_sharing" for f in d["findings"]):
+    bad.append("struct_file: no true-sharing advice for f_count")
+for b in bad:
+    print("FAIL", b)
+sys.exit(1 if bad else 0)
+PY
+
+# True sharing: one atomic counter every thread adds to.  Nothing to reorder; per-CPU advice.
+sim_build atomic_counter gcc
+sim_record_contended "$T/ac.data" 10 "$T/atomic_counter-gcc" 40000 4
+expect_rc 1 "$LINEUP" suggest -i "$T/ac.data" -C io_stats >"$T/ac.txt" 2>&1
+grep -q "nothing to do" "$T/ac.txt" || { cat "$T/ac.txt"; fail "atomic_counter: not 'nothing to do'"; }
+grep -q "per-CPU or sharded counter" "$T/ac.txt" ||
+	{ cat "$T/ac.txt"; fail "atomic_counter: no per-CPU advice"; }
+
+# Already padded: nothing to do.
+sim_build fs_padded gcc
+sim_record "$T/pad.data" "$T/fs_padded-gcc" 40000 2
+expect_rc 1 "$LINEUP" suggest -i "$T/pad.data" -C counters >"$T/pad.txt" 2>&1
+grep -q "nothing to do" "$T/pad.txt" || { cat "$T/pad.txt"; fail "fs_padded: not 'nothing to do'"; }
+
+# The ring: head and tail written (by one thread each) and read by the other, never
+# read-mostly; on different lines, and the read-only mask on neither's.
+sim_build ring gcc
+sim_record_contended "$T/ring.data" 10 "$T/ring-gcc" 40000 2
+"$LINEUP" suggest -i "$T/ring.data" -C ring --json >"$T/ring.json" 2>"$T/ring.err" ||
+	{ cat "$T/ring.err"; fail "ring: suggest"; }
+"$LINEUP" fields -i "$T/ring.data" --json >"$T/ringf.json" 2>/dev/null || fail "ring: fields"
+python3 - "$T" <<'PY' || fail "ring: wrong classification or layout"
+import json, sys
+T = sys.argv[1]
+d = json.load(open("%s/ring.json" % T))["structs"][0]
+m = {x["name"]: x for x in d["members"]}
+bad = []
+for n in ("head", "tail"):
+    if m[n]["use"] != "written" or len(m[n]["writers"]) != 1:
+        bad.append("suggest: %s is %s, writers %s" % (n, m[n]["use"], m[n]["writers"]))
+if m["mask"]["use"] != "read-mostly":
+    bad.append("suggest: mask is %s" % m["mask"]["use"])
+line = lambda n: m[n]["new_offset"] // 64
+if line("head") == line("tail"):
+    bad.append("head and tail share line %d" % line("head"))
+if line("mask") in (line("head"), line("tail")):
+    bad.append("mask shares a line with head or tail")
+f = json.load(open("%s/ringf.json" % T))
+ring = [s for s in f["structs"] if s["type"] == "struct ring"][0]
+for mem in ring["members"]:
+    if mem["member"] in ("head", "tail") and mem["use"] == "read-mostly":
+        bad.append("fields: %s is read-mostly" % mem["member"])
+for b in bad:
+    print("FAIL", b)
+sys.exit(1 if bad else 0)
+PY
+exit 0

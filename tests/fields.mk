@@ -31,3 +31,4 @@ TESTS += tests/fields/kmem.sh
 dist_check_SCRIPTS += tests/fields/kmem.sh
 TESTS += tests/fields/outputs.sh
 dist_check_SCRIPTS += tests/fields/outputs.sh
+EXTRA_DIST += tests/fields/kscenario.sh

@@ -156,17 +156,6 @@ struct fields_ctx {
 	size_t nr_peer;
 };
 
-static void sample__fields(const struct sample *s, struct fields_sample *fs)
-{
-	*fs = (struct fields_sample){
-		.ip = s->ip, .addr = s->addr, .time = s->time,
-		.weight = s->present & (SF_WEIGHT | SF_WEIGHT_STRUCT) ? s->weight : 0,
-		.data_src = s->present & SF_DATA_SRC ? s->data_src : 0,
-		.pid = s->pid, .tid = s->tid,
-		.cpu = s->present & SF_CPU ? s->cpu : 0, .cpumode = s->cpumode,
-	};
-}
-
 /* A memory sample of the recording (not an allocation record, not the collector's counts). */
 static bool is_mem_sample(struct fields_ctx *c, const struct record *rec, bool side)
 {
@@ -209,7 +198,7 @@ static int read_recording(struct fields_ctx *c)
 		if (c->stream)
 			continue;
 		c->samples = xgrow(c->samples, &c->cap_samples, c->nr_samples, sizeof(*c->samples));
-		sample__fields(&rec.sample, &c->samples[c->nr_samples - 1]);
+		fields_sample__init(&c->samples[c->nr_samples - 1], &rec.sample);
 	}
 	if (rc < 0) {
 		cli__error("%s", perf_file__errmsg(c->pf));
@@ -259,7 +248,7 @@ static int attribute_samples(struct fields_ctx *c)
 
 		if (!is_mem_sample(c, &rec, false))
 			continue;
-		sample__fields(&rec.sample, &fs);
+		fields_sample__init(&fs, &rec.sample);
 		attribute_one(c, &fs);
 	}
 	if (rc < 0) {

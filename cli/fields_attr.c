@@ -839,3 +839,14 @@ const char *fields_attr__strip_tag(const char *name)
 {
 	return strip_tag(name);
 }
+
+void fields_sample__init(struct fields_sample *fs, const struct sample *s)
+{
+	*fs = (struct fields_sample){
+		.ip = s->ip, .addr = s->addr, .time = s->time,
+		.weight = s->present & (SF_WEIGHT | SF_WEIGHT_STRUCT) ? s->weight : 0,
+		.data_src = s->present & SF_DATA_SRC ? s->data_src : 0,
+		.pid = s->pid, .tid = s->tid,
+		.cpu = s->present & SF_CPU ? s->cpu : 0, .cpumode = s->cpumode,
+	};
+}

@@ -62,6 +62,9 @@ struct fields_sample {
 	uint16_t cpumode;
 };
 
+/* @fs from a decoded sample (absent fields 0). */
+void fields_sample__init(struct fields_sample *fs, const struct sample *s);
+
 /* The collector's count of RMWs at an IP and of those that changed nothing. */
 struct fields_rmw {
 	uint64_t ip, total, redundant;

@@ -488,18 +488,6 @@ static void group_units(struct suggest *sg, struct suggest_result *r)
 	}
 }
 
-/* Read-mostly first (the hot read path's line), then written groups, hottest first. */
-static int group_rank_cmp(const struct suggest_group *a, const struct suggest_group *b)
-{
-	if (a->kind != b->kind)
-		return a->kind == SUGGEST_GROUP_READ_MOSTLY ? -1 : 1;
-	if (a->hitm != b->hitm)
-		return a->hitm > b->hitm ? -1 : 1;
-	if (a->writes != b->writes)
-		return a->writes > b->writes ? -1 : 1;
-	return 0;
-}
-
 static void name_groups(struct suggest *sg, struct suggest_result *r)
 {
 	const char *s = sg->cfg.struct_name && *sg->cfg.struct_name ? sg->cfg.struct_name : "struct";
@@ -735,7 +723,10 @@ static int place_groups(struct suggest *sg, struct suggest_result *r, const int 
 			if (first && keep[g] && pl.n) {
 				/* a new line: fill the old one's tail with cold members first */
 				placer__fill(&pl, align_up(pl.cur, line));
-				if (pl.cur % line && (un->forced_align < line))
+				/* an attribute even where the line already starts here: the
+				 * boundary must hold whatever comes before and wherever the
+				 * instance is (the struct becomes line-aligned) */
+				if (un->forced_align < line)
 					attr = line;
 			}
 			if (placer__pins_before(&pl, align_up(pl.cur, attr ? attr : unit_align(un)) +
@@ -1059,22 +1050,15 @@ void suggest__run(struct suggest *sg, struct suggest_result *r)
 	profile_units(sg, r);
 	group_units(sg, r);
 
-	/* groups in rank order; every group but a lone first one starts a line */
+	/*
+	 * Groups in the order their first members have now (groups are made in offset order):
+	 * the smallest patch for the same separation.  Each starts a line.
+	 */
 	int *gorder = xcalloc(r->nr_groups + 1, sizeof(*gorder));
 	bool *keep = xcalloc(r->nr_groups + 1, sizeof(*keep));
 
 	for (unsigned int g = 0; g < r->nr_groups; g++)
 		gorder[g] = (int)g;
-	for (unsigned int i = 1; i < r->nr_groups; i++) {
-		int x = gorder[i];
-		unsigned int j = i;
-
-		while (j && group_rank_cmp(&r->groups[x], &r->groups[gorder[j - 1]]) < 0) {
-			gorder[j] = gorder[j - 1];
-			j--;
-		}
-		gorder[j] = x;
-	}
 	for (unsigned int g = 0; g < r->nr_groups; g++)
 		keep[g] = true;
 	/* instances sharing lines: the type itself must start a line */

@@ -71,6 +71,12 @@ static void group_members(const struct suggest_result *r, const struct suggest_n
 	}
 }
 
+/* "2 threads": a source comment outlives the recording's thread ids. */
+static void thread_count(const struct id_set *s, struct strbuf *out)
+{
+	strbuf__addf(out, "%" PRIu32 " %s", s->nr, plural(s->nr, "thread", "threads"));
+}
+
 static void group_use(const struct suggest_result *r, const struct suggest_names *n,
 		      const struct suggest_group *g, struct strbuf *out)
 {
@@ -145,6 +151,11 @@ void suggest__explain(const struct suggest_result *r, const struct suggest_names
 	strbuf__addf(out, "  from %s: %" PRIu64 " %s of %" PRIu64 " %s\n", n->recording,
 		     r->nr_accesses, plural(r->nr_accesses, "access", "accesses"), r->nr_instances,
 		     plural(r->nr_instances, "instance", "instances"));
+	if (r->status == SUGGEST_OK && r->after.transfers > r->before.transfers)
+		strbuf__addf(out, "  note: the model predicts more transfers: these members are handed "
+				  "from thread to thread\n  (a producer and a consumer), and each line "
+				  "now moves on its own; what the layout\n  removes is one thread's "
+				  "writes invalidating the other's lines: measure it (lineup ab)\n");
 	if (r->status == SUGGEST_OK)
 		strbuf__addf(out, "  size %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 "), %" PRIu64
 				  " -> %" PRIu64 " cache %s, holes and padding %" PRIu64 " -> %"
@@ -185,6 +196,52 @@ void suggest__explain(const struct suggest_result *r, const struct suggest_names
 	suggest__advice(r, n, out);
 }
 
+/*
+ * The truly shared members of one group in one paragraph (the first finding of the group
+ * prints it, the others nothing): a lock, a refcount and a position written by every thread
+ * are one problem, with one answer.
+ */
+static void true_sharing(const struct suggest_result *r, const struct suggest_names *n,
+			 unsigned int at, struct strbuf *out)
+{
+	const struct suggest_finding *f = &r->findings[at];
+	int g = r->profiles[f->unit].group;
+	uint64_t writers = 0;
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < at; i++)
+		if (r->findings[i].kind == SUGGEST_TRUE_SHARING &&
+		    r->profiles[r->findings[i].unit].group == g)
+			return;
+	strbuf__addf(out, "  true sharing: ");
+	for (unsigned int i = at; i < r->nr_findings; i++) {
+		const struct suggest_finding *h = &r->findings[i];
+
+		if (h->kind != SUGGEST_TRUE_SHARING || r->profiles[h->unit].group != g)
+			continue;
+		strbuf__addf(out, "%s%s", k++ ? ", " : "", n->units[h->unit].name);
+		if (h->a > writers)
+			writers = h->a;
+	}
+	strbuf__addf(out, " %s written by %" PRIu64 " threads (", k > 1 ? "are each" : "is",
+		     writers);
+	threads(n, &r->profiles[f->unit].writers, out);
+	strbuf__addf(out, "): no layout removes that.  A per-CPU or sharded counter (or batched "
+			  "updates) does; its readers would then sum every shard:");
+	k = 0;
+	for (unsigned int i = at; i < r->nr_findings; i++) {
+		const struct suggest_finding *h = &r->findings[i];
+
+		if (h->kind != SUGGEST_TRUE_SHARING || r->profiles[h->unit].group != g)
+			continue;
+		strbuf__addf(out, "%s %" PRIu64 " %s of %s", k++ ? "," : "", h->b,
+			     plural(h->b, "read", "reads"), n->units[h->unit].name);
+		if (h->rate > 0)
+			strbuf__addf(out, " (%.0f/s)", h->rate);
+	}
+	strbuf__addf(out, " in this recording.\n");
+}
+
 void suggest__advice(const struct suggest_result *r, const struct suggest_names *n,
 		     struct strbuf *out)
 {
@@ -197,22 +254,15 @@ void suggest__advice(const struct suggest_result *r, const struct suggest_names 
 
 		switch (f->kind) {
 		case SUGGEST_TRUE_SHARING:
-			strbuf__addf(out, "  true sharing: %s is written by %" PRIu64
-					  " threads (", name, f->a);
-			threads(n, &p->writers, out);
-			strbuf__addf(out, "): no layout removes that.  A per-CPU or sharded "
-					  "counter (or batched updates) does; its readers would then "
-					  "sum every shard: %" PRIu64 " %s of %s in this recording",
-				     f->b, plural(f->b, "read", "reads"), name);
-			if (f->rate > 0)
-				strbuf__addf(out, " (%.0f/s)", f->rate);
-			strbuf__addf(out, ".\n");
+			true_sharing(r, n, i, out);
 			break;
 		case SUGGEST_TEST_BEFORE_SET:
 			strbuf__addf(out, "  test before set: %" PRIu64 " of %" PRIu64 " locked "
-					  "RMWs on %s changed nothing (the bits were already set); "
-					  "testing first (if (!test_bit()) set_bit()) saves their line "
-					  "transfers.\n", f->a, f->b, name);
+					  "RMWs on %s changed nothing (a set_bit whose bits were set, a "
+					  "compare-and-swap that failed); testing first (if "
+					  "(!test_bit()) set_bit(), a plain load before the cmpxchg) "
+					  "leaves the line shared instead of taking it.\n",
+				     f->a, f->b, name);
 			break;
 		case SUGGEST_ELEMENTS:
 			strbuf__addf(out, "  elements: the elements of %s are written by %" PRIu64
@@ -237,6 +287,23 @@ void suggest__advice(const struct suggest_result *r, const struct suggest_names 
 	}
 }
 
+/* A group's use in a source comment: counts of threads, not their ids. */
+static void group_use_brief(const struct suggest_group *g, struct strbuf *out)
+{
+	if (g->kind == SUGGEST_GROUP_WRITTEN) {
+		strbuf__addf(out, "written by ");
+		thread_count(&g->writers, out);
+		if (g->readers.nr) {
+			strbuf__addf(out, ", read by ");
+			thread_count(&g->readers, out);
+		}
+	} else {
+		strbuf__addf(out, "read by ");
+		thread_count(&g->readers, out);
+		strbuf__addf(out, ", %s", g->writes ? "hardly ever written" : "never written");
+	}
+}
+
 void suggest__comment(const struct suggest_result *r, const struct suggest_names *n,
 		      struct strbuf *out)
 {
@@ -250,7 +317,7 @@ void suggest__comment(const struct suggest_result *r, const struct suggest_names
 		strbuf__addf(&sb, "%s: ", gr->name);
 		group_members(r, n, (int)g, &sb);
 		strbuf__addf(&sb, " -- ");
-		group_use(r, n, gr, &sb);
+		group_use_brief(gr, &sb);
 		if (gr->kind == SUGGEST_GROUP_WRITTEN && n->code) {
 			for (unsigned int i = 0; i < r->nr_units; i++) {
 				unsigned int u = r->order[i];

@@ -1,0 +1,1358 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lineup suggest: a new member order for the structs behind the contended lines of a
+ * recording, the layout the compiler will give it, the effect predicted by replaying the
+ * recording, the layout comment, and a patch that moves the declarations in the source.
+ *
+ * The order and the prediction are analyzer/suggest.h's, the words analyzer/suggest_text.h's,
+ * the new layout analyzer/layout.h's layout__build, the patch analyzer/srcpatch.h's; this file
+ * reads the recording (sampling/session.h, attribution through cli/fields_attr.h), finds the
+ * source, writes the files, and runs the compiler for --verify.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyzer/data_src.h"
+#include "analyzer/fields.h"
+#include "analyzer/layout.h"
+#include "analyzer/srcpatch.h"
+#include "analyzer/suggest.h"
+#include "analyzer/suggest_layout.h"
+#include "analyzer/suggest_text.h"
+#include "analyzer/u64map.h"
+#include "cli/command.h"
+#include "cli/fields_attr.h"
+#include "dwarf/layout.h"
+#include "sampling/event.h"
+#include "sampling/perf_file.h"
+#include "sampling/session.h"
+#include "util/arena.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+enum {
+	OPT_INPUT = 'i',
+	OPT_VMLINUX = 'k',
+	OPT_CLASS = 'C',
+	OPT_DEBUG_FILE = 1000,
+	OPT_TYPE,
+	OPT_CACHE_TYPE,
+	OPT_SYMFS,
+	OPT_LINE_SIZE,
+	OPT_DOUBLE_CL,
+	OPT_MAX_GROWTH,
+	OPT_PIN,
+	OPT_PATCH,
+	OPT_SOURCE_ROOT,
+	OPT_STYLE,
+	OPT_DOC,
+	OPT_VERIFY,
+	OPT_CC,
+	OPT_CFLAGS,
+	OPT_JSON,
+	OPT_STDIO,
+	OPT_LIMIT,
+};
+
+static const struct cli_option suggest_options[] = {
+	{ OPT_INPUT, 'i', "input", "FILE", "the recording to read (default perf.data)" },
+	{ OPT_CLASS, 'C', "struct", "NAME[,NAME...]",
+	  "the structs to lay out ('file' or 'struct file'); default: those behind the contended "
+	  "lines, worst first" },
+	{ OPT_VMLINUX, 'k', "vmlinux", "FILE", "kernel image with debug info, for kernel samples" },
+	{ OPT_DEBUG_FILE, 0, "debug-file", "FILE",
+	  "an object with debug info to take types from (a .ko, a binary; repeatable)" },
+	{ OPT_TYPE, 0, "type", "'struct T'@ADDR",
+	  "hint: an instance of type T lives at ADDR (repeatable)" },
+	{ OPT_CACHE_TYPE, 0, "cache-type", "NAME=TYPE", "objects of kmem cache NAME are of TYPE" },
+	{ OPT_SYMFS, 0, "symfs", "DIR", "look for objects under DIR (perf's --symfs)" },
+	{ OPT_LINE_SIZE, 0, "line-size", "N", "cache-line size (default: the recording's, else 64)" },
+	{ OPT_DOUBLE_CL, 0, "double-cl", NULL,
+	  "lines of twice the size: keep groups 128 bytes apart (adjacent-line prefetch)" },
+	{ OPT_MAX_GROWTH, 0, "max-growth", "BYTES|Nl",
+	  "let the struct grow by at most BYTES (or N cache lines: '1l'); boundaries worth least "
+	  "are given up first, and said" },
+	{ OPT_PIN, 0, "pin", "MEMBER[,..]",
+	  "keep these members at their offsets (ABI, container_of users, a list head first)" },
+	{ OPT_PATCH, 0, "patch", "FILE",
+	  "write a unified diff (-p1) of the struct's source to FILE ('-': stdout)" },
+	{ OPT_SOURCE_ROOT, 0, "source-root", "DIR",
+	  "the source tree the debug info's paths are under (paths in the patch are relative to "
+	  "it; default: the current directory)" },
+	{ OPT_STYLE, 0, "style", "STYLE",
+	  "how group starts are written: groups (Linux 6.8+ __cacheline_group_begin), kernel "
+	  "(____cacheline_aligned_in_smp), attr (__attribute__((aligned))), alignas; default: "
+	  "what the tree has" },
+	{ OPT_DOC, 0, "doc", "FILE",
+	  "write a net_cachelines-style table of the members' use (reStructuredText; '-': stdout)" },
+	{ OPT_VERIFY, 0, "verify", NULL,
+	  "apply the patch to a copy of the source, compile it, and check every member's offset "
+	  "against the prediction (exit 1 on the first difference)" },
+	{ OPT_CC, 0, "cc", "COMPILER", "the compiler for --verify (default: $CC, else cc)" },
+	{ OPT_CFLAGS, 0, "cflags", "FLAGS", "more flags for --verify's compile (-I, -D ...)" },
+	{ OPT_LIMIT, 'N', "limit", "N", "without -C: at most N structs (default 3)" },
+	{ OPT_STDIO, 0, "stdio", NULL, "text (the default)" },
+	{ OPT_JSON, 0, "json", NULL, "JSON: every number, the comment and the patch" },
+	CLI_OPTION_END
+};
+
+enum suggest_format { FMT_STDIO, FMT_JSON };
+
+struct suggest_opts {
+	const struct command *cmd;
+	const char *input;
+	struct fields_attr_opts attr;
+	struct fields_list structs, pins;
+	unsigned long long line_size;
+	bool double_cl;
+	uint64_t max_growth;
+	uint64_t max_growth_lines;	/* "2l": in lines, once the line size is known */
+	const char *patch, *doc, *source_root, *cc, *cflags;
+	int style;			/* -1: from the tree */
+	bool verify;
+	unsigned long long limit;
+	enum suggest_format format;
+};
+
+/* One struct seen in the recording: its accesses go to a suggester of its own. */
+struct target {
+	const struct flat_layout *flat;
+	struct suggest_plan plan;
+	bool planned;
+	char plan_err[256];
+	struct suggest *sg;
+	uint64_t hitm, samples;
+	struct u64map top_write, top_read;	/* unit -> hottest ip (counted in ips) */
+	struct u64map ip_count;			/* unit << 1 | write, ip -> count (hash) */
+	struct suggest_result res;
+	struct layout_type *built;
+	bool selected;
+};
+
+struct suggest_ctx {
+	struct suggest_opts *o;
+	struct session *session;
+	struct fields_attr *fa;
+	struct target *targets;
+	size_t nr_targets, cap_targets;
+	struct u64map target_of;		/* flat_layout pointer -> index */
+	unsigned int line_size;
+	uint64_t samples, attributed;
+	struct arena arena;
+};
+
+static int parse_growth(struct suggest_opts *o, const char *arg)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || (*end && strcmp(end, "l") && strcmp(end, "lines")))
+		return cli__usage_error(o->cmd, "--max-growth: '%s' is not BYTES or N lines "
+					"('256', '2l')", arg);
+	if (*end)
+		o->max_growth_lines = v;
+	else
+		o->max_growth = v;
+	return 0;
+}
+
+static int parse_style(struct suggest_opts *o, const char *arg)
+{
+	static const struct { const char *name; enum srcpatch_style style; } styles[] = {
+		{ "groups", SRCPATCH_KERNEL_GROUPS }, { "kernel", SRCPATCH_KERNEL_ALIGNED },
+		{ "attr", SRCPATCH_ATTR_ALIGNED }, { "alignas", SRCPATCH_ALIGNAS },
+	};
+
+	for (size_t i = 0; i < sizeof(styles) / sizeof(styles[0]); i++)
+		if (!strcmp(arg, styles[i].name)) {
+			o->style = (int)styles[i].style;
+			return 0;
+		}
+	return cli__usage_error(o->cmd, "--style: '%s' is not groups, kernel, attr or alignas",
+				arg);
+}
+
+static void add_list(struct fields_list *l, const char *arg)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		fields_list__add(l, tok);
+	free(copy);
+}
+
+static int suggest_option(void *ctx, int id, const char *arg)
+{
+	struct suggest_opts *o = ctx;
+
+	switch (id) {
+	case OPT_INPUT:
+		o->input = arg;
+		break;
+	case OPT_CLASS:
+		add_list(&o->structs, arg);
+		break;
+	case OPT_VMLINUX:
+		o->attr.vmlinux = arg;
+		break;
+	case OPT_DEBUG_FILE:
+		fields_list__add(&o->attr.debug_files, arg);
+		break;
+	case OPT_TYPE:
+		if (fields_attr__check_hint(arg))
+			return cli__usage_error(o->cmd, "--type: '%s' %s", arg,
+						fields_attr__check_hint(arg));
+		fields_list__add(&o->attr.hints, arg);
+		break;
+	case OPT_CACHE_TYPE:
+		if (!strchr(arg, '=') || arg[0] == '=' || !strchr(arg, '=')[1])
+			return cli__usage_error(o->cmd, "--cache-type: '%s' is not NAME=TYPE", arg);
+		fields_list__add(&o->attr.cache_types, arg);
+		break;
+	case OPT_SYMFS:
+		o->attr.symfs = arg;
+		break;
+	case OPT_LINE_SIZE:
+		if (cli__parse_u64(o->cmd, "--line-size", arg, &o->line_size))
+			return EXIT_USAGE;
+		if (o->line_size < 8 || o->line_size > 4096 || (o->line_size & (o->line_size - 1)))
+			return cli__usage_error(o->cmd, "--line-size: %s is not a power of two "
+						"between 8 and 4096", arg);
+		break;
+	case OPT_DOUBLE_CL:
+		o->double_cl = true;
+		break;
+	case OPT_MAX_GROWTH:
+		return parse_growth(o, arg);
+	case OPT_PIN:
+		add_list(&o->pins, arg);
+		break;
+	case OPT_PATCH:
+		o->patch = arg;
+		break;
+	case OPT_DOC:
+		o->doc = arg;
+		break;
+	case OPT_SOURCE_ROOT:
+		o->source_root = arg;
+		break;
+	case OPT_STYLE:
+		return parse_style(o, arg);
+	case OPT_VERIFY:
+		o->verify = true;
+		break;
+	case OPT_CC:
+		o->cc = arg;
+		break;
+	case OPT_CFLAGS:
+		o->cflags = arg;
+		break;
+	case OPT_LIMIT:
+		if (cli__parse_u64(o->cmd, "--limit", arg, &o->limit))
+			return EXIT_USAGE;
+		break;
+	case OPT_STDIO:
+		o->format = FMT_STDIO;
+		break;
+	case OPT_JSON:
+		o->format = FMT_JSON;
+		break;
+	}
+	return 0;
+}
+
+/* ---- reading the recording ---- */
+
+static struct target *target_of(struct suggest_ctx *c, const struct flat_layout *flat)
+{
+	uint64_t i;
+
+	if (u64map__get(&c->target_of, (uintptr_t)flat, &i))
+		return &c->targets[i];
+	c->targets = xgrow(c->targets, &c->cap_targets, c->nr_targets + 1, sizeof(*c->targets));
+	struct target *t = &c->targets[c->nr_targets];
+
+	memset(t, 0, sizeof(*t));
+	t->flat = flat;
+	u64map__init(&t->ip_count);
+	u64map__set(&c->target_of, (uintptr_t)flat, c->nr_targets++);
+	if (!flat->type) {
+		snprintf(t->plan_err, sizeof(t->plan_err), "%s: no layout to reorder (a type "
+			 "known only by its size)", flat->name);
+		return t;
+	}
+	const char **pins = (const char **)c->o->pins.v;
+
+	if (suggest_plan__init(&t->plan, flat->type, pins, (unsigned int)c->o->pins.nr,
+			       t->plan_err, sizeof(t->plan_err)) < 0)
+		return t;
+	t->planned = true;
+	struct suggest_config cfg = {
+		.line_size = c->line_size, .max_growth = c->o->max_growth,
+		.struct_name = fields_attr__strip_tag(flat->name),
+	};
+
+	t->sg = suggest__new(&cfg, t->plan.units, t->plan.nr_units, flat->type->size,
+			     flat->type->align);
+	return t;
+}
+
+/* The hottest ip writing and reading each unit, for the comment and the doc table. */
+static void count_ip(struct target *t, int unit, bool write, uint64_t ip)
+{
+	uint64_t key = ((uint64_t)unit << 1 | write) * 0x9e3779b97f4a7c15ull ^ ip;
+	uint64_t n = 0;
+
+	u64map__get(&t->ip_count, key, &n);
+	u64map__set(&t->ip_count, key, ++n);
+	struct u64map *top = write ? &t->top_write : &t->top_read;
+	uint64_t best, best_n = 0;
+
+	if (!top->cap)
+		u64map__init(top);
+	if (u64map__get(top, (uint64_t)unit, &best))
+		u64map__get(&t->ip_count, ((uint64_t)unit << 1 | write) * 0x9e3779b97f4a7c15ull ^ best,
+			    &best_n);
+	if (n > best_n)
+		u64map__set(top, (uint64_t)unit, ip);
+}
+
+static bool side_sample(void *ctx, struct session *s, const struct sample *sample)
+{
+	struct suggest_ctx *c = ctx;
+
+	return fields_attr__side_sample(c->fa, session__header(s), sample);
+}
+
+static int on_sample(void *ctx, struct session *s, const struct session_sample *ss)
+{
+	struct suggest_ctx *c = ctx;
+	const struct sample *smp = ss->sample;
+	struct fields_sample fs;
+	struct fields_access a;
+	struct attr_result res;
+
+	(void)s;
+	if (!(smp->present & SF_ADDR))
+		return 0;
+	fields_sample__init(&fs, smp);
+	c->samples++;
+	if (fields_attr__resolve(c->fa, &fs, &res) || !res.layout)
+		return 0;
+	memset(&a, 0, sizeof(a));
+	fields_access__classify(&a, fs.data_src, fs.addr);
+	if (!a.load && !a.store)
+		return 0;
+	c->attributed++;
+	struct target *t = target_of(c, res.layout);
+
+	t->samples++;
+	t->hitm += a.lcl_hitm || a.rmt_hitm;
+	if (!t->sg)
+		return 0;
+	struct suggest_access sa = {
+		.instance = res.base, .offset = res.offset, .time = fs.time, .weight = fs.weight,
+		.tid = fs.tid, .cpu = fs.cpu, .load = a.load, .store = a.store, .locked = a.locked,
+		.hitm = a.lcl_hitm || a.rmt_hitm,
+	};
+
+	suggest__add(t->sg, &sa);
+	int u = suggest__unit_at(t->sg, res.offset);
+
+	if (u >= 0)
+		count_ip(t, u, a.store || (a.load && a.locked), fs.ip);
+	return 0;
+}
+
+/* The collector's counts of RMWs that changed nothing, on the units whose code made them. */
+static void add_rmw_counts(struct suggest_ctx *c)
+{
+	const struct fields_rmw *rmw;
+	size_t n = fields_attr__rmw(c->fa, &rmw);
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < c->nr_targets; k++) {
+			struct target *t = &c->targets[k];
+
+			for (unsigned int u = 0; t->sg && u < t->plan.nr_units; u++) {
+				uint64_t key = ((uint64_t)u << 1 | 1) * 0x9e3779b97f4a7c15ull ^
+					       rmw[i].ip, cnt;
+
+				if (u64map__get(&t->ip_count, key, &cnt))
+					suggest__add_rmw(t->sg, u, rmw[i].total, rmw[i].redundant);
+			}
+		}
+}
+
+static int hitm_cmp(const void *a, const void *b)
+{
+	const struct target *x = a, *y = b;
+
+	if (x->hitm != y->hitm)
+		return x->hitm > y->hitm ? -1 : 1;
+	return x->samples > y->samples ? -1 : x->samples < y->samples;
+}
+
+/* -C's structs, or the worst ones: 0, or an exit code after saying what is wrong. */
+static int select_targets(struct suggest_ctx *c)
+{
+	struct suggest_opts *o = c->o;
+
+	qsort(c->targets, c->nr_targets, sizeof(*c->targets), hitm_cmp);
+	if (!o->structs.nr) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < c->nr_targets && n < (o->limit ? o->limit : 3); i++)
+			if (c->targets[i].hitm) {
+				c->targets[i].selected = true;
+				n++;
+			}
+		if (!n) {
+			cli__error("%s: no HITM on any attributed struct (%" PRIu64 " of %" PRIu64
+				   " samples attributed): nothing to lay out", c->o->input,
+				   c->attributed, c->samples);
+			return EXIT_NOTHING;
+		}
+		return 0;
+	}
+	for (size_t s = 0; s < o->structs.nr; s++) {
+		const char *want = fields_attr__strip_tag(o->structs.v[s]);
+		bool found = false;
+
+		for (size_t i = 0; i < c->nr_targets; i++)
+			if (!strcmp(fields_attr__strip_tag(c->targets[i].flat->name), want))
+				found = c->targets[i].selected = true;
+		if (found)
+			continue;
+		if (fields_attr__has_struct(c->fa, want)) {
+			cli__error("%s: no sample was attributed to struct %s", o->input, want);
+			return EXIT_NOTHING;
+		}
+		const char *close[5];
+		int nc = fields_attr__closest(c->fa, want, close, 5);
+		struct strbuf sb = STRBUF_INIT;
+
+		for (int i = 0; i < nc; i++)
+			strbuf__addf(&sb, "%s%s", i ? ", " : "", close[i]);
+		cli__error("%s: no object at hand defines struct %s%s%s", o->input, want,
+			   nc ? "; did you mean " : "", nc ? sb.buf : "");
+		strbuf__release(&sb);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static const char *unit_code(void *ctx, unsigned int unit, int write);
+
+struct names_ctx {
+	struct suggest_ctx *c;
+	struct target *t;
+	struct strbuf sb;
+};
+
+static const char *unit_code(void *ctx, unsigned int unit, int write)
+{
+	struct names_ctx *n = ctx;
+	struct u64map *top = write ? &n->t->top_write : &n->t->top_read;
+	uint64_t ip;
+
+	if (!top->cap || !u64map__get(top, unit, &ip))
+		return NULL;
+	strbuf__reset(&n->sb);
+	fields_attr__name_ip(n->c->fa, ip, &n->sb);
+	return n->sb.buf;
+}
+
+static void names_init(struct suggest_names *n, struct names_ctx *nc, struct suggest_ctx *c,
+		       struct target *t, const char *recording)
+{
+	memset(nc, 0, sizeof(*nc));
+	nc->c = c;
+	nc->t = t;
+	*n = (struct suggest_names){
+		.code = unit_code, .ctx = nc, .units = t->plan.units, .type = t->flat->name,
+		.recording = recording, .line_size = c->line_size,
+	};
+}
+
+/* Decide for one struct: order, the compiler's layout of it, prediction on that layout. */
+static int decide(struct suggest_ctx *c, struct target *t)
+{
+	char err[256];
+
+	if (!t->planned)
+		return 0;
+	suggest__run(t->sg, &t->res);
+	if (t->res.status != SUGGEST_OK)
+		return 0;
+	uint64_t *off = xcalloc(t->plan.nr_units + 1, sizeof(*off));
+
+	if (suggest_plan__build(&t->plan, &t->res, &c->arena, &t->built, off, err,
+				sizeof(err)) < 0) {
+		snprintf(t->res.message, sizeof(t->res.message), "the new order cannot be laid "
+			 "out: %s", err);
+		t->res.status = SUGGEST_REFUSED;
+		free(off);
+		return 0;
+	}
+	/* gcc's bit-field rules may place a unit elsewhere than whole units would: its offsets
+	 * are the truth, and the prediction follows them */
+	if (memcmp(off, t->res.new_offset, t->plan.nr_units * sizeof(*off)) ||
+	    t->built->size != t->res.size) {
+		free(t->res.after.lines);
+		memcpy(t->res.new_offset, off, t->plan.nr_units * sizeof(*off));
+		t->res.size = t->built->size;
+		t->res.align = t->built->align;
+		suggest__predict(t->sg, off, t->built->align, &t->res.after);
+	}
+	free(off);
+	return 0;
+}
+
+/* ---- output ---- */
+
+static void print_layouts(struct suggest_ctx *c, struct target *t, struct strbuf *out)
+{
+	struct layout_print_opts popts = { .line_size = c->line_size, .addr_size = 8 };
+	struct suggest_print_ctx pc = {
+		.plan = &t->plan, .res = &t->res, .printed = t->flat->type,
+		.line_size = c->line_size,
+	};
+	struct layout_annotate ann;
+
+	suggest_plan__annotate(&pc, &ann);
+	popts.annotate = &ann;
+	strbuf__addf(out, "\ncurrent layout (measured):\n");
+	layout__print(t->flat->type, &popts, out);
+	if (t->res.status != SUGGEST_OK || !t->built)
+		return;
+	pc.printed = t->built;
+	pc.after = true;
+	strbuf__addf(out, "\nsuggested layout (offsets as gcc/clang place them on x86-64):\n");
+	layout__print(t->built, &popts, out);
+}
+
+static void json_str(struct strbuf *sb, const char *key, const char *v, bool comma)
+{
+	strbuf__addf(sb, "%s\"%s\": ", comma ? ", " : "", key);
+	if (!v) {
+		strbuf__addf(sb, "null");
+		return;
+	}
+	strbuf__addf(sb, "\"");
+	strbuf__add_json(sb, v);
+	strbuf__addf(sb, "\"");
+}
+
+static void json_ids(struct strbuf *sb, const char *key, const struct id_set *s)
+{
+	strbuf__addf(sb, ", \"%s\": [", key);
+	for (uint32_t i = 0; i < s->nr; i++)
+		strbuf__addf(sb, "%s%" PRIu32, i ? ", " : "", s->ids[i]);
+	strbuf__addf(sb, "]");
+}
+
+static void json_prediction(struct strbuf *sb, const char *key, const struct suggest_prediction *p)
+{
+	strbuf__addf(sb, ", \"%s\": {\"transfers\": %" PRIu64 ", \"hitm_measured\": %" PRIu64
+			 ", \"lines\": [", key, p->transfers, p->hitm_measured);
+	for (unsigned int i = 0; i < p->nr_lines; i++)
+		strbuf__addf(sb, "%s{\"offset\": %" PRIu64 ", \"transfers\": %" PRIu64
+				 ", \"hitm_measured\": %" PRIu64 ", \"accesses\": %" PRIu64 "}",
+			     i ? ", " : "", p->lines[i].offset, p->lines[i].transfers,
+			     p->lines[i].hitm_measured, p->lines[i].accesses);
+	strbuf__addf(sb, "]}");
+}
+
+static const char *status_id(enum suggest_status s)
+{
+	return s == SUGGEST_OK ? "ok" : s == SUGGEST_NOTHING ? "nothing to do" : "refused";
+}
+
+static const char *finding_id(enum suggest_finding_kind k)
+{
+	static const char *const ids[] = {
+		[SUGGEST_TRUE_SHARING] = "true_sharing", [SUGGEST_TEST_BEFORE_SET] = "test_before_set",
+		[SUGGEST_ELEMENTS] = "pad_elements", [SUGGEST_INSTANCES] = "align_instances",
+		[SUGGEST_GAVE_UP] = "max_growth",
+	};
+	return ids[k];
+}
+
+static void json_target(struct suggest_ctx *c, struct target *t, const struct suggest_names *n,
+			struct strbuf *sb)
+{
+	const struct suggest_result *r = &t->res;
+	struct strbuf tmp = STRBUF_INIT;
+
+	strbuf__addf(sb, "{");
+	json_str(sb, "type", t->flat->name, false);
+	if (!t->planned) {
+		json_str(sb, "status", "refused", true);
+		json_str(sb, "message", t->plan_err, true);
+		strbuf__addf(sb, "}");
+		return;
+	}
+	json_str(sb, "status", status_id(r->status), true);
+	json_str(sb, "message", r->status == SUGGEST_OK ? NULL : r->message, true);
+	strbuf__addf(sb, ", \"line_size\": %u, \"accesses\": %" PRIu64 ", \"instances\": %" PRIu64
+			 ", \"size\": {\"before\": %" PRIu64 ", \"after\": %" PRIu64 "}"
+			 ", \"align\": {\"before\": %u, \"after\": %u}"
+			 ", \"holes\": {\"before\": %" PRIu64 ", \"after\": %" PRIu64 "}",
+		     c->line_size, r->nr_accesses, r->nr_instances, r->old_size,
+		     r->status == SUGGEST_OK ? r->size : r->old_size, r->old_align,
+		     r->status == SUGGEST_OK ? r->align : r->old_align, r->old_holes,
+		     r->status == SUGGEST_OK ? r->holes : r->old_holes);
+	strbuf__addf(sb, ", \"members\": [");
+	for (unsigned int u = 0; u < t->plan.nr_units; u++) {
+		const struct suggest_profile *p = &r->profiles[u];
+
+		strbuf__addf(sb, "%s{", u ? ", " : "");
+		json_str(sb, "name", t->plan.units[u].name, false);
+		strbuf__addf(sb, ", \"size\": %" PRIu64 ", \"offset\": %" PRIu64
+				 ", \"new_offset\": %" PRIu64 ", \"align_attr\": %u",
+			     t->plan.units[u].size, t->plan.units[u].offset, r->new_offset[u],
+			     r->align_attr[u]);
+		json_str(sb, "use", suggest_use__name(p->use), true);
+		json_str(sb, "group", p->group >= 0 ? r->groups[p->group].name : NULL, true);
+		strbuf__addf(sb, ", \"loads\": %" PRIu64 ", \"stores\": %" PRIu64 ", \"locked\": %"
+				 PRIu64 ", \"writes\": %" PRIu64 ", \"hitm\": %" PRIu64,
+			     p->loads, p->stores, p->locked, p->writes, p->hitm);
+		json_ids(sb, "writers", &p->writers);
+		json_ids(sb, "readers", &p->readers);
+		strbuf__addf(sb, ", \"pinned\": %s}", t->plan.units[u].pinned ? "true" : "false");
+	}
+	strbuf__addf(sb, "], \"order\": [");
+	for (unsigned int k = 0; k < r->nr_units; k++) {
+		strbuf__addf(sb, "%s\"", k ? ", " : "");
+		strbuf__add_json(sb, t->plan.units[r->order[k]].name);
+		strbuf__addf(sb, "\"");
+	}
+	strbuf__addf(sb, "], \"groups\": [");
+	for (unsigned int g = 0; g < r->nr_groups; g++) {
+		const struct suggest_group *gr = &r->groups[g];
+
+		strbuf__addf(sb, "%s{", g ? ", " : "");
+		json_str(sb, "name", gr->name, false);
+		json_str(sb, "kind", gr->kind == SUGGEST_GROUP_WRITTEN ? "written" : "read-mostly",
+			 true);
+		strbuf__addf(sb, ", \"starts_line\": %s, \"hitm\": %" PRIu64 ", \"writes\": %" PRIu64
+				 ", \"loads\": %" PRIu64, gr->aligned ? "true" : "false", gr->hitm,
+			     gr->writes, gr->loads);
+		json_ids(sb, "writers", &gr->writers);
+		json_ids(sb, "readers", &gr->readers);
+		strbuf__addf(sb, "}");
+	}
+	strbuf__addf(sb, "]");
+	json_prediction(sb, "before", &r->before);
+	if (r->status == SUGGEST_OK)
+		json_prediction(sb, "after", &r->after);
+	strbuf__addf(sb, ", \"findings\": [");
+	for (unsigned int i = 0; i < r->nr_findings; i++) {
+		const struct suggest_finding *f = &r->findings[i];
+		struct suggest_result one = *r;
+
+		one.findings = (struct suggest_finding *)f;
+		one.nr_findings = 1;
+		strbuf__reset(&tmp);
+		suggest__advice(&one, n, &tmp);
+		strbuf__addf(sb, "%s{", i ? ", " : "");
+		json_str(sb, "kind", finding_id(f->kind), false);
+		json_str(sb, "member", f->unit >= 0 ? t->plan.units[f->unit].name : NULL, true);
+		strbuf__addf(sb, ", \"a\": %" PRIu64 ", \"b\": %" PRIu64 ", \"rate\": %.1f", f->a,
+			     f->b, f->rate);
+		json_str(sb, "text", tmp.buf ? tmp.buf : "", true);
+		strbuf__addf(sb, "}");
+	}
+	strbuf__addf(sb, "]");
+	if (r->status == SUGGEST_OK) {
+		strbuf__reset(&tmp);
+		suggest__comment(r, n, &tmp);
+		json_str(sb, "comment", tmp.buf, true);
+	}
+	strbuf__release(&tmp);
+}
+
+/* ---- the source ---- */
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/*
+ * Where the debug info's @decl_file is here: as it is, else under --source-root with its
+ * leading directories dropped one by one (a tree built in /build/linux-6.1 read in
+ * /usr/src/linux).  Returns a new string, or NULL.
+ */
+static char *find_source(const char *decl_file, const char *root)
+{
+	if (!decl_file)
+		return NULL;
+	if (!root && is_file(decl_file))
+		return xstrdup(decl_file);
+	if (!root)
+		return NULL;
+	for (const char *p = decl_file; p; p = strchr(p + 1, '/')) {
+		const char *rel = *p == '/' ? p + 1 : p;
+		char *path = xasprintf("%s/%s", root, rel);
+
+		if (*rel && is_file(path))
+			return path;
+		free(path);
+	}
+	return is_file(decl_file) ? xstrdup(decl_file) : NULL;
+}
+
+/* @path relative to @root (or the current directory), for the patch's a/ and b/ names. */
+static char *patch_name(const char *path, const char *root)
+{
+	char rbuf[PATH_MAX], pbuf[PATH_MAX];
+
+	if (realpath(root ? root : ".", rbuf) && realpath(path, pbuf)) {
+		size_t n = strlen(rbuf);
+
+		if (!strncmp(pbuf, rbuf, n) && pbuf[n] == '/')
+			return xstrdup(pbuf + n + 1);
+	}
+	while (*path == '/')
+		path++;
+	return xstrdup(path);
+}
+
+static char *read_text(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t n;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf__add(&sb, buf, n);
+	if (ferror(f) || memchr(sb.buf ? sb.buf : "", '\0', sb.len)) {
+		snprintf(err, errlen, "%s: %s", path, ferror(f) ? strerror(errno) : "not a text file");
+		fclose(f);
+		strbuf__release(&sb);
+		return NULL;
+	}
+	fclose(f);
+	if (!sb.buf)
+		strbuf__add(&sb, "", 0);
+	return sb.buf;
+}
+
+/* The tree's convention: cacheline groups where include/linux/cache.h has them (6.8+), the
+ * kernel's alignment macro in other kernel sources, GNU C's attribute in user space. */
+static enum srcpatch_style tree_style(const char *root, const char *text)
+{
+	char *cache = root ? xasprintf("%s/include/linux/cache.h", root) : NULL;
+	enum srcpatch_style style = SRCPATCH_ATTR_ALIGNED;
+	char err[64];
+	char *ct = cache && is_file(cache) ? read_text(cache, err, sizeof(err)) : NULL;
+
+	if (ct)
+		style = strstr(ct, "__cacheline_group_begin") ? SRCPATCH_KERNEL_GROUPS :
+								SRCPATCH_KERNEL_ALIGNED;
+	else if (strstr(text, "#include <linux/"))
+		style = SRCPATCH_KERNEL_ALIGNED;
+	free(ct);
+	free(cache);
+	return style;
+}
+
+/*
+ * struct patch - the source files of the suggested structs and the patcher's answer.
+ */
+struct patch {
+	struct srcpatch_file *files;
+	char **paths;		/* where each file is here */
+	unsigned int nr_files;
+	struct srcpatch_request *reqs;
+	struct target **req_target;
+	unsigned int nr_reqs;
+	struct srcpatch *sp;
+	char **comments;
+};
+
+static unsigned int patch_file(struct patch *p, const char *path, const char *root,
+			       const char *text)
+{
+	char *name = patch_name(path, root);
+
+	for (unsigned int i = 0; i < p->nr_files; i++)
+		if (!strcmp(p->files[i].path, name)) {
+			free(name);
+			free((char *)text);
+			return i;
+		}
+	p->files = xrealloc(p->files, (p->nr_files + 1) * sizeof(*p->files));
+	p->paths = xrealloc(p->paths, (p->nr_files + 1) * sizeof(*p->paths));
+	p->files[p->nr_files] = (struct srcpatch_file){ .path = name, .text = text };
+	p->paths[p->nr_files] = xstrdup(path);
+	return p->nr_files++;
+}
+
+static void patch_release(struct patch *p)
+{
+	for (unsigned int i = 0; i < p->nr_files; i++) {
+		free((char *)p->files[i].path);
+		free((char *)p->files[i].text);
+		free(p->paths[i]);
+	}
+	for (unsigned int i = 0; i < p->nr_reqs; i++) {
+		free((void *)p->reqs[i].slots);
+		free((void *)p->reqs[i].expected);
+		free(p->comments[i]);
+	}
+	free(p->files);
+	free(p->paths);
+	free(p->reqs);
+	free(p->req_target);
+	free(p->comments);
+	srcpatch__delete(p->sp);
+	memset(p, 0, sizeof(*p));
+}
+
+/* One request per suggested struct whose source is found; the others are said. */
+static int make_patch(struct suggest_ctx *c, struct patch *p, const char *recording)
+{
+	struct suggest_opts *o = c->o;
+	int rc = 0;
+
+	for (size_t k = 0; k < c->nr_targets; k++) {
+		struct target *t = &c->targets[k];
+		const struct layout_type *ty = t->planned ? t->flat->type : NULL;
+		char err[PATH_MAX + 64];
+
+		if (!t->selected || !ty || t->res.status != SUGGEST_OK)
+			continue;
+		char *path = find_source(ty->decl_file, o->source_root);
+
+		if (!path) {
+			cli__error("%s: no source file for the patch: the debug info says %s%s%s",
+				   t->flat->name, ty->decl_file ? ty->decl_file : "nothing",
+				   o->source_root ? ", not found under " : " (try --source-root)",
+				   o->source_root ? o->source_root : "");
+			rc = EXIT_NOTHING;
+			continue;
+		}
+		char *text = read_text(path, err, sizeof(err));
+
+		if (!text) {
+			cli__error("%s", err);
+			free(path);
+			rc = EXIT_NOTHING;
+			continue;
+		}
+		struct srcpatch_request rq = {
+			.file = patch_file(p, path, o->source_root, text),
+			.name = ty->name ? ty->name : ty->typedef_name,
+			.decl_line = ty->decl_line,
+			.style = o->style >= 0 ? (enum srcpatch_style)o->style :
+						 tree_style(o->source_root, text),
+			.line_size = c->line_size,
+		};
+		struct srcpatch_slot *slots;
+		const char **expected;
+		struct suggest_names n;
+		struct names_ctx nc;
+		struct strbuf cm = STRBUF_INIT;
+
+		free(path);
+		suggest_plan__slots(&t->plan, &t->res, &slots, &rq.nr_slots, &expected,
+				    &rq.nr_expected);
+		rq.slots = slots;
+		rq.expected = expected;
+		names_init(&n, &nc, c, t, recording);
+		suggest__comment(&t->res, &n, &cm);
+		strbuf__release(&nc.sb);
+		p->reqs = xrealloc(p->reqs, (p->nr_reqs + 1) * sizeof(*p->reqs));
+		p->req_target = xrealloc(p->req_target, (p->nr_reqs + 1) * sizeof(*p->req_target));
+		p->comments = xrealloc(p->comments, (p->nr_reqs + 1) * sizeof(*p->comments));
+		p->comments[p->nr_reqs] = cm.buf;
+		rq.comment = cm.buf;
+		p->req_target[p->nr_reqs] = t;
+		p->reqs[p->nr_reqs++] = rq;
+	}
+	if (!p->nr_reqs)
+		return rc ? rc : EXIT_NOTHING;
+	if (srcpatch__make(p->files, p->nr_files, p->reqs, p->nr_reqs, &p->sp) < 0 || !p->sp) {
+		cli__error("internal error: a malformed patch request");
+		return EXIT_USAGE;
+	}
+	for (unsigned int i = 0; i < p->sp->nr_outcomes; i++) {
+		const struct srcpatch_outcome *oc = &p->sp->outcomes[i];
+
+		for (unsigned int w = 0; w < oc->nr_warnings; w++)
+			fprintf(stderr, "lineup suggest: warning: %s\n", oc->warnings[w]);
+		if (oc->randomized)
+			fprintf(stderr, "lineup suggest: warning: %s is __randomize_layout: this "
+				"layout holds only with CONFIG_RANDSTRUCT off\n",
+				p->req_target[i]->flat->name);
+		if (oc->error) {
+			cli__error("%s: no patch: %s", p->req_target[i]->flat->name,
+				   oc->message ? oc->message : "refused");
+			rc = EXIT_NOTHING;
+		}
+	}
+	return rc;
+}
+
+/* Write @text to @path ('-': stdout), never through a symlink; 0 or an exit code. */
+static int write_out(const char *path, const char *text)
+{
+	if (!strcmp(path, "-")) {
+		fputs(text, stdout);
+		return 0;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	size_t len = strlen(text), off = 0;
+
+	if (fd < 0) {
+		cli__error("%s: %s", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	while (off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			cli__error("%s: %s", path, strerror(errno));
+			close(fd);
+			return EXIT_USAGE;
+		}
+		off += (size_t)w;
+	}
+	if (close(fd) < 0) {
+		cli__error("%s: %s", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* ---- --verify: the compiler's layout of the patched source ---- */
+
+static int mkdirs_for(const char *file)
+{
+	char *d = xstrdup(file);
+	int rc = 0;
+
+	for (char *s = strchr(d + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(d, 0700) < 0 && errno != EEXIST)
+			rc = -errno;
+		*s = '/';
+	}
+	free(d);
+	return rc;
+}
+
+/* Run argv, its stderr into @log; 0 when it exited 0. */
+static int run_compiler(char *const *argv, const char *log)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 1;
+}
+
+/* The first difference between the built layout and the compiled one, into @why. */
+static bool same_layout(const struct layout_type *want, const struct layout_type *got, char *why,
+			size_t len)
+{
+	if (want->size != got->size) {
+		snprintf(why, len, "size %" PRIu64 " predicted, %" PRIu64 " compiled", want->size,
+			 got->size);
+		return false;
+	}
+	for (uint32_t i = 0; i < want->nr_members; i++) {
+		const struct layout_member *w = &want->members[i];
+		const struct layout_member *g = w->name ? layout__find_member(got, w->name) :
+				       i < got->nr_members ? &got->members[i] : NULL;
+
+		if (!g) {
+			snprintf(why, len, "member %s missing from the compiled struct",
+				 w->name ? w->name : "(anonymous)");
+			return false;
+		}
+		if (g->offset != w->offset || g->size != w->size || g->bit_offset != w->bit_offset ||
+		    g->bit_size != w->bit_size) {
+			snprintf(why, len, "%s at offset %" PRIu64 " (bit %u) size %" PRIu64
+				 " predicted, at %" PRIu64 " (bit %u) size %" PRIu64 " compiled",
+				 w->name ? w->name : "(anonymous)", w->offset, w->bit_offset, w->size,
+				 g->offset, g->bit_offset, g->size);
+			return false;
+		}
+	}
+	return true;
+}
+
+struct verify_result {
+	bool done, ok;
+	char detail[512];
+};
+
+static void verify_one(struct suggest_ctx *c, struct patch *p, unsigned int i,
+		       struct verify_result *vr)
+{
+	const struct srcpatch_request *rq = &p->reqs[i];
+	struct target *t = p->req_target[i];
+	char tmpl[] = "/tmp/lineup-verify.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	char *src = NULL, *probe = NULL, *obj = NULL, *log = NULL, *inc = NULL, *inc2 = NULL;
+	char *orig_dir = NULL, *cflags = NULL, *argv[64];
+	int argc = 0;
+
+	vr->done = true;
+	if (!dir) {
+		snprintf(vr->detail, sizeof(vr->detail), "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	src = xasprintf("%s/%s", dir, p->files[rq->file].path);
+	obj = xasprintf("%s/verify.o", dir);
+	log = xasprintf("%s/cc.log", dir);
+	orig_dir = xstrdup(p->paths[rq->file]);
+	if (strrchr(orig_dir, '/'))
+		*strrchr(orig_dir, '/') = '\0';
+	else
+		strcpy(orig_dir, ".");
+	if (mkdirs_for(src) < 0 ||
+	    write_out(src, p->sp->texts[rq->file]) != 0) {
+		snprintf(vr->detail, sizeof(vr->detail), "could not write %s", src);
+		goto out;
+	}
+	const char *cc = c->o->cc ? c->o->cc : getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+	size_t n = strlen(src);
+	bool header = !(n > 2 && !strcmp(src + n - 2, ".c"));
+
+	argv[argc++] = (char *)cc;
+	argv[argc++] = "-g";
+	argv[argc++] = "-c";
+	argv[argc++] = "-o";
+	argv[argc++] = obj;
+	inc = xasprintf("-I%s", orig_dir);
+	if (header) {
+		/* a unit that uses the struct, including the patched header */
+		const struct layout_type *ty = t->flat->type;
+		char *text;
+
+		probe = xasprintf("%s/lineup-verify.c", dir);
+		text = xasprintf("#include \"%s\"\n%s%s lineup_verify_probe;\n", src,
+				 ty->name ? "struct " : "", ty->name ? ty->name : ty->typedef_name);
+		write_out(probe, text);
+		free(text);
+		inc2 = xasprintf("-I%s", dir);
+		argv[argc++] = probe;
+		argv[argc++] = inc2;
+	} else {
+		argv[argc++] = src;
+	}
+	argv[argc++] = inc;
+	if (c->o->cflags) {
+		cflags = xstrdup(c->o->cflags);
+		for (char *s = strtok(cflags, " \t"); s && argc < 62; s = strtok(NULL, " \t"))
+			argv[argc++] = s;
+	}
+	argv[argc] = NULL;
+	if (run_compiler(argv, log) != 0) {
+		char err[128];
+		char *msg = read_text(log, err, sizeof(err));
+
+		snprintf(vr->detail, sizeof(vr->detail), "%s could not compile the patched %s%s%.300s",
+			 cc, p->files[rq->file].path, msg ? ":\n" : "", msg ? msg : "");
+		free(msg);
+		goto out;
+	}
+	struct layout_source *ls;
+	const struct layout_type *got;
+	char err[512];
+
+	if (layout_source__open(&ls, obj, 0, err, sizeof(err)) < 0) {
+		snprintf(vr->detail, sizeof(vr->detail), "%s", err);
+		goto out;
+	}
+	if (layout_source__find(ls, rq->name, &got, err, sizeof(err)) != 0) {
+		snprintf(vr->detail, sizeof(vr->detail), "the compiled unit has no %s", rq->name);
+	} else {
+		vr->ok = same_layout(t->built, got, vr->detail, sizeof(vr->detail));
+		if (vr->ok)
+			snprintf(vr->detail, sizeof(vr->detail), "%s compiled the patched %s: every "
+				 "member at its predicted offset, size %" PRIu64, cc,
+				 p->files[rq->file].path, got->size);
+	}
+	layout_source__delete(ls);
+out:
+	unlink(obj);
+	unlink(log);
+	if (probe)
+		unlink(probe);
+	if (src) {
+		unlink(src);
+		/* the directories made for it, innermost first */
+		for (char *s = strrchr(src, '/'); s && s > src + strlen(dir); s = strrchr(src, '/')) {
+			*s = '\0';
+			rmdir(src);
+		}
+	}
+	rmdir(dir);
+	free(src);
+	free(probe);
+	free(obj);
+	free(log);
+	free(inc);
+	free(inc2);
+	free(orig_dir);
+	free(cflags);
+}
+
+/* ---- the command ---- */
+
+static int open_recording(struct suggest_ctx *c)
+{
+	struct suggest_opts *o = c->o;
+	struct session_opts so = {
+		.path = o->input,
+		.symbols = { .vmlinux = o->attr.vmlinux, .symfs = o->attr.symfs },
+	};
+	char err[PERF_FILE_ERRMAX];
+
+	if (session__open(&c->session, &so, err, sizeof(err)) < 0) {
+		cli__error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (fields_attr__new(&c->fa, &o->attr, session__machine(c->session), err,
+			     sizeof(err)) < 0) {
+		cli__error("%s", err);
+		return EXIT_USAGE;
+	}
+	fields_attr__header(c->fa, session__header(c->session), o->input);
+	const struct perf_header_info *h = session__header(c->session);
+
+	c->line_size = o->line_size ? (unsigned int)o->line_size :
+		       h->cache_line_size ? h->cache_line_size : 64;
+	if (o->double_cl)
+		c->line_size *= 2;
+	if (o->max_growth_lines)
+		o->max_growth = o->max_growth_lines * c->line_size;
+	struct session_tool tool = { .ctx = c, .sample = on_sample, .side_sample = side_sample };
+
+	if (session__run(c->session, &tool) < 0) {
+		cli__error("%s", session__errmsg(c->session));
+		return EXIT_USAGE;
+	}
+	if (!c->samples) {
+		cli__error("%s: no sample with a data address (record with lineup record, perf "
+			   "c2c record or perf mem record)", o->input);
+		return EXIT_NOTHING;
+	}
+	return 0;
+}
+
+static void ctx_release(struct suggest_ctx *c)
+{
+	for (size_t i = 0; i < c->nr_targets; i++) {
+		struct target *t = &c->targets[i];
+
+		suggest__delete(t->sg);
+		if (t->planned)
+			suggest_plan__release(&t->plan);
+		u64map__exit(&t->ip_count);
+		if (t->top_write.cap)
+			u64map__exit(&t->top_write);
+		if (t->top_read.cap)
+			u64map__exit(&t->top_read);
+	}
+	free(c->targets);
+	u64map__exit(&c->target_of);
+	fields_attr__delete(c->fa);
+	session__close(c->session);
+	arena__release(&c->arena);
+}
+
+static int suggest_main(const struct command *cmd, int argc, char **argv)
+{
+	struct suggest_opts o = { .cmd = cmd, .input = "perf.data", .max_growth = UINT64_MAX,
+				  .style = -1 };
+	struct suggest_ctx c = { .o = &o };
+	struct patch patch = { 0 };
+	struct verify_result *vr = NULL;
+	struct strbuf out = STRBUF_INIT;
+	int rc, first = cli__parse(cmd, argc, argv, suggest_option, &o, &rc);
+	bool any_ok = false, verify_failed = false;
+
+	if (first < 0)
+		return rc;
+	if (first < argc)
+		return cli__usage_error(cmd, "unexpected argument '%s'", argv[first]);
+	if (o.verify && o.patch && !strcmp(o.patch, "-") && o.format == FMT_JSON)
+		return cli__usage_error(cmd, "--patch - and --json both write to stdout");
+	u64map__init(&c.target_of);
+	rc = open_recording(&c);
+	if (rc)
+		goto out;
+	add_rmw_counts(&c);
+	rc = select_targets(&c);
+	if (rc)
+		goto out;
+	char *recording = xasprintf("%s (%" PRIu64 " samples, %" PRIu64 " attributed)", o.input,
+				    c.samples, c.attributed);
+
+	for (size_t k = 0; k < c.nr_targets; k++)
+		if (c.targets[k].selected) {
+			decide(&c, &c.targets[k]);
+			any_ok |= c.targets[k].res.status == SUGGEST_OK && c.targets[k].planned;
+		}
+	int prc = 0;
+
+	if ((o.patch || o.verify) && any_ok)
+		prc = make_patch(&c, &patch, recording);
+	if (o.verify && patch.sp) {
+		vr = xcalloc(patch.nr_reqs + 1, sizeof(*vr));
+		for (unsigned int i = 0; i < patch.nr_reqs; i++)
+			if (!patch.sp->outcomes[i].error) {
+				verify_one(&c, &patch, i, &vr[i]);
+				verify_failed |= !vr[i].ok;
+			}
+	}
+	/* the report: --patch - keeps stdout for the diff */
+	FILE *rep = o.patch && !strcmp(o.patch, "-") ? stderr : stdout;
+
+	if (o.format == FMT_JSON)
+		strbuf__addf(&out, "{\"input\": \"%s\", \"line_size\": %u, \"structs\": [",
+			     o.input, c.line_size);
+	for (size_t k = 0, n = 0; k < c.nr_targets; k++) {
+		struct target *t = &c.targets[k];
+		struct suggest_names nm;
+		struct names_ctx nc;
+		int req = -1;
+
+		if (!t->selected)
+			continue;
+		for (unsigned int i = 0; i < patch.nr_reqs; i++)
+			if (patch.req_target[i] == t)
+				req = (int)i;
+		names_init(&nm, &nc, &c, t, recording);
+		if (o.format == FMT_JSON) {
+			strbuf__addf(&out, "%s\n", n++ ? "," : "");
+			json_target(&c, t, &nm, &out);
+			if (t->planned) {
+				if (req >= 0 && !patch.sp->outcomes[req].error)
+					json_str(&out, "patch", patch.sp->diff, true);
+				if (vr && req >= 0 && vr[req].done) {
+					strbuf__addf(&out, ", \"verify\": {\"ok\": %s",
+						     vr[req].ok ? "true" : "false");
+					json_str(&out, "detail", vr[req].detail, true);
+					strbuf__addf(&out, "}");
+				}
+				strbuf__addf(&out, "}");
+			}
+		} else {
+			if (n++)
+				strbuf__addf(&out, "\n");
+			if (!t->planned) {
+				strbuf__addf(&out, "%s: no suggestion: %s\n", t->flat->name, t->plan_err);
+				strbuf__release(&nc.sb);
+				continue;
+			}
+			suggest__explain(&t->res, &nm, &out);
+			if (t->res.status != SUGGEST_REFUSED)
+				print_layouts(&c, t, &out);
+			if (t->res.status == SUGGEST_OK) {
+				strbuf__addf(&out, "\nlayout comment:\n");
+				suggest__comment(&t->res, &nm, &out);
+			}
+			if (vr && req >= 0 && vr[req].done)
+				strbuf__addf(&out, "\nverify: %s: %s\n", vr[req].ok ? "ok" : "FAILED",
+					     vr[req].detail);
+		}
+		if (o.doc && t->res.status == SUGGEST_OK) {
+			struct strbuf doc = STRBUF_INIT;
+
+			suggest__doc(&t->res, &nm, NULL, &doc);
+			if (write_out(o.doc, doc.buf))
+				prc = EXIT_USAGE;
+			strbuf__release(&doc);
+		}
+		strbuf__release(&nc.sb);
+	}
+	if (o.format == FMT_JSON)
+		strbuf__addf(&out, "\n]}\n");
+	fputs(out.buf ? out.buf : "", rep);
+	if (o.patch && patch.sp && *patch.sp->diff) {
+		if (write_out(o.patch, patch.sp->diff))
+			prc = EXIT_USAGE;
+		else if (strcmp(o.patch, "-"))
+			fprintf(rep, "%swrote %s\n", o.format == FMT_JSON ? "" : "\n", o.patch);
+	}
+	free(recording);
+	rc = prc ? prc : verify_failed ? EXIT_NOTHING : any_ok ? EXIT_OK : EXIT_NOTHING;
+out:
+	free(vr);
+	strbuf__release(&out);
+	patch_release(&patch);
+	ctx_release(&c);
+	fields_list__release(&o.structs);
+	fields_list__release(&o.pins);
+	fields_list__release(&o.attr.debug_files);
+	fields_list__release(&o.attr.hints);
+	fields_list__release(&o.attr.cache_types);
+	return rc;
+}
+
+const struct command cmd_suggest = {
+	.name = "suggest",
+	.summary = "propose a struct layout that removes the false sharing, with its predicted "
+		   "effect, a comment and a patch",
+	.usage = "[-i perf.data] [-C STRUCT] [--patch FILE] [--source-root DIR] [--verify]",
+	.description =
+		"Reads a recording (lineup record, record --sim, watch, or perf c2c record), ties "
+		"each sample to a struct member as `lineup fields` does, and for each struct behind "
+		"the contended lines (or those named with -C) proposes a member order: members "
+		"written by the same threads share a cache line, read-mostly members get a line no "
+		"write invalidates, members used together stay together, cold members fill the "
+		"gaps.  It prints the new layout as the compiler will place it, the line transfers "
+		"predicted by replaying the recording on it, advice where no order helps (true "
+		"sharing, redundant atomic RMWs, array elements written by different threads), and "
+		"a layout comment; --patch writes a diff of the source that moves the declarations, "
+		"--verify compiles the patched source and checks every offset.  Exit status: 0 a "
+		"layout was suggested (and verified), 1 nothing to do or a check failed, 2 bad "
+		"usage or input.",
+	.options = suggest_options,
+	.run = suggest_main,
+};

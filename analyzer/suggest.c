@@ -907,7 +907,7 @@ static void find_advice(struct suggest *sg, struct suggest_result *r)
 
 		if (p->use == SUGGEST_WRITTEN && p->max_writers >= 2 && !p->elem_writers) {
 			/* the sum side: loads by the readers of a sharded counter */
-			uint64_t reads = p->loads > p->locked ? p->loads - p->locked : 0;
+			uint64_t reads = p->reads;
 
 			add_finding(r, SUGGEST_TRUE_SHARING, (int)u, p->max_writers, reads,
 				    secs > 0 ? reads / secs : 0);

@@ -43,6 +43,19 @@ static uint32_t member_align(const struct layout_type *t, const struct layout_me
 	return a ? a : 1;
 }
 
+/* The bytes a member really occupies: a bit-field's bits, not its whole storage unit (gcc
+ * puts `char c; unsigned a:3;` in one int: a's bits are byte 1, beside c). */
+static void member_bytes(const struct layout_member *m, uint64_t *start, uint64_t *end)
+{
+	if (!m->bit_size) {
+		*start = m->offset;
+		*end = m->offset + m->size;
+		return;
+	}
+	*start = m->offset + m->bit_offset / 8;
+	*end = m->offset + (m->bit_offset + m->bit_size - 1) / 8 + 1;
+}
+
 static bool pinned(const char *name, const char *const *pins, unsigned int nr_pins, bool *used)
 {
 	for (unsigned int i = 0; i < nr_pins; i++) {
@@ -84,13 +97,21 @@ int suggest_plan__init(struct suggest_plan *p, const struct layout_type *t,
 		bool same_bits = i && m->bit_size && m->bit_unit &&
 				 t->members[i - 1].bit_unit == m->bit_unit;
 
+		uint64_t start, end;
+
+		member_bytes(m, &start, &end);
 		if (same_bits) {
 			u = &p->units[p->nr_units - 1];
 			p->count[p->nr_units - 1]++;
-			if (m->offset + m->size > u->offset + u->size)
-				u->size = m->offset + m->size - u->offset;
+			if (start < u->offset) {
+				u->size += u->offset - start;
+				u->offset = start;
+			}
+			if (end > u->offset + u->size)
+				u->size = end - u->offset;
 			if (member_align(t, m) > u->align)
 				u->align = member_align(t, m);
+			u->elem_size = u->size;
 			p->unit_of[i] = p->nr_units - 1;
 			continue;
 		}
@@ -108,12 +129,12 @@ int suggest_plan__init(struct suggest_plan *p, const struct layout_type *t,
 			strbuf__release(&sb);
 		}
 		u->name = p->names[p->nr_units];
-		u->offset = m->offset;
-		u->size = m->size;
+		u->offset = start;
+		u->size = end - start;
 		u->align = member_align(t, m);
 		u->forced_align = m->forced_align;
 		u->nr_elems = m->bit_size ? 1 : m->nr_elems;
-		u->elem_size = m->bit_size ? m->size : m->elem_size;
+		u->elem_size = m->bit_size ? u->size : m->elem_size;
 		u->flex = !m->bit_size && !m->nr_elems && !m->size && i + 1 == t->nr_members &&
 			  m->decl_suffix && strchr(m->decl_suffix, '[');
 		u->pinned = pinned(u->name, pins, nr_pins, used);
@@ -180,8 +201,16 @@ int suggest_plan__build(const struct suggest_plan *p, const struct suggest_resul
 
 	rc = layout__build(arena, &spec, out, err, errlen);
 	if (!rc && offsets)
-		for (unsigned int u = 0; u < p->nr_units; u++)
-			offsets[u] = (*out)->members[at[u]].offset;
+		for (unsigned int u = 0; u < p->nr_units; u++) {
+			uint64_t start = UINT64_MAX, s1, e1;
+
+			for (unsigned int j = 0; j < p->count[u]; j++) {
+				member_bytes(&(*out)->members[at[u] + j], &s1, &e1);
+				if (s1 < start)
+					start = s1;
+			}
+			offsets[u] = start;
+		}
 	free(at);
 	return rc;
 }

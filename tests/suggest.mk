@@ -3,3 +3,7 @@ check_PROGRAMS += tests/unit/suggest_test
 tests_unit_suggest_test_SOURCES = tests/unit/suggest_test.c tests/unit/check.h
 tests_unit_suggest_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/suggest_test
+check_PROGRAMS += tests/unit/suggest_layout_test
+tests_unit_suggest_layout_test_SOURCES = tests/unit/suggest_layout_test.c tests/unit/check.h
+tests_unit_suggest_layout_test_LDADD = analyzer/libanalyzer.a util/libutil.a
+TESTS += tests/unit/suggest_layout_test

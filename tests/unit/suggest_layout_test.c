@@ -32,8 +32,42 @@ static struct layout_member member(const char *name, const char *type, uint64_t 
 	return m;
 }
 
+/*
+ * struct q { char a; long b; char c; long d __attribute__((aligned(64))); } packed and not:
+ * a packed struct's units need no alignment (the suggestion stays packed, groups start lines
+ * through the attribute alone), an aligned(64) member keeps its alignment wherever it goes,
+ * and a union has no order to suggest.
+ */
+static void packed_and_aligned(void)
+{
+	struct arena a = { 0 };
+	struct layout_member m[4] = { member("a", "char", 1), member("b", "long int", 8),
+				      member("c", "char", 1), member("d", "long int", 8) };
+	struct layout_spec spec = { .kind = LAYOUT_STRUCT, .name = "q", .members = m,
+				    .nr_members = 4, .packed = true };
+	struct layout_type *t;
+	struct suggest_plan p;
+	char err[256];
+
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(suggest_plan__init(&p, t, NULL, 0, err, sizeof(err)) == 0);
+	CHECK(p.units[1].align == 1 && p.units[1].offset == 1);
+	suggest_plan__release(&p);
+	m[3].forced_align = 64;
+	spec.packed = false;
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(suggest_plan__init(&p, t, NULL, 0, err, sizeof(err)) == 0);
+	CHECK(p.units[3].align == 64 && p.units[3].forced_align == 64 && p.units[1].align == 8);
+	suggest_plan__release(&p);
+	spec.kind = LAYOUT_UNION;
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(suggest_plan__init(&p, t, NULL, 0, err, sizeof(err)) < 0 && strstr(err, "union q"));
+	arena__release(&a);
+}
+
 int main(void)
 {
+	packed_and_aligned();
 	struct arena a = { 0 };
 	struct layout_member um[2] = { member("x", "int", 4), member("y", "float", 4) };
 	struct layout_spec us = { .kind = LAYOUT_UNION, .members = um, .nr_members = 2 };

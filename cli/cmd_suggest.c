@@ -12,6 +12,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -719,6 +720,44 @@ static char *find_source(const char *decl_file, const char *root)
 	return is_file(decl_file) ? xstrdup(decl_file) : NULL;
 }
 
+/*
+ * A layout from BTF has no declaration file: look for "struct NAME {" at the start of a line
+ * in the tree's headers (include/ first, then everything), as a reader with grep would.
+ */
+static const char *search_name;
+static char *search_found;
+
+static int search_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	size_t n = strlen(path);
+	char err[64], *text, *want;
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F || n < 3 || (strcmp(path + n - 2, ".h") && strcmp(path + n - 2, ".c")))
+		return 0;
+	if (!(text = read_text(path, err, sizeof(err))))
+		return 0;
+	want = xasprintf("\nstruct %s {", search_name);
+	if (strstr(text, want) || !strncmp(text, want + 1, strlen(want + 1)))
+		search_found = xstrdup(path);
+	free(want);
+	free(text);
+	return search_found != NULL;
+}
+
+static char *find_source_by_name(const char *root, const char *name)
+{
+	char *inc = xasprintf("%s/include", root);
+
+	search_name = name;
+	search_found = NULL;
+	if (nftw(inc, search_one, 32, FTW_PHYS) <= 0 && !search_found)
+		nftw(root, search_one, 32, FTW_PHYS);
+	free(inc);
+	return search_found;
+}
+
 /* @path relative to @root (or the current directory), for the patch's a/ and b/ names. */
 static char *patch_name(const char *path, const char *root)
 {
@@ -791,6 +830,8 @@ struct patch {
 	unsigned int nr_reqs;
 	struct srcpatch *sp;
 	char **comments;
+	struct srcpatch_scan **scans;	/* by-name matches: their names are the slots' */
+	unsigned int nr_scans;
 };
 
 static unsigned int patch_file(struct patch *p, const char *path, const char *root,
@@ -828,8 +869,115 @@ static void patch_release(struct patch *p)
 	free(p->reqs);
 	free(p->req_target);
 	free(p->comments);
+	for (unsigned int i = 0; i < p->nr_scans; i++)
+		srcpatch_scan__delete(p->scans[i]);
+	free(p->scans);
 	srcpatch__delete(p->sp);
 	memset(p, 0, sizeof(*p));
+}
+
+static bool scan_has(const struct srcpatch_scan *sc, const char *names)
+{
+	/* a unit named "a|b" is there when any of its names is */
+	char *copy = xstrdup(names), *save = NULL;
+	bool found = false;
+
+	for (char *n = strtok_r(copy, "|", &save); n && !found; n = strtok_r(NULL, "|", &save))
+		for (unsigned int i = 0; i < sc->nr_members && !found; i++)
+			found = !strcmp(sc->members[i].name, n);
+	free(copy);
+	return found;
+}
+
+static bool slots_have(const struct srcpatch_slot *s, unsigned int n, const char *name)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		const char *m = s[i].member;
+		size_t len = strlen(name);
+
+		for (const char *x = m; x; x = strchr(x, '|') ? strchr(x, '|') + 1 : NULL)
+			if (!strncmp(x, name, len) && (x[len] == '\0' || x[len] == '|'))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * A layout from BTF (the running kernel) and a source tree of another version: the members
+ * are matched by name.  Those only the kernel has are left out of the order, those only the
+ * source has keep their place after the member they follow there; both are said.  The
+ * offsets predicted are the recorded kernel's, not the source's.
+ */
+static void match_by_name(struct patch *p, struct srcpatch_request *rq, const char *type,
+			  struct srcpatch_slot **slots, const char ***expected)
+{
+	struct srcpatch_scan *sc;
+	struct srcpatch_slot *in = *slots, *out;
+	unsigned int n = rq->nr_slots, k = 0;
+	struct strbuf only_kernel = STRBUF_INIT, only_source = STRBUF_INIT;
+
+	if (srcpatch__scan(&p->files[rq->file], rq->name, rq->decl_line, &sc) != 0) {
+		srcpatch_scan__delete(sc);
+		return;	/* srcpatch__make says why */
+	}
+	out = xcalloc(n + sc->nr_members + 1, sizeof(*out));
+	for (unsigned int i = 0; i < n; i++) {
+		if (scan_has(sc, in[i].member)) {
+			out[k++] = in[i];
+			continue;
+		}
+		strbuf__addf(&only_kernel, "%s%s", only_kernel.len ? ", " : "", in[i].member);
+		/* a group start moves to the next member kept */
+		if (in[i].group && i + 1 < n && !in[i + 1].group) {
+			in[i + 1].group = in[i].group;
+			in[i + 1].new_line |= in[i].new_line;
+		}
+	}
+	/* the source's own members, after the member that precedes them in the source */
+	for (unsigned int j = 0; j < sc->nr_members; j++) {
+		const struct srcpatch_member *m = &sc->members[j];
+
+		if (slots_have(out, k, m->name) || (j && sc->members[j - 1].unit == m->unit))
+			continue;
+		strbuf__addf(&only_source, "%s%s", only_source.len ? ", " : "", m->name);
+		unsigned int at = 0;
+
+		for (int q = (int)j - 1; q >= 0; q--) {
+			unsigned int w;
+
+			for (w = 0; w < k && strcmp(out[w].member, sc->members[q].name); w++)
+				;
+			if (w < k) {
+				at = w + 1;
+				break;
+			}
+		}
+		memmove(out + at + 1, out + at, (k - at) * sizeof(*out));
+		out[at] = (struct srcpatch_slot){ .member = m->name };
+		k++;
+	}
+	const char **exp = xcalloc(k + 1, sizeof(*exp));
+
+	for (unsigned int i = 0; i < k; i++)
+		exp[i] = out[i].member;
+	if (only_kernel.len || only_source.len)
+		fprintf(stderr, "lineup suggest: warning: %s: the source's members differ from the "
+			"recorded kernel's (BTF): matched by name%s%s%s%s; the offsets above are "
+			"the recorded kernel's\n", type,
+			only_kernel.len ? "; only in the kernel: " : "",
+			only_kernel.len ? only_kernel.buf : "",
+			only_source.len ? "; only in the source (kept where they are): " : "",
+			only_source.len ? only_source.buf : "");
+	strbuf__release(&only_kernel);
+	strbuf__release(&only_source);
+	free(in);
+	free(*expected);
+	*slots = out;
+	*expected = exp;
+	rq->nr_slots = rq->nr_expected = k;
+	/* the scan's names are borrowed by the slots until the patch is made */
+	p->scans = xrealloc(p->scans, (p->nr_scans + 1) * sizeof(*p->scans));
+	p->scans[p->nr_scans++] = sc;
 }
 
 /* One request per suggested struct whose source is found; the others are said. */
@@ -847,6 +995,8 @@ static int make_patch(struct suggest_ctx *c, struct patch *p, const char *record
 			continue;
 		char *path = find_source(ty->decl_file, o->source_root);
 
+		if (!path && !ty->decl_file && o->source_root && ty->name)
+			path = find_source_by_name(o->source_root, ty->name);
 		if (!path) {
 			cli__error("%s: no source file for the patch: the debug info says %s%s%s",
 				   t->flat->name, ty->decl_file ? ty->decl_file : "nothing",
@@ -880,6 +1030,8 @@ static int make_patch(struct suggest_ctx *c, struct patch *p, const char *record
 		free(path);
 		suggest_plan__slots(&t->plan, &t->res, &slots, &rq.nr_slots, &expected,
 				    &rq.nr_expected);
+		if (!ty->decl_file)
+			match_by_name(p, &rq, t->flat->name, &slots, &expected);
 		rq.slots = slots;
 		rq.expected = expected;
 		names_init(&n, &nc, c, t, recording);

@@ -720,44 +720,6 @@ static char *find_source(const char *decl_file, const char *root)
 	return is_file(decl_file) ? xstrdup(decl_file) : NULL;
 }
 
-/*
- * A layout from BTF has no declaration file: look for "struct NAME {" at the start of a line
- * in the tree's headers (include/ first, then everything), as a reader with grep would.
- */
-static const char *search_name;
-static char *search_found;
-
-static int search_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	size_t n = strlen(path);
-	char err[64], *text, *want;
-
-	(void)st;
-	(void)ftw;
-	if (type != FTW_F || n < 3 || (strcmp(path + n - 2, ".h") && strcmp(path + n - 2, ".c")))
-		return 0;
-	if (!(text = read_text(path, err, sizeof(err))))
-		return 0;
-	want = xasprintf("\nstruct %s {", search_name);
-	if (strstr(text, want) || !strncmp(text, want + 1, strlen(want + 1)))
-		search_found = xstrdup(path);
-	free(want);
-	free(text);
-	return search_found != NULL;
-}
-
-static char *find_source_by_name(const char *root, const char *name)
-{
-	char *inc = xasprintf("%s/include", root);
-
-	search_name = name;
-	search_found = NULL;
-	if (nftw(inc, search_one, 32, FTW_PHYS) <= 0 && !search_found)
-		nftw(root, search_one, 32, FTW_PHYS);
-	free(inc);
-	return search_found;
-}
-
 /* @path relative to @root (or the current directory), for the patch's a/ and b/ names. */
 static char *patch_name(const char *path, const char *root)
 {
@@ -797,6 +759,44 @@ static char *read_text(const char *path, char *err, size_t errlen)
 	if (!sb.buf)
 		strbuf__add(&sb, "", 0);
 	return sb.buf;
+}
+
+/*
+ * A layout from BTF has no declaration file: look for "struct NAME {" at the start of a line
+ * in the tree's headers (include/ first, then everything), as a reader with grep would.
+ */
+static const char *search_name;
+static char *search_found;
+
+static int search_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	size_t n = strlen(path);
+	char err[64], *text, *want;
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F || n < 3 || (strcmp(path + n - 2, ".h") && strcmp(path + n - 2, ".c")))
+		return 0;
+	if (!(text = read_text(path, err, sizeof(err))))
+		return 0;
+	want = xasprintf("\nstruct %s {", search_name);
+	if (strstr(text, want) || !strncmp(text, want + 1, strlen(want + 1)))
+		search_found = xstrdup(path);
+	free(want);
+	free(text);
+	return search_found != NULL;
+}
+
+static char *find_source_by_name(const char *root, const char *name)
+{
+	char *inc = xasprintf("%s/include", root);
+
+	search_name = name;
+	search_found = NULL;
+	if (nftw(inc, search_one, 32, FTW_PHYS) <= 0 && !search_found)
+		nftw(root, search_one, 32, FTW_PHYS);
+	free(inc);
+	return search_found;
 }
 
 /* The tree's convention: cacheline groups where include/linux/cache.h has them (6.8+), the

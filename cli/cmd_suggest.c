@@ -492,7 +492,7 @@ static void names_init(struct suggest_names *n, struct names_ctx *nc, struct sug
 /* Decide for one struct: order, the compiler's layout of it, prediction on that layout. */
 static int decide(struct suggest_ctx *c, struct target *t)
 {
-	char err[256];
+	char err[160];
 
 	if (!t->planned)
 		return 0;

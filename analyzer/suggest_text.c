@@ -77,6 +77,14 @@ static void thread_count(const struct id_set *s, struct strbuf *out)
 	strbuf__addf(out, "%" PRIu32 " %s", s->nr, plural(s->nr, "thread", "threads"));
 }
 
+/* The threads that read a group's members without writing them. */
+static void other_readers(const struct suggest_group *g, struct id_set *out)
+{
+	for (uint32_t i = 0; i < g->readers.nr; i++)
+		if (!id_set__has(&g->writers, g->readers.ids[i]))
+			id_set__add(out, g->readers.ids[i]);
+}
+
 static void group_use(const struct suggest_result *r, const struct suggest_names *n,
 		      const struct suggest_group *g, struct strbuf *out)
 {
@@ -89,9 +97,7 @@ static void group_use(const struct suggest_result *r, const struct suggest_names
 		strbuf__addf(out, ")");
 		struct id_set others = { 0 };
 
-		for (uint32_t i = 0; i < g->readers.nr; i++)
-			if (!id_set__has(&g->writers, g->readers.ids[i]))
-				id_set__add(&others, g->readers.ids[i]);
+		other_readers(g, &others);
 		if (others.nr) {
 			strbuf__addf(out, ", read by ");
 			threads(n, &others, out);
@@ -291,12 +297,19 @@ void suggest__advice(const struct suggest_result *r, const struct suggest_names 
 static void group_use_brief(const struct suggest_group *g, struct strbuf *out)
 {
 	if (g->kind == SUGGEST_GROUP_WRITTEN) {
+		struct id_set others = { 0 };
+
+		other_readers(g, &others);
 		strbuf__addf(out, "written by ");
 		thread_count(&g->writers, out);
-		if (g->readers.nr) {
-			strbuf__addf(out, ", read by ");
-			thread_count(&g->readers, out);
+		if (others.nr) {
+			strbuf__addf(out, ", read by %s", others.nr == 1 ? "another" : "");
+			if (others.nr > 1)
+				thread_count(&others, out);
+			else
+				strbuf__addf(out, " thread");
 		}
+		id_set__release(&others);
 	} else {
 		strbuf__addf(out, "read by ");
 		thread_count(&g->readers, out);

@@ -1469,8 +1469,10 @@ static int suggest_main(const struct command *cmd, int argc, char **argv)
 	if (o.patch && patch.sp && *patch.sp->diff) {
 		if (write_out(o.patch, patch.sp->diff))
 			prc = EXIT_USAGE;
+		else if (strcmp(o.patch, "-") && o.format == FMT_JSON)
+			fprintf(stderr, "lineup suggest: wrote %s\n", o.patch);
 		else if (strcmp(o.patch, "-"))
-			fprintf(rep, "%swrote %s\n", o.format == FMT_JSON ? "" : "\n", o.patch);
+			fprintf(rep, "\nwrote %s\n", o.patch);
 	}
 	free(recording);
 	rc = prc ? prc : verify_failed ? EXIT_NOTHING : any_ok ? EXIT_OK : EXIT_NOTHING;

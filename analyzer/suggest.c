@@ -882,10 +882,53 @@ static void replay(struct suggest *sg, const uint64_t *offsets, uint32_t new_ali
 	u64map__exit(&threads);
 }
 
+/*
+ * The recorded HITM samples re-bucketed on the new layout: one stays when its new line holds
+ * a unit written by a thread other than the sample's (per instance when the type is aligned to
+ * a line, which keeps instances apart).
+ */
+static void rebucket_hitm(struct suggest *sg, const uint64_t *offsets, struct suggest_prediction *pred)
+{
+	const struct suggest_result *r = sg->res;
+	unsigned int line = sg->cfg.line_size;
+
+	for (unsigned int i = 0; i < pred->nr_lines; i++)
+		pred->lines[i].hitm_measured = 0;
+	pred->hitm_measured = 0;
+	for (size_t i = 0; i < sg->nr_acc; i++) {
+		const struct suggest_access *a = &sg->acc[i];
+		int u = suggest__unit_at(sg, a->offset);
+
+		if (!a->hitm || u < 0)
+			continue;
+		uint64_t off = offsets[u] + (a->offset - sg->units[u].offset), l = off / line;
+		bool stays = false;
+
+		for (unsigned int v = 0; v < sg->nr_units && !stays; v++) {
+			const struct suggest_unit *w = &sg->units[v];
+			uint64_t first = offsets[v] / line;
+			uint64_t last = (offsets[v] + (w->size ? w->size - 1 : 0)) / line;
+
+			if (l < first || l > last)
+				continue;
+			for (uint32_t k = 0; k < r->profiles[v].all_writers.nr && !stays; k++)
+				stays = r->profiles[v].all_writers.ids[k] != a->tid;
+		}
+		if (!stays)
+			continue;
+		pred->hitm_measured++;
+		for (unsigned int k = 0; k < pred->nr_lines; k++)
+			if (pred->lines[k].offset == l * line)
+				pred->lines[k].hitm_measured++;
+	}
+}
+
 void suggest__predict(struct suggest *sg, const uint64_t *offsets, uint32_t align,
 		      struct suggest_prediction *pred)
 {
 	replay(sg, offsets, align, pred);
+	if (sg->res)
+		rebucket_hitm(sg, offsets, pred);
 }
 
 /* ---- findings ---- */
@@ -1114,6 +1157,7 @@ void suggest__run(struct suggest *sg, struct suggest_result *r)
 	r->holes = holes_of(sg, r->size);
 	replay(sg, NULL, sg->align, &r->before);
 	replay(sg, r->new_offset, r->align, &r->after);
+	rebucket_hitm(sg, r->new_offset, &r->after);
 
 	if (!r->before.transfers) {
 		r->status = SUGGEST_NOTHING;

@@ -169,7 +169,9 @@ struct suggest_finding {
 /* Modeled traffic on one cache line of the old or the new layout (summed over instances). */
 struct suggest_line {
 	uint64_t offset;	/* line start, from the struct's start (instances line-aligned) */
-	uint64_t hitm_measured;	/* old layout only: HITM samples recorded on it */
+	uint64_t hitm_measured;	/* old layout: HITM samples recorded on it; new layout: those
+				 * re-bucketed here that stay HITMs (the line holds a member
+				 * another thread writes) */
 	uint64_t transfers;	/* modeled: loads that found the line modified elsewhere, and
 				 * stores that had to take it from another core */
 	uint64_t accesses;
@@ -180,6 +182,14 @@ struct suggest_prediction {
 	unsigned int nr_lines;
 	uint64_t transfers, hitm_measured, accesses;
 };
+
+/*
+ * The two predictions, both named in the output: @transfers replays every access in time
+ * order through the coherence model (exact for record --sim-exact and watch, whose order is
+ * every access's); @hitm_measured re-buckets the recorded HITM samples by (instance, new
+ * line) and keeps those whose new line still holds a member that a thread other than the
+ * sample's writes (what a sampled PMU recording supports).
+ */
 
 enum suggest_status {
 	SUGGEST_OK,		/* a new layout, predicted better */

@@ -128,8 +128,8 @@ static void prediction(const struct suggest_prediction *p, const char *what, boo
 
 		strbuf__addf(out, "%s line %" PRIu64 " (+%" PRIu64 "): %" PRIu64, i ? ";" : "",
 			     l->offset / line, l->offset, l->transfers);
-		if (measured)
-			strbuf__addf(out, " [%" PRIu64 " HITM measured]", l->hitm_measured);
+		strbuf__addf(out, " [%" PRIu64 " HITM %s]", l->hitm_measured,
+			     measured ? "measured" : "stay");
 	}
 	strbuf__addf(out, "%s\n", p->nr_lines ? "" : " no access");
 }
@@ -143,9 +143,11 @@ void suggest__explain(const struct suggest_result *r, const struct suggest_names
 	switch (r->status) {
 	case SUGGEST_OK:
 		strbuf__addf(out, "%s: new layout, predicted %" PRIu64 " -> %" PRIu64
-				  " modeled line transfers (%+.0f%%)\n",
+				  " modeled line transfers (%+.0f%%), %" PRIu64 " -> %" PRIu64
+				  " HITM samples\n",
 			     n->type, r->before.transfers, r->after.transfers,
-			     change_pct(r->before.transfers, r->after.transfers));
+			     change_pct(r->before.transfers, r->after.transfers),
+			     r->before.hitm_measured, r->after.hitm_measured);
 		break;
 	case SUGGEST_NOTHING:
 		strbuf__addf(out, "%s: nothing to do: %s\n", n->type, r->message);
@@ -196,9 +198,10 @@ void suggest__explain(const struct suggest_result *r, const struct suggest_names
 	prediction(&r->before, "before:", true, line, out);
 	if (r->status == SUGGEST_OK)
 		prediction(&r->after, "after:", false, line, out);
-	strbuf__addf(out, "  (the recorded accesses replayed in time order through the coherence "
-			  "model, one core per thread,\n   instances line-aligned; sampled "
-			  "recordings: the samples stand for all accesses)\n");
+	strbuf__addf(out, "  (transfers: the recorded accesses replayed in time order through the "
+			  "coherence model,\n   one core per thread, instances line-aligned; HITMs: "
+			  "the recorded HITM samples re-bucketed\n   on the new lines, kept where "
+			  "another thread writes the line)\n");
 	suggest__advice(r, n, out);
 }
 

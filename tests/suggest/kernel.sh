@@ -69,7 +69,7 @@ done
 (cd "$HC" && patch -s -p1 <"$T/hdr.diff") || fail "the patch does not apply to the headers"
 KVER=$HK
 build_test_module
-"$LINEUP" layout -C file "$KO" --json >"$T/built.json" || fail "lineup layout on the new module"
+"$LINEUP" layout --json -C file "$KO" >"$T/built.json" || fail "lineup layout on the new module"
 python3 - "$T/s.json" "$T/built.json" <<'PY' || fail "the compiled struct file differs from the prediction"
 import json, sys
 s = json.load(open(sys.argv[1]))["structs"][0]

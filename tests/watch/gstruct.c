@@ -28,11 +28,27 @@ struct gstats g_stats;
 static long iters = 1000;
 static volatile long sink;
 
+/*
+ * The threads go in step, neither more than LEAD iterations ahead, so that they overlap however
+ * busy the machine is (the tests expect HITMs between them): a thread that ran alone to its end
+ * before the other was scheduled left none.  Not in g_stats: no breakpoint sees these.
+ */
+#define LEAD 4
+static volatile long done_a, done_b;
+
+static void wait_for(volatile long *other, long i)
+{
+	while (i - *other > LEAD)
+		__builtin_ia32_pause();
+}
+
 static void *thread_a(void *arg)
 {
 	for (long i = 0; i < iters; i++) {
+		wait_for(&done_b, i);
 		g_stats.hits = g_stats.hits + 1;
 		__atomic_fetch_add(&g_stats.refs, 1, __ATOMIC_SEQ_CST);
+		done_a = i + 1;
 	}
 	return NULL;
 }
@@ -40,9 +56,11 @@ static void *thread_a(void *arg)
 static void *thread_b(void *arg)
 {
 	for (long i = 0; i < iters; i++) {
+		wait_for(&done_a, i);
 		__atomic_fetch_add(&g_stats.refs, 1, __ATOMIC_SEQ_CST);
 		sink += g_stats.name[0];
 		g_stats.misses = i;
+		done_b = i + 1;
 	}
 	return NULL;
 }

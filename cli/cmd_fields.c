@@ -28,6 +28,7 @@
 #include "cli/output.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
+#include "tui/tui.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -41,6 +42,7 @@ enum {
 	OPT_STDIO,
 	OPT_JSON,
 	OPT_CSV,
+	OPT_TUI,
 	OPT_LINE_SIZE,
 	OPT_ALL_MEMBERS,
 	OPT_SYMFS,
@@ -66,10 +68,12 @@ static const struct cli_option fields_options[] = {
 	{ OPT_STDIO, 0, "stdio", NULL, "print text tables (the default)" },
 	{ OPT_JSON, 0, "json", NULL, "print JSON" },
 	{ OPT_CSV, 0, "csv", NULL, "print the member table as CSV" },
+	{ OPT_TUI, 0, "tui", NULL,
+	  "browse the member tables in the terminal, and each struct's layout as a heat map" },
 	CLI_OPTION_END
 };
 
-enum out_format { OUT_STDIO, OUT_JSON, OUT_CSV };
+enum out_format { OUT_STDIO, OUT_JSON, OUT_CSV, OUT_TUI };
 
 struct fields_opts {
 	const char *input;
@@ -130,6 +134,9 @@ static int fields_option(void *ctx, int id, const char *arg)
 	case OPT_STDIO:
 		o->format = OUT_STDIO;
 		return cli__output_format(o->cmd, &o->format_opt, "stdio");
+	case OPT_TUI:
+		o->format = OUT_TUI;
+		return cli__output_format(o->cmd, &o->format_opt, "tui");
 	case OPT_JSON:
 		o->format = OUT_JSON;
 		return cli__output_format(o->cmd, &o->format_opt, "json");
@@ -265,6 +272,28 @@ static bool struct_selected(const struct fields_ctx *c, const struct field_struc
 {
 	return !c->o->only_struct || flat_layout__same_type(fs->layout->name, c->o->only_struct) ||
 	       !strcmp(fields_attr__strip_tag(fs->layout->name), fields_attr__strip_tag(c->o->only_struct));
+}
+
+/* --tui: the selected structs in the browser (tui/tui.h). */
+static int browse(struct fields_ctx *c)
+{
+	const struct field_struct **sel = xcalloc(c->fields->nr_structs, sizeof(*sel));
+	struct tui_fields tf = {
+		.input = c->input, .f = c->fields, .structs = sel,
+		.all_members = c->o->all_members, .namer = fields_attr__name_ip, .namer_ctx = c->fa,
+	};
+	char err[256];
+	int rc = EXIT_OK;
+
+	for (size_t i = 0; i < c->fields->nr_structs; i++)
+		if (struct_selected(c, &c->fields->structs[i]))
+			sel[tf.nr_structs++] = &c->fields->structs[i];
+	if (tui__fields(&tf, err, sizeof(err)) < 0) {
+		cli__error("%s", err);
+		rc = EXIT_USAGE;
+	}
+	free(sel);
+	return rc;
 }
 
 /* A line concerns the selected struct when one of its slots is of it. */
@@ -813,6 +842,12 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 	case OUT_CSV:
 		print_csv(&c, stdout);
 		break;
+	case OUT_TUI:
+		if (c.fields->nr_structs) {
+			rc = browse(&c);
+			goto out;
+		}
+		break;
 	}
 	rc = c.fields->nr_structs ? EXIT_OK : EXIT_NOTHING;
 	if (rc == EXIT_NOTHING)
@@ -832,7 +867,7 @@ const struct command cmd_fields = {
 	.name = "fields",
 	.summary = "which struct members the samples touch, who writes them, what sharing it is",
 	.usage = "[-i FILE] [-k VMLINUX] [--debug-file F ...] [--struct NAME] "
-		 "[--type 'struct T'@ADDR] [--cache-type NAME=TYPE] [--stdio|--json|--csv]",
+		 "[--type 'struct T'@ADDR] [--cache-type NAME=TYPE] [--stdio|--json|--csv|--tui]",
 	.description =
 		"Tie every memory sample to a struct type, member and instance by the strongest "
 		"evidence at hand (the type of the instruction's memory operand at the IP, a global "

@@ -2,3 +2,5 @@
 EXTRA_DIST += tests/tui/lib.sh
 TESTS += tests/tui/report.sh
 dist_check_SCRIPTS += tests/tui/report.sh
+TESTS += tests/tui/fields.sh
+dist_check_SCRIPTS += tests/tui/fields.sh

@@ -149,6 +149,8 @@ void text_view__add(struct view *v, int attr, const char *fmt, ...)
 /* Append each line of @text. */
 void text_view__add_text(struct view *v, int attr, const char *text);
 size_t text_view__rows(struct view *v);
+/* Empty the view (to fill it again: another measure, another mode). */
+void text_view__clear(struct view *v);
 /* Put the cursor on line @i (the source line of a code address). */
 void text_view__goto(struct view *v, size_t i);
 /* Extra keys of a text view (the suggestion's w); @ctx freed by @free_ctx with the view. */

@@ -28,8 +28,7 @@ int tui__table(const struct table *t, const char *title, char *err, size_t errle
 	return -1;
 }
 
-int tui__layout(const struct tui_layout_line *lines, size_t nr, const char *title,
-		const struct table *t, char *err, size_t errlen)
+int tui__fields(const struct tui_fields *tf, char *err, size_t errlen)
 {
 	snprintf(err, errlen, NO_TUI);
 	return -1;

@@ -158,6 +158,16 @@ void text_view__add_text(struct view *v, int attr, const char *text)
 	}
 }
 
+void text_view__clear(struct view *v)
+{
+	struct text_view *xv = xv_of(v);
+
+	for (size_t i = 0; i < xv->nr; i++)
+		free(xv->lines[i].text);
+	xv->nr = 0;
+	v->cur = v->top = 0;
+}
+
 size_t text_view__rows(struct view *v)
 {
 	return xv_of(v)->nr;

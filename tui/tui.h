@@ -18,12 +18,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analyzer/fields.h"
 #include "util/strbuf.h"
 
 struct c2c;
 struct c2c_entry;
 struct c2c_resolver;
 struct c2c_view;
+struct field_struct;
+struct fields;
 struct table;
 
 /* Whether this build has the browser (ncursesw was found at configure time). */
@@ -59,23 +62,29 @@ int tui__report(const struct tui_report *r, char *err, size_t errlen);
 int tui__table(const struct table *t, const char *title, char *err, size_t errlen);
 
 /**
- * struct tui_layout_line - one line of a layout as the heat-map view shows it.
- * @text:	the line as the layout printer wrote it (pahole's format)
- * @heat:	0 (cold) .. 3 (most of the HITMs or writes of the struct); -1 for a cache-line
- *		boundary or a verdict line
+ * struct tui_fields - `lineup fields --tui`: the attributed structs.
+ * @input:	the recording's name (titles)
+ * @f:		the fields report (after fields__finish)
+ * @structs:	the structs to show, hottest first (one: its member table opens at once)
+ * @all_members: list untouched nested members too (fields --all-members)
+ * @namer, @namer_ctx: how code addresses are named in the member table
  */
-struct tui_layout_line {
-	const char *text;
-	int heat;
+struct tui_fields {
+	const char *input;
+	const struct fields *f;
+	const struct field_struct *const *structs;
+	size_t nr_structs;
+	bool all_members;
+	fields_ip_namer namer;
+	void *namer_ctx;
 };
 
 /*
- * The struct's layout as a heat map (members coloured by their HITMs or writes, boundaries
- * marked, a verdict under each line), then @t (its member table) below it on Enter.  @t may be
- * NULL.
+ * The member table of each struct (analyzer/fields_table.h), and from it (Enter, l) the
+ * struct's layout as a heat map: pahole's format, each member coloured and marked by its share
+ * of the HITMs (or writes), the cache-line boundaries marked with each line's verdict.
  */
-int tui__layout(const struct tui_layout_line *lines, size_t nr, const char *title,
-		const struct table *t, char *err, size_t errlen);
+int tui__fields(const struct tui_fields *tf, char *err, size_t errlen);
 
 /**
  * struct tui_suggestion - `lineup suggest --tui`: the suggestion view.

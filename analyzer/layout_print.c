@@ -552,13 +552,18 @@ void layout__print(const struct layout_type *type, const struct layout_print_opt
 		.has_align_info = !opts->no_forced_align,
 	};
 
+	/* `typedef struct { ... } T;` as pahole prints it (-C T) */
+	const char *td = !type->name ? type->typedef_name : NULL;
+
+	if (td)
+		out(&c, "typedef ");
 	/* pahole's name column: 23, 21 for a union, 55 when expanding types */
 	if (type->kind == LAYOUT_UNION)
-		print_union(&c, type, 0, 26, opts->expand ? 55 : 21, NULL, 0, true);
+		print_union(&c, type, 0, 26, opts->expand ? 55 : 21, td, 0, true);
 	else if (type->kind == LAYOUT_ENUM)
-		print_enum(&c, type, 0, NULL);
+		print_enum(&c, type, 0, td);
 	else
-		print_struct(&c, type, 0, 26, opts->expand ? 55 : 23, NULL, 0, true);
+		print_struct(&c, type, 0, 26, opts->expand ? 55 : 23, td, 0, true);
 	out(&c, ";\n");
 }
 
@@ -580,6 +585,10 @@ static void json_type(const struct layout_type *t, unsigned int line, uint64_t b
 {
 	strbuf__addf(sb, "{\"kind\":\"%s\",\"name\":", layout_kind__name(t->kind));
 	json_str(sb, t->name);
+	if (t->typedef_name) {
+		strbuf__add(sb, ",\"typedef\":", 11);
+		json_str(sb, t->typedef_name);
+	}
 	strbuf__addf(sb, ",\"size\":%llu,\"align\":%u,\"packed\":%s,\"cachelines\":%llu",
 		(unsigned long long)t->size, t->align, t->packed ? "true" : "false",
 		(unsigned long long)((t->size + line - 1) / line));

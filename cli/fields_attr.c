@@ -173,7 +173,9 @@ const struct flat_layout *fields_attr__find_type(void *ctx, const char *name)
 	 * The sources are opened without LAYOUT_EXPAND so that type names stay as declared
 	 * (atomic_long_t, spinlock_t); named struct members are looked up in the same source.
 	 */
-	char *fname = xasprintf("%s %s", layout_kind__name(lt->kind), lt->name ? lt->name : tag);
+	/* a typedef'd anonymous struct goes by its typedef, as vartype names it */
+	char *fname = !lt->name && lt->typedef_name ? xstrdup(lt->typedef_name) :
+			xasprintf("%s %s", layout_kind__name(lt->kind), lt->name ? lt->name : tag);
 
 	t->flat = flat_layout__new(lt, fname, resolve_in_source, src);
 	free(fname);

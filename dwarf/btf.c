@@ -673,6 +673,21 @@ static int cycle_error(struct bbuild *b, const char *name, char *err, size_t err
 	return -EINVAL;
 }
 
+/* The layout of struct @id, looked up as @name. */
+static int btf_found(struct bbuild *b, uint32_t id, const char *name,
+		     const struct layout_type **out, char *err, size_t errlen)
+{
+	struct layout_type *t = build_type(b, id, 0, false);
+
+	*out = NULL;
+	if (b->cycle)
+		return cycle_error(b, name, err, errlen);
+	if (!t->name)
+		t->typedef_name = arena__strdup(b->arena, name);
+	*out = t;
+	return 0;
+}
+
 static int btf_find(struct layout_source *src, const char *name,
 		    const struct layout_type **out, char *err, size_t errlen)
 {
@@ -687,14 +702,20 @@ static int btf_find(struct layout_source *src, const char *name,
 		if (!is_sou(t) || !t->name_off)
 			continue;
 		n = btf__name_by_offset(s->btf, t->name_off);
-		if (n && !strcmp(n, name)) {
-			*out = build_type(&b, id, 0, false);
-			if (b.cycle) {
-				*out = NULL;
-				return cycle_error(&b, name, err, errlen);
-			}
-			return 0;
-		}
+		if (n && !strcmp(n, name))
+			return btf_found(&b, id, name, out, err, errlen);
+	}
+	/* `typedef struct { ... } T;`: the struct goes by T, as pahole names it */
+	for (uint32_t id = 1; id < s->nr_types; id++) {
+		const struct btf_type *t = btf__type_by_id(s->btf, id), *st;
+		const char *n;
+
+		if (btf_kind(t) != BTF_KIND_TYPEDEF || !t->name_off)
+			continue;
+		st = type_at(&b, t->type);
+		n = btf__name_by_offset(s->btf, t->name_off);
+		if (is_sou(st) && !name_of(&b, st) && n && !strcmp(n, name))
+			return btf_found(&b, t->type, name, out, err, errlen);
 	}
 	return 1;
 }

@@ -1239,6 +1239,13 @@ static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *
 	return 0;
 }
 
+/* The anonymous struct/union/class that typedef @td names directly, into @out. */
+static bool anon_struct(Dwarf_Die *td, Dwarf_Die *out)
+{
+	return die_type(td, out) && is_struct_tag(dwarf_tag(out)) && !dwarf_diename(out) &&
+	       !die_has(out, DW_AT_declaration);
+}
+
 /*
  * Index struct names CU by CU from where the last lookup stopped, up to the CU that defines
  * @want (NULL: to the end): a -C lookup reads only the CUs up to its struct, several lookups
@@ -1269,8 +1276,12 @@ static void index_scan(struct dwarf_source *s, const char *want)
 		do {
 			struct hmap_entry *e;
 			const char *name;
+			Dwarf_Die def = child;
 
-			if (!is_struct_tag(dwarf_tag(&child)) || die_has(&child, DW_AT_declaration))
+			/* `typedef struct { ... } T;`: the struct goes by T, as pahole names it */
+			if (dwarf_tag(&child) == DW_TAG_typedef && !anon_struct(&child, &def))
+				continue;
+			if (!is_struct_tag(dwarf_tag(&def)) || die_has(&def, DW_AT_declaration))
 				continue;
 			name = dwarf_diename(&child);
 			if (!name)
@@ -1279,7 +1290,7 @@ static void index_scan(struct dwarf_source *s, const char *want)
 			if (e->key)
 				continue;
 			e->key = arena__strdup(&s->index_names, name);
-			e->okey = die_key(s, &child);
+			e->okey = die_key(s, &def);
 			if (want && !strcmp(name, want))
 				hit = true;
 		} while (dwarf_siblingof(&child, &child) == 0);
@@ -1331,6 +1342,8 @@ static int dwarf_find(struct layout_source *src, const char *name,
 	strbuf__release(&b.tmp);
 	if (b.cycle)
 		return cycle_error(&b, name, err, errlen);
+	if (!t->name)
+		t->typedef_name = arena__strdup(&src->arena, name);
 	e = hmap__slot(&s->found, hash_str(name), name, 0, true);
 	e->key = arena__strdup(&src->arena, name);
 	e->val = t;

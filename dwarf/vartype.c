@@ -268,14 +268,42 @@ static uint64_t die_size(Dwarf_Die *die)
 	return dwarf_aggregate_size(die, &sz) == 0 ? sz : 0;
 }
 
-/* "struct NAME" / "union NAME" for a named struct/union DIE, else NULL. */
+/*
+ * The typedef naming anonymous struct @die (`typedef struct { ... } T;`, as C libraries and
+ * Phoenix write them): a typedef directly under its unit whose type is @die, or NULL.
+ */
+static const char *typedef_of(Dwarf_Die *die)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	Dwarf_Die cu, child, t;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL) || dwarf_child(&cu, &child))
+		return NULL;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_typedef && dwarf_diename(&child) &&
+		    type_of(&child, &t) && dwarf_dieoffset(&t) == off &&
+		    dwarf_cu_getdwarf(t.cu) == dwarf_cu_getdwarf(die->cu))
+			return dwarf_diename(&child);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return NULL;
+}
+
+/*
+ * "struct NAME" / "union NAME" for a named struct/union DIE, the typedef's name for an
+ * anonymous one that a typedef names (pahole's name for it), else NULL.
+ */
 static char *struct_name(Dwarf_Die *die)
 {
 	int tag = dwarf_tag(die);
 	const char *name = dwarf_diename(die);
 
-	if (!name || dwarf_hasattr(die, DW_AT_declaration))
+	if (dwarf_hasattr(die, DW_AT_declaration))
 		return NULL;
+	if (!name) {
+		name = tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+		       tag == DW_TAG_class_type ? typedef_of(die) : NULL;
+		return name ? xstrdup(name) : NULL;
+	}
 	if (tag == DW_TAG_structure_type)
 		return xasprintf("struct %s", name);
 	if (tag == DW_TAG_union_type)
@@ -1043,10 +1071,18 @@ static int reg_of_op(const cs_x86_op *op)
 	return r >= 0 && r < 16 ? r : -1;
 }
 
+/* A local's stack slot: [rbp + disp] or [rsp + disp], no index. */
+static bool stack_slot(const cs_x86_op *op)
+{
+	return op->type == X86_OP_MEM && op->mem.index == X86_REG_INVALID &&
+	       (op->mem.base == X86_REG_RBP || op->mem.base == X86_REG_RSP);
+}
+
 /*
  * The variable that receives what the call at @sym+@off returns: follow the result from rax
- * through the instructions after the call, to a variable living in that register (location
- * lists) or a global it is stored to (a RIP-relative store).
+ * through the instructions after the call (and the stack slots it is spilled to), to a
+ * variable living in that register (location lists) or a global it is stored to (a
+ * RIP-relative store).
  */
 static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct sym_entry *se,
 			   uint64_t off, Dwarf_Die *cu, Dwarf_Addr bias, Dwarf_Die *out)
@@ -1057,6 +1093,9 @@ static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct s
 	unsigned int regs = 1u << 0;	/* the registers holding the result: rax */
 	const unsigned int callee_saved = 1u << 3 | 1u << 6 | 0xfu << 12;
 	bool found = false;
+	/* stack slots holding it: -O0 code spills the result around the hooks' calls */
+	struct { x86_reg base; int64_t disp; } slots[8];
+	int nr_slots = 0;
 
 	if (!code || !vt->cs_open)
 		return false;
@@ -1066,7 +1105,7 @@ static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct s
 			cs_free(insn, n);
 		return false;
 	}
-	for (size_t i = 1; i < n && !found && regs; i++) {
+	for (size_t i = 1; i < n && !found && (regs || nr_slots); i++) {
 		const cs_x86 *x = &insn[i].detail->x86;
 		int dst, src;
 
@@ -1102,6 +1141,27 @@ static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct s
 			if (g && a == g->dwfl_addr && find_variable(f, g->name, g->dwfl_addr, out))
 				found = true;
 			break;
+		}
+		if (insn[i].id == X86_INS_MOV && x->op_count == 2 && src >= 0 &&
+		    (regs & (1u << src)) && stack_slot(&x->operands[0])) {
+			if (nr_slots < (int)(sizeof(slots) / sizeof(slots[0]))) {
+				slots[nr_slots].base = x->operands[0].mem.base;
+				slots[nr_slots++].disp = x->operands[0].mem.disp;
+			}
+			continue;
+		}
+		if (insn[i].id == X86_INS_MOV && x->op_count == 2 && dst >= 0 &&
+		    stack_slot(&x->operands[1])) {
+			bool ours = false;
+
+			for (int k = 0; k < nr_slots; k++)
+				ours |= slots[k].base == x->operands[1].mem.base &&
+					slots[k].disp == x->operands[1].mem.disp;
+			if (ours)
+				regs |= 1u << dst;
+			else
+				regs &= ~(1u << dst);
+			continue;
 		}
 		if (insn[i].id == X86_INS_MOV && x->op_count == 2 && src >= 0 && dst >= 0 &&
 		    (regs & (1u << src)))

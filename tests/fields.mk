@@ -32,3 +32,6 @@ dist_check_SCRIPTS += tests/fields/kmem.sh
 TESTS += tests/fields/outputs.sh
 dist_check_SCRIPTS += tests/fields/outputs.sh
 EXTRA_DIST += tests/fields/kscenario.sh
+TESTS += tests/fields/typedef.sh
+dist_check_SCRIPTS += tests/fields/typedef.sh
+EXTRA_DIST += tests/fields/lreg.c

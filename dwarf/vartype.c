@@ -550,6 +550,8 @@ struct candidate {
 	int64_t offset;
 	uint64_t size;
 	Dwarf_Die die;		/* the pointee struct */
+	bool wrapper;		/* an anonymous struct named by its typedef (atomic_t): the
+				 * member of a container more likely than the object itself */
 };
 
 /*
@@ -617,6 +619,7 @@ static void consider(Dwarf_Die *die, Dwarf_Addr pc, int reg, int64_t disp, struc
 	best->offset = offset;
 	best->size = size;
 	best->die = p;
+	best->wrapper = !dwarf_diename(&p);
 }
 
 /*
@@ -952,6 +955,19 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 	if (cu)
 		scan_pc(cu, pc, 0, false, operand_var, &os);
 	any = os.any;
+	if (best.wrapper && cu) {
+		/* atomic_inc(&bdev->bd_openers): v is an atomic_t *, the object a block_device
+		 * that the code before the access may show */
+		struct candidate outer = { 0 };
+
+		if (traced_type(vt, f, se, use_off, cu, bias, reg, mem->mem.disp, &outer) &&
+		    outer.size > best.size) {
+			free(best.type);
+			best = outer;
+		} else {
+			free(outer.type);
+		}
+	}
 	if (!best.type && cu &&
 	    traced_type(vt, f, se, use_off, cu, bias, reg, mem->mem.disp, &best))
 		any = true;

@@ -4,10 +4,12 @@
 #include "tui/browser.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tui/screen.h"
 #include "util/xalloc.h"
@@ -15,6 +17,7 @@
 #define CTRL(c) ((c) & 0x1f)
 #define KEY_ESC 27
 #define HSTEP 8
+#define SCRIPT_END (KEY_MAX + 1)
 
 /* The keys every view has, for the help screen. */
 static const char common_help[] =
@@ -48,6 +51,8 @@ void browser__release(struct browser *b)
 		view_free(b->views[--b->depth]);
 	strbuf__release(&b->search);
 	strbuf__release(&b->message);
+	free(b->script);
+	free(b->times);
 }
 
 bool browser__push(struct browser *b, struct view *v)
@@ -333,6 +338,105 @@ bool browser__key(struct browser *b, int key)
 	return true;
 }
 
+/*
+ * Keys from a script instead of the terminal (LINEUP_TUI_SCRIPT, as tig's TIG_SCRIPT): one key a
+ * line, a character or a name (Enter, Esc, Up, Down, Left, Right, PgUp, PgDn, Home, End, Tab),
+ * "/TEXT" for a search; each key's time to answer (the key and the redraw) is kept, and said
+ * on standard error at the end: how the benchmark measures a key press.
+ */
+static const struct {
+	const char *name;
+	int key;
+} key_names[] = {
+	{ "Enter", '\n' }, { "Esc", KEY_ESC }, { "Up", KEY_UP }, { "Down", KEY_DOWN },
+	{ "Left", KEY_LEFT }, { "Right", KEY_RIGHT }, { "PgUp", KEY_PPAGE },
+	{ "PgDn", KEY_NPAGE }, { "Home", KEY_HOME }, { "End", KEY_END }, { "Tab", '\t' },
+};
+
+static void script_add(struct browser *b, int key)
+{
+	b->script = xgrow(b->script, &b->cap_script, b->nr_script + 1, sizeof(*b->script));
+	b->script[b->nr_script++] = key;
+}
+
+static int script_load(struct browser *b, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+
+	if (!f) {
+		snprintf(err, errlen, "LINEUP_TUI_SCRIPT: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "\n");
+		bool named = false;
+
+		line[len] = '\0';
+		if (!len)
+			continue;
+		for (size_t i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+			if (!strcmp(line, key_names[i].name)) {
+				script_add(b, key_names[i].key);
+				named = true;
+			}
+		if (named)
+			continue;
+		if (line[0] == '/' && len > 1) {
+			for (size_t i = 0; i < len; i++)
+				script_add(b, (unsigned char)line[i]);
+			script_add(b, '\n');
+		} else if (len == 1) {
+			script_add(b, (unsigned char)line[0]);
+		} else {
+			snprintf(err, errlen, "LINEUP_TUI_SCRIPT: %s: '%s' is no key", path, line);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	b->scripted = true;
+	return 0;
+}
+
+static int next_key(struct browser *b)
+{
+	if (!b->scripted)
+		return screen__key();
+	/* the script's end quits, as if the user had pressed q at every view (a prompt
+	 * reads it as a cancel) */
+	return b->at_script < b->nr_script ? b->script[b->at_script++] : SCRIPT_END;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void script_report(struct browser *b)
+{
+	double sum = 0;
+
+	if (!b->nr_times)
+		return;
+	for (size_t i = 0; i < b->nr_times; i++)
+		sum += b->times[i];
+	qsort(b->times, b->nr_times, sizeof(*b->times), cmp_double);
+	fprintf(stderr, "lineup: %zu scripted keys: median %.3f ms, mean %.3f ms, max %.3f ms "
+		"(key and redraw)\n", b->nr_times, b->times[b->nr_times / 2], sum / b->nr_times,
+		b->times[b->nr_times - 1]);
+}
+
 bool browser__prompt(struct browser *b, const char *question, struct strbuf *out)
 {
 	for (;;) {
@@ -346,7 +450,7 @@ bool browser__prompt(struct browser *b, const char *question, struct strbuf *out
 		curs_set(1);
 		screen__refresh();
 		strbuf__release(&line);
-		key = screen__key();
+		key = next_key(b);
 		curs_set(0);
 		switch (key) {
 		case '\n':
@@ -356,6 +460,7 @@ bool browser__prompt(struct browser *b, const char *question, struct strbuf *out
 		case KEY_ESC:
 		case CTRL('g'):
 		case CTRL('c'):
+		case SCRIPT_END:
 			return false;
 		case KEY_BACKSPACE:
 		case 127:
@@ -383,13 +488,18 @@ int browser__run(struct browser *b, char *err, size_t errlen)
 		snprintf(err, errlen, "nothing to browse");
 		return -1;
 	}
+	if (getenv("LINEUP_TUI_SCRIPT") && !b->scripted &&
+	    script_load(b, getenv("LINEUP_TUI_SCRIPT"), err, errlen) < 0)
+		return -1;
 	if (screen__init(err, errlen) < 0)
 		return -1;
+	browser__draw(b);
 	for (int errs = 0;;) {
+		double t0;
 		int key;
+		bool go_on;
 
-		browser__draw(b);
-		key = screen__key();
+		key = next_key(b);
 		/* a closed terminal reads ERR for ever: leave rather than spin */
 		if (key == ERR) {
 			if (++errs > 100)
@@ -397,9 +507,20 @@ int browser__run(struct browser *b, char *err, size_t errlen)
 			continue;
 		}
 		errs = 0;
-		if (!browser__key(b, key) || !b->depth)
+		if (key == SCRIPT_END)
+			break;
+		t0 = now_ms();
+		go_on = browser__key(b, key) && b->depth;
+		if (go_on)
+			browser__draw(b);
+		if (b->scripted) {
+			b->times = xgrow(b->times, &b->cap_times, b->nr_times + 1, sizeof(*b->times));
+			b->times[b->nr_times++] = now_ms() - t0;
+		}
+		if (!go_on)
 			break;
 	}
 	screen__exit();
+	script_report(b);
 	return 0;
 }

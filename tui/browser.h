@@ -85,7 +85,9 @@ struct view {
  * struct browser - the view stack and what is shared between views.
  * @search:	the last / search (n and N repeat it)
  * @message:	a one-time message for the status line (cleared at the next key)
- * @keys:	keys answered so far (the benchmark's count)
+ * @keys:	keys answered so far
+ * @script:	keys from LINEUP_TUI_SCRIPT instead of the terminal (@scripted), and @times,
+ *		the milliseconds each took to answer (browser.c says more)
  */
 struct browser {
 	struct view *views[BROWSER_MAX_DEPTH];
@@ -93,6 +95,11 @@ struct browser {
 	struct strbuf search;
 	struct strbuf message;
 	unsigned long keys;
+	bool scripted;
+	int *script;
+	size_t nr_script, cap_script, at_script;
+	double *times;
+	size_t nr_times, cap_times;
 };
 
 void browser__init(struct browser *b);

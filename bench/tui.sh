@@ -1,0 +1,89 @@
+#!/bin/sh
+# The browser on a large recording: what opening it costs beside `lineup report --stdio` on the
+# same file (the tables are computed once, as for --stdio), and how long a key press takes to
+# answer with about 10,000 cache lines shown (the key and the redraw, measured inside lineup
+# through LINEUP_TUI_SCRIPT, in a real terminal: a tmux pane of 80x24).
+#
+#   bench/tui.sh [SAMPLES] [LINES]        (from a build directory; default 2M samples, 10000 lines)
+#   RUNS=5 bench/tui.sh                     (runs of each; default 3)
+#
+# The recording is mkperf's generated one (tests/tools/mkperf --generate) with LINES hot lines;
+# --show-all shows every line (the -d threshold would hide lines with a 1/10000 share).
+# Figures, not assertions: medians of the runs, user+sys CPU time beside the wall time.
+set -eu
+
+N=${1:-2000000}
+NL=${2:-10000}
+RUNS=${RUNS:-3}
+B=${top_builddir:-.}
+LINEUP=$(readlink -f "${LINEUP:-$B/lineup}")
+MKPERF=${MKPERF:-$B/tests/tools/mkperf}
+TIME=/usr/bin/time
+
+for x in "$LINEUP" "$MKPERF"; do
+	[ -x "$x" ] || { echo "missing $x: run from a build directory after make" >&2; exit 2; }
+done
+command -v tmux >/dev/null || { echo "tmux is not installed" >&2; exit 2; }
+[ -x "$TIME" ] || { echo "$TIME (GNU time) is not installed" >&2; exit 2; }
+grep -q '^#define HAVE_NCURSESW 1' "$B/config.h" || { echo "built without ncursesw" >&2; exit 2; }
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/lineup-bench-tui.XXXXXX")
+trap 'tmux -S "$W/sock" kill-server 2>/dev/null; rm -rf "$W"' EXIT
+"$MKPERF" --generate "$N" --lines "$NL" -o "$W/r.data" >/dev/null
+echo "recording: $N samples, $NL lines, $(du -m "$W/r.data" | cut -f1) MB"
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# One browser run in a fresh pane: $1 the key script, $2 where its figures go.
+pane() {
+	tmux -S "$W/sock" kill-server 2>/dev/null || true
+	cat >"$W/pane.sh" <<EOF
+LINEUP_TUI_SCRIPT=$1 $TIME -f "%e %U %S" -o "$2.time" "$LINEUP" report --tui --show-all \
+	-i "$W/r.data" 2>"$2.err"
+echo done >"$2.done"
+EOF
+	rm -f "$2.done"
+	tmux -S "$W/sock" -f /dev/null new-session -d -x 80 -y 24 \
+		env TERM=screen LANG=C.UTF-8 sh "$W/pane.sh"
+	while ! [ -f "$2.done" ]; do sleep 0.2; done
+}
+
+# -- opening: --stdio against the browser opened and quit at once (the script: q) -------------
+echo q >"$W/quit"
+: >"$W/stdio.t"
+: >"$W/tui.t"
+for r in $(seq "$RUNS"); do
+	$TIME -f "%e %U %S" -o "$W/s.time" "$LINEUP" report --stdio --show-all -i "$W/r.data" \
+		>/dev/null
+	cat "$W/s.time" >>"$W/stdio.t"
+	pane "$W/quit" "$W/open"
+	cat "$W/open.time" >>"$W/tui.t"
+done
+sw=$(awk '{ print $1 }' "$W/stdio.t" | median)
+sc=$(awk '{ print $2 + $3 }' "$W/stdio.t" | median)
+tw=$(awk '{ print $1 }' "$W/tui.t" | median)
+tc=$(awk '{ print $2 + $3 }' "$W/tui.t" | median)
+echo "report --stdio:          wall ${sw}s  user+sys ${sc}s"
+echo "report --tui, open+quit: wall ${tw}s  user+sys ${tc}s"
+awk -v a="$tw" -v b="$sw" -v c="$tc" -v d="$sc" 'BEGIN {
+	printf "browser / stdio: wall %.2f, user+sys %.2f\n", a / b, c / d }'
+
+# -- key presses at NL lines: one script per kind of key ------------------------------------
+script() {
+	name=$1
+	shift
+	: >"$W/$name.keys"
+	for k in "$@"; do echo "$k" >>"$W/$name.keys"; done
+}
+rep() { n=$1; k=$2; i=0; while [ $i -lt "$n" ]; do echo "$k"; i=$((i + 1)); done; }
+script move $(rep 200 j) $(rep 50 PgDn) End Home $(rep 50 PgUp) $(rep 100 k)
+script sort s s s s s S S s s s
+script search /0x7f000 n n n n n N N N /10 n n
+script enter $(rep 20 'Enter
+q
+j')
+script display d d d d
+for s in move sort search enter display; do
+	pane "$W/$s.keys" "$W/$s"
+	printf '%-8s %s\n' "$s:" "$(sed 's/^lineup: //' "$W/$s.err")"
+done

@@ -137,27 +137,12 @@ void table_cell__set_str(struct table_cell *c, const char *s)
 void table_cell__set_strf(struct table_cell *c, const char *fmt, ...)
 {
 	va_list ap;
-	char small[256];
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
+	strbuf__vaddf(&c->text, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		n = 0;
-	if ((size_t)n < sizeof(small)) {
-		strbuf__add(&c->text, small, (size_t)n);
-	} else {
-		char *big = xmalloc((size_t)n + 1);
-
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		strbuf__add(&c->text, big, (size_t)n);
-		free(big);
-	}
 	c->kind = TABLE_STRING;
-	c->s = c->text.buf;
+	c->s = c->text.buf ? c->text.buf : "";
 }
 
 /* The text of a column that has only one, at a wide width, trimmed: its plain value. */

@@ -68,14 +68,12 @@ bool browser__push(struct browser *b, struct view *v)
 
 void browser__message(struct browser *b, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	strbuf__reset(&b->message);
-	strbuf__add(&b->message, buf, strlen(buf));
+	va_start(ap, fmt);
+	strbuf__vaddf(&b->message, fmt, ap);
+	va_end(ap);
 }
 
 static struct view *top(struct browser *b)

@@ -123,26 +123,14 @@ static void add_line(struct text_view *xv, int attr, const char *s, size_t len)
 
 void text_view__add(struct view *v, int attr, const char *fmt, ...)
 {
-	char small[512];
+	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
+	strbuf__vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		n = 0;
-	if ((size_t)n >= sizeof(small)) {
-		char *big = xmalloc((size_t)n + 1);
-
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		add_line(xv_of(v), attr, big, (size_t)n);
-		free(big);
-	} else {
-		add_line(xv_of(v), attr, small, (size_t)n);
-	}
+	add_line(xv_of(v), attr, sb.buf ? sb.buf : "", sb.len);
+	strbuf__release(&sb);
 }
 
 void text_view__add_text(struct view *v, int attr, const char *text)

@@ -23,21 +23,28 @@ void strbuf__add(struct strbuf *sb, const char *s, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
-void strbuf__addf(struct strbuf *sb, const char *fmt, ...)
+void strbuf__vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list ap2;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
 	if (n < 0)
 		return;
 	strbuf__grow(sb, n);
-	va_start(ap, fmt);
 	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
-	va_end(ap);
 	sb->len += n;
+}
+
+void strbuf__addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf__vaddf(sb, fmt, ap);
+	va_end(ap);
 }
 
 void strbuf__reset(struct strbuf *sb)

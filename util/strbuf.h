@@ -2,6 +2,7 @@
 #ifndef LINEUP_UTIL_STRBUF_H
 #define LINEUP_UTIL_STRBUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* A growable NUL-terminated string.  The caller owns buf and frees it with strbuf__release. */
@@ -14,6 +15,8 @@ struct strbuf {
 #define STRBUF_INIT { NULL, 0, 0 }
 
 void strbuf__addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf__vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 void strbuf__add(struct strbuf *sb, const char *s, size_t n);
 void strbuf__reset(struct strbuf *sb);
 void strbuf__release(struct strbuf *sb);

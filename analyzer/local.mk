@@ -14,6 +14,7 @@ analyzer_libanalyzer_a_SOURCES += analyzer/watch_replay.c analyzer/watch_replay.
 	analyzer/watch_object.c analyzer/watch_object.h
 analyzer_libanalyzer_a_SOURCES += analyzer/callchain.c analyzer/callchain.h
 analyzer_libanalyzer_a_SOURCES += analyzer/table.c analyzer/table.h
-analyzer_libanalyzer_a_SOURCES += analyzer/srcpatch.h
+analyzer_libanalyzer_a_SOURCES += analyzer/srcpatch.c analyzer/srcpatch.h analyzer/srcpatch_diff.c \
+	analyzer/srcpatch_int.h
 analyzer_libanalyzer_a_SOURCES += analyzer/abstat.c analyzer/abstat.h
 analyzer_libanalyzer_a_SOURCES += analyzer/fields_table.c analyzer/fields_table.h

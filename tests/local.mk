@@ -16,6 +16,7 @@ include tests/speed.mk
 include tests/sim.mk
 include tests/layout.mk
 include tests/spe.mk
+include tests/srcpatch.mk
 include tests/table.mk
 include tests/suggest.mk
 include tests/ab.mk

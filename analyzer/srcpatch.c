@@ -976,30 +976,11 @@ static struct list *parse_list(struct ctx *c, size_t a, size_t b, size_t span_st
 			}
 			it = pool__zalloc(&c->pool, sizeof(*it));
 			it->code_first = i;
-			for (;;) {
-				struct decl *d = parse_decl(c, i, e, depth);
-				size_t nx;
-
-				if (c->oc->error)
-					return NULL;
-				vec__push(&c->pool, &it->decls, d);
-				last = e;
-				i = e + 1;
-				/* Declarations sharing a line stay one item. */
-				nx = next_code(lx, i, b);
-				while (i < b && lx->toks[i].kind == TK_COMMENT &&
-				       lx->toks[i].line == lx->toks[e].end_line)
-					last = i++;
-				if (nx >= b || lx->toks[nx].kind == TK_PP ||
-				    lx->toks[nx].line != lx->toks[e].end_line)
-					break;
-				i = nx;
-				e = decl_end(c, i, b);
-				if (e == SIZE_MAX) {
-					fail(c, lx->toks[i].line, "a member declaration without its ';'");
-					return NULL;
-				}
-			}
+			vec__push(&c->pool, &it->decls, parse_decl(c, i, e, depth));
+			if (c->oc->error)
+				return NULL;
+			last = e;
+			i = e + 1;
 		}
 		if (it->is_block) {
 			/* a comment on the #endif line is part of the directive */
@@ -1197,6 +1178,7 @@ static int check_members(struct ctx *c, const struct list *body, uint32_t line)
 struct def {
 	size_t first, lbrace, rbrace, semi;
 	bool randomized;
+	bool by_typedef; /* named by its typedef, not by a tag */
 };
 
 static size_t skip_attrs(const struct lexed *lx, size_t i, size_t lim)
@@ -1251,7 +1233,7 @@ static unsigned int find_defs(const struct lexed *lx, const char *name, struct d
 		if (!tok_punct(lx, k, '{'))
 			continue;
 		{
-			struct def d = { first, k, match(lx, k, n), 0, false };
+			struct def d = { first, k, match(lx, k, n), 0, false, false };
 			bool hit = k != j && tok_is(lx, j, name);
 
 			if (d.rbrace >= n)
@@ -1262,8 +1244,8 @@ static unsigned int find_defs(const struct lexed *lx, const char *name, struct d
 					continue;
 				if (tok_is(lx, d.semi, "__randomize_layout"))
 					d.randomized = true;
-				if (tdef && tok_is(lx, d.semi, name))
-					hit = true;
+				if (tdef && tok_is(lx, d.semi, name) && !hit)
+					hit = d.by_typedef = true;
 				if (tok_punct(lx, d.semi, '('))
 					d.semi = match(lx, d.semi, n);
 			}
@@ -1287,6 +1269,8 @@ static int find_def(struct ctx *c, struct def *out)
 		c->oc->message = xasprintf("%s: no definition of %s", c->file->path, c->type);
 		return -ENOENT;
 	}
+	if (defs[0].by_typedef)
+		c->type = c->req->name;
 	for (unsigned int k = 0; k < nr; k++) {
 		if (line && lx->toks[defs[k].first].line <= line &&
 		    line <= lx->toks[defs[k].semi].line) {
@@ -1468,6 +1452,21 @@ static struct vec *order_list(struct ctx *c, const struct list *l, const int *S,
 			fail(c, it->line, "%s is not in the new order",
 			     names.nr ? ((struct name *)names.v[0])->s : "a member");
 			return NULL;
+		}
+		if (first[i] >= 0 && item_splittable(it)) {
+			const struct decl *d = it->decls.v[0];
+
+			for (unsigned int k = 0; k < d->nr_d; k++) {
+				bool placed = false;
+
+				for (unsigned int p = 0; p < nr && !placed; p++)
+					placed = of[p] == it && dcl[p] == k;
+				if (!placed) {
+					fail(c, it->line, "%s is not in the new order",
+					     ((struct name *)d->names.v[k])->s);
+					return NULL;
+				}
+			}
 		}
 	}
 	/* Flags inside a unit, a flexible array not last. */
@@ -1673,9 +1672,13 @@ static size_t align_at(struct ctx *c, const struct decl *d, bool before)
 		return c->lx.toks[d->last].start;
 	if (d->kind == DECL_AGGREGATE && d->anonymous && d->inner && d->inner->items.nr) {
 		const struct item *it = d->inner->items.v[0];
+		const struct decl *f = it->is_block || !it->decls.nr ? NULL : it->decls.v[0];
 
-		if (!it->is_block && it->decls.nr)
-			return align_at(c, it->decls.v[0], true);
+		/* alignas(N) int p, q; would align q too */
+		if (!f || (f->kind == DECL_PLAIN && f->nr_d > 1) ||
+		    (f->kind == DECL_AGGREGATE && !f->anonymous))
+			return SIZE_MAX;
+		return align_at(c, f, true);
 	}
 	return c->lx.toks[d->first].start;
 }
@@ -1683,11 +1686,22 @@ static size_t align_at(struct ctx *c, const struct decl *d, bool before)
 static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, const int *S,
 		      unsigned int nr, bool top);
 
+/* End the output's line (trailing blanks dropped) unless it is ended. */
+static void newline(struct strbuf *out)
+{
+	while (out->len && (out->buf[out->len - 1] == ' ' || out->buf[out->len - 1] == '\t'))
+		out->buf[--out->len] = '\0';
+	/* empty: the text starts after the struct's '{' */
+	if (!out->len || out->buf[out->len - 1] != '\n')
+		strbuf__add(out, "\n", 1);
+}
+
 static void emit_group_marker(struct ctx *c, struct strbuf *out, const char *what, const char *g,
 			      bool aligned)
 {
 	char buf[64];
 
+	newline(out);
 	strbuf__addf(out, "%s__cacheline_group_%s(%s)%s;\n", c->indent, what, g,
 		     aligned ? align_attr(c, buf, sizeof(buf)) : "");
 }
@@ -1723,7 +1737,8 @@ static void emit_elem(struct ctx *c, struct strbuf *out, const struct elem *e)
 		for (int k = e->from; k < e->to; k++) {
 			if (k > e->from)
 				strbuf__add(out, ", ", 2);
-			add_range(out, s, t[d->d[k].first].start, t[d->d[k].last - 1].end);
+			add_range(out, s, t[k ? d->d[k].first : d->prefix_end].start,
+				  t[d->d[k].last - 1].end);
 		}
 		if (e->align && c->req->style != SRCPATCH_ALIGNAS)
 			strbuf__addf(out, "%s", align_attr(c, buf, sizeof(buf)));
@@ -1733,19 +1748,24 @@ static void emit_elem(struct ctx *c, struct strbuf *out, const struct elem *e)
 	} else if (e->align) {
 		bool before = c->req->style == SRCPATCH_ALIGNAS;
 		size_t at = align_at(c, it->decls.v[0], before);
+		const char *attr = align_attr(c, buf, sizeof(buf));
 
+		if (at == SIZE_MAX) {
+			/* no member to put alignas on alone: the type's GNU attribute */
+			at = align_at(c, it->decls.v[0], false);
+			snprintf(buf, sizeof(buf), " __attribute__((aligned(%u)))", c->line_size);
+		}
 		add_range(out, s, it->chunk_start, at);
-		strbuf__addf(out, "%s", align_attr(c, buf, sizeof(buf)));
+		strbuf__addf(out, "%s", attr);
 		add_range(out, s, at, it->chunk_end);
 	} else {
 		add_range(out, s, it->chunk_start, it->chunk_end);
 	}
-	if (out->len && out->buf[out->len - 1] != '\n')
-		strbuf__add(out, "\n", 1);
 }
 
 static void blank_line(struct strbuf *out)
 {
+	newline(out);
 	if (out->len >= 2 && out->buf[out->len - 1] == '\n' && out->buf[out->len - 2] != '\n' &&
 	    out->buf[out->len - 2] != '{')
 		strbuf__add(out, "\n", 1);
@@ -1754,6 +1774,18 @@ static void blank_line(struct strbuf *out)
 static bool ends_line(const struct strbuf *out)
 {
 	return out->len && out->buf[out->len - 1] == '\n';
+}
+
+static bool elem_has_flex(const struct elem *e)
+{
+	for (unsigned int d = 0; !e->item->is_block && d < e->item->decls.nr; d++) {
+		const struct decl *dc = e->item->decls.v[d];
+
+		for (unsigned int n = 0; n < dc->names.nr; n++)
+			if (((const struct name *)dc->names.v[n])->flex)
+				return true;
+	}
+	return false;
 }
 
 /* Alignment of each element, and which ones need it. */
@@ -1839,8 +1871,6 @@ static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, c
 		const struct item *f = l->items.v[0];
 
 		add_range(out, s, l->span_start, f->chunk_start);
-		if (out->len && !ends_line(out) && f->chunk_start > l->span_start)
-			strbuf__add(out, "\n", 1);
 	}
 	for (unsigned int k = 0; k < seq->nr; k++) {
 		const struct elem *e = seq->v[k];
@@ -1848,6 +1878,9 @@ static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, c
 		const char *g = top && c->kernel_groups && e->slot >= 0 ? c->group[e->slot] : NULL;
 		bool marker = false;
 
+		/* a group ends before a flexible array, which stays last */
+		if (open && !g && elem_has_flex(e))
+			g = "";
 		if (g && open) {
 			emit_group_marker(c, out, "end", open, false);
 			open = NULL;
@@ -1865,8 +1898,10 @@ static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, c
 		if (!marker && prev && it->index == prev->index + 1 && !changed[k] &&
 		    !changed[k - 1]) {
 			add_range(out, s, prev->chunk_end, it->chunk_start);
-		} else if (!marker && prev && it->blank_before) {
+		} else if (!marker && (prev || it->index) && it->blank_before) {
 			blank_line(out);
+		} else if (!marker && (prev || it->index)) {
+			newline(out);
 		}
 		if (it->chunk_start != line_start(s, it->chunk_start) && ends_line(out))
 			strbuf__add(out, c->indent, strlen(c->indent));
@@ -1879,9 +1914,11 @@ static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, c
 		const struct item *la = l->items.v[l->items.nr - 1];
 		size_t a = la->chunk_end;
 
-		if (ends_line(out))
+		if (prev != la || changed[seq->nr - 1] || open) {
+			newline(out);
 			while (a < l->span_end && (s[a] == ' ' || s[a] == '\t'))
 				a++;
+		}
 		add_range(out, s, a, l->span_end);
 	}
 }
@@ -1958,34 +1995,54 @@ static void assert_words(struct vec *w, struct pool *p, const char *part, const 
 	}
 }
 
-/* "static_assert(A &&\n\t      B, MSG);": the words filled into 100 columns. */
+/* "static_assert(A &&\n\t      B, MSG);": parts filled into 100 columns, a part too long
+ * for a line of its own broken after its comparison. */
 static void add_assert(struct ctx *c, struct strbuf *sb, const char **parts, unsigned int nr,
 		       const char *msg)
 {
-	struct vec w = { 0 };
 	size_t col = 14;
 
-	for (unsigned int k = 0; k < nr; k++)
-		assert_words(&w, &c->pool, parts[k], k + 1 < nr ? " &&" : msg ? "," : ");");
-	if (msg) {
-		char *m = pool__zalloc(&c->pool, strlen(msg) + 5);
-
-		sprintf(m, "\"%s\");", msg);
-		vec__push(&c->pool, &w, m);
-	}
 	strbuf__add(sb, "static_assert(", 14);
-	for (unsigned int k = 0; k < w.nr; k++) {
-		size_t len = strlen(w.v[k]);
+	for (unsigned int k = 0; k <= nr; k++) {
+		const char *tail = k + 1 < nr ? " &&" : msg ? "," : ");";
+		struct vec w = { 0 };
+		char *whole;
 
-		if (k && col + 1 + len > 100) {
+		if (k == nr && !msg)
+			break;
+		if (k == nr) {
+			whole = pool__zalloc(&c->pool, strlen(msg) + 5);
+			sprintf(whole, "\"%s\");", msg);
+		} else {
+			whole = pool__zalloc(&c->pool, strlen(parts[k]) + 4);
+			sprintf(whole, "%s%s", parts[k], tail);
+		}
+		if (k && col + 1 + strlen(whole) > 100) {
 			strbuf__add(sb, "\n\t      ", 8);
 			col = 14;
 		} else if (k) {
 			strbuf__add(sb, " ", 1);
 			col++;
 		}
-		strbuf__add(sb, w.v[k], len);
-		col += len;
+		if (col + strlen(whole) <= 100 || k == nr) {
+			strbuf__add(sb, whole, strlen(whole));
+			col += strlen(whole);
+			continue;
+		}
+		assert_words(&w, &c->pool, parts[k], tail);
+		for (unsigned int i = 0; i < w.nr; i++) {
+			size_t len = strlen(w.v[i]);
+
+			if (i && col + 1 + len > 100) {
+				strbuf__add(sb, "\n\t      ", 8);
+				col = 14;
+			} else if (i) {
+				strbuf__add(sb, " ", 1);
+				col++;
+			}
+			strbuf__add(sb, w.v[i], len);
+			col += len;
+		}
 	}
 	strbuf__add(sb, "\n", 1);
 }
@@ -2031,9 +2088,12 @@ static void make_checks(struct ctx *c, const struct list *body, struct strbuf *s
 					  T, m, T, g),
 			};
 
-			add_assert(c, sb, (const char **)p, 2, NULL);
+			char *msg = xasprintf("%s in cache line group %s", m, g);
+
+			add_assert(c, sb, (const char **)p, 2, msg);
 			free(p[0]);
 			free(p[1]);
+			free(msg);
 		} else {
 			/* between the group's first member and the next group's */
 			const char *f = NULL, *nx = NULL;
@@ -2075,7 +2135,7 @@ static void comment_edit(struct ctx *c, const struct def *d, struct edits *ed)
 {
 	const struct lexed *lx = &c->lx;
 	const char *s = lx->text, *txt = c->req->comment;
-	size_t at = line_start(s, lx->toks[d->first].start), end = at, p = d->first;
+	size_t at = line_start(s, lx->toks[d->first].start), end = SIZE_MAX, p = d->first;
 	struct strbuf sb = STRBUF_INIT;
 	size_t first_len = strcspn(txt, "\n");
 
@@ -2100,6 +2160,8 @@ static void comment_edit(struct ctx *c, const struct def *d, struct edits *ed)
 			at = line_start(s, t->start);
 		p--;
 	}
+	if (end == SIZE_MAX)
+		end = at;
 	strbuf__add(&sb, "/*\n", 3);
 	for (const char *l = txt; *l;) {
 		size_t n = strcspn(l, "\n");
@@ -2125,6 +2187,9 @@ static void asserts_edit(struct ctx *c, const struct def *d, const struct list *
 	if (at < lx->len)
 		at++;
 	end = at;
+	while (i < lx->nr && lx->toks[i].kind == TK_COMMENT &&
+	       lx->toks[i].line == lx->toks[d->semi].line)
+		i++;
 	strbuf__addf(&hdr, "/* Keep the cache-line groups of %s (see the comment above it). */",
 		     c->type);
 	/* the previous run's block: our comment line and the static_asserts after it */
@@ -2272,22 +2337,10 @@ static struct list *ctx__body(struct ctx *c, struct def *d)
 {
 	const struct lexed *lx = &c->lx;
 	struct list *body;
-	bool typedef_only;
 
 	if (find_def(c, d))
 		return NULL;
-	typedef_only = !tok_is(lx, next_code(lx, d->first + 1, lx->nr), c->req->name) &&
-		       tok_is(lx, d->first, "typedef");
-	{
-		size_t j = skip_attrs(lx, next_code(lx, d->first + 1, lx->nr), lx->nr);
-
-		if (tok_is(lx, d->first, "typedef"))
-			j = skip_attrs(lx, next_code(lx, next_code(lx, j + 1, lx->nr), lx->nr),
-				       lx->nr);
-		typedef_only = !(j < d->lbrace && tok_is(lx, j, c->req->name));
-	}
-	if (typedef_only)
-		c->type = c->req->name;
+	c->type = d->by_typedef ? c->req->name : c->type;
 	c->oc->line = lx->toks[d->first].line;
 	c->oc->end_line = lx->toks[d->semi].line;
 	c->oc->randomized |= d->randomized;

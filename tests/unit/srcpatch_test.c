@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * analyzer/srcpatch on C text written here: each case a source, a request and the exact new
+ * text (or the refusal's message).  Cases: bit-fields, a union, an anonymous struct, a
+ * flexible array, aligned(64) members, packed, #ifdef blocks, trailing comments, two structs
+ * in one header, a source that no longer matches the binary, multi-declarator lines, member
+ * macros, typedef'd anonymous structs, randstruct, the kernel's groups and their checks, the
+ * diff's hunks.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/srcpatch.h"
+#include "tests/unit/check.h"
+
+/* "a,b@g!,c@" into slots: @g a group starts, @ the group ends, ! a new cache line. */
+static struct srcpatch_slot *slots(const char *spec, unsigned int *nr, char **keep)
+{
+	char *s = strdup(spec), *save = NULL;
+	struct srcpatch_slot *v = calloc(64, sizeof(*v));
+
+	*nr = 0;
+	*keep = s;
+	for (char *t = strtok_r(s, ",", &save); t && *nr < 64; t = strtok_r(NULL, ",", &save)) {
+		size_t len = strlen(t);
+		char *at = strchr(t, '@');
+
+		if (len && t[len - 1] == '!') {
+			v[*nr].new_line = true;
+			t[len - 1] = '\0';
+		}
+		if (at) {
+			*at = '\0';
+			v[*nr].group = at + 1;
+		}
+		v[*nr].member = t;
+		(*nr)++;
+	}
+	return v;
+}
+
+static const char **names(const char *spec, unsigned int *nr, char **keep)
+{
+	char *s = strdup(spec), *save = NULL;
+	const char **v = calloc(64, sizeof(*v));
+
+	*nr = 0;
+	*keep = s;
+	for (char *t = strtok_r(s, ",", &save); t && *nr < 64; t = strtok_r(NULL, ",", &save))
+		v[(*nr)++] = t;
+	return v;
+}
+
+struct run {
+	int ret;
+	char *text, *diff, *error;
+	unsigned int nr_warnings;
+	char warnings[4][512];
+	bool randomized;
+	unsigned int line;
+};
+
+/* One request on one file; the result copied out, everything freed. */
+static struct run run(const char *src, const char *name, unsigned int decl_line,
+		      enum srcpatch_style style, const char *expected, const char *order,
+		      const char *comment)
+{
+	struct srcpatch_file f = { "include/t.h", src };
+	struct srcpatch_request r = { 0 };
+	struct srcpatch *sp;
+	struct run out = { 0 };
+	char *k1, *k2;
+
+	r.name = name;
+	r.decl_line = decl_line;
+	r.style = style;
+	r.expected = names(expected, &r.nr_expected, &k1);
+	r.slots = slots(order, &r.nr_slots, &k2);
+	r.comment = comment;
+	out.ret = srcpatch__make(&f, 1, &r, 1, &sp);
+	if (out.ret >= 0) {
+		const struct srcpatch_outcome *oc = &sp->outcomes[0];
+
+		out.text = strdup(sp->texts[0]);
+		out.diff = strdup(sp->diff);
+		out.error = oc->message ? strdup(oc->message) : NULL;
+		out.randomized = oc->randomized;
+		out.line = oc->line;
+		for (unsigned int w = 0; w < oc->nr_warnings && w < 4; w++)
+			snprintf(out.warnings[out.nr_warnings++], 512, "%s", oc->warnings[w]);
+		srcpatch__delete(sp);
+	}
+	free((void *)r.expected);
+	free((void *)r.slots);
+	free(k1);
+	free(k2);
+	return out;
+}
+
+static void run__release(struct run *r)
+{
+	free(r->text);
+	free(r->diff);
+	free(r->error);
+}
+
+static bool text_is(const char *got, const char *want, int line)
+{
+	if (got && !strcmp(got, want))
+		return true;
+	fprintf(stderr, "line %d: got:\n%s\n---- want:\n%s\n----\n", line, got ? got : "(null)", want);
+	return false;
+}
+#define CHECK_TEXT(got, want) CHECK(text_is(got, want, __LINE__))
+
+static bool has(const char *hay, const char *needle, int line)
+{
+	if (hay && strstr(hay, needle))
+		return true;
+	fprintf(stderr, "line %d: no \"%s\" in:\n%s\n", line, needle, hay ? hay : "(null)");
+	return false;
+}
+#define CHECK_HAS(hay, needle) CHECK(has(hay, needle, __LINE__))
+
+static const char two[] = "#include <assert.h>\n"
+			  "#include <stddef.h>\n"
+			  "\n"
+			  "/* Two structs in one header. */\n"
+			  "struct bits {\n"
+			  "\tunsigned int a:1, b:3;\t/* flags */\n"
+			  "\tlong x;\n"
+			  "\tunsigned int c:4;\n"
+			  "\tint m, n, o;\n"
+			  "};\n"
+			  "\n"
+			  "/**\n"
+			  " * struct mix - kernel-doc must stay adjacent\n"
+			  " * @u: a union\n"
+			  " */\n"
+			  "struct mix {\n"
+			  "\tunion {\n"
+			  "\t\tint i;\n"
+			  "\t\tfloat f;\n"
+			  "\t} u;\n"
+			  "\tstruct {\n"
+			  "\t\tint p, q;\n"
+			  "\t};\n"
+			  "\tvoid (*fn)(int, char *);\t/* callback */\n"
+			  "\tlong hot __attribute__((aligned(64)));\n"
+			  "#ifdef CONFIG_X\n"
+			  "\tint x1;\n"
+			  "\tint x2;\n"
+			  "#else\n"
+			  "\tint y1;\n"
+			  "#endif\n"
+			  "\tint tail;\n"
+			  "\tchar data[];\n"
+			  "};\n";
+
+#define BITS "a,b,x,c,m,n,o"
+#define MIX "u,p,q,fn,hot,x1,x2,tail,data"
+
+static void test_unchanged(void)
+{
+	struct run r = run(two, "bits", 5, SRCPATCH_ATTR_ALIGNED, BITS, "a,b,x,c,m,n,o", NULL);
+
+	CHECK(r.ret == 0);
+	CHECK_TEXT(r.text, two);
+	CHECK_TEXT(r.diff, "");
+	run__release(&r);
+}
+
+/* Bit-fields move with their line; a bit-field cannot start an aligned line. */
+static void test_bitfields(void)
+{
+	struct run r = run(two, "bits", 5, SRCPATCH_ATTR_ALIGNED, BITS, "x,a,b,c,m,n,o", NULL);
+
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.diff, "@@ -3,8 +3,8 @@\n"
+			  " \n"
+			  " /* Two structs in one header. */\n"
+			  " struct bits {\n"
+			  "-\tunsigned int a:1, b:3;\t/* flags */\n"
+			  " \tlong x;\n"
+			  "+\tunsigned int a:1, b:3;\t/* flags */\n"
+			  " \tunsigned int c:4;\n"
+			  " \tint m, n, o;\n"
+			  " };\n");
+	run__release(&r);
+	r = run(two, "bits", 5, SRCPATCH_ATTR_ALIGNED, BITS, "x,a,b,c@hot!,m,n,o", NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "include/t.h:8: c is a bit-field: it cannot start an aligned cache line");
+	CHECK_TEXT(r.text, two);
+	run__release(&r);
+}
+
+/* int m, n, o; split where the order separates them, the attribute on its declarator alone. */
+static void test_multi_declarators(void)
+{
+	struct run r = run(two, "bits", 5, SRCPATCH_ATTR_ALIGNED, BITS, "o,m,x@hot!,a,b,c,n", NULL);
+
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.text, "struct bits {\n"
+			  "\tint o;\n"
+			  "\tint m;\n"
+			  "\tlong x __attribute__((aligned(64)));\n"
+			  "\tunsigned int a:1, b:3;\t/* flags */\n"
+			  "\tunsigned int c:4;\n"
+			  "\tint n;\n"
+			  "};\n"
+			  "\n"
+			  "/* Keep the cache-line groups of struct bits (see the comment above it). */\n"
+			  "static_assert(offsetof(struct bits, x) % 64 == 0, \"x starts a cache line\");\n"
+			  "static_assert(offsetof(struct bits, n) >= offsetof(struct bits, x), "
+			  "\"n in cache line group hot\");\n"
+			  "\n/**\n");
+	run__release(&r);
+	/* kept together in their order: the line stays as it is */
+	r = run(two, "bits", 5, SRCPATCH_ATTR_ALIGNED, BITS, "m,n,o,a,b,x,c", NULL);
+	CHECK_HAS(r.text, "struct bits {\n\tint m, n, o;\n\tunsigned int a:1, b:3;\t/* flags */\n"
+			  "\tlong x;\n\tunsigned int c:4;\n};\n");
+	run__release(&r);
+}
+
+/*
+ * A union and an anonymous struct move whole, with their comments; the kernel-doc comment
+ * stays on the struct, the layout comment above it; alignas into the anonymous struct would
+ * align both p and q, so the type's attribute is used.
+ */
+static void test_units(void)
+{
+	struct run r = run(two, "mix", 16, SRCPATCH_ALIGNAS, MIX,
+			   "hot@hotgrp!,u,p@cold!,x1,x2,fn,tail,data", "Layout by lineup\n\nsecond");
+
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.text, "};\n"
+			  "\n"
+			  "/*\n"
+			  " * Layout by lineup\n"
+			  " *\n"
+			  " * second\n"
+			  " */\n"
+			  "/**\n"
+			  " * struct mix - kernel-doc must stay adjacent\n"
+			  " * @u: a union\n"
+			  " */\n"
+			  "struct mix {\n"
+			  "\tlong hot __attribute__((aligned(64)));\n"
+			  "\tunion {\n"
+			  "\t\tint i;\n"
+			  "\t\tfloat f;\n"
+			  "\t} u;\n"
+			  "\tstruct {\n"
+			  "\t\tint p, q;\n"
+			  "\t} __attribute__((aligned(64)));\n"
+			  "#ifdef CONFIG_X\n"
+			  "\tint x1;\n"
+			  "\tint x2;\n"
+			  "#else\n"
+			  "\tint y1;\n"
+			  "#endif\n"
+			  "\tvoid (*fn)(int, char *);\t/* callback */\n"
+			  "\tint tail;\n"
+			  "\tchar data[];\n"
+			  "};\n");
+	/* hot is aligned already: no second attribute, but the checks */
+	CHECK_HAS(r.text, "static_assert(offsetof(struct mix, hot) % 64 == 0, \"hot starts a cache "
+			  "line\");\n");
+	CHECK_HAS(r.text, "static_assert(offsetof(struct mix, u) >= offsetof(struct mix, hot) &&\n"
+			  "\t      offsetof(struct mix, u) < offsetof(struct mix, p), \"u in cache line "
+			  "group hotgrp\");\n");
+	run__release(&r);
+	/* the unit found by the '|' name lineup watch gives it; a group inside it is refused */
+	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "p|q,u,fn,hot,x1,x2,tail,data", NULL);
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.text, "struct mix {\n\tstruct {\n\t\tint p, q;\n\t};\n\tunion {\n");
+	run__release(&r);
+	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "p,q@g!,u,fn,hot,x1,x2,tail,data", NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "a cache-line group cannot start at q, inside the unit declared at line 21");
+	run__release(&r);
+	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "p,u,q,fn,hot,x1,x2,tail,data", NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "include/t.h:21: q moves as one unit");
+	run__release(&r);
+}
+
+static void test_flex_and_mismatch(void)
+{
+	struct run r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "data,u,p,fn,hot,x1,x2,tail",
+			   NULL);
+
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "include/t.h:33: data is a flexible array member: it must stay last");
+	run__release(&r);
+	/* the source lost x2 and gained "extra" since the binary was built */
+	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, "u,p,q,fn,hot,x1,extra,tail,data",
+		"u,p,fn,hot,x1,x2,tail,data", NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "include/t.h:16: struct mix in the source differs from the debug info: "
+			   "only in the binary: extra; only in the source: x2");
+	CHECK_TEXT(r.diff, "");
+	run__release(&r);
+	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "u,p,fn,hot,x1,x2,tail,data,nosuch",
+		NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "nosuch (slot 9 of the new order) is not a member of struct mix");
+	run__release(&r);
+	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "u,p,fn,hot,x1,x2,data", NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "include/t.h:32: tail is not in the new order");
+	run__release(&r);
+}
+
+/* #ifdef blocks: move whole, reorder inside the branch the binary has, stay put when inactive. */
+static void test_ifdef(void)
+{
+	struct run r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX,
+			   "hot,u,x1,p,x2,fn,tail,data", NULL);
+
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "include/t.h:26: the members under #ifdef CONFIG_X (lines 26-31) move as "
+			   "one block, but the new order puts x2 apart from them");
+	run__release(&r);
+	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "u,p,fn,hot,x2,x1,tail,data", NULL);
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.text, "#ifdef CONFIG_X\n\tint x2;\n\tint x1;\n#else\n\tint y1;\n#endif\n");
+	run__release(&r);
+	/* the #else branch is the binary's */
+	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, "u,p,q,fn,hot,y1,tail,data",
+		"y1,u,p,fn,hot,tail,data", NULL);
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.text, "struct mix {\n#ifdef CONFIG_X\n\tint x1;\n\tint x2;\n#else\n\tint y1;\n"
+			  "#endif\n\tunion {\n");
+	run__release(&r);
+	/* neither: the block stays after hot, which it followed */
+	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, "u,p,q,fn,hot,tail,data",
+		"hot,u,p,fn,tail,data", NULL);
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.text, "struct mix {\n\tlong hot __attribute__((aligned(64)));\n#ifdef CONFIG_X\n");
+	run__release(&r);
+}
+
+/* Two structs of one file: one diff, two hunks. */
+static void test_two_structs(void)
+{
+	struct srcpatch_file f = { "include/t.h", two };
+	struct srcpatch_slot s1[] = { { "x", NULL, false }, { "a", NULL, false }, { "b", NULL, false },
+				      { "c", NULL, false }, { "m", NULL, false }, { "n", NULL, false },
+				      { "o", NULL, false } };
+	struct srcpatch_slot s2[] = { { "u", NULL, false },    { "p", NULL, false },
+				      { "hot", NULL, false },  { "fn", NULL, false },
+				      { "x1", NULL, false },   { "x2", NULL, false },
+				      { "tail", NULL, false }, { "data", NULL, false } };
+	const char *e1[] = { "a", "b", "x", "c", "m", "n", "o" };
+	const char *e2[] = { "u", "p", "q", "fn", "hot", "x1", "x2", "tail", "data" };
+	struct srcpatch_request r[2] = {
+		{ .name = "bits", .decl_line = 5, .expected = e1, .nr_expected = 7, .slots = s1,
+		  .nr_slots = 7, .style = SRCPATCH_ATTR_ALIGNED },
+		{ .name = "mix", .decl_line = 16, .expected = e2, .nr_expected = 9, .slots = s2,
+		  .nr_slots = 8, .style = SRCPATCH_ATTR_ALIGNED },
+	};
+	struct srcpatch *sp;
+
+	CHECK(srcpatch__make(&f, 1, r, 2, &sp) == 0);
+	CHECK_TEXT(sp->diff, "--- a/include/t.h\n"
+			     "+++ b/include/t.h\n"
+			     "@@ -3,8 +3,8 @@\n"
+			     " \n"
+			     " /* Two structs in one header. */\n"
+			     " struct bits {\n"
+			     "-\tunsigned int a:1, b:3;\t/* flags */\n"
+			     " \tlong x;\n"
+			     "+\tunsigned int a:1, b:3;\t/* flags */\n"
+			     " \tunsigned int c:4;\n"
+			     " \tint m, n, o;\n"
+			     " };\n"
+			     "@@ -21,8 +21,8 @@\n"
+			     " \tstruct {\n"
+			     " \t\tint p, q;\n"
+			     " \t};\n"
+			     "-\tvoid (*fn)(int, char *);\t/* callback */\n"
+			     " \tlong hot __attribute__((aligned(64)));\n"
+			     "+\tvoid (*fn)(int, char *);\t/* callback */\n"
+			     " #ifdef CONFIG_X\n"
+			     " \tint x1;\n"
+			     " \tint x2;\n");
+	srcpatch__delete(sp);
+}
+
+/* The kernel's groups, old markers replaced, checks into the named function of another file. */
+static void test_kernel_groups(void)
+{
+	static const char h[] = "struct tcp {\n"
+				"\t__cacheline_group_begin(old);\n"
+				"\tint rd;\n"
+				"\t__cacheline_group_end(old);\n"
+				"\tint wr;\t/* written */\n"
+				"\tint cold;\n"
+				"\tDECLARE_BITMAP(flags, 64);\n"
+				"} __randomize_layout;\n";
+	static const char c[] = "#include \"t.h\"\n"
+				"\n"
+				"static void __init tcp_struct_check(void)\n"
+				"{\n"
+				"\tCACHELINE_ASSERT_GROUP_MEMBER(struct tcp, old, rd);\n"
+				"\tCACHELINE_ASSERT_GROUP_MEMBER(struct other, x, y);\n"
+				"}\n";
+	struct srcpatch_file f[2] = { { "include/t.h", h }, { "net/t.c", c } };
+	struct srcpatch_slot s[] = { { "wr", "hot", true }, { "rd", "read", true },
+				     { "flags", NULL, false }, { "cold", "", false } };
+	const char *e[] = { "__cacheline_group_begin__old", "rd", "__cacheline_group_end__old",
+			    "wr", "cold", "flags" };
+	struct srcpatch_request r = { .name = "tcp", .decl_line = 1, .expected = e, .nr_expected = 6,
+				      .slots = s, .nr_slots = 4, .style = SRCPATCH_KERNEL_GROUPS,
+				      .check_fn = "tcp_struct_check" };
+	struct srcpatch *sp;
+
+	CHECK(srcpatch__make(f, 2, &r, 1, &sp) == 0);
+	CHECK_TEXT(sp->texts[0], "struct tcp {\n"
+				 "\t__cacheline_group_begin(hot) ____cacheline_aligned_in_smp;\n"
+				 "\tint wr;\t/* written */\n"
+				 "\t__cacheline_group_end(hot);\n"
+				 "\n"
+				 "\t__cacheline_group_begin(read) ____cacheline_aligned_in_smp;\n"
+				 "\tint rd;\n"
+				 "\tDECLARE_BITMAP(flags, 64);\n"
+				 "\t__cacheline_group_end(read);\n"
+				 "\n"
+				 "\tint cold;\n"
+				 "} __randomize_layout;\n");
+	CHECK_TEXT(sp->texts[1], "#include \"t.h\"\n"
+				 "\n"
+				 "static void __init tcp_struct_check(void)\n"
+				 "{\n"
+				 "\tCACHELINE_ASSERT_GROUP_MEMBER(struct tcp, hot, wr);\n"
+				 "\tCACHELINE_ASSERT_GROUP_MEMBER(struct tcp, read, rd);\n"
+				 "\tCACHELINE_ASSERT_GROUP_MEMBER(struct tcp, read, flags);\n"
+				 "\tCACHELINE_ASSERT_GROUP_MEMBER(struct other, x, y);\n"
+				 "}\n");
+	CHECK(sp->outcomes[0].randomized);
+	CHECK(sp->outcomes[0].nr_warnings == 1);
+	CHECK_HAS(sp->outcomes[0].warnings[0], "CONFIG_RANDSTRUCT off");
+	CHECK_HAS(sp->diff, "--- a/net/t.c\n+++ b/net/t.c\n");
+	srcpatch__delete(sp);
+}
+
+/* A typedef'd anonymous struct, packed, found by name when decl_line misses, two variants. */
+static void test_find(void)
+{
+	static const char t[] = "typedef struct {\n"
+				"\tchar c;\n"
+				"\tint i;\n"
+				"} __attribute__((packed)) pk_t;\n"
+				"#if A\n"
+				"struct v { int a; int b; };\n"
+				"#else\n"
+				"struct v {\n"
+				"\tint b;\n"
+				"\tint a;\n"
+				"};\n"
+				"#endif\n";
+	struct run r = run(t, "pk_t", 1, SRCPATCH_ATTR_ALIGNED, "c,i", "i,c", NULL);
+
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.text, "typedef struct {\n\tint i;\n\tchar c;\n} __attribute__((packed)) pk_t;\n");
+	run__release(&r);
+	r = run(t, "pk_t", 40, SRCPATCH_ATTR_ALIGNED, "c,i", "i@g!,c", NULL);
+	CHECK(r.ret == 0 && r.nr_warnings >= 1);
+	CHECK_HAS(r.warnings[0], "include/t.h:1: pk_t found here, not at line 40");
+	CHECK_HAS(r.text, "static_assert(offsetof(pk_t, i) % 64 == 0");
+	run__release(&r);
+	/* the one-line variant: rewritten one member a line */
+	r = run(t, "v", 6, SRCPATCH_ATTR_ALIGNED, "a,b", "b,a", NULL);
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.text, "#if A\nstruct v {\n\tint b;\n\tint a;\n};\n#else\n");
+	run__release(&r);
+	r = run(t, "v", 9, SRCPATCH_ATTR_ALIGNED, "a,b", "a,b", NULL);
+	CHECK_HAS(r.text, "#else\nstruct v {\n\tint a;\n\tint b;\n};\n#endif\n");
+	run__release(&r);
+	r = run(t, "v", 30, SRCPATCH_ATTR_ALIGNED, "a,b", "a,b", NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "struct v is defined 2 times (lines 6, 8) and none contains line 30");
+	run__release(&r);
+	r = run(t, "nosuch", 1, SRCPATCH_ATTR_ALIGNED, "a", "a", NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "include/t.h: no definition of struct nosuch");
+	run__release(&r);
+}
+
+/* Member macros, function pointers, arrays, randomized_struct_fields_start, an unknown macro. */
+static void test_macros(void)
+{
+	static const char t[] = "struct task {\n"
+				"\tunsigned int __state;\n"
+				"\trandomized_struct_fields_start\n"
+				"\tvoid *stack;\n"
+				"\tstruct_group(addrs,\n"
+				"\t\tint saddr;\n"
+				"\t\tint daddr;\n"
+				"\t);\n"
+				"\tDECLARE_FLEX_ARRAY(int, ents);\n"
+				"\tKABI_RESERVE(1);\n"
+				"\tint (*handler[4])(void *);\n"
+				"\tlong arr[2][3];\n"
+				"\trandomized_struct_fields_end\n"
+				"};\n";
+	struct srcpatch_file f = { "t.h", t };
+	struct srcpatch_scan *sc;
+	struct run r;
+
+	CHECK(srcpatch__scan(&f, "task", 1, &sc) == 0);
+	CHECK(sc->outcome.randomized);
+	CHECK(sc->nr_members == 9);
+	if (sc->nr_members == 9) {
+		CHECK(!strcmp(sc->members[2].name, "saddr") && !strcmp(sc->members[4].name, "addrs"));
+		CHECK(sc->members[2].unit == sc->members[4].unit);
+		CHECK(!strcmp(sc->members[5].name, "__empty_ents"));
+		CHECK(!strcmp(sc->members[7].name, "handler") && !strcmp(sc->members[8].name, "arr"));
+	}
+	CHECK(sc->outcome.nr_warnings == 2);
+	if (sc->outcome.nr_warnings == 2)
+		CHECK_HAS(sc->outcome.warnings[1], "t.h:10: KABI_RESERVE() may declare members");
+	srcpatch_scan__delete(sc);
+	r = run(t, "task", 1, SRCPATCH_ATTR_ALIGNED,
+		"__state,stack,saddr,daddr,addrs,__empty_ents,ents,handler,arr",
+		"__state,arr,handler,addrs,stack,ents", NULL);
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.text, "struct task {\n"
+			  "\tunsigned int __state;\n"
+			  "\trandomized_struct_fields_start\n"
+			  "\tlong arr[2][3];\n"
+			  "\trandomized_struct_fields_end\n"
+			  "\tint (*handler[4])(void *);\n"
+			  "\tstruct_group(addrs,\n"
+			  "\t\tint saddr;\n"
+			  "\t\tint daddr;\n"
+			  "\t);\n"
+			  "\tvoid *stack;\n"
+			  "\tDECLARE_FLEX_ARRAY(int, ents);\n"
+			  "\tKABI_RESERVE(1);\n"
+			  "};\n");
+	CHECK(r.randomized);
+	run__release(&r);
+	/* the binary has a member the unknown macro may declare: refused, the macro named */
+	r = run(t, "task", 1, SRCPATCH_ATTR_ALIGNED,
+		"__state,stack,saddr,daddr,addrs,__empty_ents,ents,kabi_reserved1,handler,arr",
+		"__state,stack,addrs,ents,handler,arr", NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "only in the binary: kabi_reserved1; only in the source: none; line 10: "
+			   "KABI_RESERVE() may declare members lineup cannot name");
+	run__release(&r);
+}
+
+/* A file without a final newline, and the hunk header of a one-line change at its end. */
+static void test_diff_edges(void)
+{
+	static const char t[] = "struct e {\n\tint a;\n\tint b;\n};";
+	struct run r = run(t, "e", 1, SRCPATCH_KERNEL_ALIGNED, "a,b", "b,a", NULL);
+
+	CHECK(r.ret == 0);
+	CHECK_TEXT(r.diff, "--- a/include/t.h\n"
+			   "+++ b/include/t.h\n"
+			   "@@ -1,4 +1,4 @@\n"
+			   " struct e {\n"
+			   "-\tint a;\n"
+			   " \tint b;\n"
+			   "+\tint a;\n"
+			   " };\n"
+			   "\\ No newline at end of file\n");
+	run__release(&r);
+}
+
+int main(void)
+{
+	test_unchanged();
+	test_bitfields();
+	test_multi_declarators();
+	test_units();
+	test_flex_and_mismatch();
+	test_ifdef();
+	test_two_structs();
+	test_kernel_groups();
+	test_find();
+	test_macros();
+	test_diff_edges();
+	return failures != 0;
+}

@@ -593,7 +593,14 @@ static void parse_declarators(struct ctx *c, struct decl *d, size_t a, size_t b,
 			continue;
 		nm = declarator_name(c, start, i, first && !d->nr_d, &bf, &flex);
 		if (nm != SIZE_MAX || next_code(lx, start, i) < i) {
-			d->d = xrealloc(d->d, (d->nr_d + 1) * sizeof(*d->d));
+			if (!(d->nr_d & (d->nr_d - 1))) {
+				struct declarator *nd = pool__zalloc(&c->pool, 2 * (d->nr_d + 1) *
+										     sizeof(*nd));
+
+				if (d->nr_d)
+					memcpy(nd, d->d, d->nr_d * sizeof(*nd));
+				d->d = nd;
+			}
 			dc = &d->d[d->nr_d++];
 			*dc = (struct declarator){ next_code(lx, start, i), i, nm, bf, flex };
 			while (dc->last > dc->first && !code_tok(lx, dc->last - 1))
@@ -2515,7 +2522,8 @@ int srcpatch__make(const struct srcpatch_file *files, unsigned int nr_files,
 		const char *t = files[f].text;
 		size_t at = 0;
 
-		qsort(eds[f].e, eds[f].nr, sizeof(*eds[f].e), edit_cmp);
+		if (eds[f].nr)
+			qsort(eds[f].e, eds[f].nr, sizeof(*eds[f].e), edit_cmp);
 		for (size_t k = 0; k < eds[f].nr; k++) {
 			add_range(&nt, t, at, eds[f].e[k].start);
 			strbuf__add(&nt, eds[f].e[k].text, strlen(eds[f].e[k].text));
@@ -2524,7 +2532,7 @@ int srcpatch__make(const struct srcpatch_file *files, unsigned int nr_files,
 		}
 		strbuf__add(&nt, t + at, strlen(t + at));
 		free(eds[f].e);
-		sp->texts[f] = nt.buf;
+		sp->texts[f] = nt.buf ? nt.buf : xstrdup("");
 		srcpatch__diff(&diff, files[f].path, t, nt.buf);
 	}
 	free(eds);

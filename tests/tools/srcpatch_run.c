@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 	struct srcpatch_request reqs[8];
 	unsigned int nf = 0, nr = 0, ns = 0, line_size = 0;
 	const char *comment = NULL, *check_fn = NULL;
-	char *expected = NULL;
+	char *expected = NULL, *keep[8] = { NULL };
 	bool scan = false;
 	struct srcpatch *sp;
 	int opt, ret;
@@ -211,8 +211,12 @@ int main(int argc, char **argv)
 	}
 	if (!nf || optind >= argc)
 		return 2;
-	if (scan)
-		return print_scan(&files[0], argv[optind]);
+	if (scan) {
+		ret = print_scan(&files[0], argv[optind]);
+		for (unsigned int f = 0; f < nf; f++)
+			free((void *)files[f].text);
+		return ret;
+	}
 	for (; optind < argc && nr < 8; optind++) {
 		memset(&reqs[nr], 0, sizeof(reqs[nr]));
 		if (parse_request(argv[optind], &reqs[nr]) || reqs[nr].file >= nf) {
@@ -223,9 +227,8 @@ int main(int argc, char **argv)
 		reqs[nr].check_fn = check_fn;
 		reqs[nr].line_size = line_size;
 		if (expected) {
-			char *copy = xstrdup(expected);
-
-			reqs[nr].expected = (const char *const *)split(copy, ',', &ns);
+			keep[nr] = xstrdup(expected);
+			reqs[nr].expected = (const char *const *)split(keep[nr], ',', &ns);
 			reqs[nr].nr_expected = ns;
 		} else {
 			default_expected(&reqs[nr], &files[reqs[nr].file]);
@@ -249,5 +252,15 @@ int main(int argc, char **argv)
 	}
 	fputs(sp->diff, stdout);
 	srcpatch__delete(sp);
+	for (unsigned int r = 0; r < nr; r++) {
+		if (!expected)
+			for (unsigned int e = 0; e < reqs[r].nr_expected; e++)
+				free((void *)reqs[r].expected[e]);
+		free((void *)reqs[r].expected);
+		free((void *)reqs[r].slots);
+		free(keep[r]);
+	}
+	for (unsigned int f = 0; f < nf; f++)
+		free((void *)files[f].text);
 	return ret;
 }

@@ -241,7 +241,6 @@ bool browser__key(struct browser *b, int key)
 	size_t page = (size_t)page_rows(v);
 	enum view_key vk;
 
-	b->keys++;
 	strbuf__reset(&b->message);
 	if (key == '\r' || key == KEY_ENTER || key == KEY_RIGHT)
 		key = '\n';
@@ -478,6 +477,18 @@ bool browser__prompt(struct browser *b, const char *question, struct strbuf *out
 			break;
 		}
 	}
+}
+
+int browser__browse(struct view *v, char *err, size_t errlen)
+{
+	struct browser b;
+	int rc;
+
+	browser__init(&b);
+	browser__push(&b, v);
+	rc = browser__run(&b, err, errlen);
+	browser__release(&b);
+	return rc;
 }
 
 int browser__run(struct browser *b, char *err, size_t errlen)

@@ -85,7 +85,6 @@ struct view {
  * struct browser - the view stack and what is shared between views.
  * @search:	the last / search (n and N repeat it)
  * @message:	a one-time message for the status line (cleared at the next key)
- * @keys:	keys answered so far
  * @script:	keys from LINEUP_TUI_SCRIPT instead of the terminal (@scripted), and @times,
  *		the milliseconds each took to answer (browser.c says more)
  */
@@ -94,7 +93,6 @@ struct browser {
 	int depth;
 	struct strbuf search;
 	struct strbuf message;
-	unsigned long keys;
 	bool scripted;
 	int *script;
 	size_t nr_script, cap_script, at_script;
@@ -108,6 +106,8 @@ void browser__release(struct browser *b);
 bool browser__push(struct browser *b, struct view *v);
 /* Start curses and run until the top view is left; 0, or -1 with @err. */
 int browser__run(struct browser *b, char *err, size_t errlen);
+/* A browser of its own with @v as its first view: run, then released (v with it). */
+int browser__browse(struct view *v, char *err, size_t errlen);
 /* A message on the status line until the next key. */
 void browser__message(struct browser *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

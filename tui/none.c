@@ -22,12 +22,6 @@ int tui__report(const struct tui_report *r, char *err, size_t errlen)
 	return -1;
 }
 
-int tui__table(const struct table *t, const char *title, char *err, size_t errlen)
-{
-	snprintf(err, errlen, NO_TUI);
-	return -1;
-}
-
 int tui__fields(const struct tui_fields *tf, char *err, size_t errlen)
 {
 	snprintf(err, errlen, NO_TUI);

@@ -326,18 +326,14 @@ int tui__report(const struct tui_report *r, char *err, size_t errlen)
 {
 	struct report_browser rb = { .r = r };
 	struct strbuf title = STRBUF_INIT;
-	struct browser b;
 	struct view *v;
 	int rc;
 
 	build(&rb);
 	lines_title(&rb, &title);
-	browser__init(&b);
 	v = table_view__new(&rb.lines, title.buf, report_enter, &rb);
 	table_view__set_keys(v, lines_key, lines_help);
-	browser__push(&b, v);
-	rc = browser__run(&b, err, errlen);
-	browser__release(&b);
+	rc = browser__browse(v, err, errlen);
 	strbuf__release(&title);
 	members_free(&rb);
 	table__release(&rb.lines);

@@ -15,7 +15,7 @@
 
 static SCREEN *scr;
 static volatile sig_atomic_t active;
-static bool color, utf8, exit_hooked;
+static bool color, utf8, exit_hooked;	/* utf8: the locale's; else ASCII only */
 static int attrs[SA_NR];
 
 /* Signals that end the process: the terminal goes back first, then the default action runs. */
@@ -134,16 +134,6 @@ void screen__exit(void)
 	scr = NULL;
 }
 
-bool screen__color(void)
-{
-	return color;
-}
-
-bool screen__utf8(void)
-{
-	return utf8;
-}
-
 int screen__attr(enum screen_attr a)
 {
 	return attrs[a];
@@ -226,14 +216,6 @@ void screen__put(int y, const char *text, int xoff, int width, int attr)
 	}
 	for (; x < width; x++)
 		addch(' ');
-	attrset(A_NORMAL);
-}
-
-void screen__rule(int y, int x, int width, int attr)
-{
-	attrset(attr);
-	for (int i = 0; i < width; i++)
-		mvaddstr(y, x + i, utf8 ? "\u2500" : "-");
 	attrset(A_NORMAL);
 }
 

@@ -6,7 +6,8 @@
  * The terminal, as the browser uses it: curses started on /dev/tty's terminal and put back on
  * every way out (a return, exit(), ^C, a crash signal: htop's and perf's ui__exit in the signal
  * handlers, tig's die()), colour only where the terminal has it and NO_COLOR is unset, and
- * UTF-8 line drawing only in a UTF-8 locale (ASCII otherwise).
+ * text other than ASCII only in a UTF-8 locale ('?' otherwise).  The browser draws no line
+ * graphics: its marks (heat, the source line, the rules of perf's headers) are ASCII.
  *
  * Attributes are named by what they mean (enum screen_attr); screen__attr gives the curses
  * attribute for the terminal at hand: a colour pair, or bold/reverse/underline in monochrome.
@@ -38,8 +39,6 @@ int screen__init(char *err, size_t errlen);
 /* Put the terminal back (idempotent; also at exit and on fatal signals). */
 void screen__exit(void);
 
-bool screen__color(void);
-bool screen__utf8(void);
 int screen__attr(enum screen_attr a);
 int screen__lines(void);
 int screen__cols(void);
@@ -49,8 +48,6 @@ int screen__cols(void);
  * @xoff display columns, in @width columns from column 0, padded with spaces, in @attr.
  */
 void screen__put(int y, const char *text, int xoff, int width, int attr);
-/* A horizontal rule of @width at row @y, column @x ('─' or '-'). */
-void screen__rule(int y, int x, int width, int attr);
 /* The next key (curses key codes; KEY_RESIZE after a resize). */
 int screen__key(void);
 void screen__refresh(void);

@@ -145,8 +145,6 @@ int tui__suggest(const struct tui_suggestion *s, char *err, size_t errlen)
 {
 	struct suggest_ctx sc = { .s = s };
 	struct view *v = text_view__new(s->title ? s->title : "suggestion");
-	struct browser b;
-	int rc;
 
 	add_part(v, &sc, "Proposed layout", s->proposed, false);
 	add_part(v, &sc, "Current layout", s->current, false);
@@ -157,9 +155,5 @@ int tui__suggest(const struct tui_suggestion *s, char *err, size_t errlen)
 			    "w                 write the patch to a file (asks its name; never\n"
 			    "                  writes over a file without asking)\n",
 			    &sc, NULL);
-	browser__init(&b);
-	browser__push(&b, v);
-	rc = browser__run(&b, err, errlen);
-	browser__release(&b);
-	return rc;
+	return browser__browse(v, err, errlen);
 }

@@ -10,7 +10,7 @@
  * prints @err and exits non-zero.
  *
  *	report:   if (tui__available() && isatty(1)) tui__report(&tr, err, sizeof(err));
- *	fields:   tui__table(&members_table, "title", err, sizeof(err));
+ *	fields:   tui__fields(&tf, err, sizeof(err));
  *	suggest:  tui__suggest(&ts, err, sizeof(err));
  *
  * Ownership: everything passed in is borrowed for the call.
@@ -57,9 +57,6 @@ struct tui_report {
 };
 
 int tui__report(const struct tui_report *r, char *err, size_t errlen);
-
-/* Browse one table (fields' member table): rows drill down through its drill hook. */
-int tui__table(const struct table *t, const char *title, char *err, size_t errlen);
 
 /**
  * struct tui_fields - `lineup fields --tui`: the attributed structs.

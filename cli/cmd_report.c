@@ -26,7 +26,7 @@
 #include "sampling/event.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
-#include "sampling/sample_layout.h"
+#include "sampling/session.h"
 #include "tui/tui.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -84,13 +84,7 @@ static const struct cli_option report_options[] = {
 	{ OPT_VMLINUX, 'k', "vmlinux", "FILE", "kernel image for kernel symbols" },
 	{ OPT_SYMFS, 0, "symfs", "DIR", "look for objects under DIR" },
 	{ OPT_FORCE, 'f', "force", NULL, "accepted for perf compatibility (no ownership check)" },
-	{ OPT_TIME, 0, "time", "START,END",
-	  "only samples in this time window (seconds, as perf script prints them; either may "
-	  "be empty)" },
-	{ OPT_PID, 0, "pid", "LIST", "only samples of these processes" },
-	{ OPT_TID, 0, "tid", "LIST", "only samples of these threads" },
-	{ OPT_CPU, 0, "cpu", "LIST", "only samples on these CPUs (0-3,8)" },
-	{ OPT_COMM, 0, "comm", "LIST", "only samples of threads with these command names" },
+	CLI_FILTER_OPTIONS(OPT_TIME),
 	{ OPT_FIELDS, 0, "fields", NULL,
 	  "add Type and Member columns to the Pareto rows (field attribution; always in --json)" },
 	{ OPT_DEBUG_FILE, 0, "debug-file", "FILE",
@@ -98,12 +92,9 @@ static const struct cli_option report_options[] = {
 	CLI_OPTION_END
 };
 
-enum report_format { FMT_DEFAULT, FMT_STDIO, FMT_TUI, FMT_JSON, FMT_CSV };
+_Static_assert(OPT_COMM - OPT_TIME == CLI_FILTER_COMM, "the filter options are in cli's order");
 
-struct id_list {
-	int64_t *v;
-	size_t n, cap;
-};
+enum report_format { FMT_DEFAULT, FMT_STDIO, FMT_TUI, FMT_JSON, FMT_CSV };
 
 struct report_opts {
 	const struct command *cmd;	/* for usage errors */
@@ -116,78 +107,10 @@ struct report_opts {
 	int node_info;
 	unsigned long long line_size;
 	const char *vmlinux, *symfs;
-	bool has_time;
-	uint64_t time_start, time_end;
-	struct id_list pids, tids, cpus;
-	char **comms;
-	size_t nr_comms;
+	struct session_filter filter;	/* --time --pid --tid --cpu --comm */
 	bool fields;			/* --fields: Type and Member columns (cli/report_fields.h) */
 	struct fields_attr_opts fattr;
 };
-
-/* "0-3,8" or "12,15" into @l; ranges only when @ranges. */
-static int parse_list(const struct command *cmd, const char *opt, const char *s,
-		      struct id_list *l)
-{
-	const char *p = s;
-
-	while (*p) {
-		char *end;
-		long long a = strtoll(p, &end, 10), b;
-
-		if (end == p || a < 0)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtoll(p, &end, 10);
-			if (end == p || b < a)
-				goto bad;
-		}
-		for (long long i = a; i <= b && i - a < 1 << 20; i++) {
-			l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
-			l->v[l->n++] = i;
-		}
-		if (*end == ',')
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
-	return 0;
-bad:
-	return cli__usage_error(cmd, "%s: '%s' is not a list like 0-3,8", opt, s);
-}
-
-static bool list_has(const struct id_list *l, int64_t v)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] == v)
-			return true;
-	return false;
-}
-
-/* Seconds as perf prints them ("12345.678901") to ns; empty means unbounded. */
-static int parse_seconds(const char *s, size_t len, uint64_t *out, uint64_t dflt)
-{
-	char buf[64], *end;
-	double v;
-
-	if (!len) {
-		*out = dflt;
-		return 0;
-	}
-	if (len >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	v = strtod(buf, &end);
-	/* not NaN, not infinite, and within what a u64 of nanoseconds holds */
-	if (end == buf || *end || !(v >= 0 && v < 18446744073.0))
-		return -1;
-	*out = (uint64_t)(v * 1e9 + 0.5);
-	return 0;
-}
 
 static int report_option(void *ctx, int id, const char *arg)
 {
@@ -268,34 +191,12 @@ static int report_option(void *ctx, int id, const char *arg)
 	}
 	case OPT_FORCE:
 		break;
-	case OPT_TIME: {
-		const char *comma = strchr(arg, ',');
-
-		if (!comma || parse_seconds(arg, comma - arg, &o->time_start, 0) ||
-		    parse_seconds(comma + 1, strlen(comma + 1), &o->time_end, UINT64_MAX))
-			return cli__usage_error(o->cmd,
-						"--time: '%s' is not START,END in seconds", arg);
-		if (o->time_start > o->time_end)
-			return cli__usage_error(o->cmd, "--time: '%s': START is after END", arg);
-		o->has_time = true;
-		break;
-	}
+	case OPT_TIME:
 	case OPT_PID:
-		return parse_list(o->cmd, "--pid", arg, &o->pids) ? EXIT_USAGE : 0;
 	case OPT_TID:
-		return parse_list(o->cmd, "--tid", arg, &o->tids) ? EXIT_USAGE : 0;
 	case OPT_CPU:
-		return parse_list(o->cmd, "--cpu", arg, &o->cpus) ? EXIT_USAGE : 0;
-	case OPT_COMM: {
-		char *dup = xstrdup(arg), *save = NULL;
-
-		for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			o->comms = xrealloc(o->comms, (o->nr_comms + 1) * sizeof(char *));
-			o->comms[o->nr_comms++] = xstrdup(t);
-		}
-		free(dup);
-		break;
-	}
+	case OPT_COMM:
+		return cli__filter_option(o->cmd, &o->filter, id - OPT_TIME, arg);
 	case OPT_FIELDS:
 		o->fields = true;
 		break;
@@ -306,18 +207,30 @@ static int report_option(void *ctx, int id, const char *arg)
 	return 0;
 }
 
-/* ---- the session: machine, symbols, per-dso ids ---- */
+/* ---- the tool: each sample of the session into c2c ---- */
+
+/*
+ * Aggregation misses the cache (a sample's line and entry are anywhere in c2c's tables), so
+ * a sample is added PF_STEPS * PF_DIST samples after it arrives, and what it will touch is
+ * fetched meanwhile, one dependent step every PF_DIST samples.  A sample arrives resolved
+ * (the session resolves in time order), so holding it back changes nothing but the timing.
+ * Call chains share r->ccbuf: with them nothing is held back.
+ */
+#define PF_DIST 3
+#define PF_STEPS 4
+#define PF_RING 32	/* > PF_STEPS * PF_DIST, a power of two */
+
+struct pending {
+	struct c2c_sample cs;
+	struct c2c_prefetch pf;
+};
 
 struct report {
 	struct report_opts *o;
-	struct perf_file *pf;
+	struct session *session;
 	const struct perf_header_info *h;
 	struct machine *machine;
-	struct symbols *symbols;
 	struct c2c *c2c;
-	struct c2c_dso_id *dso_ids;	/* by dso index */
-	bool *dso_id_set;
-	size_t nr_dso_ids;
 	struct thread **threads;	/* c2c thread handle -> thread */
 	size_t nr_threads, cap_threads;
 	uint32_t *thread_ht;
@@ -326,111 +239,13 @@ struct report {
 	uint32_t last_handle;
 	char *grouping;			/* "offset,iaddr" */
 	struct c2c_config cfg;		/* from the options; the rest from the header */
-	int cc_mode;			/* enum cc_mode, CC_UNKNOWN until the events are known */
-	struct cc_frame *ccbuf;		/* one sample's resolved call chain */
-	int max_stack;			/* perf's sysctl_perf_event_max_stack */
-	bool raw_samples;		/* the reader hands samples undecoded (queue__fast_sample) */
-	struct sample_layout *layouts;	/* by event */
-	size_t nr_layouts;
-	struct report_fields *fields;	/* --fields in the browser (its add_columns) */
+	bool callchains;		/* the session resolves frame-pointer chains */
+	struct session_frame *frames;	/* one sample's call chain, as the session gives it */
+	struct cc_frame *ccbuf;		/* the same, as c2c takes it */
+	struct pending ring[PF_RING];	/* samples not added yet: ring[seq % PF_RING] */
+	uint64_t pend_begin, pend_end;	/* their arrival numbers */
+	struct report_fields *rf;	/* --fields and --json: the Type and Member columns */
 };
-
-/*
- * perf's call-chain modes (setup_callchain): frame pointers (CALLCHAIN) are resolved and shown
- * as graphs; DWARF (REGS_USER + STACK_USER) and LBR (BRANCH_STACK) would need unwinding and
- * branch stitching, which lineup does not do.
- */
-enum cc_mode { CC_UNKNOWN = -1, CC_NONE, CC_FP, CC_UNSUPPORTED };
-
-#define PERF_MAX_STACK_DEPTH_ 127
-#define PERF_CONTEXT_HV_ ((uint64_t)-32)
-#define PERF_CONTEXT_KERNEL_ ((uint64_t)-128)
-#define PERF_CONTEXT_USER_ ((uint64_t)-512)
-#define PERF_CONTEXT_MAX_ ((uint64_t)-4095)
-
-static void report__cc_mode(struct report *r)
-{
-	uint64_t t = 0;
-
-	for (uint32_t k = 0; k < r->h->nr_evsels; k++)
-		t |= r->h->evsels[k].attr.sample_type;
-	if (!(t & SF_CALLCHAIN))
-		r->cc_mode = CC_NONE;
-	else if ((t & SF_REGS_USER && t & SF_STACK_USER) || (t & SF_BRANCH_STACK))
-		r->cc_mode = CC_UNSUPPORTED;
-	else
-		r->cc_mode = CC_FP;
-}
-
-/* perf's sample->period: the sample's PERIOD, else the event's sample_period. */
-static uint64_t sample_period(const struct report *r, const struct sample *s)
-{
-	if (s->present & SF_PERIOD)
-		return s->period;
-	if (s->evsel < r->h->nr_evsels)
-		return r->h->evsels[s->evsel].attr.sample_period;
-	return 0;
-}
-
-/*
- * perf's thread__resolve_callchain_sample (frame pointers, callee order): context markers set
- * the cpumode of the frames after them (user at first), an unknown marker empties the chain, at
- * most max_stack frames, and a chain longer than PERF_MAX_STACK_DEPTH is dropped.
- */
-static uint32_t resolve_chain(struct report *r, struct thread *t, const struct sample *s)
-{
-	uint8_t cpumode = CPUMODE_USER;
-	uint32_t n = 0;
-	int entries = 0;
-
-	if (!(s->present & SF_CALLCHAIN) || !s->callchain_nr ||
-	    s->callchain_nr > PERF_MAX_STACK_DEPTH_)
-		return 0;
-	for (uint64_t i = 0; i < s->callchain_nr && entries < r->max_stack; i++) {
-		uint64_t ip = s->callchain[i];
-		struct addr_loc loc;
-		struct cc_frame *fr;
-
-		if (ip >= PERF_CONTEXT_MAX_) {
-			if (ip == PERF_CONTEXT_HV_)
-				cpumode = CPUMODE_HYPERVISOR;
-			else if (ip == PERF_CONTEXT_KERNEL_)
-				cpumode = CPUMODE_KERNEL;
-			else if (ip == PERF_CONTEXT_USER_)
-				cpumode = CPUMODE_USER;
-			else
-				return 0;
-			continue;
-		}
-		entries++;
-		fr = &r->ccbuf[n++];
-		fr->ip = ip;
-		fr->dso = NULL;
-		fr->sym = NULL;
-		fr->sym_start = 0;
-		if (machine__find_map(r->machine, t, cpumode, ip, &loc) && loc.map->dso) {
-			const struct dso *d = loc.map->dso;
-			struct symbols_dso *sd = symbols__dso(r->symbols, d->long_name, d->short_name,
-							      (enum symbols_dso_kind)d->kind,
-							      d->build_id, d->build_id_size);
-			const char *name;
-			uint64_t start;
-			bool obj;
-
-			/*
-			 * perf orders frames of different objects by their dso pointers, that is
-			 * by allocation order in practice: the creation order stands in for it.
-			 */
-			fr->dso = (const void *)(uintptr_t)(d->index + 1);
-			if (!symbols__find_sym(r->symbols, sd, loc.addr, &name, &start, &obj)) {
-				fr->sym = name;
-				fr->sym_start = start;
-			}
-		}
-	}
-	return n;
-}
-
 
 /* The machine never frees a thread, so its pointer is a stable key; c2c wants a u32 handle. */
 static uint32_t thread_handle(struct report *r, struct thread *t)
@@ -470,108 +285,47 @@ static uint32_t thread_handle(struct report *r, struct thread *t)
 	return r->nr_threads++;
 }
 
-/* The MMAP2 id bytes, read when the record arrives (its payload does not outlive the reader). */
-static bool mmap2_id(const struct record *rec, struct c2c_dso_id *id)
+/* The session's call chain as c2c takes it. */
+static uint32_t report__callchain(struct report *r, const struct session_sample *ss)
 {
-	/*
-	 * perf reads maj, min, ino and ino_generation from MMAP2's union even when the record
-	 * carries a build-id there instead (PERF_RECORD_MISC_MMAP_BUILD_ID): its dso id is then
-	 * made of the build-id's bytes.  MMAP records have none.
-	 */
-	const unsigned char *p;
+	uint32_t n = session__callchain(r->session, ss, r->frames);
 
-	memset(id, 0, sizeof(*id));
-	if (!rec->mmap.is_mmap2 || !rec->payload || rec->size < 8 + 56)
-		return false;
-	p = (const unsigned char *)rec->payload + 32;
-	memcpy(&id->maj, p, 4);
-	memcpy(&id->min, p + 4, 4);
-	memcpy(&id->ino, p + 8, 8);
-	memcpy(&id->ino_generation, p + 16, 8);
-	return true;
-}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct session_frame *f = &r->frames[i];
 
-static void note_dso_id(struct report *r, const struct record *rec, const struct c2c_dso_id *id)
-{
-	struct thread *t;
-	struct addr_loc loc;
-	struct dso *dso;
-
-	t = machine__findnew_thread(r->machine, rec->mmap.pid, rec->mmap.tid);
-	if (!machine__find_map(r->machine, t, rec->misc & CPUMODE_MASK, rec->mmap.start, &loc))
-		return;
-	dso = loc.dso;
-	if (!dso)
-		return;
-	if (dso->index >= r->nr_dso_ids) {
-		size_t n = dso->index + 16;
-
-		r->dso_ids = xrealloc(r->dso_ids, n * sizeof(*r->dso_ids));
-		r->dso_id_set = xrealloc(r->dso_id_set, n * sizeof(*r->dso_id_set));
-		memset(r->dso_ids + r->nr_dso_ids, 0, (n - r->nr_dso_ids) * sizeof(*r->dso_ids));
-		memset(r->dso_id_set + r->nr_dso_ids, 0, (n - r->nr_dso_ids) * sizeof(bool));
-		r->nr_dso_ids = n;
+		/*
+		 * perf orders frames of different objects by their dso pointers, that is by
+		 * allocation order in practice: the creation order stands in for it.
+		 */
+		r->ccbuf[i] = (struct cc_frame){
+			.dso = f->dso ? (const void *)(uintptr_t)(f->dso->index + 1) : NULL,
+			.ip = f->ip, .sym = f->sym, .sym_start = f->sym_start,
+		};
 	}
-	/* perf's dso keeps the id it was created with */
-	if (!r->dso_id_set[dso->index]) {
-		r->dso_id_set[dso->index] = true;
-		r->dso_ids[dso->index] = *id;
-	}
-}
-
-static struct c2c_dso_id dso_id_of(const struct report *r, const struct dso *dso)
-{
-	static const struct c2c_dso_id zero;
-
-	if (dso && dso->index < r->nr_dso_ids)
-		return r->dso_ids[dso->index];
-	return zero;
-}
-
-static bool comm_selected(const struct report *r, const struct thread *t)
-{
-	for (size_t i = 0; i < r->o->nr_comms; i++)
-		if (t->comm && !strcmp(t->comm, r->o->comms[i]))
-			return true;
-	return false;
+	return n;
 }
 
 #define MAP_SHARED_ 0x01
 
 static void report__make_c2c(struct report *r);
 
-/*
- * A sample as c2c takes it: its thread and maps resolved (perf's machine__resolve and
- * sample__resolve_mem), its call chain into r->ccbuf.  False when a filter drops it.
- */
-static bool report__resolve(struct report *r, const struct sample *s, struct c2c_sample *out)
+/* A sample as c2c takes it: perf's sample__resolve_mem on top of the session's resolution. */
+static void report__resolve(struct report *r, const struct session_sample *ss,
+			    struct c2c_sample *cs)
 {
-	struct c2c_sample *cs = out;	/* every field set below: no memset on the hot path */
-	struct addr_loc al, il, dl;
+	const struct sample *s = ss->sample;
+	const struct addr_loc *al = &ss->al;
+	struct addr_loc il, dl;
 	struct map *imap, *dmap;
 
-	if (r->o->has_time &&
-	    (!(s->present & SF_TIME) || s->time < r->o->time_start || s->time > r->o->time_end))
-		return false;
-	if (r->o->pids.n && !list_has(&r->o->pids, (int32_t)s->pid))
-		return false;
-	if (r->o->tids.n && !list_has(&r->o->tids, (int32_t)s->tid))
-		return false;
-	if (r->o->cpus.n && (!(s->present & SF_CPU) || !list_has(&r->o->cpus, s->cpu)))
-		return false;
-
-	/* perf's machine__resolve: the thread and the ip's map in the sample's cpumode */
-	machine__resolve(r->machine, s, &al);
-	if (r->o->nr_comms && !comm_selected(r, al.thread))
-		return false;
-	/* sample__resolve_mem: the code address in any cpumode, the data address in the
-	 * sample's */
-	if (s->cpumode == CPUMODE_USER && al.map)
-		imap = al.map;	/* the any-cpumode search tries user first: the same answer */
+	/* the code address in any cpumode, the data address in the sample's */
+	if (s->cpumode == CPUMODE_USER && al->map)
+		imap = al->map;	/* the any-cpumode search tries user first: the same answer */
 	else
-		imap = machine__find_any_cpumode(r->machine, al.thread, s->ip, &il);
-	dmap = machine__find_map(r->machine, al.thread, s->cpumode, s->addr, &dl);
+		imap = machine__find_any_cpumode(r->machine, al->thread, s->ip, &il);
+	dmap = machine__find_map(r->machine, al->thread, s->cpumode, s->addr, &dl);
 
+	/* every field set below: no memset on the hot path */
 	cs->ip = s->ip;
 	cs->addr = (s->present & SF_ADDR) ? s->addr : 0;
 	cs->phys_addr = (s->present & SF_PHYS_ADDR) ? s->phys_addr : 0;
@@ -582,586 +336,81 @@ static bool report__resolve(struct report *r, const struct sample *s, struct c2c
 		       DS_MK(LOCK, DS_LOCK_NA) | DS_MK(TLB, DS_TLB_NA);
 	cs->cpu = (s->present & SF_CPU) ? s->cpu : UINT32_MAX;
 	cs->cpumode = s->cpumode;
-	cs->level = al.level;
-	cs->pid = al.thread->pid;
-	cs->tid = al.thread->tid;
-	cs->thread = thread_handle(r, al.thread);
+	cs->level = al->level;
+	cs->pid = al->thread->pid;
+	cs->tid = al->thread->tid;
+	cs->thread = thread_handle(r, al->thread);
 	/* the hist entry keeps al (the sample-cpumode lookup) for symbol and dso; the "no map"
 	 * test looks at the any-cpumode lookup of the code address */
-	cs->code_map = al.map;
-	cs->code_dso = al.dso ? al.dso->short_name : NULL;
-	cs->ip_rel = al.addr;
+	cs->code_map = al->map;
+	cs->code_dso = al->dso ? al->dso->short_name : NULL;
+	cs->ip_rel = al->addr;
 	cs->ip_mapped = imap != NULL;
-	cs->period = sample_period(r, s);
+	cs->period = ss->period;
 	cs->cc = r->ccbuf;
-	cs->cc_nr = r->cc_mode == CC_FP ? resolve_chain(r, al.thread, s) : 0;
+	cs->cc_nr = r->callchains ? report__callchain(r, ss) : 0;
 	cs->data_mapped = dmap != NULL;
 	cs->data_rel = dl.addr;
 	cs->data_anon = false;
 	memset(&cs->data_id, 0, sizeof(cs->data_id));
-	if (dmap) {
-		cs->data_id = dso_id_of(r, dmap->dso);
+	if (dmap && dmap->dso) {
+		const struct dso_id *id = &dmap->dso->id;
+
+		cs->data_id = (struct c2c_dso_id){ id->maj, id->min, id->ino, id->ino_generation };
+	}
+	if (dmap)
 		cs->data_anon = !(dmap->flags & MAP_SHARED_) && !cs->data_id.maj &&
 				!cs->data_id.min && !cs->data_id.ino && !cs->data_id.ino_generation;
-	}
-	return true;
 }
 
-static void report__sample(struct report *r, const struct sample *s)
+/* Add the oldest held-back sample. */
+static void report__add_pending(struct report *r)
 {
-	struct c2c_sample cs;
+	struct pending *p = &r->ring[r->pend_begin++ % PF_RING];
 
-	if (!report__resolve(r, s, &cs))
-		return;
+	c2c__add_prefetched(r->c2c, &p->cs, &p->pf);
+}
+
+static int report__sample(void *ctx, struct session *s, const struct session_sample *ss)
+{
+	struct report *r = ctx;
+	uint64_t seq = r->pend_end;
+	struct pending *p = &r->ring[seq % PF_RING];
+
 	if (!r->c2c)
 		report__make_c2c(r);
-	c2c__add_sample(r->c2c, &cs);
-}
-
-/* ---- perf's ordered events ---- */
-
-/*
- * perf report sorts the records it reads by time before it uses them (ordered_events): records
- * with a timestamp are queued; at each FINISHED_ROUND those up to the largest timestamp queued
- * before the previous round are delivered in time order (ties in arrival order); records
- * without a timestamp are delivered at once; the rest at the end.  The order matters to the
- * numbers: the maps a sample is resolved against, the first sample of an entry (what it shows),
- * PA cnt (changes of the physical address) and the running means.  Memory: two rounds.
- */
-/*
- * 64 bytes an item, one cache line (the times and the call chains are kept apart): two rounds
- * of samples are written and read back a round later, the most memory traffic after the file.
- */
-struct qsample {
-	uint64_t ip, addr, phys_addr, weight, data_src, period;
-	uint32_t pid, tid;
-};
-
-struct qitem {
-	/*
-	 * QI_REC, the cpumode (QI_CPUMODE_SHIFT) and the sample_type bits a sample uses (all
-	 * below 2^24), in one word written with one store: a bit-field would be read first,
-	 * and a new queue slot is not in the cache.
-	 */
-	uint32_t flags;
-	uint32_t cpu;			/* a sample's */
-	union {
-		struct qsample s;
-		struct {
-			struct record *rec;	/* owned, strings duplicated */
-			struct c2c_dso_id id;
-		} r;
-	};
-};
-_Static_assert(sizeof(struct qitem) == 64, "queue items grew");
-
-#define QI_PRESENT_MASK 0xffffffu
-#define QI_CPUMODE_SHIFT 24
-#define QI_REC (1u << 31)
-
-/*
- * The queue: a ring of items in arrival order (an item's arrival number is its slot:
- * v[seq & (cap - 1)]), cut into runs of non-decreasing time.  A perf.data holds each CPU's
- * buffer in turn, so a round is a few long runs; a flush merges the runs' heads by time, then
- * arrival (a tournament tree, or a heap past 256 runs), up to the limit.  Each run's delivered
- * items are a prefix of it, so the live items stay runs; the ring's space is reclaimed from
- * its oldest run.
- */
-struct qrun {
-	uint64_t begin, end;		/* live items: arrival numbers [begin, end) */
-};
-
-struct qhead {
-	uint64_t time, seq;
-	uint32_t run;
-};
-
-struct queue {
-	struct qitem *v;		/* 64-aligned */
-	uint64_t *times;		/* the items' times, apart: the merge reads only these */
-	uint64_t **ccs;			/* the items' call chains (nr, ips), only once there is one */
-	uint64_t cap;			/* a power of two */
-	uint64_t head, tail;		/* slots [head, tail) in use (delivered ones among them) */
-	uint64_t n;			/* live items */
-	struct qrun *runs;		/* in arrival order */
-	size_t nr_runs, cap_runs;
-	struct qhead *heap;		/* the general merge's */
-	size_t cap_heap;
-	uint64_t *tree;			/* the packed merge's (queue__merge_packed) */
-	size_t cap_tree;
-	uint64_t max_time;		/* the largest time ever queued */
-	uint64_t *order;		/* one flush's delivery order */
-	size_t cap_order;
-	uint64_t last_time;		/* the newest item's time */
-	uint64_t next_flush, max_ts, tail_ts;
-	int ordered;			/* -1: not decided yet */
-};
-
-static void report__record(struct report *r, const struct record *rec, const struct c2c_dso_id *id)
-{
-	machine__process_record(r->machine, rec);
-	if (rec->type == REC_MMAP2 || rec->type == REC_MMAP)
-		note_dso_id(r, rec, id);
-}
-
-/* @cc: the item's call chain (a block of nr, then the ips), or NULL. */
-static void qsample__to_sample(const struct qitem *it, uint64_t time, const uint64_t *cc,
-			       struct sample *s)
-{
-	const struct qsample *q = &it->s;
-
-	s->present = it->flags & QI_PRESENT_MASK;
-	s->cpumode = (it->flags >> QI_CPUMODE_SHIFT) & 0x7f;
-	s->time = time;
-	s->ip = q->ip;
-	s->addr = q->addr;
-	s->phys_addr = q->phys_addr;
-	s->weight = q->weight;
-	s->data_src = q->data_src;
-	s->pid = q->pid;
-	s->tid = q->tid;
-	s->cpu = it->cpu;
-	s->period = q->period;
-	s->present |= SF_PERIOD;	/* resolved when queued */
-	s->callchain = cc ? cc + 1 : NULL;
-	s->callchain_nr = cc ? cc[0] : 0;
-}
-
-static void qrec__free(struct record *rec)
-{
-	if (rec->type == REC_COMM)
-		free((void *)rec->comm.comm);
-	else if (rec->type == REC_MMAP || rec->type == REC_MMAP2)
-		free((void *)rec->mmap.filename);
-	free(rec);
-}
-
-static void deliver_record(struct report *r, struct qitem *it)
-{
-	if (!it->r.rec)
-		return;		/* a record c2c has no use for */
-	report__record(r, it->r.rec, &it->r.id);
-	qrec__free(it->r.rec);
-}
-
-static struct qitem *queue__at(const struct queue *q, uint64_t seq)
-{
-	return &q->v[seq & (q->cap - 1)];
-}
-
-static uint64_t queue__time(const struct queue *q, uint64_t seq)
-{
-	return q->times[seq & (q->cap - 1)];
-}
-
-static uint64_t *queue__cc(const struct queue *q, uint64_t seq)
-{
-	return q->ccs ? q->ccs[seq & (q->cap - 1)] : NULL;
-}
-
-static bool qhead_before(const struct qhead *a, const struct qhead *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-static void qheap_down(struct qhead *h, size_t n, size_t i)
-{
-	struct qhead x = h[i];
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && qhead_before(&h[c + 1], &h[c]))
-			c++;
-		if (!qhead_before(&h[c], &x))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = x;
-}
-
-#define QT_RUN_BITS 8
-#define QT_MAX_TIME ((1ULL << (64 - QT_RUN_BITS)) - 2)
-
-/*
- * queue__take's merge for the common case, up to 256 runs and times below 2^56: a tournament
- * tree over the runs keyed by time << 8 | run, one branchless min a level.  Runs are in
- * arrival order, so the lower run index breaks a tie as the arrival number would.
- */
-static size_t queue__merge_packed(struct queue *q, uint64_t limit)
-{
-	size_t nleaf = 2, n = 0;
-	uint64_t *key;
-
-	while (nleaf < q->nr_runs)
-		nleaf *= 2;
-	q->tree = xgrow(q->tree, &q->cap_tree, 2 * nleaf, sizeof(*q->tree));
-	key = q->tree;
-	for (size_t i = 0; i < nleaf; i++) {
-		uint64_t t = i < q->nr_runs ? queue__time(q, q->runs[i].begin) : 0;
-
-		key[nleaf + i] = i < q->nr_runs && t <= limit ? t << QT_RUN_BITS | i : UINT64_MAX;
-	}
-	for (size_t i = nleaf; --i > 0;)
-		key[i] = key[2 * i] < key[2 * i + 1] ? key[2 * i] : key[2 * i + 1];
-	while (key[1] != UINT64_MAX) {
-		size_t r = key[1] & ((1u << QT_RUN_BITS) - 1), i = nleaf + r;
-		struct qrun *run = &q->runs[r];
-		uint64_t t;
-
-		if (n == q->cap_order)
-			q->order = xgrow(q->order, &q->cap_order, n + 1, sizeof(*q->order));
-		q->order[n++] = run->begin++;
-		if (run->begin < run->end && (t = queue__time(q, run->begin)) <= limit)
-			key[i] = t << QT_RUN_BITS | r;
-		else
-			key[i] = UINT64_MAX;
-		for (i /= 2; i; i /= 2)
-			key[i] = key[2 * i] < key[2 * i + 1] ? key[2 * i] : key[2 * i + 1];
-	}
-	return n;
-}
-
-/*
- * The arrival numbers of the items with time <= @limit, in delivery order (time, then
- * arrival), into q->order; they leave the runs.  Returns how many.
- */
-static size_t queue__take(struct queue *q, uint64_t limit)
-{
-	size_t nh = 0, n = 0, k = 0;
-
-	if (q->nr_runs == 1) {
-		/* one run (a time-sorted file): its prefix, nothing to merge */
-		struct qrun *run = &q->runs[0];
-
-		while (run->begin < run->end && queue__time(q, run->begin) <= limit) {
-			if (n == q->cap_order)
-				q->order = xgrow(q->order, &q->cap_order, n + 1, sizeof(*q->order));
-			q->order[n++] = run->begin++;
-		}
-		goto out;
-	}
-	if (q->nr_runs <= (1u << QT_RUN_BITS) && q->max_time <= QT_MAX_TIME) {
-		n = queue__merge_packed(q, limit);
-		goto out;
-	}
-	q->heap = xgrow(q->heap, &q->cap_heap, q->nr_runs, sizeof(*q->heap));
-	for (size_t i = 0; i < q->nr_runs; i++) {
-		uint64_t t = queue__time(q, q->runs[i].begin);
-
-		if (t <= limit)
-			q->heap[nh++] = (struct qhead){ t, q->runs[i].begin, (uint32_t)i };
-	}
-	for (size_t i = nh / 2; i-- > 0;)
-		qheap_down(q->heap, nh, i);
-	while (nh) {
-		struct qhead *top = &q->heap[0];
-		struct qrun *run = &q->runs[top->run];
-
-		if (n == q->cap_order)
-			q->order = xgrow(q->order, &q->cap_order, n + 1, sizeof(*q->order));
-		q->order[n++] = top->seq;
-		run->begin = top->seq + 1;
-		if (run->begin < run->end && (top->time = queue__time(q, run->begin)) <= limit)
-			top->seq = run->begin;
-		else
-			q->heap[0] = q->heap[--nh];
-		qheap_down(q->heap, nh, 0);
-	}
-out:
-	/* drop the emptied runs; the oldest live item bounds the ring's used part */
-	for (size_t i = 0; i < q->nr_runs; i++)
-		if (q->runs[i].begin < q->runs[i].end)
-			q->runs[k++] = q->runs[i];
-	q->nr_runs = k;
-	q->head = k ? q->runs[0].begin : q->tail;
-	q->n -= n;
-	return n;
-}
-
-/*
- * The ring is full: grow it, or, when delivered items hold most of it (a late item pins the
- * oldest slot while the rest moves on), renumber the live items 0.. in arrival order, which
- * keeps the order of ties, so that memory stays bounded by the queued items.
- */
-static void queue__grow(struct queue *q)
-{
-	uint64_t cap = q->cap && q->n < q->cap / 2 ? q->cap : q->cap ? 2 * q->cap : 4096;
-	struct qitem *v;
-	uint64_t *t = xmalloc_lines(cap * sizeof(*t));
-	uint64_t **cc = q->ccs ? xcalloc(cap, sizeof(*cc)) : NULL;
-	uint64_t k = 0;
-
-	/* an item a cache line (the alignment is for speed only); 2 MB pages: the ring is ~10 MB */
-	v = xmalloc_lines(cap * sizeof(*v));
-
-	for (size_t r = 0; r < q->nr_runs; r++) {
-		uint64_t begin = k;
-
-		for (uint64_t s = q->runs[r].begin; s < q->runs[r].end; s++, k++) {
-			v[k] = *queue__at(q, s);
-			t[k] = queue__time(q, s);
-			if (cc)
-				cc[k] = queue__cc(q, s);
-		}
-		q->runs[r] = (struct qrun){ begin, k };
-	}
-	free(q->v);
-	free(q->times);
-	free(q->ccs);
-	q->v = v;
-	q->times = t;
-	q->ccs = cc;
-	q->cap = cap;
-	q->head = 0;
-	q->tail = k;
-}
-
-static struct qitem *queue__add(struct queue *q, uint64_t time)
-{
-	struct qitem *it;
-
-	if (q->tail - q->head == q->cap)
-		queue__grow(q);
-	/*
-	 * perf's max_timestamp moves only when an event goes to the tail of its sorted list (or
-	 * into an empty one): then it is that event's time.
-	 */
-	if (!q->n || time >= q->tail_ts) {
-		q->max_ts = time;
-		q->tail_ts = time;
-	}
-	if (q->nr_runs && q->runs[q->nr_runs - 1].end == q->tail && time >= q->last_time) {
-		q->runs[q->nr_runs - 1].end++;
+	report__resolve(r, ss, &p->cs);
+	r->pend_end++;
+	if (seq > r->pend_begin && c2c__same_entry(r->c2c, &r->ring[(seq - 1) % PF_RING].cs, &p->cs)) {
+		/* the previous sample's entry: add_sample's shortcut */
+		p->pf.step = 4;
+		p->pf.have_lhash = p->pf.have_ehash = false;
 	} else {
-		q->runs = xgrow(q->runs, &q->cap_runs, q->nr_runs + 1, sizeof(*q->runs));
-		q->runs[q->nr_runs++] = (struct qrun){ q->tail, q->tail + 1 };
+		p->pf.step = 0;
+		c2c__prefetch(r->c2c, &p->cs, &p->pf);
 	}
-	q->last_time = time;
-	if (time > q->max_time)
-		q->max_time = time;
-	q->n++;
-	q->times[q->tail & (q->cap - 1)] = time;
-	if (q->ccs)
-		q->ccs[q->tail & (q->cap - 1)] = NULL;
-	it = queue__at(q, q->tail++);
-	/* slots a round ahead are out of the cache: ask for them before they are written */
-	__builtin_prefetch(queue__at(q, q->tail + 16), 1);
-	return it;
+	if (r->callchains || r->pend_end - r->pend_begin > PF_STEPS * PF_DIST)
+		report__add_pending(r);
+	/* the next step of what is held back, every PF_DIST samples */
+	for (uint64_t k = seq - PF_DIST; k >= r->pend_begin && k < seq; k -= PF_DIST)
+		c2c__prefetch(r->c2c, &r->ring[k % PF_RING].cs, &r->ring[k % PF_RING].pf);
+	return 0;
 }
 
-/*
- * Aggregation misses the cache (a sample's line and entry are anywhere in c2c's tables), so
- * a flush resolves samples PF_STEPS * PF_DIST ahead of the one it adds and prefetches what
- * each will touch, one dependent step every PF_DIST samples.  Resolving stops at a record
- * (which can change the maps) until that record is delivered; call chains share r->ccbuf,
- * so with them nothing is resolved ahead.
- */
-#define PF_DIST 3
-#define PF_STEPS 4
-#define PF_RING 32	/* > PF_STEPS * PF_DIST, a power of two */
-
-struct pending {
-	struct c2c_sample cs;
-	struct c2c_prefetch pf;
-	bool keep;
-};
-
-/* Deliver the queued records with time <= @limit, in order. */
-static void queue__flush(struct report *r, struct queue *q, uint64_t limit)
+/* The end of the recording: add what is held back. */
+static void report__drain(struct report *r)
 {
-	struct pending ring[PF_RING];
-	size_t n = queue__take(q, limit), i = 0, j = 0;
-	size_t ahead = r->cc_mode == CC_FP ? 1 : PF_STEPS * PF_DIST;
-
-	_Static_assert(PF_RING > PF_STEPS * PF_DIST, "prefetch ring too small");
-	for (i = 0; i < n; i++) {
-		struct qitem *it = queue__at(q, q->order[i]);
-		struct pending *p;
-
-		/* resolve ahead, up to the next record */
-		for (; j < n && j < i + ahead; j++) {
-			struct qitem *jt = queue__at(q, q->order[j]);
-			struct sample s;
-
-			if (jt->flags & QI_REC)
-				break;
-			/* the items were written a round ago, runs interleave: fetch ahead */
-			if (j + PF_RING < n)
-				/* (one line: an item is 64 bytes, 64-aligned) */
-				__builtin_prefetch(queue__at(q, q->order[j + PF_RING]));
-			p = &ring[j % PF_RING];
-			qsample__to_sample(jt, queue__time(q, q->order[j]), queue__cc(q, q->order[j]),
-					   &s);
-			p->keep = report__resolve(r, &s, &p->cs);
-			if (p->keep) {
-				const struct pending *prev = &ring[(j - 1) % PF_RING];
-
-				if (!r->c2c)
-					report__make_c2c(r);
-				if (j > i && prev->keep && c2c__same_entry(r->c2c, &prev->cs, &p->cs)) {
-					/* the previous sample's entry: add_sample's shortcut */
-					p->pf.step = 4;
-					p->pf.have_lhash = p->pf.have_ehash = false;
-					continue;
-				}
-				p->pf.step = 0;
-				c2c__prefetch(r->c2c, &p->cs, &p->pf);
-			}
-		}
-		if (j == i) {	/* a record */
-			deliver_record(r, it);
-			j++;
-			continue;
-		}
-		for (size_t k = i + PF_DIST; k < j; k += PF_DIST) {
-			p = &ring[k % PF_RING];
-			if (p->keep)
-				c2c__prefetch(r->c2c, &p->cs, &p->pf);
-		}
-		p = &ring[i % PF_RING];
-		if (p->keep)
-			c2c__add_prefetched(r->c2c, &p->cs, &p->pf);
-		free(queue__cc(q, q->order[i]));
-	}
+	while (r->pend_begin < r->pend_end)
+		report__add_pending(r);
 }
 
-/*
- * The reader has just written *rec field by field: copying it with 16-byte vector loads
- * would stall on store forwarding (a fifth of the run time), so no SLP vectorization here.
- */
-__attribute__((optimize("no-tree-slp-vectorize")))
-static void queue__record(struct report *r, struct queue *q, const struct record *rec)
+/* --fields and --json: the allocation records the Type and Member columns need. */
+static bool report__side_sample(void *ctx, struct session *s, const struct sample *smp)
 {
-	struct c2c_dso_id id;
-	uint64_t t = UINT64_MAX;
+	struct report *r = ctx;
 
-	mmap2_id(rec, &id);
-	/*
-	 * perf orders nothing when the first event lacks sample_id_all (c2c's tool asks for
-	 * ordering_requires_timestamps): everything then goes in file order.
-	 */
-	if (q->ordered < 0) {
-		const struct perf_header_info *h = r->h;
-
-		q->ordered = h->nr_evsels &&
-			     perf_attr__flag(&h->evsels[0].attr, ATTR_SAMPLE_ID_ALL);
-		report__cc_mode(r);
-	}
-	if (!q->ordered) {
-		/* no timestamp taken: delivered at once below */
-	} else if (rec->type == REC_SAMPLE) {
-		if (rec->sample.present & SF_TIME)
-			t = rec->sample.time;
-	} else if (rec->has_sample_id && (rec->sample.present & SF_TIME)) {
-		t = rec->sample.time;
-	}
-	if (t == UINT64_MAX) {
-		if (rec->type == REC_SAMPLE)
-			report__sample(r, &rec->sample);
-		else
-			report__record(r, rec, &id);
-		return;
-	}
-	if (rec->type == REC_SAMPLE) {
-		const struct sample *s = &rec->sample;
-		struct qitem *it = queue__add(q, t);
-
-		it->flags = (uint32_t)(s->present & QI_PRESENT_MASK) |
-			    (uint32_t)(s->cpumode & 0x7f) << QI_CPUMODE_SHIFT;
-		it->s.ip = s->ip;
-		it->s.addr = s->addr;
-		it->s.phys_addr = s->phys_addr;
-		it->s.weight = s->weight;
-		it->s.data_src = s->data_src;
-		it->s.pid = s->pid;
-		it->s.tid = s->tid;
-		it->cpu = s->cpu;
-		it->s.period = sample_period(r, s);
-		if (r->cc_mode == CC_FP && (s->present & SF_CALLCHAIN) && s->callchain_nr &&
-		    s->callchain_nr <= PERF_MAX_STACK_DEPTH_) {
-			uint64_t *cc = xmalloc((s->callchain_nr + 1) * sizeof(uint64_t));
-			uint64_t slot = (q->tail - 1) & (q->cap - 1);
-
-			cc[0] = s->callchain_nr;
-			memcpy(cc + 1, s->callchain, s->callchain_nr * sizeof(uint64_t));
-			if (!q->ccs)
-				q->ccs = xcalloc(q->cap, sizeof(*q->ccs));
-			q->ccs[slot] = cc;
-		}
-	} else {
-		struct qitem *it;
-		struct record *copy;
-
-		/*
-		 * Records the machine model does not use still take their place in the queue,
-		 * as in perf: they move its max_timestamp and so the next round's limit.
-		 */
-		if (rec->type != REC_MMAP && rec->type != REC_MMAP2 && rec->type != REC_COMM &&
-		    rec->type != REC_FORK && rec->type != REC_EXIT) {
-			it = queue__add(q, t);
-			it->flags = QI_REC;
-			it->r.rec = NULL;
-			return;
-		}
-		copy = xmalloc(sizeof(*copy));
-		*copy = *rec;
-		copy->payload = NULL;
-		if (rec->type == REC_COMM)
-			copy->comm.comm = rec->comm.comm ? xstrdup(rec->comm.comm) : NULL;
-		else if (rec->type == REC_MMAP || rec->type == REC_MMAP2)
-			copy->mmap.filename = rec->mmap.filename ? xstrdup(rec->mmap.filename) : NULL;
-		it = queue__add(q, t);
-		it->flags = QI_REC;
-		it->r.rec = copy;
-		it->r.id = id;
-	}
-}
-
-/* The fixed layout of event @evsel's samples (events are added in pipe mode: recomputed). */
-static const struct sample_layout *report__layout(struct report *r, uint32_t evsel)
-{
-	if (evsel >= r->nr_layouts) {
-		r->nr_layouts = r->h->nr_evsels;
-		r->layouts = xrealloc(r->layouts, r->nr_layouts * sizeof(*r->layouts));
-		for (size_t k = 0; k < r->nr_layouts; k++)
-			sample_layout__init(&r->layouts[k], &r->h->evsels[k].attr, r->h->big_endian);
-	}
-	return &r->layouts[evsel];
-}
-
-/*
- * queue__record for a raw sample of a fixed layout: the fields c2c uses go straight from the
- * payload into the queue, the same values perf_sample__decode would give.  False when the
- * sample needs the general path (a variable layout, a short payload, no time, unordered).
- */
-static bool queue__fast_sample(struct report *r, struct queue *q, const struct record *rec)
-{
-	const struct sample_layout *l = report__layout(r, rec->sample.evsel);
-	const void *p = rec->payload;
-	struct qitem *it;
-	uint64_t w;
-
-	if (!l->fixed || rec->size - 8u < l->len || l->time < 0 || q->ordered != 1)
-		return false;
-	it = queue__add(q, sample_layout__u64(p, l->time));
-	it->flags = (uint32_t)(l->type & QI_PRESENT_MASK) |
-		    (uint32_t)(rec->misc & CPUMODE_MASK & 0x7f) << QI_CPUMODE_SHIFT;
-	it->s.ip = l->ip >= 0 ? sample_layout__u64(p, l->ip) : 0;
-	it->s.addr = l->addr >= 0 ? sample_layout__u64(p, l->addr) : 0;
-	it->s.phys_addr = l->phys_addr >= 0 ? sample_layout__u64(p, l->phys_addr) : 0;
-	w = l->weight >= 0 ? sample_layout__u64(p, l->weight) : 0;
-	it->s.weight = (l->type & SF_WEIGHT) ? w : (uint32_t)w;
-	it->s.data_src = l->data_src >= 0 ? sample_layout__u64(p, l->data_src) : 0;
-	it->s.pid = l->tid >= 0 ? sample_layout__u32(p, l->tid) : 0;
-	it->s.tid = l->tid >= 0 ? sample_layout__u32(p, l->tid + 4) : 0;
-	it->cpu = l->cpu >= 0 ? sample_layout__u32(p, l->cpu) : 0;
-	it->s.period = l->period >= 0 ? sample_layout__u64(p, l->period) :
-		       r->h->evsels[rec->sample.evsel].attr.sample_period;
-	return true;
+	report_fields__sample(r->rf, session__header(s), smp);
+	return false;	/* c2c counts every sample, as perf c2c does */
 }
 
 /* ---- resolving names for the shown entries ---- */
@@ -1177,18 +426,7 @@ static const char *resolve_comm(void *ctx, uint32_t h)
 static int lookup_code(struct report *r, const struct map *map, uint64_t ip_rel,
 		       struct symbols_loc *loc)
 {
-	struct symbols_map sm;
-	struct symbols_dso *sd;
-
-	sd = symbols__dso(r->symbols, map->dso->long_name, map->dso->short_name,
-			  (enum symbols_dso_kind)map->dso->kind, map->dso->build_id,
-			  map->dso->build_id_size);
-	sm.start = map->start;
-	sm.pgoff = map->pgoff;
-	sm.identity = map->identity;
-	sm.ref_reloc = map->ref_reloc;
-	sm.ref_reloc_name = map->ref_reloc_name;
-	return symbols__lookup(r->symbols, sd, &sm, ip_rel, loc);
+	return session__lookup(r->session, map, ip_rel, loc);
 }
 
 static void resolve_code(void *ctx, uint32_t h, const void *code_map, uint64_t ip, uint64_t ip_rel,
@@ -1256,7 +494,7 @@ static void fields_columns(void *ctx, struct c2c_view *v, const struct c2c *c)
 {
 	struct report *r = ctx;
 
-	report_fields__add_columns(r->fields, v, c);
+	report_fields__add_columns(r->rf, v, c);
 }
 
 /* ---- the header facts c2c needs ---- */
@@ -1751,7 +989,8 @@ static void report__make_c2c(struct report *r)
 	if (r->o->double_cl)
 		cfg.line_size *= 2;
 	cfg.show_all = r->o->show_all;
-	cfg.callchains = r->cc_mode == CC_FP;
+	r->callchains = session__callchain_mode(r->session) == SESSION_CC_FP;
+	cfg.callchains = r->callchains;
 	cfg.node_info = r->o->node_info > 2 ? 2 : r->o->node_info;
 	cfg.want_node_stats = cfg.node_info == 1;
 	cfg.nr_cpus = h->nr_cpus_avail;
@@ -1773,20 +1012,17 @@ static void report__make_c2c(struct report *r)
 
 /* ---- the command ---- */
 
-#define PREFETCH_AHEAD 2048
-
 static int report_run(const struct command *cmd, int argc, char **argv)
 {
 	struct report_opts o = { .cmd = cmd, .input = "perf.data", .format = FMT_DEFAULT };
-	struct report r = { .o = &o, .cc_mode = CC_UNKNOWN, .max_stack = PERF_MAX_STACK_DEPTH_ };
+	struct report r = { .o = &o };
+	struct session_opts so = { 0 };
+	struct session_tool tool = { .ctx = &r, .sample = report__sample, .compact = true,
+				     .callchains = true };
 	struct c2c_config cfg = { 0 };
-	struct symbols_options so = { 0 };
 	char err[PERF_FILE_ERRMAX];
-	struct record rec;
 	struct c2c_view view = { 0 };
 	struct c2c_resolver res = { &r, resolve_comm, resolve_code };
-	struct report_fields *rf = NULL;
-	struct queue q = { .ordered = -1 };
 	int rc, ret = EXIT_USAGE;
 	int i;
 
@@ -1833,95 +1069,42 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		goto out_opts;
 	r.grouping = xasprintf("offset,%s", o.coalesce ? o.coalesce : "iaddr");
 
-	if (perf_file__open(&r.pf, o.input, err, sizeof(err)) < 0) {
+	so.path = o.input;
+	so.symbols.symfs = o.symfs;
+	so.symbols.vmlinux = o.vmlinux;
+	if (session__open(&r.session, &so, err, sizeof(err)) < 0) {
 		cli__error("%s", err);
 		goto out_opts;
 	}
-	r.h = perf_file__header(r.pf);
+	session__set_filter(r.session, &o.filter);
+	r.h = session__header(r.session);
+	r.machine = session__machine(r.session);
 	r.cfg = cfg;
-	r.machine = machine__new();
-	{
-		/* perf_session__process_events registers the idle task first: (0, 0) "swapper" */
-		struct record idle = { .type = REC_COMM };
-
-		idle.comm.comm = "swapper";
-		machine__process_record(r.machine, &idle);
-	}
-	for (uint32_t k = 0; k < r.h->nr_build_ids; k++) {
-		const struct perf_build_id *b = &r.h->build_ids[k];
-
-		machine__set_build_id(r.machine, b->filename, (b->misc & CPUMODE_MASK) == 1,
-				      b->build_id, b->size);
-	}
-	so.symfs = o.symfs;
-	so.vmlinux = o.vmlinux;
-	/* perf looks for the recording's kernel image: /usr/lib/debug/boot/vmlinux-RELEASE... */
-	so.osrelease = r.h->osrelease;
-	r.symbols = symbols__new(&so);
-	r.ccbuf = xmalloc(PERF_MAX_STACK_DEPTH_ * sizeof(*r.ccbuf));
-	{
-		/* perf reads the running kernel's limit (kernel.perf_event_max_stack) */
-		FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
-		int v;
-
-		if (f && fscanf(f, "%d", &v) == 1 && v > 0)
-			r.max_stack = v;
-		if (f)
-			fclose(f);
-	}
+	r.frames = xmalloc(SESSION_MAX_STACK * sizeof(*r.frames));
+	r.ccbuf = xmalloc(SESSION_MAX_STACK * sizeof(*r.ccbuf));
 	if ((o.fields || o.format == FMT_JSON) && !o.stats_only) {
 		o.fattr.vmlinux = o.vmlinux;
 		o.fattr.symfs = o.symfs;
-		if (report_fields__new(&rf, r.machine, &o.fattr, err, sizeof(err)) < 0) {
+		if (report_fields__new(&r.rf, r.machine, &o.fattr, err, sizeof(err)) < 0) {
 			cli__error("%s", err);
 			goto out;
 		}
-		report_fields__header(rf, r.h, o.input);
+		report_fields__header(r.rf, r.h, o.input);
+		/* the Type and Member columns look at every sample: it is decoded whole */
+		tool.side_sample = report__side_sample;
 	}
 
-	/* --fields and --json look at every sample as it is read: they need it decoded */
-	r.raw_samples = !rf;
-	perf_file__set_raw_samples(r.pf, r.raw_samples);
-	while ((rc = perf_file__next_record(r.pf, &rec)) > 0) {
-		/*
-		 * The records come from the page cache at memory speed: fetching a few KiB
-		 * ahead of the decoder cuts its stalls by a third (a prefetch never faults, and
-		 * an integer address is no out-of-bounds pointer).
-		 */
-		__builtin_prefetch((const void *)((uintptr_t)rec.payload + PREFETCH_AHEAD));
-		if (rf)
-			report_fields__record(rf, r.h, &rec);
-		if (rec.type == REC_FINISHED_ROUND) {
-			/* perf does nothing at a round with an empty queue, not even move the mark */
-			if (q.n) {
-				queue__flush(&r, &q, q.next_flush);
-				q.next_flush = q.max_ts;
-			}
-			continue;
-		}
-		if (rec.type >= REC_HEADER_ATTR)
-			continue;
-		if (rec.type == REC_SAMPLE && r.raw_samples) {
-			if (queue__fast_sample(&r, &q, &rec))
-				continue;
-			if (perf_file__decode_sample(r.pf, &rec) < 0) {
-				rc = -EINVAL;
-				break;
-			}
-		}
-		queue__record(&r, &q, &rec);
-	}
-	if (rc < 0) {
-		cli__error("%s", perf_file__errmsg(r.pf));
+	if (session__run(r.session, &tool) < 0) {
+		cli__error("%s", session__errmsg(r.session));
 		goto out;
 	}
-	queue__flush(&r, &q, UINT64_MAX);
-	if (r.cc_mode == CC_UNSUPPORTED && !o.stats_only)
+	if (session__callchain_mode(r.session) == SESSION_CC_UNSUPPORTED && !o.stats_only)
 		cli__error("%s: the call chains are DWARF or LBR ones; perf c2c report unwinds "
 			   "them into call graphs under the Pareto rows, lineup report does not (the "
 			   "numbers are the same)", o.input);
 	if (!r.c2c)
 		report__make_c2c(&r);
+	report__drain(&r);
 
 	c2c__finish(r.c2c);
 	if (!o.stats_only) {
@@ -1931,11 +1114,10 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		struct tui_report tr = {
 			.input = o.input, .c = r.c2c, .resolver = &res,
 			.full_symbols = o.full_symbols, .no_source = o.no_source,
-			.add_columns = rf ? fields_columns : NULL, .source = code_source,
+			.add_columns = r.rf ? fields_columns : NULL, .source = code_source,
 			.ctx = &r,
 		};
 
-		r.fields = rf;
 		if (tui__report(&tr, err, sizeof(err)) < 0) {
 			cli__error("%s", err);
 			ret = EXIT_USAGE;
@@ -1946,8 +1128,8 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	}
 	/* after resolve: the Data address header spans the Node column, whose width it found */
 	c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
-	if (rf && !o.stats_only)
-		report_fields__add_columns(rf, &view, r.c2c);
+	if (r.rf && !o.stats_only)
+		report_fields__add_columns(r.rf, &view, r.c2c);
 	switch (o.format) {
 	case FMT_STDIO:
 		print_stdio(stdout, &r, &view);
@@ -1963,43 +1145,17 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	}
 	ret = cli__close_output(stdout, "standard output", EXIT_OK);
 out:
-	for (size_t k = 0; k < q.nr_runs; k++) {
-		for (uint64_t seq = q.runs[k].begin; seq < q.runs[k].end; seq++) {
-			struct qitem *it = queue__at(&q, seq);
-
-			if (!(it->flags & QI_REC))
-				free(queue__cc(&q, seq));
-			else if (it->r.rec)
-				qrec__free(it->r.rec);
-		}
-	}
-	free(q.v);
-	free(q.times);
-	free(q.ccs);
-	free(q.runs);
-	free(q.heap);
-	free(q.tree);
-	free(q.order);
 	c2c_view__release(&view);
-	report_fields__delete(rf);
-	symbols__delete(r.symbols);
-	machine__delete(r.machine);
+	report_fields__delete(r.rf);
 	c2c__delete(r.c2c);
-	perf_file__close(r.pf);
+	session__close(r.session);
 	free(r.threads);
 	free(r.thread_ht);
+	free(r.frames);
 	free(r.ccbuf);
-	free(r.dso_ids);
-	free(r.dso_id_set);
-	free(r.layouts);
 out_opts:
 	free(r.grouping);
-	free(o.pids.v);
-	free(o.tids.v);
-	free(o.cpus.v);
-	for (size_t k = 0; k < o.nr_comms; k++)
-		free(o.comms[k]);
-	free(o.comms);
+	session_filter__release(&o.filter);
 	fields_list__release(&o.fattr.debug_files);
 	return ret;
 }

@@ -83,4 +83,33 @@ int cli__output_format(const struct command *cmd, const char **chosen, const cha
 int cli__parse_u64(const struct command *cmd, const char *opt, const char *s,
 		   unsigned long long *out);
 
+/*
+ * The sample filters every command that reads samples takes (sampling/session.h's struct
+ * session_filter): a command numbers them from its own @first option id, in this order.
+ */
+enum cli_filter {
+	CLI_FILTER_TIME,
+	CLI_FILTER_PID,
+	CLI_FILTER_TID,
+	CLI_FILTER_CPU,
+	CLI_FILTER_COMM,
+	CLI_FILTER__NR,
+};
+
+#define CLI_FILTER_OPTIONS(first)                                                                  \
+	{ (first) + CLI_FILTER_TIME, 0, "time", "START,END",                                      \
+	  "only samples in this time window (seconds, as perf script prints them; either may "    \
+	  "be empty)" },                                                                           \
+	{ (first) + CLI_FILTER_PID, 0, "pid", "LIST", "only samples of these processes" },        \
+	{ (first) + CLI_FILTER_TID, 0, "tid", "LIST", "only samples of these threads" },          \
+	{ (first) + CLI_FILTER_CPU, 0, "cpu", "LIST", "only samples on these CPUs (0-3,8)" },     \
+	{ (first) + CLI_FILTER_COMM, 0, "comm", "LIST",                                          \
+	  "only samples of threads with these command names" }
+
+struct session_filter;
+
+/* Option @which (enum cli_filter) with @arg into @f: 0, or EXIT_USAGE after saying why. */
+int cli__filter_option(const struct command *cmd, struct session_filter *f, int which,
+		       const char *arg);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sampling/session.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -57,6 +58,41 @@ int cli__parse_u64(const struct command *cmd, const char *opt, const char *s,
 		cli__usage_error(cmd, "%s: '%s' is not a non-negative integer", opt, s);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int cli__filter_option(const struct command *cmd, struct session_filter *f, int which,
+		       const char *arg)
+{
+	static const char *const names[CLI_FILTER__NR] = { "--time", "--pid", "--tid", "--cpu",
+							   "--comm" };
+	int rc;
+
+	switch (which) {
+	case CLI_FILTER_TIME:
+		rc = session_filter__parse_time(f, arg);
+		if (rc == -ERANGE)
+			return cli__usage_error(cmd, "--time: '%s': START is after END", arg);
+		if (rc)
+			return cli__usage_error(cmd, "--time: '%s' is not START,END in seconds", arg);
+		return 0;
+	case CLI_FILTER_PID:
+		rc = session_filter__parse_list(arg, &f->pids, &f->nr_pids);
+		break;
+	case CLI_FILTER_TID:
+		rc = session_filter__parse_list(arg, &f->tids, &f->nr_tids);
+		break;
+	case CLI_FILTER_CPU:
+		rc = session_filter__parse_list(arg, &f->cpus, &f->nr_cpus);
+		break;
+	case CLI_FILTER_COMM:
+		session_filter__add_comms(f, arg);
+		return 0;
+	default:
+		return 0;
+	}
+	if (rc)
+		return cli__usage_error(cmd, "%s: '%s' is not a list like 0-3,8", names[which], arg);
 	return 0;
 }
 

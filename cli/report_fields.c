@@ -61,11 +61,10 @@ void report_fields__header(struct report_fields *rf, const struct perf_header_in
 	fields_attr__header(rf->fa, h, input);
 }
 
-void report_fields__record(struct report_fields *rf, const struct perf_header_info *h,
-			   const struct record *rec)
+void report_fields__sample(struct report_fields *rf, const struct perf_header_info *h,
+			   const struct sample *s)
 {
-	if (rec->type == REC_SAMPLE)
-		fields_attr__side_sample(rf->fa, h, &rec->sample);
+	fields_attr__side_sample(rf->fa, h, s);
 }
 
 static const struct entry_name *name_of(const struct report_fields *rf, const struct c2c_entry *e)

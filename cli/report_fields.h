@@ -10,7 +10,7 @@
  *
  *	report_fields__new(&rf, machine, &opts, err, sizeof(err));	with the report's machine
  *	report_fields__header(rf, h, input);
- *	for each record, before the report uses it: report_fields__record(rf, h, &rec);
+ *	for each sample, before the report uses it: report_fields__sample(rf, h, &sample);
  *	after c2c__resolve and c2c_view__init: report_fields__add_columns(rf, &view, c2c);
  *	report_fields__delete(rf)					after printing
  *
@@ -24,17 +24,17 @@ struct c2c;
 struct c2c_view;
 struct machine;
 struct perf_header_info;
-struct record;
 struct report_fields;
+struct sample;
 
 int report_fields__new(struct report_fields **out, struct machine *machine,
 		       const struct fields_attr_opts *opts, char *err, size_t errlen);
 void report_fields__delete(struct report_fields *rf);
 void report_fields__header(struct report_fields *rf, const struct perf_header_info *h,
 			   const char *input);
-/* Allocation records and the collector's RMW counts (the record is not consumed). */
-void report_fields__record(struct report_fields *rf, const struct perf_header_info *h,
-			   const struct record *rec);
+/* Allocation records and the collector's RMW counts (the sample is not consumed). */
+void report_fields__sample(struct report_fields *rf, const struct perf_header_info *h,
+			   const struct sample *s);
 /* Name every shown entry of @c and append the Type and Member columns to @v's Pareto table. */
 void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, const struct c2c *c);
 

@@ -197,7 +197,10 @@ struct sample {
 struct rec_mmap {
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
-	/* MMAP2 only (has_build_id picks which half is valid): */
+	/*
+	 * MMAP2 only: the build-id when has_build_id; maj..ino_generation either way, as perf
+	 * reads them (with a build-id, the same bytes, unswapped: perf's dso id).
+	 */
 	bool is_mmap2;
 	bool has_build_id;
 	uint32_t maj, min;

@@ -17,8 +17,13 @@ sampling_libsampling_a_SOURCES += sampling/watch.c sampling/watch.h
 include sampling/simrt/local.mk
 sampling_libsampling_a_SOURCES += sampling/pmu.c sampling/pmu.h
 sampling_libsampling_a_SOURCES += sampling/recorder.c sampling/recorder.h
-sampling_libsampling_a_SOURCES += sampling/ordered.c sampling/ordered.h
+sampling_libsampling_a_SOURCES += sampling/ordered_events.c sampling/ordered_events.h
 sampling_libsampling_a_SOURCES += sampling/sample_layout.c sampling/sample_layout.h
 sampling_libsampling_a_SOURCES += sampling/arm_spe.c sampling/arm_spe.h
 sampling_libsampling_a_SOURCES += sampling/aux_ring.c sampling/aux_ring.h
 sampling_libsampling_a_SOURCES += sampling/timed_run.c sampling/timed_run.h
+# The session: the reader, the ordered events, the machine and the symbolizer joined (it
+# uses dwarf/'s symbols, so it is linked before dwarf/libdwarf.a).
+noinst_LIBRARIES += sampling/libsession.a
+sampling_libsession_a_SOURCES = sampling/session.c sampling/session.h
+sampling_libsession_a_CFLAGS = $(AM_CFLAGS)

@@ -326,6 +326,20 @@ static struct dso *dso__findnew(struct machine *m, const char *long_name, const 
 	return d;
 }
 
+/* The first MMAP or MMAP2 that maps @d gives it its id (zero for MMAP), as perf's dso keeps. */
+static void dso__note_id(struct dso *d, const struct rec_mmap *mm)
+{
+	if (d->has_id)
+		return;
+	d->has_id = true;
+	if (mm->is_mmap2) {
+		d->id.maj = mm->maj;
+		d->id.min = mm->min;
+		d->id.ino = mm->ino;
+		d->id.ino_generation = mm->ino_generation;
+	}
+}
+
 /* perf's build_id__is_defined: an all-zero build-id (an old header's padding) is none. */
 static bool bid_defined(const uint8_t *bid, unsigned int size)
 {
@@ -573,6 +587,7 @@ static void kernel_mmap(struct machine *m, const struct rec_mmap *mm, bool has_b
 		map->prot = PROT_EXEC_BIT;
 		if (has_bid)
 			dso__set_build_id(map->dso, mm->build_id, mm->build_id_size);
+		dso__note_id(map->dso, mm);
 		maps__insert(m->kmaps, map);
 	} else if (is_kernel) {
 		/* perf's __machine__create_kernel_maps: a fresh identity map for each such MMAP */
@@ -598,6 +613,7 @@ static void kernel_mmap(struct machine *m, const struct rec_mmap *mm, bool has_b
 		maps__insert(m->kmaps, km);
 		if (has_bid)
 			dso__set_build_id(km->dso, mm->build_id, mm->build_id_size);
+		dso__note_id(km->dso, mm);
 		if (mm->pgoff) {
 			km->ref_reloc = mm->pgoff;
 			km->ref_reloc_name = intern(m, name + klen);
@@ -658,6 +674,7 @@ static int process_mmap(struct machine *m, const struct record *rec)
 		map->identity = true;
 	if (has_bid)
 		dso__set_build_id(map->dso, mm->build_id, mm->build_id_size);
+	dso__note_id(map->dso, mm);
 
 	maps__fixup_overlappings(m, t->maps, map);
 	maps__insert(t->maps, map);

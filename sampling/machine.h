@@ -56,6 +56,16 @@ enum dso_kind {
 };
 
 /**
+ * struct dso_id - the file an object was mapped from, perf's struct dso_id: MMAP2's maj, min,
+ * ino and ino_generation.  perf reads them from the record's union even when it carries a
+ * build-id instead (PERF_RECORD_MISC_MMAP_BUILD_ID): then they are that build-id's bytes.
+ */
+struct dso_id {
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+};
+
+/**
  * struct dso - one object, as perf's struct dso (one per distinct long name and build-id).
  * @long_name:	the name in the MMAP record ("/usr/lib/x86_64-linux-gnu/libc.so.6"), or
  *		"[kernel.kallsyms]", "[vdso]", "/tmp/perf-PID.map"
@@ -63,6 +73,8 @@ enum dso_kind {
  *		path, "[kernel.kallsyms]", "[vdso]", "[modname]" for a module, "[JIT] tid PID"
  * @build_id:	from MMAP2 (PERF_RECORD_MISC_MMAP_BUILD_ID) or machine__set_build_id (the
  *		file's BUILD_ID header feature); @build_id_size 0 when unknown
+ * @id:		from the first MMAP or MMAP2 record that mapped it (perf's dso keeps the id it
+ *		was created with); all zero after an MMAP, or for an object no record mapped
  * @index:	dense number of this dso in the machine, 0..machine__nr_dsos()-1, for callers
  *		that keep per-dso tables (the symbolizer's handle, for instance)
  * @priv:	free for the caller (e.g. the symbolizer's per-dso handle); never touched here
@@ -73,6 +85,8 @@ struct dso {
 	enum dso_kind kind;
 	uint8_t build_id_size;
 	uint8_t build_id[20];
+	struct dso_id id;
+	bool has_id;		/* @id set (private to the machine) */
 	uint32_t index;
 	void *priv;
 };

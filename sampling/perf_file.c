@@ -1118,6 +1118,15 @@ static int decode_kernel_record(struct perf_file *pf, struct record *rec, uint8_
 				m->has_build_id = true;
 				m->build_id_size = body[32] <= 20 ? body[32] : 20;
 				memcpy(m->build_id, body + 36, 20);
+				/*
+				 * perf reads the ids from the union all the same, and does
+				 * not swap them in a build-id record: its dso id is these
+				 * bytes in host order.
+				 */
+				memcpy(&m->maj, body + 32, 4);
+				memcpy(&m->min, body + 36, 4);
+				memcpy(&m->ino, body + 40, 8);
+				memcpy(&m->ino_generation, body + 48, 8);
 			} else {
 				m->maj = ld32(body + 32, sw);
 				m->min = ld32(body + 36, sw);

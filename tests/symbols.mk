@@ -8,7 +8,8 @@ dist_check_SCRIPTS += tests/symbols/addr2line.sh
 # `perf script -F ip,sym,dso,srcline` prints them (tests/symbols/machine.sh diffs the two).
 check_PROGRAMS += tests/tools/resolve
 tests_tools_resolve_SOURCES = tests/tools/resolve.c
-tests_tools_resolve_LDADD = dwarf/libdwarf.a sampling/libsampling.a util/libutil.a \
+tests_tools_resolve_LDADD = sampling/libsession.a dwarf/libdwarf.a sampling/libsampling.a \
+	util/libutil.a \
 	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBZSTD_LIBS)
 TESTS += tests/symbols/machine.sh
 dist_check_SCRIPTS += tests/symbols/machine.sh

@@ -208,6 +208,8 @@ void alloc_index__exit(struct alloc_index *ix)
 {
 	zfree(&ix->entries);
 	zfree(&ix->older);
+	zfree(&ix->order);
+	zfree(&ix->tmp);
 	u64map__exit(&ix->live);
 	memset(ix, 0, sizeof(*ix));
 }
@@ -222,6 +224,76 @@ static void chain_add(struct alloc_index *ix, size_t i)
 		u64map__set(&ix->live, ix->entries[i].base, i);
 }
 
+/* Entries by (base, alloc_time), then the order they were added in. */
+static bool entry_before(const struct alloc_index *ix, size_t a, size_t b)
+{
+	const struct alloc_entry *x = &ix->entries[a], *y = &ix->entries[b];
+
+	if (x->base != y->base)
+		return x->base < y->base;
+	if (x->alloc_time != y->alloc_time)
+		return x->alloc_time < y->alloc_time;
+	return a < b;
+}
+
+static size_t run_begin(const struct alloc_index *ix, unsigned int r)
+{
+	return r ? ix->run_end[r - 1] : 0;
+}
+
+/* Merge the sorted order[lo, mid) and order[mid, hi). */
+static void order_merge(struct alloc_index *ix, size_t lo, size_t mid, size_t hi)
+{
+	size_t i = lo, j = mid, k = 0;
+
+	while (i < mid && j < hi)
+		ix->tmp[k++] = entry_before(ix, ix->order[j], ix->order[i]) ? ix->order[j++] :
+									      ix->order[i++];
+	while (i < mid)
+		ix->tmp[k++] = ix->order[i++];
+	while (j < hi)
+		ix->tmp[k++] = ix->order[j++];
+	memcpy(ix->order + lo, ix->tmp, k * sizeof(*ix->order));
+}
+
+/*
+ * The tail becomes a run (sorted by a bottom-up merge sort), merged with the runs before it
+ * while the one before is at most twice its size: run sizes halve down the list, so there are
+ * O(log n) runs and each entry is merged O(log n) times.
+ */
+static void runs_push_tail(struct alloc_index *ix)
+{
+	size_t lo = ix->nr_in_runs, n = ix->nr;
+
+	if (lo == n)
+		return;
+	if (ix->cap_order < n) {
+		ix->order = xgrow(ix->order, &ix->cap_order, n, sizeof(*ix->order));
+		ix->tmp = xrealloc(ix->tmp, ix->cap_order * sizeof(*ix->tmp));
+	}
+	for (size_t i = lo; i < n; i++)
+		ix->order[i] = i;
+	for (size_t w = 1; w < n - lo; w *= 2)
+		for (size_t a = lo; a + w < n; a += 2 * w)
+			order_merge(ix, a, a + w, a + 2 * w < n ? a + 2 * w : n);
+	ix->run_end[ix->nr_runs++] = n;
+	ix->nr_in_runs = n;
+	while (ix->nr_runs >= 2) {
+		unsigned int r = ix->nr_runs - 1;
+		size_t a = run_begin(ix, r - 1), m = run_begin(ix, r), b = ix->run_end[r];
+
+		/* (64 runs would take 2^64 entries: the bound is never what merges) */
+		if (m - a > 2 * (b - m) && ix->nr_runs < sizeof(ix->run_end) / sizeof(ix->run_end[0]))
+			break;
+		order_merge(ix, a, m, b);
+		ix->run_end[r - 1] = b;
+		ix->nr_runs--;
+	}
+}
+
+/* Entries added after prepare wait in a short tail that lookups scan. */
+#define ALLOC_TAIL 32
+
 void alloc_index__add(struct alloc_index *ix, const struct alloc_entry *e)
 {
 	ix->entries = xgrow(ix->entries, &ix->cap, ix->nr + 1, sizeof(*ix->entries));
@@ -232,16 +304,22 @@ void alloc_index__add(struct alloc_index *ix, const struct alloc_entry *e)
 	if (e->size > ix->max_size)
 		ix->max_size = e->size;
 	chain_add(ix, ix->nr++);
-	ix->sorted = 0;
+	if (ix->sorted && ix->nr - ix->nr_in_runs >= ALLOC_TAIL)
+		runs_push_tail(ix);
 }
 
-/* In the sorted entries, the first index in [lo, hi) whose base is above @base (or >= it). */
+static const struct alloc_entry *at(const struct alloc_index *ix, size_t pos)
+{
+	return &ix->entries[ix->order[pos]];
+}
+
+/* In a run's positions [lo, hi), the first whose base is above @base (or >= it). */
 static size_t base_bound(const struct alloc_index *ix, size_t lo, size_t hi, uint64_t base,
 			 bool inclusive)
 {
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		uint64_t b = ix->entries[mid].base;
+		uint64_t b = at(ix, mid)->base;
 
 		if (inclusive ? b <= base : b < base)
 			lo = mid + 1;
@@ -259,7 +337,7 @@ static size_t latest_by(const struct alloc_index *ix, size_t lo, size_t hi, uint
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (ix->entries[mid].alloc_time <= t)
+		if (at(ix, mid)->alloc_time <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -290,48 +368,51 @@ int alloc_index__free(struct alloc_index *ix, uint64_t base, uint64_t time)
 	return 0;
 }
 
-static int entry_cmp(const void *a, const void *b)
-{
-	const struct alloc_entry *x = a, *y = b;
-
-	if (x->base != y->base)
-		return x->base < y->base ? -1 : 1;
-	if (x->alloc_time != y->alloc_time)
-		return x->alloc_time < y->alloc_time ? -1 : 1;
-	return 0;
-}
-
 void alloc_index__prepare(struct alloc_index *ix)
 {
-	if (ix->nr)
-		qsort(ix->entries, ix->nr, sizeof(*ix->entries), entry_cmp);
-	/* The chains held indexes of the unsorted order: link them again (older ones first). */
-	u64map__exit(&ix->live);
-	for (size_t i = 0; i < ix->nr; i++)
-		chain_add(ix, i);
+	runs_push_tail(ix);
 	ix->sorted = 1;
+}
+
+/* The latest allocation by @time at each base within reach of @addr, in order[lo, hi). */
+static const struct alloc_entry *run_find(const struct alloc_index *ix, size_t lo0, size_t hi,
+					  uint64_t addr, uint64_t time,
+					  const struct alloc_entry *best)
+{
+	/* Candidates lie below the first entry with base > addr, within max_size: one per base. */
+	hi = base_bound(ix, lo0, hi, addr, true);
+	while (hi > lo0 && addr - at(ix, hi - 1)->base < ix->max_size) {
+		uint64_t base = at(ix, hi - 1)->base;
+		size_t lo = base_bound(ix, lo0, hi, base, false);
+		size_t i = time ? latest_by(ix, lo, hi, time) : hi - 1;
+		const struct alloc_entry *e = i == SIZE_MAX ? NULL : at(ix, i);
+
+		hi = lo;
+		if (!e || !covers(e->base, e->size, addr) || (time && e->free_time <= time))
+			continue;
+		if (!best || e->alloc_time > best->alloc_time)
+			best = e;
+	}
+	return best;
 }
 
 const struct alloc_entry *alloc_index__find(const struct alloc_index *ix, uint64_t addr,
 					    uint64_t time)
 {
 	const struct alloc_entry *best = NULL;
-	size_t hi;
 
 	if (!ix->sorted || !ix->nr)
 		return NULL;
-	/* Candidates lie below the first entry with base > addr, within max_size: one per base. */
-	hi = base_bound(ix, 0, ix->nr, addr, true);
-	while (hi > 0 && addr - ix->entries[hi - 1].base < ix->max_size) {
-		uint64_t base = ix->entries[hi - 1].base;
-		size_t lo = base_bound(ix, 0, hi, base, false);
-		size_t i = time ? latest_by(ix, lo, hi, time) : hi - 1;
-		const struct alloc_entry *e = i == SIZE_MAX ? NULL : &ix->entries[i];
+	for (unsigned int r = 0; r < ix->nr_runs; r++)
+		best = run_find(ix, run_begin(ix, r), ix->run_end[r], addr, time, best);
+	/* the tail: the latest live allocation covering @addr wins, as in the runs */
+	for (size_t i = ix->nr_in_runs; i < ix->nr; i++) {
+		const struct alloc_entry *e = &ix->entries[i];
 
-		hi = lo;
-		if (!e || !covers(e->base, e->size, addr) || (time && e->free_time <= time))
+		if (!covers(e->base, e->size, addr) ||
+		    (time && (e->alloc_time > time || e->free_time <= time)))
 			continue;
-		if (!best || e->alloc_time > best->alloc_time)
+		if (!best || e->alloc_time >= best->alloc_time)
 			best = e;
 	}
 	return best;

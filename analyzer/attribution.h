@@ -146,8 +146,11 @@ double attr_stats__resolved_share(const struct attr_stats *st);
 /*
  * Allocations seen over time (kernel kmem tracepoints or the collector's log): which object
  * held an address at a given time.  Entries are added in any order; alloc_index__prepare()
- * sorts them once before lookups.  Every operation is O(log n) (a free: O(1) expected), so a
- * recording of millions of allocations is read in seconds.
+ * sorts them before the first lookup.  After it, adds, frees and lookups may interleave (a
+ * session hands out allocation records and the samples they explain in time order): entries
+ * added since wait in a short tail, then join runs sorted by address, merged as they grow
+ * (a few runs: O(log n) each).  Every operation is O(log^2 n) at most (a free: O(1)
+ * expected), so a recording of millions of allocations is read in seconds.
  */
 struct alloc_entry {
 	uint64_t base, size;
@@ -159,9 +162,13 @@ struct alloc_entry {
 };
 
 /*
+ * @entries:	in the order added (an entry's index never changes)
  * @live:	base -> index of the newest live entry at that base
  * @older:	per entry, the index of the live entry its base held before it (SIZE_MAX: none),
  *		so a free whose newest entry is not yet allocated finds the older one
+ * @order:	the indexes of entries [0, nr_in_runs) by (base, alloc_time), in runs: run r
+ *		is order[r ? run_end[r - 1] : 0, run_end[r]); the entries after them, the tail,
+ *		are in no order yet
  */
 struct alloc_index {
 	struct alloc_entry *entries;
@@ -171,6 +178,10 @@ struct alloc_index {
 	struct u64map live;
 	size_t *older;
 	size_t cap_older;
+	size_t *order, *tmp;
+	size_t cap_order, nr_in_runs;
+	size_t run_end[64];
+	unsigned int nr_runs;
 };
 
 void alloc_index__init(struct alloc_index *ix);

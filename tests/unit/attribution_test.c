@@ -262,6 +262,58 @@ static void test_u64map(void)
 	u64map__exit(&m);
 }
 
+/*
+ * A session hands out allocations, frees and the samples they explain in time order: after
+ * prepare, adds, frees and finds interleave, and each find must see every allocation made
+ * before it (a model: a plain scan for the latest live allocation covering the address).
+ */
+static void test_alloc_interleaved(void)
+{
+	enum { N = 5000 };
+	static struct alloc_entry model[N];
+	struct alloc_index ix;
+	unsigned int seed = 7;
+	size_t n = 0;
+
+	alloc_index__init(&ix);
+	alloc_index__prepare(&ix);	/* the first sample comes before any allocation */
+	for (uint64_t t = 1; n < N; t++) {
+		const struct alloc_entry *e, *want = NULL;
+		uint64_t addr;
+
+		seed = seed * 1103515245 + 12345;
+		if ((seed >> 16) % 4 == 0 && n) {
+			/* free a random live one */
+			struct alloc_entry *m = &model[(seed >> 8) % n];
+
+			if (m->free_time == UINT64_MAX) {
+				CHECK(alloc_index__free(&ix, m->base, t) == 0);
+				m->free_time = t;
+			}
+			continue;
+		}
+		/* bases reused at random, in no order: runs get merged in any pattern */
+		model[n] = (struct alloc_entry){ .base = 0x10000 + ((seed >> 4) % 512) * 64,
+						 .size = 32 + (seed % 3) * 16, .alloc_time = t,
+						 .free_time = UINT64_MAX, .origin = "malloc" };
+		for (size_t i = 0; i < n; i++)	/* a base holds one live allocation */
+			if (model[i].base == model[n].base && model[i].free_time == UINT64_MAX) {
+				CHECK(alloc_index__free(&ix, model[i].base, t) == 0);
+				model[i].free_time = t;
+			}
+		alloc_index__add(&ix, &model[n]);
+		n++;
+		addr = 0x10000 + ((seed >> 12) % (512 * 64));
+		for (size_t i = 0; i < n; i++)
+			if (model[i].base <= addr && addr < model[i].base + model[i].size &&
+			    model[i].free_time > t && (!want || model[i].alloc_time > want->alloc_time))
+				want = &model[i];
+		e = alloc_index__find(&ix, addr, t);
+		CHECK(!want == !e && (!e || (e->base == want->base && e->alloc_time == want->alloc_time)));
+	}
+	alloc_index__exit(&ix);
+}
+
 int main(void)
 {
 	test_flat_layout();
@@ -269,6 +321,7 @@ int main(void)
 	test_stats();
 	test_alloc_index();
 	test_alloc_free_chains();
+	test_alloc_interleaved();
 	test_u64map();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

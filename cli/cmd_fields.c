@@ -28,6 +28,7 @@
 #include "cli/output.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
+#include "sampling/session.h"
 #include "tui/tui.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -47,7 +48,14 @@ enum {
 	OPT_ALL_MEMBERS,
 	OPT_SYMFS,
 	OPT_DOUBLE_CL,
+	OPT_TIME,	/* the filters, in cli's order (CLI_FILTER_OPTIONS) */
+	OPT_PID,
+	OPT_TID,
+	OPT_CPU,
+	OPT_COMM,
 };
+
+_Static_assert(OPT_COMM - OPT_TIME == CLI_FILTER_COMM, "the filter options are in cli's order");
 
 static const struct cli_option fields_options[] = {
 	{ OPT_INPUT, 'i', "input", "FILE", "the recording to read (default perf.data; - for stdin)" },
@@ -70,6 +78,7 @@ static const struct cli_option fields_options[] = {
 	{ OPT_CSV, 0, "csv", NULL, "print the member table as CSV" },
 	{ OPT_TUI, 0, "tui", NULL,
 	  "browse the member tables in the terminal, and each struct's layout as a heat map" },
+	CLI_FILTER_OPTIONS(OPT_TIME),
 	CLI_OPTION_END
 };
 
@@ -84,6 +93,7 @@ struct fields_opts {
 	unsigned long long line_size;
 	bool all_members;
 	bool double_cl;
+	struct session_filter filter;	/* --time --pid --tid --cpu --comm */
 	const struct command *cmd;
 };
 
@@ -143,6 +153,8 @@ static int fields_option(void *ctx, int id, const char *arg)
 	case OPT_CSV:
 		o->format = OUT_CSV;
 		return cli__output_format(o->cmd, &o->format_opt, "csv");
+	case OPT_TIME ... OPT_COMM:
+		return cli__filter_option(o->cmd, &o->filter, id - OPT_TIME, arg);
 	}
 	return 0;
 }
@@ -151,67 +163,22 @@ static int fields_option(void *ctx, int id, const char *arg)
 struct fields_ctx {
 	struct fields_opts *o;
 	const char *input;
-	struct perf_file *pf;
-	struct machine *machine;
+	struct session *session;
 	struct fields_attr *fa;
 	struct fields *fields;
-	/* Samples with a data address: counted; kept only when the input is a pipe. */
-	bool stream;
-	struct fields_sample *samples;
-	size_t nr_samples, cap_samples;
+	/* Samples with a data address that passed the filters. */
+	size_t nr_samples;
 	/* Loads served by another core's cache without a HITM class (Arm SPE's peer sources). */
 	size_t nr_peer;
 };
 
-/* A memory sample of the recording (not an allocation record, not the collector's counts). */
-static bool is_mem_sample(struct fields_ctx *c, const struct record *rec, bool side)
+/* The line size: the option's, else the recording's (known once its first sample comes). */
+static unsigned int fields_line_size(const struct fields_ctx *c)
 {
-	const struct perf_header_info *h = perf_file__header(c->pf);
+	const struct perf_header_info *h = session__header(c->session);
 
-	if (rec->type != REC_SAMPLE)
-		return false;
-	if (side)
-		return !fields_attr__side_sample(c->fa, h, &rec->sample) &&
-		       (rec->sample.present & SF_ADDR);
-	return !fields_attr__is_side_sample(h, &rec->sample) && (rec->sample.present & SF_ADDR);
-}
-
-/*
- * First pass: the maps, the allocation records and the collector's counts, all of which a
- * sample may need that comes before them in the file.  A regular file is read again for the
- * samples (memory stays bounded by the tables, not by the recording); a pipe cannot be, so
- * its samples are kept.
- */
-static int read_recording(struct fields_ctx *c)
-{
-	struct record rec;
-	char err[PERF_FILE_ERRMAX];
-	int rc;
-
-	c->stream = strcmp(c->input, "-") != 0;
-	if (perf_file__open(&c->pf, c->input, err, sizeof(err)) < 0) {
-		cli__error("%s", err);
-		return EXIT_USAGE;
-	}
-	fields_attr__header(c->fa, perf_file__header(c->pf), c->input);
-	while ((rc = perf_file__next_record(c->pf, &rec)) > 0) {
-		if (rec.type != REC_SAMPLE) {
-			machine__process_record(c->machine, &rec);
-			continue;
-		}
-		if (!is_mem_sample(c, &rec, true))
-			continue;
-		c->nr_samples++;
-		if (c->stream)
-			continue;
-		c->samples = xgrow(c->samples, &c->cap_samples, c->nr_samples, sizeof(*c->samples));
-		fields_sample__init(&c->samples[c->nr_samples - 1], &rec.sample);
-	}
-	if (rc < 0) {
-		cli__error("%s", perf_file__errmsg(c->pf));
-		return EXIT_USAGE;
-	}
-	return 0;
+	return (c->o->line_size ? (unsigned)c->o->line_size :
+		h->cache_line_size ? h->cache_line_size : 64) << (c->o->double_cl ? 1 : 0);
 }
 
 static void attribute_one(struct fields_ctx *c, const struct fields_sample *ms)
@@ -231,37 +198,54 @@ static void attribute_one(struct fields_ctx *c, const struct fields_sample *ms)
 	fields__add(c->fields, &res, &a);
 }
 
-/* Second pass: every memory sample, attributed and counted. */
-static int attribute_samples(struct fields_ctx *c)
+/*
+ * Allocation records, kmem tracepoints and the collector's counts: kept by the attribution,
+ * in time order, so the allocations that explain a sample are known when it comes.
+ */
+static bool fields_side_sample(void *ctx, struct session *s, const struct sample *smp)
 {
-	struct record rec;
-	char err[PERF_FILE_ERRMAX];
-	int rc;
+	struct fields_ctx *c = ctx;
 
-	if (!c->stream) {
-		for (size_t i = 0; i < c->nr_samples; i++)
-			attribute_one(c, &c->samples[i]);
-		fields__finish(c->fields);
+	return fields_attr__side_sample(c->fa, session__header(s), smp);
+}
+
+/* A memory sample, filtered and in time order: attributed against the maps of its time. */
+static int fields_sample(void *ctx, struct session *s, const struct session_sample *ss)
+{
+	struct fields_ctx *c = ctx;
+	struct fields_sample fs;
+
+	if (!(ss->sample->present & SF_ADDR))
 		return 0;
-	}
-	perf_file__close(c->pf);
-	c->pf = NULL;
-	if (perf_file__open(&c->pf, c->input, err, sizeof(err)) < 0) {
-		cli__error("%s", err);
-		return EXIT_USAGE;
-	}
-	while ((rc = perf_file__next_record(c->pf, &rec)) > 0) {
-		struct fields_sample fs;
+	c->nr_samples++;
+	if (!c->fields)
+		c->fields = fields__new(fields_line_size(c));
+	fields_sample__init(&fs, ss->sample);
+	attribute_one(c, &fs);
+	return 0;
+}
 
-		if (!is_mem_sample(c, &rec, false))
-			continue;
-		fields_sample__init(&fs, &rec.sample);
-		attribute_one(c, &fs);
-	}
-	if (rc < 0) {
-		cli__error("%s", perf_file__errmsg(c->pf));
+/* The whole recording, once: every memory sample attributed and counted. */
+static int read_recording(struct fields_ctx *c)
+{
+	struct session_tool tool = { .ctx = c, .sample = fields_sample,
+				     .side_sample = fields_side_sample };
+	const struct fields_rmw *rmw;
+	size_t nr_rmw;
+
+	if (session__run(c->session, &tool) < 0) {
+		cli__error("%s", session__errmsg(c->session));
 		return EXIT_USAGE;
 	}
+	if (!c->nr_samples) {
+		cli__error("%s: no sample carries a data address (record with perf c2c record, "
+			   "perf mem record, or lineup record)%s", c->input,
+			   session_filter__empty(&c->o->filter) ? "" : " that passes the filters");
+		return EXIT_NOTHING;
+	}
+	nr_rmw = fields_attr__rmw(c->fa, &rmw);
+	for (size_t k = 0; k < nr_rmw; k++)
+		fields__add_rmw(c->fields, rmw[k].ip, rmw[k].total, rmw[k].redundant);
 	fields__finish(c->fields);
 	return 0;
 }
@@ -773,23 +757,17 @@ static bool struct_found(const struct fields_ctx *c)
 
 static void ctx_release(struct fields_ctx *c)
 {
-	free(c->samples);
 	if (c->fields)
 		fields__delete(c->fields);
 	fields_attr__delete(c->fa);
-	if (c->machine)
-		machine__delete(c->machine);
-	if (c->pf)
-		perf_file__close(c->pf);
+	session__close(c->session);
 }
 
 static int fields_run(const struct command *cmd, int argc, char **argv)
 {
 	struct fields_opts o = { .input = "perf.data", .cmd = cmd };
 	struct fields_ctx c = { .o = &o };
-	const struct perf_header_info *h;
-	const struct fields_rmw *rmw;
-	size_t nr_rmw;
+	struct session_opts so = { 0 };
 	char err[4096];
 	int rc, i = cli__parse(cmd, argc, argv, fields_option, &o, &rc);
 
@@ -800,28 +778,20 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 		goto out_opts;
 	}
 	c.input = o.input;
-	c.machine = machine__new();
-	if (fields_attr__new(&c.fa, &o.attr, c.machine, err, sizeof(err)) < 0) {
+	so.path = o.input;
+	if (session__open(&c.session, &so, err, sizeof(err)) < 0) {
 		cli__error("%s", err);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	rc = read_recording(&c);
-	if (rc)
-		goto out;
-	h = perf_file__header(c.pf);
-	c.fields = fields__new((o.line_size ? (unsigned)o.line_size :
-				h->cache_line_size ? h->cache_line_size : 64) << (o.double_cl ? 1 : 0));
-	nr_rmw = fields_attr__rmw(c.fa, &rmw);
-	for (size_t k = 0; k < nr_rmw; k++)
-		fields__add_rmw(c.fields, rmw[k].ip, rmw[k].total, rmw[k].redundant);
-	if (!c.nr_samples) {
-		cli__error("%s: no sample carries a data address (record with perf c2c record, "
-			   "perf mem record, or lineup record)", c.input);
-		rc = EXIT_NOTHING;
+	session__set_filter(c.session, &o.filter);
+	if (fields_attr__new(&c.fa, &o.attr, session__machine(c.session), err, sizeof(err)) < 0) {
+		cli__error("%s", err);
+		rc = EXIT_USAGE;
 		goto out;
 	}
-	rc = attribute_samples(&c);
+	fields_attr__header(c.fa, session__header(c.session), c.input);
+	rc = read_recording(&c);
 	if (rc)
 		goto out;
 	if (fields_attr__unknown_hint(c.fa)) {
@@ -860,6 +830,7 @@ out_opts:
 	fields_list__release(&o.attr.debug_files);
 	fields_list__release(&o.attr.hints);
 	fields_list__release(&o.attr.cache_types);
+	session_filter__release(&o.filter);
 	return rc;
 }
 
@@ -867,7 +838,8 @@ const struct command cmd_fields = {
 	.name = "fields",
 	.summary = "which struct members the samples touch, who writes them, what sharing it is",
 	.usage = "[-i FILE] [-k VMLINUX] [--debug-file F ...] [--struct NAME] "
-		 "[--type 'struct T'@ADDR] [--cache-type NAME=TYPE] [--stdio|--json|--csv|--tui]",
+		 "[--type 'struct T'@ADDR] [--cache-type NAME=TYPE] [--stdio|--json|--csv|--tui] "
+		 "[--time START,END] [--pid|--tid|--cpu|--comm LIST]",
 	.description =
 		"Tie every memory sample to a struct type, member and instance by the strongest "
 		"evidence at hand (the type of the instruction's memory operand at the IP, a global "

@@ -35,3 +35,5 @@ EXTRA_DIST += tests/fields/kscenario.sh
 TESTS += tests/fields/typedef.sh
 dist_check_SCRIPTS += tests/fields/typedef.sh
 EXTRA_DIST += tests/fields/lreg.c
+TESTS += tests/fields/session.sh
+dist_check_SCRIPTS += tests/fields/session.sh

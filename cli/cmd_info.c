@@ -15,6 +15,7 @@
 #include "cli/command.h"
 #include "cli/output.h"
 #include "sampling/perf_file.h"
+#include "sampling/session.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -77,24 +78,6 @@ static int info_option(void *ctx, int id, const char *arg)
 	return 0;
 }
 
-/* Counts as perf keeps them: u32 per record type, per event samples and lost samples. */
-struct info_counts {
-	uint32_t nr_events[REC_USER_MAX + 1];	/* [0] = total */
-	uint32_t *nr_samples, *nr_lost_samples;
-	uint32_t nr_evsels;
-};
-
-static void counts_grow(struct info_counts *c, uint32_t nr)
-{
-	if (nr <= c->nr_evsels)
-		return;
-	c->nr_samples = xrealloc(c->nr_samples, nr * sizeof(uint32_t));
-	c->nr_lost_samples = xrealloc(c->nr_lost_samples, nr * sizeof(uint32_t));
-	for (uint32_t i = c->nr_evsels; i < nr; i++)
-		c->nr_samples[i] = c->nr_lost_samples[i] = 0;
-	c->nr_evsels = nr;
-}
-
 static void print_sample(const struct perf_header_info *h, const struct sample *s)
 {
 	printf("%u %u %u %u %" PRIu64 " 0x%" PRIx64 " %" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64
@@ -103,33 +86,14 @@ static void print_sample(const struct perf_header_info *h, const struct sample *
 	       s->weight, s->callchain_nr, s->evsel < h->nr_evsels ? h->evsels[s->evsel].name : "?");
 }
 
-static int count_records(struct perf_file *pf, struct info_counts *c, bool samples)
+/* --samples: each sample as the file has it, in file order. */
+static int info_sample(void *ctx, struct session *s, const struct session_sample *ss)
 {
-	struct record rec;
-	int rc;
-
-	while ((rc = perf_file__next_record(pf, &rec)) > 0) {
-		const struct perf_header_info *h = perf_file__header(pf);
-
-		c->nr_events[0]++;
-		if (rec.type <= REC_USER_MAX)
-			c->nr_events[rec.type]++;
-		counts_grow(c, h->nr_evsels);
-		if (rec.type == REC_SAMPLE) {
-			c->nr_samples[rec.sample.evsel]++;
-			if (samples)
-				print_sample(h, &rec.sample);
-		} else if (rec.type == REC_LOST_SAMPLES && h->nr_evsels) {
-			/* perf's count_lost_samples_event: by the sample id, added as u32 */
-			uint32_t ev = rec.has_sample_id ? rec.sample.evsel : 0;
-
-			c->nr_lost_samples[ev] += (uint32_t)rec.lost.lost;
-		}
-	}
-	return rc;
+	print_sample(session__header(s), ss->sample);
+	return 0;
 }
 
-static void print_stats(const struct perf_header_info *h, const struct info_counts *c)
+static void print_stats(const struct perf_header_info *h, const struct session_stats *c)
 {
 	uint32_t total = c->nr_events[0];
 
@@ -568,7 +532,7 @@ static void json_u(struct json *j, const char *key, int64_t v)
 }
 
 static void print_json(const char *path, const struct perf_header_info *h,
-		       const struct info_counts *c, bool with_counts)
+		       const struct session_stats *c, bool with_counts)
 {
 	struct json j;
 	char hex[2 * sizeof(((struct perf_build_id *)0)->build_id) + 1];
@@ -726,9 +690,13 @@ static void print_json(const char *path, const struct perf_header_info *h,
 static int info_run(const struct command *cmd, int argc, char **argv)
 {
 	struct info_opts o = { .input = "perf.data" };
-	struct info_counts c = { 0 };
+	/* perf report --stats and --header-only leave out what AUX traces synthesize */
+	struct session_opts so = { .no_auxtrace = true };
+	/* the counts are of the file as it is: in its order, nothing resolved */
+	struct session_tool tool = { .unordered = true };
+	const struct perf_header_info *h;
 	char err[PERF_FILE_ERRMAX];
-	struct perf_file *pf;
+	struct session *s;
 	int rc, i = cli__parse(cmd, argc, argv, info_option, &o, &rc);
 
 	if (i < 0)
@@ -737,37 +705,31 @@ static int info_run(const struct command *cmd, int argc, char **argv)
 		return cli__usage_error(cmd, "unexpected argument '%s'", argv[i]);
 	if (o.stats_only && o.header_only)
 		return cli__usage_error(cmd, "--stats and --header-only exclude each other");
-	if (perf_file__open(&pf, o.input, err, sizeof(err)) < 0) {
+	so.path = o.input;
+	if (session__open(&s, &so, err, sizeof(err)) < 0) {
 		cli__error("%s", err);
 		return EXIT_USAGE;
 	}
-	/* perf report --stats and --header-only leave out what AUX traces synthesize */
-	perf_file__set_auxtrace(pf, false);
-	if (!o.header_only || perf_file__header(pf)->pipe || perf_file__header(pf)->header_at_end) {
-		/* A pipe's header facts arrive as records: read them all either way. */
-		rc = count_records(pf, &c, o.samples);
-		if (rc < 0) {
-			cli__error("%s", perf_file__errmsg(pf));
-			free(c.nr_samples);
-			free(c.nr_lost_samples);
-			perf_file__close(pf);
-			return EXIT_USAGE;
-		}
+	h = session__header(s);
+	if (o.samples)
+		tool.sample = info_sample;
+	/* A pipe's header facts arrive as records: read them all either way. */
+	if ((!o.header_only || h->pipe || h->header_at_end) && session__run(s, &tool) < 0) {
+		cli__error("%s", session__errmsg(s));
+		session__close(s);
+		return EXIT_USAGE;
 	}
-	counts_grow(&c, perf_file__header(pf)->nr_evsels);
 	if (o.samples) {
 		/* just the samples */
 	} else if (o.json) {
-		print_json(o.input, perf_file__header(pf), &c, !o.header_only);
+		print_json(o.input, h, session__stats(s), !o.header_only);
 	} else {
 		if (!o.stats_only)
-			print_header(perf_file__header(pf), o.show_info, o.extra);
+			print_header(h, o.show_info, o.extra);
 		if (!o.header_only)
-			print_stats(perf_file__header(pf), &c);
+			print_stats(h, session__stats(s));
 	}
-	free(c.nr_samples);
-	free(c.nr_lost_samples);
-	perf_file__close(pf);
+	session__close(s);
 	return cli__close_output(stdout, "standard output", EXIT_OK);
 }
 

@@ -19,6 +19,7 @@
 #include "dwarf/code.h"
 #include "sampling/perf_file.h"
 #include "sampling/perf_writer.h"
+#include "sampling/session.h"
 
 /* @prog as execvp finds it: itself when it names a path, else the first match in $PATH. */
 static bool find_program(const char *prog, char *out, size_t size)
@@ -213,42 +214,47 @@ out:
 	return rc;
 }
 
+static int census_sample(void *ctx, struct session *s, const struct session_sample *ss)
+{
+	const struct perf_header_info *h = session__header(s);
+	const struct sample *smp = ss->sample;
+	struct sim_census *c = ctx;
+	struct data_src d;
+
+	if (smp->evsel < h->nr_evsels && h->evsels[smp->evsel].name &&
+	    !strcmp(h->evsels[smp->evsel].name, "lineup-sim/overlap/")) {
+		c->has_overlap = true;
+		c->observed_ns += smp->period;
+		c->overlap_ns += smp->weight;
+		return 0;
+	}
+	d = data_src__decode(smp->data_src);
+	if (d.op & DS_OP_LOAD) {
+		c->loads++;
+		c->hitm += (d.snoop & DS_SNOOP_HITM) != 0;
+	} else if (d.op & DS_OP_STORE) {
+		c->stores++;
+	}
+	return 0;
+}
+
 int sim_record__census(const char *path, struct sim_census *c)
 {
-	struct perf_file *pf;
-	struct record rec;
-	char err[512];
+	struct session_opts so = { .path = path };
+	struct session_tool tool = { .ctx = c, .sample = census_sample, .compact = true };
+	struct session *s;
+	char err[PERF_FILE_ERRMAX];
 	int rc;
 
 	*c = (struct sim_census){ 0 };
-	if (perf_file__open(&pf, path, err, sizeof(err))) {
+	if (session__open(&s, &so, err, sizeof(err))) {
 		cli__error("%s", err);
 		return -1;
 	}
-	while ((rc = perf_file__next_record(pf, &rec)) > 0) {
-		const struct perf_header_info *h = perf_file__header(pf);
-		struct data_src d;
-
-		if (rec.type != REC_SAMPLE)
-			continue;
-		if (rec.sample.evsel < h->nr_evsels && h->evsels[rec.sample.evsel].name &&
-		    !strcmp(h->evsels[rec.sample.evsel].name, "lineup-sim/overlap/")) {
-			c->has_overlap = true;
-			c->observed_ns += rec.sample.period;
-			c->overlap_ns += rec.sample.weight;
-			continue;
-		}
-		d = data_src__decode(rec.sample.data_src);
-		if (d.op & DS_OP_LOAD) {
-			c->loads++;
-			c->hitm += (d.snoop & DS_SNOOP_HITM) != 0;
-		} else if (d.op & DS_OP_STORE) {
-			c->stores++;
-		}
-	}
+	rc = session__run(s, &tool);
 	if (rc < 0)
-		cli__error("%s", perf_file__errmsg(pf));
-	perf_file__close(pf);
+		cli__error("%s", session__errmsg(s));
+	session__close(s);
 	return rc < 0 ? -1 : 0;
 }
 

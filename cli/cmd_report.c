@@ -191,11 +191,7 @@ static int report_option(void *ctx, int id, const char *arg)
 	}
 	case OPT_FORCE:
 		break;
-	case OPT_TIME:
-	case OPT_PID:
-	case OPT_TID:
-	case OPT_CPU:
-	case OPT_COMM:
+	case OPT_TIME ... OPT_COMM:
 		return cli__filter_option(o->cmd, &o->filter, id - OPT_TIME, arg);
 	case OPT_FIELDS:
 		o->fields = true;

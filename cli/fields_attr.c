@@ -25,6 +25,7 @@
 #include "dwarf/vartype.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
+#include "sampling/session.h"
 #include "sampling/tracepoint.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -280,9 +281,7 @@ static void code_remember(struct fields_attr *c, uint64_t ip, struct map *map, s
 static struct symbols_dso *sym_dso(struct fields_attr *c, struct dso *dso)
 {
 	if (!dso->priv)
-		dso->priv = symbols__dso(c->syms, dso->long_name, dso->short_name,
-					 (enum symbols_dso_kind)dso->kind, dso->build_id,
-					 dso->build_id_size);
+		dso->priv = dso__symbols(dso, c->syms);
 	return dso->priv;
 }
 

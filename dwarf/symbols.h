@@ -41,7 +41,8 @@
  * Source lines and inline chains come from libdwfl (the object's DWARF, or its separate
  * debuginfo found by build-id or debuglink).
  *
- * Use, with sampling/machine.h (what tests/tools/resolve.c does for every sample):
+ * Use, with sampling/machine.h (sampling/session.h's session__lookup does this for a tool;
+ * tests/tools/resolve.c for every sample):
  *
  *	struct symbols_options o = { .osrelease = header->osrelease, .vmlinux = opt_k };
  *	struct symbols *syms = symbols__new(&o);
@@ -49,11 +50,7 @@
  *	if (al.map) {
  *		struct symbols_map sm = { al.map->start, al.map->pgoff, al.map->identity,
  *					  al.map->ref_reloc, al.map->ref_reloc_name };
- *		if (!al.dso->priv)
- *			al.dso->priv = symbols__dso(syms, al.dso->long_name, al.dso->short_name,
- *					(enum symbols_dso_kind)al.dso->kind, al.dso->build_id,
- *					al.dso->build_id_size);
- *		symbols__lookup(syms, al.dso->priv, &sm, al.addr, &loc);
+ *		symbols__lookup(syms, dso__symbols(al.dso, syms), &sm, al.addr, &loc);
  *	} else {
  *		symbols__lookup(syms, NULL, NULL, al.addr, &loc);
  *	}

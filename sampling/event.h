@@ -5,7 +5,9 @@
 /*
  * lineup's own model of what a perf.data holds: the records the reader hands out and the
  * writer takes in.  No libperf, libtraceevent or kernel-header type appears here, so the
- * analyzer and the CLI depend on this file alone.
+ * analyzer and the CLI depend on this file alone.  A command that reads samples starts at
+ * sampling/session.h, which shows the whole flow: reader, ordered events, machine, filters,
+ * resolution, the tool's callbacks.
  *
  * Ownership: pointers inside a struct sample or struct record (raw, callchain, branch stack,
  * filenames, comm) point into the reader's buffer and stay valid only until the next call to

@@ -309,10 +309,15 @@ struct symbols *session__symbols(struct session *s)
 
 /* ---- resolution ---- */
 
+struct symbols_dso *dso__symbols(const struct dso *dso, struct symbols *syms)
+{
+	return symbols__dso(syms, dso->long_name, dso->short_name,
+			    (enum symbols_dso_kind)dso->kind, dso->build_id, dso->build_id_size);
+}
+
 struct symbols_dso *session__symbols_dso(struct session *s, const struct dso *dso)
 {
-	return symbols__dso(session__symbols(s), dso->long_name, dso->short_name,
-			    (enum symbols_dso_kind)dso->kind, dso->build_id, dso->build_id_size);
+	return dso__symbols(dso, session__symbols(s));
 }
 
 int session__lookup(struct session *s, const struct map *map, uint64_t addr,

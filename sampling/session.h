@@ -201,9 +201,12 @@ uint32_t session__callchain(struct session *s, const struct session_sample *ss,
 			    struct session_frame *out);
 
 /*
- * The symbolizer's handle for a machine dso.  The two kinds of object are one enum in two
- * layers (sampling/ cannot be seen from dwarf/): the session ties them at compile time.
+ * The handle of machine dso @dso in symbolizer @syms.  The kinds of object are one enum in
+ * two layers (sampling/ cannot be seen from dwarf/): this is the one place that converts,
+ * and a static assert keeps the two enums equal.
  */
+struct symbols_dso *dso__symbols(const struct dso *dso, struct symbols *syms);
+/* The same in the session's symbolizer. */
 struct symbols_dso *session__symbols_dso(struct session *s, const struct dso *dso);
 
 /*

@@ -35,26 +35,11 @@ struct pctx {
 static int __attribute__((format(printf, 2, 3))) out(struct pctx *c, const char *fmt, ...)
 {
 	size_t before = c->sb->len;
-	char buf[256];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	strbuf__vaddf(c->sb, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return 0;
-	if ((size_t)n < sizeof(buf)) {
-		strbuf__add(c->sb, buf, (size_t)n);
-	} else {
-		char *big = xmalloc((size_t)n + 1);
-
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		strbuf__add(c->sb, big, (size_t)n);
-		free(big);
-	}
 	return (int)(c->sb->len - before);
 }
 

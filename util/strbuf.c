@@ -25,16 +25,23 @@ void strbuf__add(struct strbuf *sb, const char *s, size_t n)
 
 void strbuf__vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
-	va_list ap2;
+	size_t room = sb->cap > sb->len ? sb->cap - sb->len : 0;
+	va_list aq;
 	int n;
 
-	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
-	if (n < 0)
+	/* into the room there is first: most pieces fit, and are formatted once */
+	va_copy(aq, ap);
+	n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, aq);
+	va_end(aq);
+	if (n < 0) {
+		if (sb->buf)
+			sb->buf[sb->len] = '\0';
 		return;
-	strbuf__grow(sb, n);
-	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		strbuf__grow(sb, n);
+		vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	}
 	sb->len += n;
 }
 

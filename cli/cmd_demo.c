@@ -179,6 +179,49 @@ static int sim_flags(const char *self, const char *cc, char *buf, size_t size)
 	return 0;
 }
 
+/* A whole small file, or NULL with @err saying why. */
+static char *demo_read(const char *path, char *err, size_t errlen)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[8192];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
+			strbuf__release(&sb);
+			return NULL;
+		}
+		strbuf__add(&sb, buf, (size_t)n);
+	}
+	close(fd);
+	strbuf__add(&sb, "", 0);
+	return sb.buf;
+}
+
+/* @text into a new @path (the demo's own directory only). */
+static int demo_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	size_t len = strlen(text);
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || close(fd)) {
+		cli__error("demo: cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st, (void)flag, (void)ftw;
@@ -217,16 +260,193 @@ static int contended(const char *path)
 	return c.hitm > 0 && c.hitm * 100 >= c.loads;
 }
 
+/* What the demo's steps share. */
+struct demo {
+	const char *self, *dir, *cc, *workload;
+	char iters[32];
+	int devnull;
+	struct strbuf what;
+};
+
+/*
+ * Build src/WORKLOAD.c for the collector into @out, in one step: CC's words, the source,
+ * sim-flags' line (with @plain, an ordinary -O2 build for timing).
+ */
+static int demo_build(struct demo *d, const char *out, bool plain)
+{
+	char flags[2 * PATH_MAX + 512], ccbuf[256], file[NAME_MAX + 16], *av[96];
+	size_t nav;
+	int rc;
+
+	snprintf(ccbuf, sizeof(ccbuf), "%s", d->cc);
+	nav = split_words(ccbuf, av, 8);
+	if (!nav)
+		return EXIT_USAGE;
+	if (plain) {
+		snprintf(flags, sizeof(flags), "-pthread");
+	} else if ((rc = sim_flags(d->self, av[0], flags, sizeof(flags)))) {
+		return rc;
+	}
+	snprintf(file, sizeof(file), "src/%s.c", d->workload);
+	av[nav++] = "-O2";
+	av[nav++] = "-Isrc";
+	av[nav++] = file;
+	nav += split_words(flags, av + nav, sizeof(av) / sizeof(av[0]) - nav - 3);
+	av[nav++] = "-o";
+	av[nav++] = (char *)out;
+	av[nav] = NULL;
+	strbuf__reset(&d->what);
+	strbuf__addf(&d->what, "%s -O2 src/%s.c %s -o %s", d->cc, d->workload,
+		     plain ? "-pthread" : "$(lineup sim-flags)", out);
+	return run(d->what.buf, d->dir, av, NULL, -1);
+}
+
+/*
+ * Record ./@prog with the collector into @data, again (3 tries) while the two threads hardly
+ * met; @yield carries the yield that worked over to the next recording.
+ */
+static int demo_record(struct demo *d, const char *prog, const char *data, unsigned int *yield)
+{
+	char path[NAME_MAX + 3], file[PATH_MAX + 16], yield_env[48];
+
+	snprintf(path, sizeof(path), "./%s", prog);
+	for (int try = 1;; try++) {
+		char *const rec[] = { (char *)d->self, "record", "--sim", "-o", (char *)data, "--",
+				      path, d->iters, "2", NULL };
+		int rc, found;
+
+		snprintf(yield_env, sizeof(yield_env), "LINEUP_SIM_YIELD=%u", *yield);
+		strbuf__reset(&d->what);
+		strbuf__addf(&d->what, "%s%slineup record --sim -o %s -- ./%s %s 2",
+			     *yield ? yield_env : "", *yield ? " " : "", data, prog, d->iters);
+		rc = run(d->what.buf, d->dir, rec, *yield ? yield_env : NULL, d->devnull);
+		if (rc)
+			return rc;
+		snprintf(file, sizeof(file), "%s/%s", d->dir, data);
+		found = contended(file);
+		if (found < 0)
+			return EXIT_USAGE;
+		if (found || try == 3)
+			return 0;
+		/* The threads hardly met: make them take turns more often. */
+		*yield = *yield ? *yield / 5 : 500;
+		printf("(few HITMs: the two threads hardly ran at the same time, the machine is "
+		       "busy; recording again with LINEUP_SIM_YIELD=%u, so that they interleave: "
+		       "try %d of 3)\n", *yield, try + 1);
+	}
+}
+
+/* Copy the workload and the headers beside it into DIR/src: the sources the patch changes. */
+static int demo_copy_sources(struct demo *d, const char *src)
+{
+	static const char *const files[] = { "workload.h", "counters.h" };
+	char from[2 * PATH_MAX], to[2 * PATH_MAX], name[NAME_MAX + 4];
+	int rc = 0;
+
+	snprintf(to, sizeof(to), "%s/src", d->dir);
+	if (mkdir(to, 0755) && errno != EEXIST) {
+		cli__error("demo: cannot create %s: %s", to, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i <= sizeof(files) / sizeof(files[0]) && !rc; i++) {
+		const char *f = i < sizeof(files) / sizeof(files[0]) ? files[i] : name;
+		char err[2 * PATH_MAX + 160];
+		char *text;
+
+		snprintf(name, sizeof(name), "%s.c", d->workload);
+		snprintf(from, sizeof(from), "%s/%s", src, f);
+		snprintf(to, sizeof(to), "%s/src/%s", d->dir, f);
+		if (!(text = demo_read(from, err, sizeof(err)))) {
+			cli__error("demo: %s", err);
+			return EXIT_RUNTIME;
+		}
+		rc = demo_write(to, text);
+		free(text);
+	}
+	return rc;
+}
+
+/*
+ * The other half of the loop: suggest a layout and its patch, apply it to the copied
+ * sources, build and record the patched program, and show the two recordings side by side
+ * and the two plain builds timed against each other.
+ */
+static int demo_fix(struct demo *d, unsigned int *yield)
+{
+	char *const sug[] = { (char *)d->self, "suggest", "-i", "perf.data", "--patch", "fix.diff",
+			      "--source-root", "src", NULL };
+	char *const pat[] = { "patch", "-s", "-p1", "-d", "src", "-i", "fix.diff", NULL };
+	char *const dif[] = { (char *)d->self, "diff", "perf.data", "after.data", NULL };
+	char fixed[PATH_MAX], fixed_plain[PATH_MAX + 4], plain_a[PATH_MAX], plain_b[PATH_MAX];
+	char err[2 * PATH_MAX + 160], file[PATH_MAX + 16];
+	char *text;
+	int rc;
+
+	rc = run("lineup suggest -i perf.data --patch fix.diff --source-root src   # the new layout",
+		 d->dir, sug, NULL, -1);
+	if (rc == EXIT_NOTHING) {
+		printf("\n(nothing to patch: the layout cannot remove this contention)\n");
+		return 0;
+	}
+	if (rc)
+		return rc;
+	snprintf(file, sizeof(file), "%s/fix.diff", d->dir);
+	if (!(text = demo_read(file, err, sizeof(err)))) {
+		cli__error("demo: %s", err);
+		return EXIT_RUNTIME;
+	}
+	printf("\n$ cat fix.diff\n%s", text);
+	free(text);
+	rc = run("patch -p1 -d src -i fix.diff", d->dir, pat, NULL, -1);
+	if (rc)
+		return rc;
+	snprintf(fixed, sizeof(fixed), "%s.fixed", d->workload);
+	rc = demo_build(d, fixed, false);
+	if (!rc)
+		rc = demo_record(d, fixed, "after.data", yield);
+	if (!rc)
+		rc = run("lineup diff perf.data after.data       # before and after, line by line",
+			 d->dir, dif, NULL, -1);
+	if (rc)
+		return rc;
+	/* timing: ordinary builds of both sources (the collector's hooks would weigh in) */
+	snprintf(plain_b, sizeof(plain_b), "%s.fixed.plain", d->workload);
+	snprintf(fixed_plain, sizeof(fixed_plain), "./%s", plain_b);
+	rc = demo_build(d, plain_b, true);
+	if (rc)
+		return rc;
+	rc = run("patch -R -s -p1 -d src -i fix.diff", d->dir,
+		 (char *const[]){ "patch", "-R", "-s", "-p1", "-d", "src", "-i", "fix.diff", NULL },
+		 NULL, -1);
+	snprintf(plain_a, sizeof(plain_a), "%s.plain", d->workload);
+	if (!rc)
+		rc = demo_build(d, plain_a, true);
+	if (rc)
+		return rc;
+	{
+		char a[PATH_MAX + 4];
+		char *const ab[] = { (char *)d->self, "ab", "-n", "10", "--", a, d->iters, "2",
+				     "---", fixed_plain, d->iters, "2", NULL };
+
+		snprintf(a, sizeof(a), "./%s", plain_a);
+		strbuf__reset(&d->what);
+		strbuf__addf(&d->what, "lineup ab -n 10 -- ./%s %s 2 --- ./%s %s 2   # timed",
+			     plain_a, d->iters, plain_b, d->iters);
+		rc = run(d->what.buf, d->dir, ab, NULL, -1);
+		/* ab's 1 is "not significant or worse": said by ab itself, not a demo failure */
+		if (rc == EXIT_NOTHING)
+			rc = 0;
+	}
+	return rc;
+}
+
 static int demo_run(const struct command *cmd, int argc, char **argv)
 {
 	struct demo_opts o = { .cmd = cmd, .workload = "struct_file", .iterations = 1000000 };
-	char self[PATH_MAX], src[PATH_MAX], file[PATH_MAX + 64], tmpl[] = "/tmp/lineup-demo.XXXXXX";
-	char flags[2 * PATH_MAX + 512], ccbuf[256], iters[32], yield_env[48], *av[96];
-	struct strbuf what = STRBUF_INIT;
-	const char *dir, *cc = getenv("CC");
+	char self[PATH_MAX], src[PATH_MAX], tmpl[] = "/tmp/lineup-demo.XXXXXX";
+	struct demo d = { .what = STRBUF_INIT };
 	unsigned int yield;
-	size_t nav;
-	int rc, i = cli__parse(cmd, argc, argv, demo_option, &o, &rc), devnull;
+	int rc, i = cli__parse(cmd, argc, argv, demo_option, &o, &rc);
 	ssize_t n;
 
 	if (i < 0)
@@ -246,105 +466,66 @@ static int demo_run(const struct command *cmd, int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	self[n] = '\0';
-	if (!cc || !*cc)
-		cc = "gcc";
+	d.self = self;
+	d.workload = o.workload;
+	d.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "gcc";
+	snprintf(d.iters, sizeof(d.iters), "%llu", o.iterations);
 	if (o.keep) {
-		dir = o.keep;
-		if (mkdir(dir, 0755) && errno != EEXIST) {
-			cli__error("demo: cannot create %s: %s", dir, strerror(errno));
+		d.dir = o.keep;
+		if (mkdir(d.dir, 0755) && errno != EEXIST) {
+			cli__error("demo: cannot create %s: %s", d.dir, strerror(errno));
 			return EXIT_USAGE;
 		}
-	} else if (!(dir = mkdtemp(tmpl))) {
+	} else if (!(d.dir = mkdtemp(tmpl))) {
 		cli__error("demo: cannot create a temporary directory: %s", strerror(errno));
 		return EXIT_RUNTIME;
 	}
-	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	d.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
 	printf("lineup demo: workload '%s' (%s/%s.c), in %s\n"
 	       "Built for the software collector, so no memory PMU is needed.\n",
-	       o.workload, src, o.workload, dir);
-
-	/* The build, in one step: CC's words, the source, sim-flags' line. */
-	snprintf(ccbuf, sizeof(ccbuf), "%s", cc);
-	nav = split_words(ccbuf, av, 8);
-	rc = nav ? sim_flags(self, av[0], flags, sizeof(flags)) : EXIT_USAGE;
-	if (rc)
-		goto out;
-	snprintf(file, sizeof(file), "%s/%s.c", src, o.workload);
-	av[nav++] = "-O2";
-	av[nav++] = "-I";
-	av[nav++] = src;
-	av[nav++] = file;
-	nav += split_words(flags, av + nav, sizeof(av) / sizeof(av[0]) - nav - 3);
-	av[nav++] = "-o";
-	av[nav++] = (char *)o.workload;
-	av[nav] = NULL;
-	strbuf__addf(&what, "%s -O2 %s.c $(lineup sim-flags) -o %s", cc, o.workload, o.workload);
-	rc = run(what.buf, dir, av, NULL, -1);
-	if (rc)
-		goto out;
-
+	       o.workload, src, o.workload, d.dir);
+	rc = demo_copy_sources(&d, src);
+	if (!rc)
+		rc = demo_build(&d, o.workload, false);
 	yield = first_yield(2);
-	snprintf(iters, sizeof(iters), "%llu", o.iterations);
-	for (int try = 1;; try++) {
-		char prog[NAME_MAX + 3], data[PATH_MAX + 16];
-		char *const rec[] = { self, "record", "--sim", "-o", "perf.data", "--", prog,
-				      iters, "2", NULL };
-		int found;
-
-		snprintf(prog, sizeof(prog), "./%s", o.workload);
-		snprintf(yield_env, sizeof(yield_env), "LINEUP_SIM_YIELD=%u", yield);
-		strbuf__reset(&what);
-		strbuf__addf(&what, "%s%slineup record --sim -o perf.data -- ./%s %llu 2",
-			     yield ? yield_env : "", yield ? " " : "", o.workload, o.iterations);
-		rc = run(what.buf, dir, rec, yield ? yield_env : NULL, devnull);
-		if (rc)
-			goto out;
-		snprintf(data, sizeof(data), "%s/perf.data", dir);
-		found = contended(data);
-		if (found < 0) {
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (found || try == 3)
-			break;
-		/* The threads hardly met: make them take turns more often. */
-		yield = yield ? yield / 5 : 500;
-		printf("(few HITMs: the two threads hardly ran at the same time, the machine is "
-		       "busy; recording again with LINEUP_SIM_YIELD=%u, so that they interleave: "
-		       "try %d of 3)\n", yield, try + 1);
-	}
-
-	{
+	if (!rc)
+		rc = demo_record(&d, o.workload, "perf.data", &yield);
+	if (!rc) {
 		char *const rep[] = { self, "report", "-i", "perf.data", "--stdio", NULL };
 
 		rc = run("lineup report -i perf.data --stdio      # perf c2c report's tables and "
-			 "numbers", dir, rep, NULL, -1);
+			 "numbers", d.dir, rep, NULL, -1);
 	}
 	if (!rc) {
 		char *const fld[] = { self, "fields", "-i", "perf.data", NULL };
 
 		rc = run("lineup fields -i perf.data              # the members behind the hot line",
-			 dir, fld, NULL, -1);
+			 d.dir, fld, NULL, -1);
 	}
-out:
-	if (devnull >= 0)
-		close(devnull);
+	if (!rc)
+		rc = demo_fix(&d, &yield);
+	if (d.devnull >= 0)
+		close(d.devnull);
 	/* our own temporary directory only: never what --keep named */
-	if (!o.keep && nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS))
-		cli__error("demo: could not remove %s: %s", dir, strerror(errno));
-	strbuf__release(&what);
+	if (!o.keep && nftw(d.dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS))
+		cli__error("demo: could not remove %s: %s", d.dir, strerror(errno));
+	strbuf__release(&d.what);
 	return rc;
 }
 
 const struct command cmd_demo = {
 	.name = "demo",
-	.summary = "the whole loop on a bundled workload: build, record --sim, report, fields",
+	.summary = "the whole loop on a bundled workload: record, report, fields, suggest, patch, "
+		   "record again, diff, ab",
 	.usage = "[-w NAME] [-n N] [-k DIR]",
 	.description = "Build a bundled workload (default: an object shaped like the kernel's "
 		       "struct file, used by two threads) for the software collector, record it "
 		       "with 'lineup record --sim', and show 'lineup report --stdio' (perf c2c's "
-		       "tables) and 'lineup fields' (the members, their writers, the verdict).",
+		       "tables) and 'lineup fields' (the members, their writers, the verdict); then "
+		       "'lineup suggest' writes a patch of the new layout, which is applied to a "
+		       "copy of the sources, built and recorded again: 'lineup diff' shows both "
+		       "recordings side by side and 'lineup ab' times the two builds.",
 	.options = demo_options,
 	.run = demo_run,
 };

@@ -38,6 +38,7 @@
 #include "sampling/event.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
+#include "tui/tui.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -64,6 +65,7 @@ enum {
 	OPT_JSON,
 	OPT_STDIO,
 	OPT_LIMIT,
+	OPT_TUI,
 };
 
 static const struct cli_option suggest_options[] = {
@@ -105,10 +107,13 @@ static const struct cli_option suggest_options[] = {
 	{ OPT_LIMIT, 'N', "limit", "N", "without -C: at most N structs (default 3)" },
 	{ OPT_STDIO, 0, "stdio", NULL, "text (the default)" },
 	{ OPT_JSON, 0, "json", NULL, "JSON: every number, the comment and the patch" },
+	{ OPT_TUI, 0, "tui", NULL,
+	  "browse the suggestion: the proposed and current layouts, the comment, the patch (w "
+	  "writes it to a file)" },
 	CLI_OPTION_END
 };
 
-enum suggest_format { FMT_STDIO, FMT_JSON };
+enum suggest_format { FMT_STDIO, FMT_JSON, FMT_TUI };
 
 struct suggest_opts {
 	const struct command *cmd;
@@ -270,6 +275,9 @@ static int suggest_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_JSON:
 		o->format = FMT_JSON;
+		break;
+	case OPT_TUI:
+		o->format = FMT_TUI;
 		break;
 	}
 	return 0;
@@ -525,25 +533,62 @@ static int decide(struct suggest_ctx *c, struct target *t)
 
 /* ---- output ---- */
 
-static void print_layouts(struct suggest_ctx *c, struct target *t, struct strbuf *out)
+/* The current layout (@after false) or the suggested one, annotated with its figures. */
+static void print_layout(struct suggest_ctx *c, struct target *t, bool after, struct strbuf *out)
 {
 	struct layout_print_opts popts = { .line_size = c->line_size, .addr_size = 8 };
 	struct suggest_print_ctx pc = {
-		.plan = &t->plan, .res = &t->res, .printed = t->flat->type,
-		.line_size = c->line_size,
+		.plan = &t->plan, .res = &t->res, .printed = after ? t->built : t->flat->type,
+		.after = after, .line_size = c->line_size,
 	};
 	struct layout_annotate ann;
 
 	suggest_plan__annotate(&pc, &ann);
 	popts.annotate = &ann;
+	layout__print(pc.printed, &popts, out);
+}
+
+static void print_layouts(struct suggest_ctx *c, struct target *t, struct strbuf *out)
+{
 	strbuf__addf(out, "\ncurrent layout (measured):\n");
-	layout__print(t->flat->type, &popts, out);
+	print_layout(c, t, false, out);
 	if (t->res.status != SUGGEST_OK || !t->built)
 		return;
-	pc.printed = t->built;
-	pc.after = true;
 	strbuf__addf(out, "\nsuggested layout (offsets as gcc/clang place them on x86-64):\n");
-	layout__print(t->built, &popts, out);
+	print_layout(c, t, true, out);
+}
+
+/* --tui: the browser's suggestion view on the first struct with a suggestion. */
+static int browse(struct suggest_ctx *c, struct target *t, const struct suggest_names *n,
+		  const char *patch)
+{
+	struct strbuf cur = STRBUF_INIT, prop = STRBUF_INIT, com = STRBUF_INIT, title = STRBUF_INIT;
+	char err[256];
+	int rc = EXIT_OK;
+
+	print_layout(c, t, false, &cur);
+	print_layout(c, t, true, &prop);
+	suggest__explain(&t->res, n, &com);
+	strbuf__addf(&com, "\nlayout comment:\n");
+	suggest__comment(&t->res, n, &com);
+	strbuf__addf(&title, "%s%s%s", t->flat->name, t->flat->type->decl_file ? " (" : "",
+		     t->flat->type->decl_file ? t->flat->type->decl_file : "");
+	if (t->flat->type->decl_file)
+		strbuf__addf(&title, ")");
+	struct tui_suggestion ts = {
+		.title = title.buf, .current = cur.buf, .proposed = prop.buf, .comment = com.buf,
+		.patch = patch, .patch_name = "layout.patch",
+	};
+
+	if (tui__suggest(&ts, err, sizeof(err)) < 0) {
+		cli__error("%s", err);
+		rc = EXIT_USAGE;
+	}
+	strbuf__release(&cur);
+	strbuf__release(&prop);
+	strbuf__release(&com);
+	strbuf__release(&title);
+	return rc;
 }
 
 static void json_str(struct strbuf *sb, const char *key, const char *v, bool comma)
@@ -1392,8 +1437,26 @@ static int suggest_main(const struct command *cmd, int argc, char **argv)
 		}
 	int prc = 0;
 
-	if ((o.patch || o.verify) && any_ok)
+	if ((o.patch || o.verify || o.format == FMT_TUI) && any_ok)
 		prc = make_patch(&c, &patch, recording);
+	if (o.format == FMT_TUI) {
+		rc = EXIT_NOTHING;
+		for (size_t k = 0; k < c.nr_targets && rc == EXIT_NOTHING; k++) {
+			struct target *t = &c.targets[k];
+			struct suggest_names nm;
+			struct names_ctx nc;
+
+			if (!t->selected || t->res.status != SUGGEST_OK || !t->built)
+				continue;
+			names_init(&nm, &nc, &c, t, recording);
+			rc = browse(&c, t, &nm, patch.sp && *patch.sp->diff ? patch.sp->diff : NULL);
+			strbuf__release(&nc.sb);
+		}
+		if (rc == EXIT_NOTHING)
+			cli__error("%s: nothing to suggest for the selected structs", o.input);
+		free(recording);
+		goto out;
+	}
 	if (o.verify && patch.sp) {
 		vr = xcalloc(patch.nr_reqs + 1, sizeof(*vr));
 		for (unsigned int i = 0; i < patch.nr_reqs; i++)

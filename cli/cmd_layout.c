@@ -97,12 +97,7 @@ static int layout_option(void *ctx, int id, const char *arg)
 		o->btf_file = arg;
 		break;
 	case OPT_LINE_SIZE:
-		if (cli__parse_u64(o->cmd, "--line-size", arg, &o->line_size))
-			return EXIT_USAGE;
-		if (o->line_size < 8 || o->line_size > 4096 || (o->line_size & (o->line_size - 1)))
-			return cli__usage_error(o->cmd, "--line-size: %s is not a power of two "
-						"between 8 and 4096", arg);
-		break;
+		return cli__parse_line_size(o->cmd, arg, &o->line_size);
 	case OPT_DOUBLE_CL:
 		o->double_cl = true;
 		break;

@@ -79,6 +79,9 @@ void cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int cli__output_format(const struct command *cmd, const char **chosen, const char *opt);
 
+/* --line-size N: a power of two in 8..4096; 0, or EXIT_USAGE after saying what is wrong. */
+int cli__parse_line_size(const struct command *cmd, const char *s, unsigned long long *out);
+
 /* Parse an unsigned integer option value; 0 on success, -EINVAL with a message otherwise. */
 int cli__parse_u64(const struct command *cmd, const char *opt, const char *s,
 		   unsigned long long *out);

@@ -261,3 +261,13 @@ void cli__print_man(FILE *out)
 	      ".SH SEE ALSO\n.BR perf\\-c2c (1),\n.BR pahole (1)\n", out);
 	strbuf__release(&sb);
 }
+
+int cli__parse_line_size(const struct command *cmd, const char *s, unsigned long long *out)
+{
+	if (cli__parse_u64(cmd, "--line-size", s, out))
+		return EXIT_USAGE;
+	if (*out < 8 || *out > 4096 || (*out & (*out - 1)))
+		return cli__usage_error(cmd, "--line-size: %s is not a power of two between 8 and "
+					"4096", s);
+	return 0;
+}

@@ -51,11 +51,11 @@ loop() {
 	git -C "$T/src" checkout -q -- . || fail "git checkout"
 }
 
-loop fs_adjacent 2 "struct counters"
-
 # A source that no longer matches the binary: refused, the differing members named.
+sim_build fs_adjacent gcc
+sim_record_contended "$T/stale.data" 10 "$T/fs_adjacent-gcc" 40000 2
 sed -i 's/volatile long b;/volatile long b_renamed;/' "$T/src/counters.h"
-"$LINEUP" suggest -i "$T/fs_adjacent.data" -C counters --patch "$T/stale.diff" \
+"$LINEUP" suggest -i "$T/stale.data" -C counters --patch "$T/stale.diff" \
 	--source-root "$T/src" >"$T/stale.out" 2>"$T/stale.err"
 rc=$?
 [ $rc -eq 1 ] || { cat "$T/stale.err"; fail "a stale source: exit $rc, want 1"; }
@@ -63,6 +63,9 @@ grep -q 'b_renamed' "$T/stale.err" && grep -q "counters" "$T/stale.err" ||
 	{ cat "$T/stale.err"; fail "a stale source: the differing members not named"; }
 [ ! -s "$T/stale.diff" ] || fail "a stale source: a patch was written"
 git -C "$T/src" checkout -q -- . || fail "git checkout"
+
+loop fs_adjacent 2 "struct counters"
+
 loop struct_file 4 "struct file"
 loop percpu_stats 4 "struct stats"
 

@@ -884,8 +884,7 @@ static void replay(struct suggest *sg, const uint64_t *offsets, uint32_t new_ali
 
 /*
  * The recorded HITM samples re-bucketed on the new layout: one stays when its new line holds
- * a unit written by a thread other than the sample's (per instance when the type is aligned to
- * a line, which keeps instances apart).
+ * a written unit whose writers include a thread other than the sample's.
  */
 static void rebucket_hitm(struct suggest *sg, const uint64_t *offsets, struct suggest_prediction *pred)
 {
@@ -909,10 +908,12 @@ static void rebucket_hitm(struct suggest *sg, const uint64_t *offsets, struct su
 			uint64_t first = offsets[v] / line;
 			uint64_t last = (offsets[v] + (w->size ? w->size - 1 : 0)) / line;
 
-			if (l < first || l > last)
+			/* a written unit's own writers: a read-mostly member's setup store is
+			 * no writer of its line */
+			if (l < first || l > last || r->profiles[v].use != SUGGEST_WRITTEN)
 				continue;
-			for (uint32_t k = 0; k < r->profiles[v].all_writers.nr && !stays; k++)
-				stays = r->profiles[v].all_writers.ids[k] != a->tid;
+			for (uint32_t k = 0; k < r->profiles[v].writers.nr && !stays; k++)
+				stays = r->profiles[v].writers.ids[k] != a->tid;
 		}
 		if (!stays)
 			continue;

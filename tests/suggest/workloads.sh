@@ -48,6 +48,10 @@ loop() {
 	sim_record "$T/$name-after.data" "$T/$name-gcc" 40000 "$threads"
 	after=$(hitm_of "$T/$name-after.data" "$type" "$re")
 	echo "$name: $type HITMs $before before, $after after the patch"
+	if [ $((after * 20)) -gt "$before" ]; then	# what went wrong, for the log
+		cat "$T/$name.json" "$T/$name.diff"
+		"$LINEUP" fields -i "$T/$name-after.data" | head -40
+	fi
 	[ "$before" -ge 10 ] || fail "$name: only $before HITMs before"
 	[ $((after * 20)) -le "$before" ] ||
 		fail "$name: $after HITMs after the patch, more than 5% of $before"

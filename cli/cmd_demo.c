@@ -375,7 +375,8 @@ static int demo_fix(struct demo *d, unsigned int *yield)
 {
 	char *const sug[] = { (char *)d->self, "suggest", "-i", "perf.data", "--patch", "fix.diff",
 			      "--source-root", "src", NULL };
-	char *const pat[] = { "patch", "-s", "-p1", "-d", "src", "-i", "fix.diff", NULL };
+	/* patch -d changes into src first: the patch file is named from there */
+	char *const pat[] = { "patch", "-s", "-p1", "-d", "src", "-i", "../fix.diff", NULL };
 	char *const dif[] = { (char *)d->self, "diff", "perf.data", "after.data", NULL };
 	char fixed[PATH_MAX], fixed_plain[PATH_MAX + 4], plain_a[PATH_MAX], plain_b[PATH_MAX];
 	char err[2 * PATH_MAX + 160], file[PATH_MAX + 16];
@@ -397,7 +398,7 @@ static int demo_fix(struct demo *d, unsigned int *yield)
 	}
 	printf("\n$ cat fix.diff\n%s", text);
 	free(text);
-	rc = run("patch -p1 -d src -i fix.diff", d->dir, pat, NULL, -1);
+	rc = run("patch -p1 -d src -i ../fix.diff", d->dir, pat, NULL, -1);
 	if (rc)
 		return rc;
 	snprintf(fixed, sizeof(fixed), "%s.fixed", d->workload);
@@ -415,8 +416,8 @@ static int demo_fix(struct demo *d, unsigned int *yield)
 	rc = demo_build(d, plain_b, true);
 	if (rc)
 		return rc;
-	rc = run("patch -R -s -p1 -d src -i fix.diff", d->dir,
-		 (char *const[]){ "patch", "-R", "-s", "-p1", "-d", "src", "-i", "fix.diff", NULL },
+	rc = run("patch -R -s -p1 -d src -i ../fix.diff", d->dir,
+		 (char *const[]){ "patch", "-R", "-s", "-p1", "-d", "src", "-i", "../fix.diff", NULL },
 		 NULL, -1);
 	snprintf(plain_a, sizeof(plain_a), "%s.plain", d->workload);
 	if (!rc)

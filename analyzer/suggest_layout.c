@@ -151,7 +151,7 @@ int suggest_plan__init(struct suggest_plan *p, const struct layout_type *t,
 			 pins[i], layout_kind__name(t->kind), t->name ? t->name : "(anonymous)",
 			 sb.buf ? sb.buf : "none", p->nr_units > 12 ? ", ..." : "");
 		strbuf__release(&sb);
-		rc = -EINVAL;
+		rc = -ENOENT;
 		break;
 	}
 	free(used);

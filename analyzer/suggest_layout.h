@@ -51,9 +51,9 @@ struct suggest_plan {
 };
 
 /*
- * Cut @type into units; @pins (member names) are kept at their offsets.  Returns 0, or -EINVAL
- * with @err saying why no order can be suggested (a union; a pin that names no member, with
- * the members there are).
+ * Cut @type into units; @pins (member names) are kept at their offsets.  Returns 0; -EINVAL
+ * with @err saying why no order can be suggested (a union); -ENOENT when a pin names no
+ * member (@err lists the members there are).
  */
 int suggest_plan__init(struct suggest_plan *p, const struct layout_type *type,
 		       const char *const *pins, unsigned int nr_pins, char *err, size_t errlen);

@@ -136,6 +136,7 @@ struct target {
 	const struct flat_layout *flat;
 	struct suggest_plan plan;
 	bool planned;
+	int plan_rc;		/* -ENOENT: a --pin that names no member (bad usage) */
 	char plan_err[256];
 	struct suggest *sg;
 	uint64_t hitm, samples;
@@ -300,8 +301,9 @@ static struct target *target_of(struct suggest_ctx *c, const struct flat_layout 
 	}
 	const char **pins = (const char **)c->o->pins.v;
 
-	if (suggest_plan__init(&t->plan, flat->type, pins, (unsigned int)c->o->pins.nr,
-			       t->plan_err, sizeof(t->plan_err)) < 0)
+	t->plan_rc = suggest_plan__init(&t->plan, flat->type, pins, (unsigned int)c->o->pins.nr,
+					t->plan_err, sizeof(t->plan_err));
+	if (t->plan_rc < 0)
 		return t;
 	t->planned = true;
 	struct suggest_config cfg = {
@@ -1422,6 +1424,12 @@ static int suggest_main(const struct command *cmd, int argc, char **argv)
 	rc = select_targets(&c);
 	if (rc)
 		goto out;
+	for (size_t k = 0; k < c.nr_targets; k++)
+		if (c.targets[k].selected && c.targets[k].plan_rc == -ENOENT) {
+			cli__error("%s", c.targets[k].plan_err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	char *recording = xasprintf("%s (%" PRIu64 " samples, %" PRIu64 " attributed)", o.input,
 				    c.samples, c.attributed);
 

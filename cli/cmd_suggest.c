@@ -1505,8 +1505,10 @@ static int suggest_main(const struct command *cmd, int argc, char **argv)
 				if (req >= 0 && !patch.sp->outcomes[req].error)
 					json_str(&out, "patch", patch.sp->diff, true);
 				if (vr && req >= 0 && vr[req].done) {
-					strbuf__addf(&out, ", \"verify\": {\"ok\": %s",
-						     vr[req].ok ? "true" : "false");
+					strbuf__addf(&out, ", \"verify\": {\"ok\": %s, "
+							   "\"skipped\": %s",
+						     vr[req].ok ? "true" : "false",
+						     vr[req].skipped ? "true" : "false");
 					json_str(&out, "detail", vr[req].detail, true);
 					strbuf__addf(&out, "}");
 				}

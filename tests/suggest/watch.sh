@@ -24,7 +24,8 @@ rc=$?
 python3 - "$T/s.json" <<'PY' || fail "suggest on the watch recording (above)"
 import json, sys
 d = json.load(open(sys.argv[1]))["structs"][0]
-m = {x["name"]: x for x in d["members"]}
+# a member of an anonymous union goes by the union's names joined ("f_pos_lock|f_pipe")
+m = {n: x for x in d["members"] for n in x["name"].split("|")}
 ref = "f_ref" if "f_ref" in m else "f_count"
 assert m["f_op"]["use"] == "read-mostly", m["f_op"]
 assert m[ref]["use"] == "written" and len(m[ref]["writers"]) >= 1, m[ref]

@@ -872,8 +872,8 @@ struct patch {
 	unsigned int nr_reqs;
 	struct srcpatch *sp;
 	char **comments;
-	struct srcpatch_scan **scans;	/* by-name matches: their names are the slots' */
-	unsigned int nr_scans;
+	char **names;		/* by-name matches: the source's units, the slots' names */
+	unsigned int nr_names;
 };
 
 static unsigned int patch_file(struct patch *p, const char *path, const char *root,
@@ -911,61 +911,71 @@ static void patch_release(struct patch *p)
 	free(p->reqs);
 	free(p->req_target);
 	free(p->comments);
-	for (unsigned int i = 0; i < p->nr_scans; i++)
-		srcpatch_scan__delete(p->scans[i]);
-	free(p->scans);
+	for (unsigned int i = 0; i < p->nr_names; i++)
+		free(p->names[i]);
+	free(p->names);
 	srcpatch__delete(p->sp);
 	memset(p, 0, sizeof(*p));
 }
 
-static bool scan_has(const struct srcpatch_scan *sc, const char *names)
+/* Whether '|'-joined @names holds @name. */
+static bool names_have(const char *names, const char *name)
 {
-	/* a unit named "a|b" is there when any of its names is */
-	char *copy = xstrdup(names), *save = NULL;
-	bool found = false;
+	size_t len = strlen(name);
 
-	for (char *n = strtok_r(copy, "|", &save); n && !found; n = strtok_r(NULL, "|", &save))
-		for (unsigned int i = 0; i < sc->nr_members && !found; i++)
-			found = !strcmp(sc->members[i].name, n);
-	free(copy);
-	return found;
-}
-
-static bool slots_have(const struct srcpatch_slot *s, unsigned int n, const char *name)
-{
-	for (unsigned int i = 0; i < n; i++) {
-		const char *m = s[i].member;
-		size_t len = strlen(name);
-
-		for (const char *x = m; x; x = strchr(x, '|') ? strchr(x, '|') + 1 : NULL)
-			if (!strncmp(x, name, len) && (x[len] == '\0' || x[len] == '|'))
-				return true;
-	}
+	for (const char *x = names; x; x = strchr(x, '|') ? strchr(x, '|') + 1 : NULL)
+		if (!strncmp(x, name, len) && (x[len] == '\0' || x[len] == '|'))
+			return true;
 	return false;
 }
 
 /*
  * A layout from BTF (the running kernel) and a source tree of another version: the members
- * are matched by name.  Those only the kernel has are left out of the order, those only the
- * source has keep their place after the member they follow there; both are said.  The
- * offsets predicted are the recorded kernel's, not the source's.
+ * are matched by name, unit by unit as the source has them (an anonymous union's names
+ * differ between versions: it goes where the first of its names that the kernel has went).
+ * Units only the kernel has are left out of the order, those only the source has keep their
+ * place after the unit they follow there; both are said.  The offsets predicted are the
+ * recorded kernel's, not the source's.
  */
 static void match_by_name(struct patch *p, struct srcpatch_request *rq, const char *type,
 			  struct srcpatch_slot **slots, const char ***expected)
 {
 	struct srcpatch_scan *sc;
 	struct srcpatch_slot *in = *slots, *out;
-	unsigned int n = rq->nr_slots, k = 0;
+	unsigned int n = rq->nr_slots, k = 0, nu = 0;
 	struct strbuf only_kernel = STRBUF_INIT, only_source = STRBUF_INIT;
 
 	if (srcpatch__scan(&p->files[rq->file], rq->name, rq->decl_line, &sc) != 0) {
 		srcpatch_scan__delete(sc);
 		return;	/* srcpatch__make says why */
 	}
-	out = xcalloc(n + sc->nr_members + 1, sizeof(*out));
+	/* the source's units: their names joined, in declaration order */
+	char **unit = xcalloc(sc->nr_members + 1, sizeof(*unit));
+	bool *used = xcalloc(sc->nr_members + 1, sizeof(*used));
+
+	for (unsigned int j = 0; j < sc->nr_members; j++) {
+		if (j && sc->members[j - 1].unit == sc->members[j].unit) {
+			char *joined = xasprintf("%s|%s", unit[nu - 1], sc->members[j].name);
+
+			free(unit[nu - 1]);
+			unit[nu - 1] = joined;
+			continue;
+		}
+		unit[nu++] = xstrdup(sc->members[j].name);
+	}
+	out = xcalloc(n + nu + 1, sizeof(*out));
 	for (unsigned int i = 0; i < n; i++) {
-		if (scan_has(sc, in[i].member)) {
-			out[k++] = in[i];
+		unsigned int u = nu;
+		char *names = xstrdup(in[i].member), *save = NULL;
+
+		for (char *x = strtok_r(names, "|", &save); x && u == nu; x = strtok_r(NULL, "|", &save))
+			for (u = 0; u < nu && (used[u] || !names_have(unit[u], x)); u++)
+				;
+		free(names);
+		if (u < nu) {
+			used[u] = true;
+			out[k] = in[i];
+			out[k++].member = unit[u];
 			continue;
 		}
 		strbuf__addf(&only_kernel, "%s%s", only_kernel.len ? ", " : "", in[i].member);
@@ -975,27 +985,20 @@ static void match_by_name(struct patch *p, struct srcpatch_request *rq, const ch
 			in[i + 1].new_line |= in[i].new_line;
 		}
 	}
-	/* the source's own members, after the member that precedes them in the source */
-	for (unsigned int j = 0; j < sc->nr_members; j++) {
-		const struct srcpatch_member *m = &sc->members[j];
-
-		if (slots_have(out, k, m->name) || (j && sc->members[j - 1].unit == m->unit))
-			continue;
-		strbuf__addf(&only_source, "%s%s", only_source.len ? ", " : "", m->name);
+	/* the source's own units, after the unit that precedes them in the source */
+	for (unsigned int u = 0; u < nu; u++) {
 		unsigned int at = 0;
 
-		for (int q = (int)j - 1; q >= 0; q--) {
-			unsigned int w;
-
-			for (w = 0; w < k && strcmp(out[w].member, sc->members[q].name); w++)
-				;
-			if (w < k) {
-				at = w + 1;
-				break;
-			}
-		}
+		if (used[u])
+			continue;
+		strbuf__addf(&only_source, "%s%s", only_source.len ? ", " : "", unit[u]);
+		for (int q = (int)u - 1; q >= 0 && !at; q--)
+			for (unsigned int w = 0; w < k; w++)
+				if (out[w].member == unit[q])
+					at = w + 1;
 		memmove(out + at + 1, out + at, (k - at) * sizeof(*out));
-		out[at] = (struct srcpatch_slot){ .member = m->name };
+		out[at] = (struct srcpatch_slot){ .member = unit[u] };
+		used[u] = true;
 		k++;
 	}
 	const char **exp = xcalloc(k + 1, sizeof(*exp));
@@ -1012,14 +1015,18 @@ static void match_by_name(struct patch *p, struct srcpatch_request *rq, const ch
 			only_source.len ? only_source.buf : "");
 	strbuf__release(&only_kernel);
 	strbuf__release(&only_source);
+	srcpatch_scan__delete(sc);
+	free(used);
 	free(in);
 	free(*expected);
 	*slots = out;
 	*expected = exp;
 	rq->nr_slots = rq->nr_expected = k;
-	/* the scan's names are borrowed by the slots until the patch is made */
-	p->scans = xrealloc(p->scans, (p->nr_scans + 1) * sizeof(*p->scans));
-	p->scans[p->nr_scans++] = sc;
+	/* the joined names are the slots' until the patch is made */
+	p->names = xrealloc(p->names, (p->nr_names + nu) * sizeof(*p->names));
+	memcpy(p->names + p->nr_names, unit, nu * sizeof(*unit));
+	p->nr_names += nu;
+	free(unit);
 }
 
 /* One request per suggested struct whose source is found; the others are said. */

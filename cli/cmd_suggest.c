@@ -1105,10 +1105,6 @@ static int make_patch(struct suggest_ctx *c, struct patch *p, const char *record
 
 		for (unsigned int w = 0; w < oc->nr_warnings; w++)
 			fprintf(stderr, "lineup suggest: warning: %s\n", oc->warnings[w]);
-		if (oc->randomized)
-			fprintf(stderr, "lineup suggest: warning: %s is __randomize_layout: this "
-				"layout holds only with CONFIG_RANDSTRUCT off\n",
-				p->req_target[i]->flat->name);
 		if (oc->error) {
 			cli__error("%s: no patch: %s", p->req_target[i]->flat->name,
 				   oc->message ? oc->message : "refused");

@@ -11,6 +11,14 @@ for want in 'Trace Event Information' 'Shared Data Cache Line Table' \
 	grep -q "$want" "$T/out" || { cat "$T/out"; fail "demo output lacks '$want'"; }
 done
 [ -s "$T/d/perf.data" ] || fail "demo -k kept no perf.data"
+# The other half of the loop: the suggestion and its patch, applied, built, recorded again,
+# the two recordings compared and the two builds timed.
+for want in 'struct file: new layout, predicted' 'wrote fix.diff' '+++ b/struct_file.c' \
+	'$ patch -p1 -d src -i ../fix.diff' '$ lineup diff perf.data after.data' '$ lineup ab -n 10'; do
+	grep -qF -- "$want" "$T/out" || { cat "$T/out"; fail "demo output lacks '$want'"; }
+done
+[ -s "$T/d/after.data" ] || fail "demo -k kept no after.data"
+grep -q '__attribute__((aligned(64)))' "$T/d/src/struct_file.c" && fail "the demo's copy stayed patched"
 
 # What the README runs (default iterations): the contended line and its verdict.  The demo
 # records again (3 tries at most) when the threads hardly overlapped on a busy machine; only

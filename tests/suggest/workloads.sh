@@ -118,6 +118,14 @@ grep -q "nothing to do" "$T/ac.txt" || { cat "$T/ac.txt"; fail "atomic_counter: 
 grep -q "per-CPU or sharded counter" "$T/ac.txt" ||
 	{ cat "$T/ac.txt"; fail "atomic_counter: no per-CPU advice"; }
 
+# Seed 000: a flag word set although already set: the test-before-set advice, with the counts.
+sim_build flag_word gcc
+sim_record_contended "$T/fw.data" 10 "$T/flag_word-gcc" 40000 4
+"$LINEUP" suggest -i "$T/fw.data" -C buffer_head >"$T/fw.txt" 2>&1
+[ $? -le 1 ] || { cat "$T/fw.txt"; fail "flag_word: suggest"; }
+grep -q "test before set: [0-9]* of [0-9]* locked RMWs on b_state changed nothing" "$T/fw.txt" ||
+	{ cat "$T/fw.txt"; fail "flag_word: no test-before-set advice on b_state"; }
+
 # Already padded: nothing to do.
 sim_build fs_padded gcc
 sim_record "$T/pad.data" "$T/fs_padded-gcc" 40000 2

@@ -96,9 +96,10 @@ for ro in ("f_op", "f_inode"):
     for w in ("f_count", "f_lock", "f_pos_lock"):
         if line(ro) == line(w):
             bad.append("struct_file: %s shares a line with %s" % (ro, w))
-# the read-mostly line: no transfer and no HITM predicted; the written line keeps its own
+# the read-mostly line: no HITM predicted, and no transfer but the first read of main()'s
+# setup stores by each of the 4 threads; the written line keeps its own
 ro = [l for l in d["after"]["lines"] if l["offset"] == line("f_op") * 64]
-if not ro or ro[0]["transfers"] or ro[0]["hitm_measured"]:
+if not ro or ro[0]["transfers"] > 4 or ro[0]["hitm_measured"]:
     bad.append("struct_file: the read-mostly line still moves: %s" % ro)
 if not d["after"]["hitm_measured"] < d["before"]["hitm_measured"]:
     bad.append("struct_file: HITMs predicted %d -> %d" % (d["before"]["hitm_measured"],

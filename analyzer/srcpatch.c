@@ -420,6 +420,9 @@ struct ctx {
 	/* per slot: effective group and new_line (a block's first slot lends its to the block) */
 	const char **group;
 	bool *new_line;
+	/* the checks' words: static_assert/offsetof, or GNU C's _Static_assert and
+	 * __builtin_offsetof, which need no header */
+	const char *assert_kw, *offsetof_kw;
 };
 
 static void outcome__add_warning(struct srcpatch_outcome *oc, char *msg)
@@ -2007,9 +2010,12 @@ static void assert_words(struct vec *w, struct pool *p, const char *part, const 
 static void add_assert(struct ctx *c, struct strbuf *sb, const char **parts, unsigned int nr,
 		       const char *msg)
 {
-	size_t col = 14;
+	size_t col = strlen(c->assert_kw) + 1;
+	char cont[32];
 
-	strbuf__add(sb, "static_assert(", 14);
+	/* continuation lines line up after "static_assert(" */
+	snprintf(cont, sizeof(cont), "\n\t%*s", (int)(col > 8 ? col - 8 : 0), "");
+	strbuf__addf(sb, "%s(", c->assert_kw);
 	for (unsigned int k = 0; k <= nr; k++) {
 		const char *tail = k + 1 < nr ? " &&" : msg ? "," : ");";
 		struct vec w = { 0 };
@@ -2025,8 +2031,8 @@ static void add_assert(struct ctx *c, struct strbuf *sb, const char **parts, uns
 			sprintf(whole, "%s%s", parts[k], tail);
 		}
 		if (k && col + 1 + strlen(whole) > 100) {
-			strbuf__add(sb, "\n\t      ", 8);
-			col = 14;
+			strbuf__add(sb, cont, strlen(cont));
+			col = strlen(c->assert_kw) + 1;
 		} else if (k) {
 			strbuf__add(sb, " ", 1);
 			col++;
@@ -2041,8 +2047,8 @@ static void add_assert(struct ctx *c, struct strbuf *sb, const char **parts, uns
 			size_t len = strlen(w.v[i]);
 
 			if (i && col + 1 + len > 100) {
-				strbuf__add(sb, "\n\t      ", 8);
-				col = 14;
+				strbuf__add(sb, cont, strlen(cont));
+				col = strlen(c->assert_kw) + 1;
 			} else if (i) {
 				strbuf__add(sb, " ", 1);
 				col++;
@@ -2076,7 +2082,8 @@ static void make_checks(struct ctx *c, const struct list *body, struct strbuf *s
 			start--;
 		g = c->group[start];
 		if (c->new_line[s] && !c->kernel_groups) {
-			char *p = xasprintf("offsetof(%s, %s) %% %u == 0", T, m, c->line_size);
+			char *p = xasprintf("%s(%s, %s) %% %u == 0", c->offsetof_kw, T, m,
+					    c->line_size);
 			char *msg = xasprintf("%s starts a cache line", m);
 
 			add_assert(c, sb, (const char **)&p, 1, msg);
@@ -2123,10 +2130,12 @@ static void make_checks(struct ctx *c, const struct list *body, struct strbuf *s
 				if (!nx)
 					continue;
 			} else {
-				p[np++] = xasprintf("offsetof(%s, %s) >= offsetof(%s, %s)", T, m, T, f);
+				p[np++] = xasprintf("%s(%s, %s) >= %s(%s, %s)", c->offsetof_kw, T, m,
+						    c->offsetof_kw, T, f);
 			}
 			if (nx)
-				p[np++] = xasprintf("offsetof(%s, %s) < offsetof(%s, %s)", T, m, T, nx);
+				p[np++] = xasprintf("%s(%s, %s) < %s(%s, %s)", c->offsetof_kw, T, m,
+						    c->offsetof_kw, T, nx);
 			msg = xasprintf("%s in cache line group %s", m, g);
 			add_assert(c, sb, (const char **)p, np, msg);
 			free(p[0]);
@@ -2204,7 +2213,7 @@ static void asserts_edit(struct ctx *c, const struct def *d, const struct list *
 	    lx->toks[i].end - lx->toks[i].start == hdr.len &&
 	    !memcmp(s + lx->toks[i].start, hdr.buf, hdr.len)) {
 		i++;
-		while (tok_is(lx, i, "static_assert")) {
+		while (tok_is(lx, i, "static_assert") || tok_is(lx, i, "_Static_assert")) {
 			size_t o = next_code(lx, i + 1, lx->nr);
 
 			if (!tok_punct(lx, o, '('))
@@ -2231,8 +2240,7 @@ static void asserts_edit(struct ctx *c, const struct def *d, const struct list *
 			if (at < lx->len && s[at] == '\n')
 				ed->e[ed->nr - 1].start = at;
 		}
-		if (!c->kernel_groups && c->req->style != SRCPATCH_KERNEL_ALIGNED &&
-		    !strstr(s, "<assert.h>") && !strstr(s, "<linux/build_bug.h>"))
+		if (c->req->style == SRCPATCH_ALIGNAS && !strstr(s, "<assert.h>"))
 			warn(c, lx->toks[d->semi].line, "static_assert needs <assert.h> (before C23) "
 							"and offsetof <stddef.h>");
 	} else if (end != at) {
@@ -2328,6 +2336,12 @@ static void ctx__init(struct ctx *c, const struct srcpatch_file *file,
 	c->req = r;
 	c->oc = oc;
 	c->kernel_groups = r->style == SRCPATCH_KERNEL_GROUPS;
+	/* GNU C user space without <assert.h> and <stddef.h>: checks that need neither */
+	bool gnu = r->style == SRCPATCH_ATTR_ALIGNED &&
+		   !(strstr(c->file->text, "<assert.h>") && strstr(c->file->text, "<stddef.h>"));
+
+	c->assert_kw = gnu ? "_Static_assert" : "static_assert";
+	c->offsetof_kw = gnu ? "__builtin_offsetof" : "offsetof";
 	c->line_size = r->line_size ? r->line_size : 64;
 	lex(&c->lx, file->text);
 	strcpy(c->indent, "\t");

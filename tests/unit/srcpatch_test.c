@@ -471,7 +471,7 @@ static void test_find(void)
 	r = run(t, "pk_t", 40, SRCPATCH_ATTR_ALIGNED, "c,i", "i@g!,c", NULL);
 	CHECK(r.ret == 0 && r.nr_warnings >= 1);
 	CHECK_HAS(r.warnings[0], "include/t.h:1: pk_t found here, not at line 40");
-	CHECK_HAS(r.text, "static_assert(offsetof(pk_t, i) % 64 == 0");
+	CHECK_HAS(r.text, "_Static_assert(__builtin_offsetof(pk_t, i) % 64 == 0");
 	run__release(&r);
 	/* the one-line variant: rewritten one member a line */
 	r = run(t, "v", 6, SRCPATCH_ATTR_ALIGNED, "a,b", "b,a", NULL);

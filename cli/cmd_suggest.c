@@ -66,7 +66,14 @@ enum {
 	OPT_STDIO,
 	OPT_LIMIT,
 	OPT_TUI,
+	OPT_TIME,	/* the filters, in cli's order (CLI_FILTER_OPTIONS) */
+	OPT_PID,
+	OPT_TID,
+	OPT_CPU,
+	OPT_COMM,
 };
+
+_Static_assert(OPT_COMM - OPT_TIME == CLI_FILTER_COMM, "the filter options are in cli's order");
 
 static const struct cli_option suggest_options[] = {
 	{ OPT_INPUT, 'i', "input", "FILE", "the recording to read (default perf.data)" },
@@ -105,6 +112,7 @@ static const struct cli_option suggest_options[] = {
 	{ OPT_CC, 0, "cc", "COMPILER", "the compiler for --verify (default: $CC, else cc)" },
 	{ OPT_CFLAGS, 0, "cflags", "FLAGS", "more flags for --verify's compile (-I, -D ...)" },
 	{ OPT_LIMIT, 'N', "limit", "N", "without -C: at most N structs (default 3)" },
+	CLI_FILTER_OPTIONS(OPT_TIME),
 	{ OPT_STDIO, 0, "stdio", NULL, "text (the default)" },
 	{ OPT_JSON, 0, "json", NULL, "JSON: every number, the comment and the patch" },
 	{ OPT_TUI, 0, "tui", NULL,
@@ -126,6 +134,7 @@ struct suggest_opts {
 	uint64_t max_growth_lines;	/* "2l": in lines, once the line size is known */
 	const char *patch, *doc, *source_root, *cc, *cflags;
 	int style;			/* -1: from the tree */
+	struct session_filter filter;	/* --time --pid --tid --cpu --comm */
 	bool verify;
 	unsigned long long limit;
 	enum suggest_format format;
@@ -275,6 +284,8 @@ static int suggest_option(void *ctx, int id, const char *arg)
 	case OPT_TUI:
 		o->format = FMT_TUI;
 		break;
+	case OPT_TIME ... OPT_COMM:
+		return cli__filter_option(o->cmd, &o->filter, id - OPT_TIME, arg);
 	}
 	return 0;
 }
@@ -1381,6 +1392,7 @@ static int open_recording(struct suggest_ctx *c)
 		o->max_growth = o->max_growth_lines * c->line_size;
 	struct session_tool tool = { .ctx = c, .sample = on_sample, .side_sample = side_sample };
 
+	session__set_filter(c->session, &o->filter);
 	if (session__run(c->session, &tool) < 0) {
 		cli__error("%s", session__errmsg(c->session));
 		return EXIT_USAGE;
@@ -1570,6 +1582,7 @@ out:
 	fields_list__release(&o.attr.debug_files);
 	fields_list__release(&o.attr.hints);
 	fields_list__release(&o.attr.cache_types);
+	session_filter__release(&o.filter);
 	return rc;
 }
 

@@ -15,6 +15,7 @@ extern const struct command cmd_fields;
 extern const struct command cmd_record;
 extern const struct command cmd_sim_flags;
 extern const struct command cmd_watch;
+extern const struct command cmd_suggest;
 extern const struct command cmd_ab;
 
 const struct command *const lineup_commands[] = {
@@ -24,6 +25,7 @@ const struct command *const lineup_commands[] = {
 	&cmd_info,
 	&cmd_layout,
 	&cmd_fields,
+	&cmd_suggest,
 	&cmd_record,
 	&cmd_sim_flags,
 	&cmd_watch,

@@ -1426,7 +1426,49 @@ static void ctx_release(struct suggest_ctx *c)
 	arena__release(&c->arena);
 }
 
+/*
+ * `lineup verify PATCH`: the patch under review must be the one lineup suggests for the
+ * recording (the same structs, order, groups and comment), and the patched source must
+ * compile to the predicted layout.  0 when both hold; 1 with the first difference.
+ */
+static int check_patch(const char *path, const char *ours)
+{
+	char err[PATH_MAX + 64];
+	char *theirs = read_text(path, err, sizeof(err));
+	unsigned int line = 1;
+	const char *a, *b;
+
+	if (!theirs) {
+		cli__error("%s", err);
+		return EXIT_USAGE;
+	}
+	for (a = theirs, b = ours; *a && *a == *b; a++, b++)
+		line += *a == '\n';
+	if (*a || *b) {
+		const char *end = strchr(a, '\n');
+
+		cli__error("%s: line %u differs from the patch lineup suggests for this recording: "
+			   "'%.*s'", path, line, end ? (int)(end - a) : (int)strlen(a), a);
+		free(theirs);
+		return EXIT_NOTHING;
+	}
+	free(theirs);
+	return 0;
+}
+
+static int suggest_run(const struct command *cmd, int argc, char **argv, bool verify_cmd);
+
 static int suggest_main(const struct command *cmd, int argc, char **argv)
+{
+	return suggest_run(cmd, argc, argv, false);
+}
+
+static int verify_main(const struct command *cmd, int argc, char **argv)
+{
+	return suggest_run(cmd, argc, argv, true);
+}
+
+static int suggest_run(const struct command *cmd, int argc, char **argv, bool verify_cmd)
 {
 	struct suggest_opts o = { .cmd = cmd, .input = "perf.data", .max_growth = UINT64_MAX,
 				  .style = -1 };
@@ -1437,8 +1479,18 @@ static int suggest_main(const struct command *cmd, int argc, char **argv)
 	int rc, first = cli__parse(cmd, argc, argv, suggest_option, &o, &rc);
 	bool any_ok = false, verify_failed = false;
 
+	const char *under_review = NULL;
+
 	if (first < 0)
 		return rc;
+	if (verify_cmd) {
+		if (first >= argc)
+			return cli__usage_error(cmd, "which patch? (lineup verify PATCH)");
+		under_review = argv[first++];
+		o.verify = true;
+		if (o.patch)
+			return cli__usage_error(cmd, "--patch: verify checks the PATCH it is given");
+	}
 	if (first < argc)
 		return cli__usage_error(cmd, "unexpected argument '%s'", argv[first]);
 	if (o.verify && o.patch && !strcmp(o.patch, "-") && o.format == FMT_JSON)
@@ -1486,6 +1538,17 @@ static int suggest_main(const struct command *cmd, int argc, char **argv)
 			cli__error("%s: nothing to suggest for the selected structs", o.input);
 		free(recording);
 		goto out;
+	}
+	if (under_review) {
+		int crc = patch.sp ? check_patch(under_review, patch.sp->diff) : EXIT_NOTHING;
+
+		if (!patch.sp)
+			cli__error("%s: lineup suggests no patch for this recording", under_review);
+		if (crc) {
+			free(recording);
+			rc = crc;
+			goto out;
+		}
 	}
 	if (o.verify && patch.sp) {
 		vr = xcalloc(patch.nr_reqs + 1, sizeof(*vr));
@@ -1606,4 +1669,21 @@ const struct command cmd_suggest = {
 		"usage or input.",
 	.options = suggest_options,
 	.run = suggest_main,
+};
+
+const struct command cmd_verify = {
+	.name = "verify",
+	.summary = "check a layout patch: lineup's suggestion for the recording, compiled to the "
+		   "predicted offsets",
+	.usage = "[-i perf.data] [-C STRUCT] [--source-root DIR] [--cc CC] [--cflags F] PATCH",
+	.description =
+		"Takes the options of 'lineup suggest' and a patch under review (one that "
+		"'lineup suggest --patch' wrote, perhaps on another machine): suggests again for "
+		"the recording, checks that the patch is exactly the suggestion (the same structs, "
+		"order, groups, comment and checks), applies it to a copy of the source, compiles "
+		"the unit that defines each struct, and compares every member's offset and size "
+		"with the prediction.  Exit status: 0 all equal, 1 the first difference (said), 2 "
+		"bad usage or input.",
+	.options = suggest_options,
+	.run = verify_main,
 };

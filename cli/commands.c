@@ -16,6 +16,7 @@ extern const struct command cmd_record;
 extern const struct command cmd_sim_flags;
 extern const struct command cmd_watch;
 extern const struct command cmd_suggest;
+extern const struct command cmd_verify;
 extern const struct command cmd_ab;
 
 const struct command *const lineup_commands[] = {
@@ -26,6 +27,7 @@ const struct command *const lineup_commands[] = {
 	&cmd_layout,
 	&cmd_fields,
 	&cmd_suggest,
+	&cmd_verify,
 	&cmd_record,
 	&cmd_sim_flags,
 	&cmd_watch,

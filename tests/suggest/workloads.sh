@@ -39,6 +39,17 @@ loop() {
 	(cd "$T/src" && "$LINEUP" suggest -i "$T/$name.data" -C "$type" --patch "$T/$name.diff" \
 		--source-root "$T/src" --verify --json >"$T/$name.json" 2>"$T/$name.err") ||
 		{ cat "$T/$name.err" "$T/$name.json" >&2; fail "$name: suggest --patch --verify"; }
+	# lineup verify: the patch under review is the suggestion, and compiles as predicted;
+	# one changed line is the first difference, exit 1
+	(cd "$T/src" && "$LINEUP" verify -i "$T/$name.data" -C "$type" --source-root "$T/src" \
+		"$T/$name.diff" >"$T/$name.verify" 2>&1) ||
+		{ cat "$T/$name.verify"; fail "$name: lineup verify of suggest's own patch"; }
+	grep -q '^verify: ok' "$T/$name.verify" || { cat "$T/$name.verify"; fail "$name: verify"; }
+	sed '0,/^+\t/s/^+\t/+ \t/' "$T/$name.diff" >"$T/$name.bad"
+	(cd "$T/src" && "$LINEUP" verify -i "$T/$name.data" -C "$type" --source-root "$T/src" \
+		"$T/$name.bad" >/dev/null 2>"$T/$name.bad.err")
+	[ $? -eq 1 ] && grep -q "differs from the patch lineup suggests" "$T/$name.bad.err" ||
+		{ cat "$T/$name.bad.err"; fail "$name: verify of a changed patch"; }
 	git -C "$T/src" apply --check "$T/$name.diff" ||
 		{ cat "$T/$name.diff" >&2; fail "$name: git apply --check refuses the patch"; }
 	(cd "$T/src" && patch --dry-run -s -p1 <"$T/$name.diff") >/dev/null ||

@@ -18,3 +18,4 @@ analyzer_libanalyzer_a_SOURCES += analyzer/srcpatch.c analyzer/srcpatch.h analyz
 	analyzer/srcpatch_int.h
 analyzer_libanalyzer_a_SOURCES += analyzer/abstat.c analyzer/abstat.h
 analyzer_libanalyzer_a_SOURCES += analyzer/fields_table.c analyzer/fields_table.h
+analyzer_libanalyzer_a_SOURCES += analyzer/watch_table.c analyzer/watch_table.h

@@ -278,6 +278,9 @@ bool table_cell__plain(const struct table_cell *c, const struct table_column *co
 	case TABLE_BOOL:
 		strbuf__addf(out, "%s", c->u ? "true" : "false");
 		return true;
+	case TABLE_PAIR:	/* the first value: the second has a key (@name2) of its own */
+		strbuf__addf(out, "%" PRIu64, c->u);
+		return true;
 	default:
 		text = format_value(c, col->prec, num, sizeof(num));
 		strbuf__add(out, text, strlen(text));

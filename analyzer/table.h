@@ -199,8 +199,9 @@ void table__cell_text(const struct table *t, const struct table_column *col, con
 		      int width, bool pad, struct strbuf *out);
 
 /*
- * A value as JSON and CSV write it (no quotes, no escaping): "12", "12.34", "0x1f".  Returns
- * false for text (the caller quotes it; non-finite numbers are text too).
+ * A value as JSON and CSV write it (no quotes, no escaping): "12", "12.34", "0x1f"; of a pair
+ * the first value (the second is @u2, under @name2).  Returns false for text (the caller
+ * quotes it; non-finite numbers are text too).
  */
 bool table_cell__plain(const struct table_cell *c, const struct table_column *col,
 		       struct strbuf *out);

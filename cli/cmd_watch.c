@@ -23,8 +23,10 @@
 #include <unistd.h>
 
 #include "analyzer/watch_object.h"
+#include "analyzer/watch_table.h"
 #include "analyzer/watch_replay.h"
 #include "cli/command.h"
+#include "cli/output.h"
 #include "dwarf/code.h"
 #include "dwarf/layout.h"
 #include "sampling/host.h"
@@ -941,146 +943,13 @@ static int site_cmp(const void *a, const void *b)
 	return x->count > y->count ? -1 : x->count < y->count;
 }
 
-/*
- * The member table's columns: one table drives the text (header, width; "a/b" pairs) and the
- * JSON (a key per value), as perf c2c's column tables do.
- */
-enum mcol_kind { MCOL_STR, MCOL_NUM, MCOL_PCT, MCOL_PAIR };
-
-struct mcol {
-	const char *head;
-	int width;		/* negative: left-aligned */
-	enum mcol_kind kind;
-	const char *key, *key2;	/* JSON keys (key2 for the second half of a pair) */
-	uint64_t (*num)(const struct watch_run *r, const struct watch_member *m, double secs,
-			uint64_t *second);
-};
-
-static uint64_t mc_offset(const struct watch_run *r, const struct watch_member *m, double s, uint64_t *b)
-{
-	return m->offset;
-}
-
-static uint64_t mc_line(const struct watch_run *r, const struct watch_member *m, double s, uint64_t *b)
-{
-	return watch_object__line_of(&r->o, m);
-}
-
-static uint64_t mc_bytes(const struct watch_run *r, const struct watch_member *m, double s, uint64_t *b)
-{
-	*b = m->size;
-	return m->wlen;
-}
-
-static uint64_t mc_cover(const struct watch_run *r, const struct watch_member *m, double s, uint64_t *b)
-{
-	return watch_member__cover(m, s);	/* in tenths of a percent */
-}
-
-#define MC_FIELD(fn, expr)                                                                  \
-	static uint64_t fn(const struct watch_run *r, const struct watch_member *m, double s,       \
-			   uint64_t *b)                                                         \
-	{                                                                                   \
-		return expr;                                                                \
-	}
-MC_FIELD(mc_hits, m->st.hits)
-MC_FIELD(mc_load, m->st.kinds[WR_LOAD])
-MC_FIELD(mc_store, m->st.kinds[WR_STORE])
-MC_FIELD(mc_rmw, m->st.kinds[WR_RMW])
-MC_FIELD(mc_lrmw, m->st.kinds[WR_LOCKED_RMW])
-MC_FIELD(mc_unknown, m->st.kinds[WR_UNKNOWN])
-MC_FIELD(mc_transfers, m->st.transfers)
-#undef MC_FIELD
-
-static uint64_t mc_cpus(const struct watch_run *r, const struct watch_member *m, double s, uint64_t *b)
-{
-	*b = m->st.reader_cpus;
-	return m->st.writer_cpus;
-}
-
-static const struct mcol member_cols[] = {
-	{ "member", -24, MCOL_STR, "member", NULL, NULL },
-	{ "offset", 6, MCOL_NUM, "offset", NULL, mc_offset },
-	{ "line", 4, MCOL_NUM, "line", NULL, mc_line },
-	{ "bytes", 5, MCOL_PAIR, "watched_bytes", "size", mc_bytes },
-	{ "cover", 6, MCOL_PCT, "cover_pct", NULL, mc_cover },
-	{ "hits", 9, MCOL_NUM, "hits", NULL, mc_hits },
-	{ "load", 8, MCOL_NUM, "loads", NULL, mc_load },
-	{ "store", 8, MCOL_NUM, "stores", NULL, mc_store },
-	{ "rmw", 8, MCOL_NUM, "rmw", NULL, mc_rmw },
-	{ "lock-rmw", 8, MCOL_NUM, "locked_rmw", NULL, mc_lrmw },
-	{ "unknown", 8, MCOL_NUM, "unknown", NULL, mc_unknown },
-	{ "transfers", 9, MCOL_NUM, "transfers", NULL, mc_transfers },
-	{ "cpus", 5, MCOL_PAIR, "writer_cpus", "reader_cpus", mc_cpus },
-};
-#define NR_MEMBER_COLS (sizeof(member_cols) / sizeof(member_cols[0]))
-
-static void member_row_text(const struct watch_run *r, const struct watch_member *m, double secs)
-{
-	putchar(' ');
-	for (size_t c = 0; c < NR_MEMBER_COLS; c++) {
-		const struct mcol *col = &member_cols[c];
-		uint64_t second = 0, v = col->num ? col->num(r, m, secs, &second) : 0;
-		char buf[64];
-
-		switch (col->kind) {
-		case MCOL_STR:
-			printf(" %*s", col->width, m->name);
-			continue;
-		case MCOL_NUM:
-			snprintf(buf, sizeof(buf), "%" PRIu64, v);
-			break;
-		case MCOL_PCT:
-			snprintf(buf, sizeof(buf), "%.0f%%", v / 10.0);
-			break;
-		case MCOL_PAIR:
-			snprintf(buf, sizeof(buf), "%" PRIu64 "/%" PRIu64, v, second);
-			break;
-		}
-		printf(" %*s", col->width, buf);
-	}
-	putchar('\n');
-}
-
-static void member_row_json(const struct watch_run *r, const struct watch_member *m, double secs,
-			    struct strbuf *sb)
-{
-	strbuf__addf(sb, "{");
-	for (size_t c = 0; c < NR_MEMBER_COLS; c++) {
-		const struct mcol *col = &member_cols[c];
-		uint64_t second = 0, v = col->num ? col->num(r, m, secs, &second) : 0;
-
-		strbuf__addf(sb, "%s\"%s\":", c ? "," : "", col->key);
-		if (col->kind == MCOL_STR) {
-			strbuf__add(sb, "\"", 1);
-			strbuf__add_json(sb, m->name);
-			strbuf__add(sb, "\"", 1);
-		} else if (col->kind == MCOL_PCT) {
-			strbuf__addf(sb, "%.1f", v / 10.0);
-		} else {
-			strbuf__addf(sb, "%" PRIu64, v);
-		}
-		if (col->kind == MCOL_PAIR)
-			strbuf__addf(sb, ",\"%s\":%" PRIu64, col->key2, second);
-	}
-	strbuf__addf(sb, ",\"address\":%" PRIu64 ",\"hitm\":%" PRIu64 ",\"invalidations\":%" PRIu64,
-		     m->st.addr, m->st.hitm, m->st.invalidations);
-}
-
-static void json_str(struct strbuf *sb, const char *key, const char *v, bool comma)
-{
-	strbuf__addf(sb, "%s\"%s\":\"", comma ? "," : "", key);
-	strbuf__add_json(sb, v ? v : "");
-	strbuf__add(sb, "\"", 1);
-}
-
 /* A member's hits per CPU, by kind. */
-static void member_cpus_json(const struct watch_run *r, int mi, struct strbuf *sb)
+static void member_cpus_json(struct json *j, const struct watch_run *r, int mi)
 {
 	const struct watch_member *m = &r->o.members[mi];
-	bool first = true;
 
-	strbuf__addf(sb, ",\"cpus\":[");
+	json__key(j, "cpus");
+	json__begin_array(j);
 	for (unsigned int c = 0; c < r->o.nr_cpus; c++) {
 		const uint64_t *kc = &m->st.cpu_kinds[(size_t)c * WR_NR_KINDS];
 		uint64_t tot = 0;
@@ -1089,102 +958,132 @@ static void member_cpus_json(const struct watch_run *r, int mi, struct strbuf *s
 			tot += kc[i];
 		if (!tot)
 			continue;
-		strbuf__addf(sb, "%s{\"cpu\":%u,\"hits\":%" PRIu64, first ? "" : ",", c, tot);
+		json__begin_object(j);
+		json__ku64(j, "cpu", c);
+		json__ku64(j, "hits", tot);
 		for (int i = 0; i < WR_NR_KINDS; i++)
-			strbuf__addf(sb, ",\"%s\":%" PRIu64, wr_kind__name(i), kc[i]);
-		strbuf__addf(sb, "}");
-		first = false;
+			json__ku64(j, wr_kind__name(i), kc[i]);
+		json__end_object(j);
 	}
-	strbuf__addf(sb, "]");
+	json__end_array(j);
 }
 
 /* The code sites that touched a member. */
-static void member_sites_json(const struct watch_run *r, int mi, struct strbuf *sb)
+static void member_sites_json(struct json *j, const struct watch_run *r, int mi)
 {
-	bool first = true;
-
-	strbuf__addf(sb, ",\"sites\":[");
+	json__key(j, "sites");
+	json__begin_array(j);
 	for (size_t i = 0; i < r->nr_sites; i++) {
 		const struct site *st = &r->sites[i];
 
 		if (st->member != mi)
 			continue;
-		strbuf__addf(sb, "%s{\"count\":%" PRIu64 ",\"transfers\":%" PRIu64 ",\"ip\":%" PRIu64,
-			     first ? "" : ",", st->count, st->transfers, st->ip);
-		json_str(sb, "kind", access_kind__name(st->info.kind), true);
-		json_str(sb, "function", st->info.func, true);
-		strbuf__addf(sb, ",\"offset\":%" PRIu64, st->info.func_off);
-		json_str(sb, "instruction", st->info.text, true);
+		json__begin_object(j);
+		json__ku64(j, "count", st->count);
+		json__ku64(j, "transfers", st->transfers);
+		json__ku64(j, "ip", st->ip);
+		json__kstr(j, "kind", access_kind__name(st->info.kind));
+		json__kstr(j, "function", st->info.func ? st->info.func : "");
+		json__ku64(j, "offset", st->info.func_off);
+		json__kstr(j, "instruction", st->info.text);
 		if (st->info.why)
-			json_str(sb, "why_unknown", st->info.why, true);
-		strbuf__addf(sb, "}");
-		first = false;
+			json__kstr(j, "why_unknown", st->info.why);
+		json__end_object(j);
 	}
-	strbuf__addf(sb, "]");
+	json__end_array(j);
 }
 
 /* The report as one JSON object (same numbers as the text). */
 static void print_report_json(const struct watch_run *r)
 {
 	double secs = (r->end_ns - r->start_ns) / 1e9;
-	struct strbuf sb = STRBUF_INIT;
+	struct watch_tables wt;
+	struct json j;
 
-	strbuf__addf(&sb, "{\"object\":{");
-	json_str(&sb, "type", r->type_name, false);
-	strbuf__addf(&sb, ",\"address\":%" PRIu64 ",\"size\":%" PRIu64, r->o.addr, r->o.size);
+	watch_tables__init(&wt, &r->o, secs);
+	json__init(&j, stdout, true);
+	json__begin_object(&j);
+	json__key(&j, "object");
+	json__begin_object(&j);
+	json__kstr(&j, "type", r->type_name);
+	json__ku64(&j, "address", r->o.addr);
+	json__ku64(&j, "size", r->o.size);
 	if (r->cfg.alloc) {
-		json_str(&sb, "cache", r->cfg.alloc, true);
-		json_str(&sb, "allocated_by", r->alloc_comm, true);
-		strbuf__addf(&sb, ",\"allocated_by_tid\":%u", r->alloc_tid);
+		json__kstr(&j, "cache", r->cfg.alloc);
+		json__kstr(&j, "allocated_by", r->alloc_comm);
+		json__ku64(&j, "allocated_by_tid", r->alloc_tid);
 	}
-	strbuf__addf(&sb, "}");
-	json_str(&sb, "method", r->method, true);
-	strbuf__addf(&sb, ",\"seconds\":%.3f,\"hits\":%zu,\"hits_per_second\":%.0f", secs,
-		     r->nr_hits, secs > 0 ? r->nr_hits / secs : 0.0);
-	strbuf__addf(&sb, ",\"lost_records\":%" PRIu64 ",\"hits_over_cap\":%" PRIu64,
-		     watcher__lost(r->w), r->hits_over_cap);
-	strbuf__addf(&sb, ",\"freed\":%s,\"hits_after_free_dropped\":%" PRIu64,
-		     r->freed ? "true" : "false", r->dropped_after_free);
+	json__end_object(&j);
+	json__kstr(&j, "method", r->method ? r->method : "");
+	json__key(&j, "seconds");
+	json__double(&j, secs, 3);
+	json__ku64(&j, "hits", r->nr_hits);
+	json__key(&j, "hits_per_second");
+	json__double(&j, secs > 0 ? r->nr_hits / secs : 0.0, 0);
+	json__ku64(&j, "lost_records", watcher__lost(r->w));
+	json__ku64(&j, "hits_over_cap", r->hits_over_cap);
+	json__key(&j, "freed");
+	json__bool(&j, r->freed);
+	json__ku64(&j, "hits_after_free_dropped", r->dropped_after_free);
 	if (r->freed) {
-		json_str(&sb, "freed_by", r->free_comm, true);
-		strbuf__addf(&sb, ",\"freed_by_tid\":%u", r->free_tid);
+		json__kstr(&j, "freed_by", r->free_comm);
+		json__ku64(&j, "freed_by_tid", r->free_tid);
 	}
-	strbuf__addf(&sb, ",\"counts_only_watched\":true,\"members\":[");
-	for (size_t k = 0; k < r->o.nr_order; k++) {
-		strbuf__addf(&sb, "%s", k ? "," : "");
-		member_row_json(r, &r->o.members[r->o.order[k]], secs, &sb);
-		member_cpus_json(r, r->o.order[k], &sb);
-		member_sites_json(r, r->o.order[k], &sb);
-		strbuf__addf(&sb, "}");
+	json__key(&j, "counts_only_watched");
+	json__bool(&j, true);
+	json__key(&j, "members");
+	json__begin_array(&j);
+	for (size_t k = 0; k < wt.members.nr_rows; k++) {
+		json__begin_object(&j);
+		json__row(&j, &wt.members, wt.members.rows[k]);
+		member_cpus_json(&j, r, r->o.order[k]);
+		member_sites_json(&j, r, r->o.order[k]);
+		json__end_object(&j);
 	}
-	strbuf__addf(&sb, "],\"not_watched\":[");
+	json__end_array(&j);
+	json__key(&j, "not_watched");
+	json__begin_array(&j);
 	{
 		int *idx = xcalloc(r->o.nr_top + 1, sizeof(int));
 		size_t n = watch_object__not_watched(&r->o, true, idx);
 
-		for (size_t i = 0; i < n; i++) {
-			strbuf__addf(&sb, "%s\"", i ? "," : "");
-			strbuf__add_json(&sb, r->o.members[idx[i]].name);
-			strbuf__add(&sb, "\"", 1);
-		}
+		for (size_t i = 0; i < n; i++)
+			json__str(&j, r->o.members[idx[i]].name);
 		free(idx);
 	}
-	strbuf__addf(&sb, "]");
-	json_str(&sb, "output", r->cfg.output, true);
-	strbuf__addf(&sb, "}\n");
-	fputs(sb.buf, stdout);
-	strbuf__release(&sb);
+	json__end_array(&j);
+	json__kstr(&j, "output", r->cfg.output ? r->cfg.output : "");
+	json__key(&j, "lines");
+	json__begin_array(&j);
+	for (size_t i = 0; i < wt.lines.nr_rows; i++) {
+		json__begin_object(&j);
+		json__row(&j, &wt.lines, wt.lines.rows[i]);
+		json__end_object(&j);
+	}
+	json__end_array(&j);
+	json__end_object(&j);
+	fputc('\n', stdout);
+	json__release(&j);
+	watch_tables__release(&wt);
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
 }
 
 static void print_header(const struct watch_run *r, double secs)
 {
-	printf("# lineup watch: %s at %#" PRIx64 " (%" PRIu64 " bytes, %" PRIu64 " cache lines)\n",
-	       r->type_name, r->o.addr, r->o.size, watch_object__nr_lines(&r->o));
+	uint64_t nr_lines = watch_object__nr_lines(&r->o);
+
+	printf("# lineup watch: %s at %#" PRIx64 " (%" PRIu64 " byte%s, %" PRIu64 " cache line%s)\n",
+	       r->type_name, r->o.addr, r->o.size, plural(r->o.size), nr_lines, plural(nr_lines));
 	if (r->cfg.alloc)
 		printf("# allocated from cache %s by %s/%u\n", r->cfg.alloc, r->alloc_comm,
 		       r->alloc_tid);
-	printf("# %zu hits in %.2f s: %.0f hits/s (the overhead: every hit is a debug trap and a "
-	       "perf sample)\n", r->nr_hits, secs, secs > 0 ? r->nr_hits / secs : 0.0);
+	printf("# %zu hit%s in %.2f s: %.0f hits/s (the overhead: every hit is a debug trap and a "
+	       "perf sample)\n", r->nr_hits, plural(r->nr_hits), secs,
+	       secs > 0 ? r->nr_hits / secs : 0.0);
 	printf("# access kinds: %s\n", r->method);
 	if (r->hits_over_cap)
 		printf("# %" PRIu64 " hits after the first %llu were counted out (memory bound): "
@@ -1199,26 +1098,20 @@ static void print_header(const struct watch_run *r, double secs)
 	       "the same lines are invisible, so transfers are a lower bound\n");
 }
 
-/* Per cache line: what the watched words on it add up to. */
-static void print_lines(const struct watch_run *r)
+/* The member and line tables' text: "# " before the header, cells apart by a space. */
+static const struct table_text_style text_style = { "# ", "  ", " ", 1, false, false };
+
+static void print_table(const struct table *t)
 {
-	struct watch_line *lines;
-	size_t nr = watch_object__lines(&r->o, &lines);
+	struct strbuf sb = STRBUF_INIT;
 
-	printf("#\n# %-6s %-40s %9s %9s %9s %9s\n", "line", "members watched", "hits", "writes",
-	       "transfers", "writer-cpus");
-	for (size_t i = 0; i < nr; i++) {
-		const struct watch_line *l = &lines[i];
-		struct strbuf names = STRBUF_INIT;
-
-		for (size_t k = 0; k < l->nr_members; k++)
-			strbuf__addf(&names, "%s%s", k ? " " : "", r->o.members[l->members[k]].name);
-		printf("  %-6" PRIu64 " %-40s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9u\n", l->line,
-		       names.buf ? names.buf : "(none)", l->hits, l->writes, l->transfers,
-		       l->writer_cpus);
-		strbuf__release(&names);
+	table_text__headers(t, &text_style, &sb);
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		table_text__row(t, t->rows[i], &text_style, &sb);
+		strbuf__add(&sb, "\n", 1);
 	}
-	watch_lines__free(lines, nr);
+	output__strbuf(stdout, &sb);
+	strbuf__release(&sb);
 }
 
 /* One member: its hits per CPU, its transfers and its code sites. */
@@ -1226,8 +1119,8 @@ static void print_member_detail(const struct watch_run *r, int mi)
 {
 	const struct watch_member *m = &r->o.members[mi];
 
-	printf("\n%s (+%" PRIu64 ", %u of %" PRIu64 " bytes watched at %#" PRIx64 "):\n",
-	       m->name, m->offset, m->wlen, m->size, m->st.addr);
+	printf("\n%s (+%" PRIu64 ", %u of %" PRIu64 " byte%s watched at %#" PRIx64 "):\n",
+	       m->name, m->offset, m->wlen, m->size, plural(m->size), m->st.addr);
 	for (unsigned int c = 0; c < r->o.nr_cpus; c++) {
 		const uint64_t *kc = &m->st.cpu_kinds[(size_t)c * WR_NR_KINDS];
 		uint64_t tot = 0;
@@ -1236,7 +1129,7 @@ static void print_member_detail(const struct watch_run *r, int mi)
 			tot += kc[i];
 		if (!tot)
 			continue;
-		printf("  cpu %-3u %9" PRIu64 " hits:", c, tot);
+		printf("  cpu %-3u %9" PRIu64 " hit%s:", c, tot, plural(tot));
 		for (int i = 1; i <= WR_NR_KINDS; i++)
 			if (kc[i % WR_NR_KINDS])
 				printf(" %s %" PRIu64, wr_kind__name(i % WR_NR_KINDS),
@@ -1286,22 +1179,23 @@ static void print_not_watched(const struct watch_run *r)
 static void print_report(const struct watch_run *r)
 {
 	double secs = (r->end_ns - r->start_ns) / 1e9;
+	struct watch_tables wt;
 
+	watch_tables__init(&wt, &r->o, secs);
 	print_header(r, secs);
-	printf("#\n#");
-	for (size_t c = 0; c < NR_MEMBER_COLS; c++)
-		printf(" %*s", member_cols[c].width, member_cols[c].head);
-	printf("\n");
-	for (size_t k = 0; k < r->o.nr_order; k++)
-		member_row_text(r, &r->o.members[r->o.order[k]], secs);
-	if (r->cfg.quiet)
-		return;
-	print_lines(r);
-	printf("#\n# cpus: writers/readers; per CPU and code site below\n");
-	for (size_t k = 0; k < r->o.nr_order; k++)
-		if (r->o.members[r->o.order[k]].st.hits)
-			print_member_detail(r, r->o.order[k]);
-	print_not_watched(r);
+	printf("#\n");
+	print_table(&wt.members);
+	if (!r->cfg.quiet) {
+		/* per cache line: what the watched words on it add up to */
+		printf("#\n");
+		print_table(&wt.lines);
+		printf("#\n# cpus: writers/readers; per CPU and code site below\n");
+		for (size_t k = 0; k < r->o.nr_order; k++)
+			if (r->o.members[r->o.order[k]].st.hits)
+				print_member_detail(r, r->o.order[k]);
+		print_not_watched(r);
+	}
+	watch_tables__release(&wt);
 }
 
 static void watch_run__release(struct watch_run *r)
@@ -1945,7 +1839,7 @@ static int watch_run_inner(struct watch_run *r, int argc, char **argv)
 	}
 	if (!rc && !r->nr_hits)
 		rc = EXIT_NOTHING;
-	return rc;
+	return cli__close_output(stdout, "standard output", rc);
 }
 
 static int watch_run(const struct command *cmd, int argc, char **argv)

@@ -37,3 +37,5 @@ tests_watch_setpoints_test_SOURCES = tests/watch/setpoints_test.c
 tests_watch_setpoints_test_LDADD = sampling/libsampling.a util/libutil.a $(LIBTRACEEVENT_LIBS) \
 	$(LIBPERF_LIBS) $(LIBZSTD_LIBS)
 TESTS += tests/watch/setpoints_test
+TESTS += tests/watch/tables.sh
+dist_check_SCRIPTS += tests/watch/tables.sh

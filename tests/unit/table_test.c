@@ -46,6 +46,13 @@ static void v_addr(const struct table *t, const struct table_column *c, const vo
 	out->u = ((const struct item *)row)->addr;
 }
 
+static void v_pair(const struct table *t, const struct table_column *c, const void *row,
+		   struct table_cell *out)
+{
+	out->u = ((const struct item *)row)->hits;
+	out->u2 = ((const struct item *)row)->addr;
+}
+
 /* A column whose context is a prefix string: what report --fields' columns do with theirs. */
 static void v_tag(const struct table *t, const struct table_column *c, const void *row,
 		  struct table_cell *out)
@@ -152,6 +159,19 @@ int main(void)
 	CHECK(cell.kind == TABLE_STRING && !strcmp(cell.s, "[x] beta"));
 	table__cell(&t, table__column(&t, "tag"), &items[2], &cell);
 	CHECK(!strcmp(cell.s, "T:gamma"));
+	/* a pair: "3/4" in text, its first value plain (the second has a key of its own) */
+	{
+		static const struct table_column pair = { .name = "a", .name2 = "b",
+							  .kind = TABLE_PAIR, .width = 5,
+							  .value = v_pair };
+
+		strbuf__reset(&sb);
+		table__cell_text(&t, &pair, &items[0], 5, true, &sb);
+		CHECK(!strcmp(sb.buf, " 5/64"));
+		table__cell(&t, &pair, &items[0], &cell);
+		strbuf__reset(&sb);
+		CHECK(table_cell__plain(&cell, &pair, &sb) && !strcmp(sb.buf, "5") && cell.u2 == 0x40);
+	}
 	table_cell__release(&cell);
 
 	/* sorting: by value, descending, stable among equals; by name ascending */

@@ -61,7 +61,7 @@ ptotal=$(awk '{ s += $1 } END { print s }' "$T/perf-events")
 [ "$total" = "$ptotal" ] || fail "lineup counted $total hits, perf script lists $ptotal"
 for name in f_ref f_pos_lock f_pos f_op; do
 	want=$(member_row "$T/out" "$name" | cut -d' ' -f1)
-	addr=$(sed -n "s/^$name (+[0-9]*, [0-9]* of [0-9]* bytes watched at \(0x[0-9a-f]*\)):/\1/p" "$T/out")
+	addr=$(sed -n "s/^$name (+[0-9]*, [0-9]* of [0-9]* bytes* watched at \(0x[0-9a-f]*\)):/\1/p" "$T/out")
 	got=$(awk -v a="mem:$addr/8:rw:" '$2 == a { print $1 }' "$T/perf-events")
 	[ "${got:-0}" = "$want" ] || fail "$name: lineup $want hits, perf script ${got:-0} on $addr"
 done

@@ -943,6 +943,17 @@ static int site_cmp(const void *a, const void *b)
 	return x->count > y->count ? -1 : x->count < y->count;
 }
 
+/* Member @m's hits on CPU @c by kind (a row of WR_NR_KINDS), their total in *@tot. */
+static const uint64_t *cpu_hits(const struct watch_member *m, unsigned int c, uint64_t *tot)
+{
+	const uint64_t *kc = &m->st.cpu_kinds[(size_t)c * WR_NR_KINDS];
+
+	*tot = 0;
+	for (int i = 0; i < WR_NR_KINDS; i++)
+		*tot += kc[i];
+	return kc;
+}
+
 /* A member's hits per CPU, by kind. */
 static void member_cpus_json(struct json *j, const struct watch_run *r, int mi)
 {
@@ -951,11 +962,9 @@ static void member_cpus_json(struct json *j, const struct watch_run *r, int mi)
 	json__key(j, "cpus");
 	json__begin_array(j);
 	for (unsigned int c = 0; c < r->o.nr_cpus; c++) {
-		const uint64_t *kc = &m->st.cpu_kinds[(size_t)c * WR_NR_KINDS];
-		uint64_t tot = 0;
+		uint64_t tot;
+		const uint64_t *kc = cpu_hits(m, c, &tot);
 
-		for (int i = 0; i < WR_NR_KINDS; i++)
-			tot += kc[i];
 		if (!tot)
 			continue;
 		json__begin_object(j);
@@ -1122,11 +1131,9 @@ static void print_member_detail(const struct watch_run *r, int mi)
 	printf("\n%s (+%" PRIu64 ", %u of %" PRIu64 " byte%s watched at %#" PRIx64 "):\n",
 	       m->name, m->offset, m->wlen, m->size, plural(m->size), m->st.addr);
 	for (unsigned int c = 0; c < r->o.nr_cpus; c++) {
-		const uint64_t *kc = &m->st.cpu_kinds[(size_t)c * WR_NR_KINDS];
-		uint64_t tot = 0;
+		uint64_t tot;
+		const uint64_t *kc = cpu_hits(m, c, &tot);
 
-		for (int i = 0; i < WR_NR_KINDS; i++)
-			tot += kc[i];
 		if (!tot)
 			continue;
 		printf("  cpu %-3u %9" PRIu64 " hit%s:", c, tot, plural(tot));

@@ -1103,6 +1103,16 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	report__drain(&r);
 
 	c2c__finish(r.c2c);
+	/* Filters that let nothing through: nothing found, said, not empty tables and exit 0. */
+	if ((o.filter.has_time || o.filter.nr_pids || o.filter.nr_tids || o.filter.nr_cpus ||
+	     o.filter.nr_comms) && !c2c__total(r.c2c)->nr_entries) {
+		cli__error("report: no sample of %s passes%s%s%s%s%s: nothing found", o.input,
+			   o.filter.has_time ? " --time" : "", o.filter.nr_pids ? " --pid" : "",
+			   o.filter.nr_tids ? " --tid" : "", o.filter.nr_cpus ? " --cpu" : "",
+			   o.filter.nr_comms ? " --comm" : "");
+		ret = EXIT_NOTHING;
+		goto out;
+	}
 	if (!o.stats_only) {
 		c2c__resolve(r.c2c, &res, c2c_view__wants_source(r.c2c, o.no_source));
 	}

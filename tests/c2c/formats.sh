@@ -143,8 +143,12 @@ usage "-k: '$T' is not a regular file" -k "$T"
 usage "--symfs: cannot use '/nonexistent': No such file or directory" --symfs /nonexistent
 usage "--symfs: '$T/s.data' is not a directory" --symfs "$T/s.data"
 # and the accepted forms still work
-"$LINEUP" report --stdio --stats -i "$T/s.data" --time 5, >"$T/out" || fail "--time 5, failed"
-[ "$(total)" = 0 ] || fail "--time 5,: expected 0 records, got $(total)"
+# (a filter that lets no sample through finds nothing: exit 1, said)
+expect_rc 1 "$LINEUP" report --stdio --stats -i "$T/s.data" --time 5, >"$T/out" 2>"$T/err"
+grep -q "no sample of $T/s.data passes --time: nothing found" "$T/err" ||
+	fail "--time 5,: $(cat "$T/err")"
+expect_rc 1 "$LINEUP" report --stdio -i "$T/s.data" --comm nosuch >"$T/out" 2>"$T/err"
+grep -q "passes --comm: nothing found" "$T/err" || fail "--comm nosuch: $(cat "$T/err")"
 "$LINEUP" report --stdio --stats -i "$T/s.data" --time 1,1 >"$T/out" || fail "--time 1,1 failed"
 [ "$(total)" = 1 ] || fail "--time 1,1: expected 1 record, got $(total)"
 "$LINEUP" report --stdio -i "$T/s.data" --symfs "$T" -k "$T/s.data" >/dev/null ||

@@ -61,7 +61,8 @@ static const struct cli_option record_options[] = {
 	{ OPT_DATA, 'd', "data", NULL, "sample data addresses (always on; accepted as perf's -d)" },
 	{ OPT_MMAP, 'm', "mmap-pages", "N", "ring buffer pages per CPU, a power of two (default "
 	  "128)" },
-	{ OPT_LIST, 0, "list", NULL, "print the memory events this machine offers and exit" },
+	{ OPT_LIST, 0, "list", NULL, "print the memory events this machine offers and exit (without "
+	  "a memory PMU: that it is missing, and what can be recorded instead)" },
 	{ OPT_SIM, 0, "sim", NULL, "use the software collector: CMD must be built with "
 	  "`lineup sim-flags` (no PMU needed)" },
 	{ OPT_SIM_WINDOW, 0, "sim-window", "BURST/EVERY[/START]", "with --sim: after the "
@@ -368,8 +369,17 @@ static int list_events(unsigned int ldlat)
 		return EXIT_USAGE;
 	}
 	if (rc == 1) {
-		no_pmu_message(&m);
-		return EXIT_USAGE;
+		/* What there is, and what is missing: a list, not an error. */
+		printf("memory PMU: none (looked for: %s)\n", m.looked_for);
+		printf("software events (-e NAME; of these only the faults carry a data "
+		       "address):");
+		for (size_t k = 0; k < sizeof(software_events) / sizeof(software_events[0]); k++)
+			printf(" %s", software_events[k].name);
+		printf("\ntracepoints (-e SYS:NAME, with their payload): as tracefs lists them, "
+		       "e.g. kmem:kmem_cache_alloc\n"
+		       "software collector: record --sim -- PROG, for a program built with "
+		       "`lineup sim-flags` (no PMU needed)\n");
+		return EXIT_OK;
 	}
 	printf("memory PMU: %s (%s)\n", m.pmu, kinds[m.kind]);
 	for (unsigned int i = 0; i < m.nr_events; i++) {

@@ -84,6 +84,12 @@ for want in "no memory-sampling PMU" "$T/vm/bus/event_source/devices/{cpu,cpu_co
 	grep -q "$want" "$T/err" || fail "no-PMU message lacks '$want': $(cat "$T/err")"
 done
 [ ! -e "$T/none.data" ] || fail "a file was written although nothing could be recorded"
+# --list there: what is missing, what there is instead, exit 0.
+LINEUP_SYSFS=$T/vm "$LINEUP" record --list >"$T/got" 2>&1 || fail "record --list without a PMU"
+for want in "memory PMU: none (looked for: $T/vm/bus/event_source" "software events (-e NAME" \
+	" page-faults " "tracepoints (-e SYS:NAME" "record --sim -- PROG"; do
+	grep -qF "$want" "$T/got" || fail "record --list without a PMU lacks '$want': $(cat "$T/got")"
+done
 
 # Bad usage.
 expect_rc 2 "$LINEUP" record --sim -e page-faults -- true 2> "$T/err"

@@ -666,8 +666,12 @@ void line_slot__name(const struct line_slot *s, struct strbuf *out)
 		strbuf__addf(out, "<unattributed +%#x>", s->offset);
 		return;
 	}
+	/* the member's own address (the element's for an array), where a watchpoint goes;
+	 * the object's base for bytes in no member */
 	strbuf__addf(out, "%s.%s @%#" PRIx64, s->layout->name, s->path[0] ? s->path : "?",
-		     s->base);
+		     s->member >= 0 ? s->base + s->layout->members[s->member].offset +
+					  s->elem * s->layout->members[s->member].elem_size
+				    : s->base);
 }
 
 static void name_ip(fields_ip_namer namer, void *ctx, uint64_t ip, struct strbuf *out)

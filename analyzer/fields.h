@@ -316,7 +316,7 @@ typedef void (*fields_ip_namer)(void *ctx, uint64_t ip, struct strbuf *out);
 void fields__explain_line(const struct fields *f, const struct field_line *l,
 			  fields_ip_namer namer, void *ctx, struct strbuf *out);
 
-/* A slot's name: "struct file.f_count @0xffff...", or "<unattributed +0x18>". */
+/* A slot's name: "struct file.f_count @MEMBER-ADDRESS", or "<unattributed +0x18>". */
 void line_slot__name(const struct line_slot *s, struct strbuf *out);
 
 #endif

@@ -206,6 +206,8 @@ int main(void)
 	CHECK(l && l->slots[0].st.writes == 8 && l->slots[0].st.locked_loads == 8);
 	explain(f, l, &sb);
 	CHECK(strstr(sb.buf, "a @0x9000: 0 stores + 8 locked RMWs sampled as loads by 4 CPUs"));
+	/* the member's address, not the object's base */
+	CHECK(strstr(sb.buf, "struct pair.b @0x9008: 0 stores by 0 CPUs"));
 	CHECK(f->lines[0].addr == 0x1000);	/* most HITMs first */
 	l = line_at(f, 0x1000);
 	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->written == 2 && l->writer_cpus == 2);

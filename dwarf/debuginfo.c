@@ -4,12 +4,14 @@
 #include "dwarf/debuginfo.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <elfutils/libdwelf.h>
@@ -138,6 +140,93 @@ static bool has_debug_info(Dwfl_Module *mod)
 	return false;
 }
 
+/* A field of @n bytes at @off of the ELF header @eh, in the file's byte order. */
+static uint64_t eh_field(const unsigned char *eh, unsigned int off, unsigned int n)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		v |= (uint64_t)eh[off + i] << (8 * (eh[EI_DATA] == ELFDATA2MSB ? n - 1 - i : i));
+	return v;
+}
+
+/*
+ * A file cut short: the header tables, or a section's bytes, past its end.  libelf then sees
+ * no sections at all and the file would seem to have "no .debug_info"; say "truncated" and
+ * where.  0, or -EINVAL with the message in @err.
+ */
+static int check_truncated(int fd, const char *path, const unsigned char *ident, char *err,
+			   size_t errlen)
+{
+	bool is64 = ident[EI_CLASS] == ELFCLASS64;
+	unsigned char eh[64];
+	uint64_t size, shoff, phoff, shend, phend;
+	unsigned int shnum, shentsize, phnum, phentsize;
+	unsigned int shstrndx;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return 0;
+	size = (uint64_t)st.st_size;
+	if (pread(fd, eh, is64 ? 64 : 52, 0) != (is64 ? 64 : 52)) {
+		snprintf(err, errlen, "%s: truncated: %" PRIu64 " bytes, shorter than the ELF header "
+			 "(%d bytes)", path, size, is64 ? 64 : 52);
+		return -EINVAL;
+	}
+	phoff = eh_field(eh, is64 ? 32 : 28, is64 ? 8 : 4);
+	shoff = eh_field(eh, is64 ? 40 : 32, is64 ? 8 : 4);
+	phentsize = (unsigned int)eh_field(eh, is64 ? 54 : 42, 2);
+	phnum = (unsigned int)eh_field(eh, is64 ? 56 : 44, 2);
+	shentsize = (unsigned int)eh_field(eh, is64 ? 58 : 46, 2);
+	shnum = (unsigned int)eh_field(eh, is64 ? 60 : 48, 2);
+	phend = phoff + (uint64_t)phnum * phentsize;
+	shend = shoff + (uint64_t)shnum * shentsize;
+	if (phnum && (phoff > size || phend > size)) {
+		snprintf(err, errlen, "%s: truncated: the program headers (bytes %" PRIu64 " to %"
+			 PRIu64 ", e_phoff at byte %d) end past the end of the file (%" PRIu64
+			 " bytes)", path, phoff, phend, is64 ? 32 : 28, size);
+		return -EINVAL;
+	}
+	if (shnum && (shoff > size || shend > size)) {
+		snprintf(err, errlen, "%s: truncated: the section headers (bytes %" PRIu64 " to %"
+			 PRIu64 ", e_shoff at byte %d) end past the end of the file (%" PRIu64
+			 " bytes)", path, shoff, shend, is64 ? 40 : 32, size);
+		return -EINVAL;
+	}
+	/* Each section's bytes (libelf refuses the whole file then, without saying which). */
+	if (shentsize < (is64 ? 64u : 40u))
+		return 0;
+	shstrndx = (unsigned int)eh_field(eh, is64 ? 62 : 50, 2);
+	for (unsigned int i = 0; i < shnum; i++) {
+		unsigned char sh[64];
+		uint64_t off, len, str_off = 0, at = shoff + (uint64_t)i * shentsize;
+		char name[64] = "?";
+
+		if (pread(fd, sh, is64 ? 64 : 40, (off_t)at) != (is64 ? 64 : 40))
+			return 0;
+		off = eh_field(sh, is64 ? 24 : 16, is64 ? 8 : 4);
+		len = eh_field(sh, is64 ? 32 : 20, is64 ? 8 : 4);
+		if (eh_field(sh, 4, 4) == SHT_NOBITS || (off <= size && len <= size - off))
+			continue;
+		if (shstrndx < shnum) {
+			unsigned char str[64];
+
+			if (pread(fd, str, is64 ? 64 : 40,
+				  (off_t)(shoff + (uint64_t)shstrndx * shentsize)) == (is64 ? 64 : 40))
+				str_off = eh_field(str, is64 ? 24 : 16, is64 ? 8 : 4) +
+					  eh_field(sh, 0, 4);
+			if (str_off && str_off < size &&
+			    pread(fd, name, sizeof(name) - 1, (off_t)str_off) > 0)
+				name[strnlen(name, sizeof(name) - 1)] = 0;
+		}
+		snprintf(err, errlen, "%s: truncated: section %s (bytes %" PRIu64 " to %" PRIu64
+			 ", its header at byte %" PRIu64 ") runs past the end of the file (%"
+			 PRIu64 " bytes)", path, *name ? name : "?", off, off + len, at, size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int debuginfo__open(const char *path, Dwfl **dwflp, Dwfl_Module **modp, Dwarf **dwp,
 		    char *err, size_t errlen)
 {
@@ -168,6 +257,16 @@ int debuginfo__open(const char *path, Dwfl **dwflp, Dwfl_Module **modp, Dwarf **
 			 ident[EI_CLASS]);
 		return -EINVAL;
 	}
+	if (ident[EI_DATA] != ELFDATA2LSB && ident[EI_DATA] != ELFDATA2MSB) {
+		close(fd);
+		snprintf(err, errlen, "%s: offset %d: bad ELF data encoding %u", path, EI_DATA,
+			 ident[EI_DATA]);
+		return -EINVAL;
+	}
+	if (check_truncated(fd, path, ident, err, errlen)) {
+		close(fd);
+		return -EINVAL;
+	}
 
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
 
@@ -181,7 +280,8 @@ int debuginfo__open(const char *path, Dwfl **dwflp, Dwfl_Module **modp, Dwarf **
 
 	if (!mod) {
 		close(fd);
-		snprintf(err, errlen, "%s: not a valid ELF file: %s", path, dwfl_errmsg(-1));
+		snprintf(err, errlen, "%s: not a valid ELF file (its header, at byte 0): %s", path,
+			 dwfl_errmsg(-1));
 		dwfl_end(dwfl);
 		return -EINVAL;
 	}

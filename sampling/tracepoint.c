@@ -4,11 +4,14 @@
 #include "sampling/tracepoint.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +26,8 @@ struct tp_decoder {
 	struct tep_handle *tep;
 	struct tp_field *fields;	/* scratch for the last decode */
 	size_t fields_cap;
+	uint8_t *copy;			/* the payload being printed, NUL-padded */
+	size_t copy_cap;
 };
 
 struct tp_decoder *tp_decoder__new(void)
@@ -45,6 +50,7 @@ void tp_decoder__delete(struct tp_decoder *d)
 		return;
 	tep_free(d->tep);
 	free(d->fields);
+	free(d->copy);
 	free(d);
 }
 
@@ -364,57 +370,179 @@ static int load_tracing_data(struct tp_decoder *d, const void *data, size_t len,
 /*
  * libtraceevent crashes on some malformed formats (found by tests/fuzz/tracepoint_fuzz.c: a
  * "signed:0\\n" in place of "signed:0;" is enough), and a perf.data is untrusted input.  So
- * the formats are first parsed in a child process that reports the byte offset of each one
- * before parsing it; only when the child survives does this process parse them.
+ * the formats are first parsed by a checker, a child process that reports the byte offset of
+ * each one before parsing it; only when the checker survives does this process parse them.
+ *
+ * The checker is started once and kept for the next tracing data (a fork per check held the
+ * fuzzer to 8 inputs a second): it reads a request (u64 length, the bytes), answers with the
+ * offsets and one of the two ends below, and waits for the next.  It is started again after
+ * a crash, and after CHECKER_USES checks, so that what libtraceevent leaks on malformed
+ * formats stays bounded.  It belongs to the process that started it (a forked child of that
+ * process starts its own), so its state is process-wide, not a decoder's.
  */
-static int formats_survive(const void *data, size_t len, char *err, size_t errlen)
+#define CHECK_PARSED UINT64_MAX
+#define CHECK_REFUSED (UINT64_MAX - 1)
+#define CHECKER_USES 1000
+
+static struct {
+	pid_t pid, owner;
+	int fd;
+	unsigned int uses;
+} checker = { .fd = -1 };
+
+static bool read_all(int fd, void *buf, size_t n)
 {
-	int p[2], status;
-	uint64_t last = 0, v;
+	uint8_t *p = buf;
+
+	while (n) {
+		ssize_t k = read(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+static bool send_all(int fd, const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+
+	while (n) {
+		/* MSG_NOSIGNAL: a checker that died is an answer, not a SIGPIPE */
+		ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+static void checker_serve(int fd)
+{
+	int devnull = open("/dev/null", O_RDWR);
+
+	/* Nothing of ours but the socket: a sanitizer's report of a crash is the parent's to
+	 * give, and a pipe on stdout must not wait for the checker to close it. */
+	for (int k = 0; k < 3 && devnull >= 0; k++)
+		dup2(devnull, k);
+	/* Die by the signal itself, not through a sanitizer's or fuzzer's handler. */
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGILL, SIG_DFL);
+	signal(SIGABRT, SIG_DFL);
+	for (;;) {
+		struct tp_decoder *d;
+		uint64_t len, end;
+		void *data;
+		char e[64];
+
+		if (!read_all(fd, &len, sizeof(len)) || len > SIZE_MAX)
+			_exit(0);
+		data = malloc(len ? len : 1);
+		if (!data || !read_all(fd, data, len))
+			_exit(0);
+		d = tp_decoder__new();
+		end = load_tracing_data(d, data, len, e, sizeof(e), fd) < 0 ? CHECK_REFUSED
+									    : CHECK_PARSED;
+		tp_decoder__delete(d);
+		free(data);
+		if (!send_all(fd, &end, sizeof(end)))
+			_exit(0);
+	}
+}
+
+/* End the checker (closing its socket ends its loop) and reap it; @status: how it ended. */
+static void checker_stop(int *status)
+{
+	int st = 0;
+
+	if (checker.fd >= 0)
+		close(checker.fd);
+	if (checker.pid > 0)
+		while (waitpid(checker.pid, &st, 0) < 0 && errno == EINTR)
+			;
+	if (status)
+		*status = st;
+	checker.fd = -1;
+	checker.pid = 0;
+	checker.uses = 0;
+}
+
+static bool checker_start(void)
+{
+	int sv[2];
 	pid_t pid;
 
-	if (pipe(p) < 0)
-		return 0;	/* cannot check: go on */
+	if (checker.pid && checker.owner != getpid()) {
+		/* a fork of the process that started it: not ours to use or to end */
+		close(checker.fd);
+		checker.fd = -1;
+		checker.pid = 0;
+	}
+	if (checker.pid)
+		return true;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return false;
 	pid = fork();
 	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return 0;
+		close(sv[0]);
+		close(sv[1]);
+		return false;
 	}
 	if (pid == 0) {
-		struct tp_decoder *d = tp_decoder__new();
-		char e[64];
-		int devnull = open("/dev/null", O_WRONLY);
+		close(sv[0]);
+		checker_serve(sv[1]);
+	}
+	close(sv[1]);
+	checker.pid = pid;
+	checker.owner = getpid();
+	checker.fd = sv[0];
+	checker.uses = 0;
+	return true;
+}
 
-		close(p[0]);
-		if (devnull >= 0)
-			dup2(devnull, 2);	/* a sanitizer's report of the crash is ours to give */
-		/* Die by the signal itself, not through a sanitizer's or fuzzer's handler. */
-		signal(SIGSEGV, SIG_DFL);
-		signal(SIGBUS, SIG_DFL);
-		signal(SIGFPE, SIG_DFL);
-		signal(SIGILL, SIG_DFL);
-		signal(SIGABRT, SIG_DFL);
-		_exit(load_tracing_data(d, data, len, e, sizeof(e), p[1]) < 0 ? 10 : 0);
+static int formats_survive(const void *data, size_t len, char *err, size_t errlen)
+{
+	uint64_t last = 0, v, n = len;
+	int status;
+
+	if (!checker_start())
+		return 0;	/* cannot check: go on */
+	if (!send_all(checker.fd, &n, sizeof(n)) || !send_all(checker.fd, data, len)) {
+		/* it died since the last check (killed from outside): once more, anew */
+		checker_stop(NULL);
+		if (!checker_start() || !send_all(checker.fd, &n, sizeof(n)) ||
+		    !send_all(checker.fd, data, len)) {
+			checker_stop(NULL);
+			return 0;
+		}
 	}
-	close(p[1]);
-	while (read(p[0], &v, sizeof(v)) == sizeof(v))
+	while (read_all(checker.fd, &v, sizeof(v))) {
+		if (v == CHECK_PARSED || v == CHECK_REFUSED) {
+			/* refused: the real parse below gives the message */
+			if (++checker.uses >= CHECKER_USES)
+				checker_stop(NULL);
+			return 0;
+		}
 		last = v;
-	close(p[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	/* 0: parsed, 10: refused with a message (the real parse below gives it); anything
-	 * else is a crash: a signal, or a sanitizer's exit after catching one. */
-	if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-				    WEXITSTATUS(status) != 10)) {
-		snprintf(err, errlen,
-			 "tracing data: byte offset %llu: this event format makes libtraceevent crash "
-			 "(%s %d); refusing the tracing data", (unsigned long long)last,
-			 WIFSIGNALED(status) ? "signal" : "exit", WIFSIGNALED(status) ?
-			 WTERMSIG(status) : WEXITSTATUS(status));
-		return -EINVAL;
 	}
-	return 0;
+	/* no end: the checker crashed (a signal, or a sanitizer's exit after catching one) */
+	checker_stop(&status);
+	snprintf(err, errlen,
+		 "tracing data: byte offset %llu: this event format makes libtraceevent crash "
+		 "(%s %d); refusing the tracing data", (unsigned long long)last,
+		 WIFSIGNALED(status) ? "signal" : "exit", WIFSIGNALED(status) ? WTERMSIG(status) :
+		 WEXITSTATUS(status));
+	return -EINVAL;
 }
 
 int tp_decoder__load_tracing_data(struct tp_decoder *d, const void *data, size_t len, char *err,
@@ -540,14 +668,28 @@ const struct tp_field *tp_event__field(const struct tp_event *ev, const char *na
 	return NULL;
 }
 
+/* Zeros after a payload being printed: a string field without its NUL ends there. */
+#define PRINT_PAD 64
+
 int tp_decoder__print(struct tp_decoder *d, const void *raw, size_t size, int cpu,
 		      struct strbuf *sb)
 {
-	struct tep_record rec = { .data = (void *)raw, .size = size, .cpu = cpu };
+	struct tep_record rec = { .size = size, .cpu = cpu };
 	struct trace_seq s;
+	struct tp_event ev;
+	char err[8];
+	int rc;
 
-	if (!event_of(d, raw, size))
-		return -ENOENT;
+	/* Only a payload whose fields lie inside it (the decode checks them), and from a copy
+	 * with zeros after it: libtraceevent prints a char[] field with %s, and one that ends
+	 * the payload without a NUL was read past its end (found by the tracepoint fuzzer). */
+	rc = tp_decoder__decode(d, raw, size, &ev, err, sizeof(err));
+	if (rc < 0)
+		return rc;
+	d->copy = xgrow(d->copy, &d->copy_cap, size + PRINT_PAD, 1);
+	memcpy(d->copy, raw, size);
+	memset(d->copy + size, 0, PRINT_PAD);
+	rec.data = d->copy;
 	trace_seq_init(&s);
 	tep_print_event(d->tep, &s, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&s);

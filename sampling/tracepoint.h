@@ -89,7 +89,9 @@ const struct tp_field *tp_event__field(const struct tp_event *ev, const char *na
 
 /*
  * Append the event's text as its print format renders it (what `perf script` prints after
- * "sys:name: ") to @sb.  Returns 0 or -ENOENT for an unknown event.
+ * "sys:name: ") to @sb.  Returns 0, -ENOENT for an unknown event, or -EINVAL when a field
+ * runs past the payload.  It decodes the payload itself: the last tp_decoder__decode()'s
+ * fields are then this payload's.
  */
 int tp_decoder__print(struct tp_decoder *d, const void *raw, size_t size, int cpu,
 		      struct strbuf *sb);

@@ -21,7 +21,8 @@ tests_watch_tracing_data_test_SOURCES = tests/watch/tracing_data_test.c
 tests_watch_tracing_data_test_LDADD = sampling/libsampling.a util/libutil.a $(LIBTRACEEVENT_LIBS)
 TESTS += tests/watch/tracing_data_test
 EXTRA_DIST += tests/fuzz/tracepoint_fuzz.c tests/fuzz/tracepoint_run.sh \
-	tests/fuzz/seeds/tracepoint-kmem.bin tests/fuzz/seeds/tracepoint-crash-signed.bin
+	tests/fuzz/seeds/tracepoint-kmem.bin tests/fuzz/seeds/tracepoint-crash-signed.bin \
+	tests/fuzz/seeds/tracepoint-unterminated.bin
 # Workloads the scripts build themselves (normally, without the sanitizer flags).
 EXTRA_DIST += tests/watch/sharedfd.c tests/watch/gstruct.c
 check_PROGRAMS += tests/watch/replay_test

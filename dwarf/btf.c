@@ -767,9 +767,12 @@ static void btf_names(struct layout_source *src, void (*cb)(const char *name, vo
 
 	for (uint32_t id = 1; id < s->nr_types; id++) {
 		const struct btf_type *t = btf__type_by_id(s->btf, id);
+		/* NULL for a name offset past the strings (a fuzzer find: strlen(NULL) then) */
+		const char *n = is_sou(t) && t->name_off ? btf__name_by_offset(s->btf, t->name_off)
+							  : NULL;
 
-		if (is_sou(t) && t->name_off)
-			cb(btf__name_by_offset(s->btf, t->name_off), arg);
+		if (n)
+			cb(n, arg);
 	}
 }
 

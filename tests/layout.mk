@@ -1,8 +1,9 @@
 # Struct layouts from DWARF and BTF against pahole (role: layout).
 TESTS += tests/layout/user.sh tests/layout/kmod.sh tests/layout/btf.sh tests/layout/errors.sh \
 	tests/layout/libc.sh tests/layout/dwz.sh tests/layout/typeunits.sh
-TESTS += tests/layout/truncated.sh
-dist_check_SCRIPTS += tests/layout/truncated.sh
+TESTS += tests/layout/truncated.sh tests/layout/fuzz_seeds.sh
+dist_check_SCRIPTS += tests/layout/truncated.sh tests/layout/fuzz_seeds.sh
+EXTRA_DIST += tests/fuzz/seeds/elf-btf-name-offset.bin
 dist_check_SCRIPTS += tests/layout/user.sh tests/layout/kmod.sh tests/layout/btf.sh \
 	tests/layout/errors.sh tests/layout/libc.sh tests/layout/dwz.sh tests/layout/typeunits.sh
 EXTRA_DIST += tests/layout/structs.c tests/layout/hd_struct.h tests/kmod/lineup_kmod.c \

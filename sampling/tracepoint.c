@@ -390,30 +390,16 @@ static struct {
 	unsigned int uses;
 } checker = { .fd = -1 };
 
-static bool read_all(int fd, void *buf, size_t n)
+/*
+ * All @n bytes through the checker's socket, received (@out false) or sent; false at its end
+ * or on an error.  MSG_NOSIGNAL: a checker that died is an answer, not a SIGPIPE.
+ */
+static bool sock_all(int fd, void *buf, size_t n, bool out)
 {
 	uint8_t *p = buf;
 
 	while (n) {
-		ssize_t k = read(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		p += k;
-		n -= (size_t)k;
-	}
-	return true;
-}
-
-static bool send_all(int fd, const void *buf, size_t n)
-{
-	const uint8_t *p = buf;
-
-	while (n) {
-		/* MSG_NOSIGNAL: a checker that died is an answer, not a SIGPIPE */
-		ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+		ssize_t k = out ? send(fd, p, n, MSG_NOSIGNAL) : recv(fd, p, n, 0);
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -445,17 +431,17 @@ static void checker_serve(int fd)
 		void *data;
 		char e[64];
 
-		if (!read_all(fd, &len, sizeof(len)) || len > SIZE_MAX)
+		if (!sock_all(fd, &len, sizeof(len), false) || len > SIZE_MAX)
 			_exit(0);
 		data = malloc(len ? len : 1);
-		if (!data || !read_all(fd, data, len))
+		if (!data || !sock_all(fd, data, len, false))
 			_exit(0);
 		d = tp_decoder__new();
 		end = load_tracing_data(d, data, len, e, sizeof(e), fd) < 0 ? CHECK_REFUSED
 									    : CHECK_PARSED;
 		tp_decoder__delete(d);
 		free(data);
-		if (!send_all(fd, &end, sizeof(end)))
+		if (!sock_all(fd, &end, sizeof(end), true))
 			_exit(0);
 	}
 }
@@ -510,23 +496,29 @@ static bool checker_start(void)
 	return true;
 }
 
+/* Hand the checker (started if need be) @len bytes to parse; false when it cannot be. */
+static bool checker_request(const void *data, size_t len)
+{
+	uint64_t n = len;
+
+	return checker_start() && sock_all(checker.fd, &n, sizeof(n), true) &&
+	       sock_all(checker.fd, (void *)data, len, true);
+}
+
 static int formats_survive(const void *data, size_t len, char *err, size_t errlen)
 {
-	uint64_t last = 0, v, n = len;
+	uint64_t last = 0, v;
 	int status;
 
-	if (!checker_start())
-		return 0;	/* cannot check: go on */
-	if (!send_all(checker.fd, &n, sizeof(n)) || !send_all(checker.fd, data, len)) {
+	if (!checker_request(data, len)) {
 		/* it died since the last check (killed from outside): once more, anew */
 		checker_stop(NULL);
-		if (!checker_start() || !send_all(checker.fd, &n, sizeof(n)) ||
-		    !send_all(checker.fd, data, len)) {
+		if (!checker_request(data, len)) {
 			checker_stop(NULL);
-			return 0;
+			return 0;	/* cannot check: go on */
 		}
 	}
-	while (read_all(checker.fd, &v, sizeof(v))) {
+	while (sock_all(checker.fd, &v, sizeof(v), false)) {
 		if (v == CHECK_PARSED || v == CHECK_REFUSED) {
 			/* refused: the real parse below gives the message */
 			if (++checker.uses >= CHECKER_USES)

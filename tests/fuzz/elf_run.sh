@@ -33,18 +33,11 @@ gcc -g -c "$work/tiny.c" -o "$work/corpus/tiny.o"
 for f in "$top"/tests/fuzz/seeds/elf-*; do
 	[ -f "$f" ] && cp "$f" "$work/corpus/"
 done
-# Issue 15's type cycles, as tests/layout/cycles.sh makes them: an array of itself, a typedef
-# of itself, const <-> volatile, a struct containing itself; in DWARF (tests/tools/dwarf_patch)
-# and in BTF (pahole -J, tests/tools/btf_patch.py) where those tools are there.
-cat >"$work/cyc.c" <<'EOC'
-typedef int myint;
-struct arr_self { int a; int arr[4]; char c; };
-struct td_self { char c; myint t; long l; };
-struct cv_loop { char c; const volatile int cv; long l; };
-struct inner { int x; };
-struct self_member { char c; struct inner in; long l; };
-struct arr_self v1; struct td_self v2; struct cv_loop v3; struct self_member v4;
-EOC
+# Issue 15's type cycles, as tests/layout/cycles.sh makes them from tests/layout/cycles.c: an
+# array of itself, a typedef of itself, const <-> volatile, a struct containing itself; in
+# DWARF (tests/tools/dwarf_patch) and in BTF (pahole -J, tests/tools/btf_patch.py) where
+# those tools are there.
+cp "$top/tests/layout/cycles.c" "$work/cyc.c"
 set -- "arr_self.arr>=." "td_self.t>=." "cv_loop.cv>>=cv_loop.cv>" "self_member.in=self_member"
 gcc -g -shared -fPIC "$work/cyc.c" -o "$work/cyc.so"
 gcc -g -O1 -I"$top" -include "$work/config.h" "$top/tests/tools/dwarf_patch.c" -ldw -lelf \

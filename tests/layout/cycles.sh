@@ -8,16 +8,7 @@
 scratch
 patch=$top_builddir/tests/tools/dwarf_patch
 need gcc
-cat >"$T/cyc.c" <<'EOC'
-typedef int myint;
-struct arr_self { int a; int arr[4]; char c; };
-struct td_self { char c; myint t; long l; };
-struct cv_loop { char c; const volatile int cv; long l; };
-struct inner { int x; };
-struct self_member { char c; struct inner in; long l; };
-struct fine { int a; long b; };
-struct arr_self v1; struct td_self v2; struct cv_loop v3; struct self_member v4; struct fine v5;
-EOC
+cp "$top_srcdir/tests/layout/cycles.c" "$T/cyc.c" || exit 99
 # linked, so that .debug_info's string references are relocated in the file itself
 gcc -g -shared -fPIC "$T/cyc.c" -o "$T/cyc.so" || fail "cannot build cyc.so"
 "$LINEUP" layout "$T/cyc.so" >"$T/out" || fail "the unedited object: exit $?"

@@ -25,6 +25,7 @@
 #include "analyzer/flat_layout.h"
 #include "cli/command.h"
 #include "cli/fields_attr.h"
+#include "cli/fields_load.h"
 #include "cli/output.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
@@ -129,12 +130,7 @@ static int fields_option(void *ctx, int id, const char *arg)
 		fields_list__add(&o->attr.cache_types, arg);
 		break;
 	case OPT_LINE_SIZE:
-		if (cli__parse_u64(o->cmd, "--line-size", arg, &o->line_size))
-			return EXIT_USAGE;
-		if (o->line_size < 8 || o->line_size > 4096 || (o->line_size & (o->line_size - 1)))
-			return cli__usage_error(o->cmd, "--line-size: %s is not a power of two "
-						"between 8 and 4096", arg);
-		break;
+		return cli__parse_line_size(o->cmd, arg, &o->line_size);
 	case OPT_ALL_MEMBERS:
 		o->all_members = true;
 		break;
@@ -162,93 +158,8 @@ static int fields_option(void *ctx, int id, const char *arg)
 
 struct fields_ctx {
 	struct fields_opts *o;
-	const char *input;
-	struct session *session;
-	struct fields_attr *fa;
-	struct fields *fields;
-	/* Samples with a data address that passed the filters. */
-	size_t nr_samples;
-	/* Loads served by another core's cache without a HITM class (Arm SPE's peer sources). */
-	size_t nr_peer;
+	struct fields_load ld;	/* the recording and its tables (cli/fields_load.h) */
 };
-
-/* The line size: the option's, else the recording's (known once its first sample comes). */
-static unsigned int fields_line_size(const struct fields_ctx *c)
-{
-	const struct perf_header_info *h = session__header(c->session);
-
-	return (c->o->line_size ? (unsigned)c->o->line_size :
-		h->cache_line_size ? h->cache_line_size : 64) << (c->o->double_cl ? 1 : 0);
-}
-
-static void attribute_one(struct fields_ctx *c, const struct fields_sample *ms)
-{
-	struct attr_result res;
-	struct fields_access a = { 0 };
-
-	fields_attr__resolve(c->fa, ms, &res);
-	a.ip = ms->ip;
-	a.addr = ms->addr;
-	a.time = ms->time;
-	a.weight = ms->weight;
-	a.cpu = ms->cpu;
-	a.tid = ms->tid;
-	if (fields_access__classify(&a, ms->data_src, ms->addr))
-		c->nr_peer++;	/* said in the header */
-	fields__add(c->fields, &res, &a);
-}
-
-/*
- * Allocation records, kmem tracepoints and the collector's counts: kept by the attribution,
- * in time order, so the allocations that explain a sample are known when it comes.
- */
-static bool fields_side_sample(void *ctx, struct session *s, const struct sample *smp)
-{
-	struct fields_ctx *c = ctx;
-
-	return fields_attr__side_sample(c->fa, session__header(s), smp);
-}
-
-/* A memory sample, filtered and in time order: attributed against the maps of its time. */
-static int fields_sample(void *ctx, struct session *s, const struct session_sample *ss)
-{
-	struct fields_ctx *c = ctx;
-	struct fields_sample fs;
-
-	if (!(ss->sample->present & SF_ADDR))
-		return 0;
-	c->nr_samples++;
-	if (!c->fields)
-		c->fields = fields__new(fields_line_size(c));
-	fields_sample__init(&fs, ss->sample);
-	attribute_one(c, &fs);
-	return 0;
-}
-
-/* The whole recording, once: every memory sample attributed and counted. */
-static int read_recording(struct fields_ctx *c)
-{
-	struct session_tool tool = { .ctx = c, .sample = fields_sample,
-				     .side_sample = fields_side_sample };
-	const struct fields_rmw *rmw;
-	size_t nr_rmw;
-
-	if (session__run(c->session, &tool) < 0) {
-		cli__error("%s", session__errmsg(c->session));
-		return EXIT_USAGE;
-	}
-	if (!c->nr_samples) {
-		cli__error("%s: no sample carries a data address (record with perf c2c record, "
-			   "perf mem record, or lineup record)%s", c->input,
-			   session_filter__empty(&c->o->filter) ? "" : " that passes the filters");
-		return EXIT_NOTHING;
-	}
-	nr_rmw = fields_attr__rmw(c->fa, &rmw);
-	for (size_t k = 0; k < nr_rmw; k++)
-		fields__add_rmw(c->fields, rmw[k].ip, rmw[k].total, rmw[k].redundant);
-	fields__finish(c->fields);
-	return 0;
-}
 
 /* --- output: the member table (analyzer/fields_table.h) as text, JSON or CSV --- */
 
@@ -261,17 +172,17 @@ static bool struct_selected(const struct fields_ctx *c, const struct field_struc
 /* --tui: the selected structs in the browser (tui/tui.h). */
 static int browse(struct fields_ctx *c)
 {
-	const struct field_struct **sel = xcalloc(c->fields->nr_structs, sizeof(*sel));
+	const struct field_struct **sel = xcalloc(c->ld.fields->nr_structs, sizeof(*sel));
 	struct tui_fields tf = {
-		.input = c->input, .f = c->fields, .structs = sel,
-		.all_members = c->o->all_members, .namer = fields_attr__name_ip, .namer_ctx = c->fa,
+		.input = c->ld.input, .f = c->ld.fields, .structs = sel,
+		.all_members = c->o->all_members, .namer = fields_attr__name_ip, .namer_ctx = c->ld.fa,
 	};
 	char err[256];
 	int rc = EXIT_OK;
 
-	for (size_t i = 0; i < c->fields->nr_structs; i++)
-		if (struct_selected(c, &c->fields->structs[i]))
-			sel[tf.nr_structs++] = &c->fields->structs[i];
+	for (size_t i = 0; i < c->ld.fields->nr_structs; i++)
+		if (struct_selected(c, &c->ld.fields->structs[i]))
+			sel[tf.nr_structs++] = &c->ld.fields->structs[i];
 	if (tui__fields(&tf, err, sizeof(err)) < 0) {
 		cli__error("%s", err);
 		rc = EXIT_USAGE;
@@ -379,26 +290,26 @@ static const struct table_text_style text_style = { "", "", " ", 1, false, false
 
 static void print_stdio(struct fields_ctx *c, FILE *out)
 {
-	struct fields *f = c->fields;
+	struct fields *f = c->ld.fields;
 	struct strbuf sb = STRBUF_INIT;
 	struct fields_table ft;
 
-	fields_table__init(&ft, f->line_size, fields_attr__name_ip, c->fa);
+	fields_table__init(&ft, f->line_size, fields_attr__name_ip, c->ld.fa);
 
 	fprintf(out, "# lineup fields: %s, %zu samples with a data address, %u-byte lines\n",
-		c->input, c->nr_samples, f->line_size);
+		c->ld.input, c->ld.nr_samples, f->line_size);
 	print_attr_text("HITM samples", &f->attr_hitm, out);
-	if (c->nr_peer)
+	if (c->ld.nr_peer)
 		fprintf(out, "#   of which %zu peer loads (from another core's cache, state not "
-			"reported: Arm SPE), counted as HITMs\n", c->nr_peer);
+			"reported: Arm SPE), counted as HITMs\n", c->ld.nr_peer);
 	print_attr_text("all samples", &f->attr_all, out);
 	{
 		const struct fields_rmw *rmw;
-		size_t nr_rmw = fields_attr__rmw(c->fa, &rmw);
+		size_t nr_rmw = fields_attr__rmw(c->ld.fa, &rmw);
 
-		if (fields_attr__nr_allocs(c->fa) || nr_rmw)
+		if (fields_attr__nr_allocs(c->ld.fa) || nr_rmw)
 			fprintf(out, "# allocation records: %zu; IPs with RMW counts: %zu\n",
-				fields_attr__nr_allocs(c->fa), nr_rmw);
+				fields_attr__nr_allocs(c->ld.fa), nr_rmw);
 	}
 	for (size_t i = 0; i < f->nr_structs; i++) {
 		const struct field_struct *fs = &f->structs[i];
@@ -455,7 +366,7 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 				verdicts[f->lines[k].verdict]++;
 			}
 		strbuf__reset(&sb);
-		fields__explain_line(f, l, fields_attr__name_ip, c->fa, &sb);
+		fields__explain_line(f, l, fields_attr__name_ip, c->ld.fa, &sb);
 		fprintf(out, "\n%s", sb.buf);
 		if (same)
 			fprintf(out, "  and %zu more line%s at the same offsets of other %s instances "
@@ -481,7 +392,7 @@ static void print_verdict_json(struct json *j, struct fields_ctx *c, const struc
 	struct field_verdict v;
 	struct strbuf sb = STRBUF_INIT;
 
-	fields__verdict(c->fields, l, &v);
+	fields__verdict(c->ld.fields, l, &v);
 	json__key(j, "parts");
 	json__begin_object(j);
 	json__kstr(j, "kind", line_verdict__name(v.kind));
@@ -525,7 +436,7 @@ static void print_verdict_json(struct json *j, struct fields_ctx *c, const struc
 			json__begin_object(j);
 			json_addr(j, "ip", v.readers[i].ip);
 			strbuf__reset(&sb);
-			fields_attr__name_ip(c->fa, v.readers[i].ip, &sb);
+			fields_attr__name_ip(c->ld.fa, v.readers[i].ip, &sb);
 			json__kstr(j, "code", sb.buf ? sb.buf : "");
 			json__ku64(j, "reads", v.readers[i].count);
 			json__end_object(j);
@@ -550,7 +461,7 @@ static void print_verdict_json(struct json *j, struct fields_ctx *c, const struc
 			if (!s->st.ips[i].locked)
 				continue;
 			strbuf__reset(&sb);
-			fields_attr__name_ip(c->fa, s->st.ips[i].ip, &sb);
+			fields_attr__name_ip(c->ld.fa, s->st.ips[i].ip, &sb);
 			json__str(j, sb.buf ? sb.buf : "");
 			n++;
 		}
@@ -591,18 +502,18 @@ static void print_slot_json(struct json *j, const struct field_line *l, size_t k
 
 static void print_json(struct fields_ctx *c, FILE *out)
 {
-	struct fields *f = c->fields;
+	struct fields *f = c->ld.fields;
 	struct strbuf sb = STRBUF_INIT;
 	struct fields_table ft;
 	struct json j;
 
-	fields_table__init(&ft, f->line_size, fields_attr__name_ip, c->fa);
+	fields_table__init(&ft, f->line_size, fields_attr__name_ip, c->ld.fa);
 	json__init(&j, out, true);
 	json__begin_object(&j);
-	json__kstr(&j, "input", c->input);
+	json__kstr(&j, "input", c->ld.input);
 	json__ku64(&j, "line_size", f->line_size);
-	json__ku64(&j, "samples", c->nr_samples);
-	json__ku64(&j, "peer_loads_as_hitm", c->nr_peer);
+	json__ku64(&j, "samples", c->ld.nr_samples);
+	json__ku64(&j, "peer_loads_as_hitm", c->ld.nr_peer);
 	json__key(&j, "attribution");
 	json__begin_object(&j);
 	print_attr_json(&j, "hitm", &f->attr_hitm);
@@ -670,7 +581,7 @@ static void print_json(struct fields_ctx *c, FILE *out)
 			print_slot_json(&j, l, k);
 		json__end_array(&j);
 		strbuf__reset(&sb);
-		fields__explain_line(f, l, fields_attr__name_ip, c->fa, &sb);
+		fields__explain_line(f, l, fields_attr__name_ip, c->ld.fa, &sb);
 		json__kstr(&j, "explanation", sb.buf ? sb.buf : "");
 		print_verdict_json(&j, c, l);
 		json__end_object(&j);
@@ -685,11 +596,11 @@ static void print_json(struct fields_ctx *c, FILE *out)
 
 static void print_csv(struct fields_ctx *c, FILE *out)
 {
-	struct fields *f = c->fields;
+	struct fields *f = c->ld.fields;
 	struct fields_table ft;
 	struct csv csv;
 
-	fields_table__init(&ft, f->line_size, fields_attr__name_ip, c->fa);
+	fields_table__init(&ft, f->line_size, fields_attr__name_ip, c->ld.fa);
 	csv__init(&csv, out, false);
 	csv__add_columns(&csv, &ft.t);
 	csv__header(&csv);
@@ -713,13 +624,13 @@ static int wrong_struct(struct fields_ctx *c)
 	const char *close[5];
 	int n;
 
-	if (fields_attr__has_struct(c->fa, tag)) {
-		cli__error("%s: no sample was attributed to struct %s", c->input, tag);
+	if (fields_attr__has_struct(c->ld.fa, tag)) {
+		cli__error("%s: no sample was attributed to struct %s", c->ld.input, tag);
 		return EXIT_NOTHING;
 	}
-	n = fields_attr__closest(c->fa, tag, close, 5);
-	for (size_t i = 0; !n && i < c->fields->nr_structs && n < 5; i++)
-		close[n++] = fields_attr__strip_tag(c->fields->structs[i].layout->name);
+	n = fields_attr__closest(c->ld.fa, tag, close, 5);
+	for (size_t i = 0; !n && i < c->ld.fields->nr_structs && n < 5; i++)
+		close[n++] = fields_attr__strip_tag(c->ld.fields->structs[i].layout->name);
 	fprintf(stderr, "lineup: no struct named '%s' in the debug info at hand", tag);
 	if (n) {
 		fputs("; closest:", stderr);
@@ -736,7 +647,7 @@ static int unknown_hint(struct fields_ctx *c, const char *hint)
 	const char *at = strrchr(hint, '@');
 	char *type = xstrndup(hint, (size_t)(at - hint));
 	const char *close[5];
-	int n = fields_attr__closest(c->fa, type, close, 5);
+	int n = fields_attr__closest(c->ld.fa, type, close, 5);
 
 	fprintf(stderr, "lineup: --type '%s': unknown type '%s' (no object at hand defines it",
 		hint, type);
@@ -749,26 +660,16 @@ static int unknown_hint(struct fields_ctx *c, const char *hint)
 
 static bool struct_found(const struct fields_ctx *c)
 {
-	for (size_t i = 0; i < c->fields->nr_structs; i++)
-		if (struct_selected(c, &c->fields->structs[i]))
+	for (size_t i = 0; i < c->ld.fields->nr_structs; i++)
+		if (struct_selected(c, &c->ld.fields->structs[i]))
 			return true;
 	return false;
-}
-
-static void ctx_release(struct fields_ctx *c)
-{
-	if (c->fields)
-		fields__delete(c->fields);
-	fields_attr__delete(c->fa);
-	session__close(c->session);
 }
 
 static int fields_run(const struct command *cmd, int argc, char **argv)
 {
 	struct fields_opts o = { .input = "perf.data", .cmd = cmd };
 	struct fields_ctx c = { .o = &o };
-	struct session_opts so = { 0 };
-	char err[4096];
 	int rc, i = cli__parse(cmd, argc, argv, fields_option, &o, &rc);
 
 	if (i < 0)
@@ -777,25 +678,12 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 		rc = cli__usage_error(cmd, "unexpected argument '%s'", argv[i]);
 		goto out_opts;
 	}
-	c.input = o.input;
-	so.path = o.input;
-	if (session__open(&c.session, &so, err, sizeof(err)) < 0) {
-		cli__error("%s", err);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	session__set_filter(c.session, &o.filter);
-	if (fields_attr__new(&c.fa, &o.attr, session__machine(c.session), err, sizeof(err)) < 0) {
-		cli__error("%s", err);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	fields_attr__header(c.fa, session__header(c.session), c.input);
-	rc = read_recording(&c);
+	rc = fields_load__run(&c.ld, o.input, &o.attr, &o.filter, (unsigned)o.line_size,
+			      o.double_cl);
 	if (rc)
 		goto out;
-	if (fields_attr__unknown_hint(c.fa)) {
-		rc = unknown_hint(&c, fields_attr__unknown_hint(c.fa));
+	if (fields_attr__unknown_hint(c.ld.fa)) {
+		rc = unknown_hint(&c, fields_attr__unknown_hint(c.ld.fa));
 		goto out;
 	}
 	if (o.only_struct && !struct_found(&c)) {
@@ -813,19 +701,19 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 		print_csv(&c, stdout);
 		break;
 	case OUT_TUI:
-		if (c.fields->nr_structs) {
+		if (c.ld.fields->nr_structs) {
 			rc = browse(&c);
 			goto out;
 		}
 		break;
 	}
-	rc = c.fields->nr_structs ? EXIT_OK : EXIT_NOTHING;
+	rc = c.ld.fields->nr_structs ? EXIT_OK : EXIT_NOTHING;
 	if (rc == EXIT_NOTHING)
 		cli__error("%s: no sample could be tied to a struct member (see the reasons above)",
-			   c.input);
+			   c.ld.input);
 	rc = cli__close_output(stdout, "standard output", rc);
 out:
-	ctx_release(&c);
+	fields_load__release(&c.ld);
 out_opts:
 	fields_list__release(&o.attr.debug_files);
 	fields_list__release(&o.attr.hints);

@@ -18,6 +18,7 @@ extern const struct command cmd_watch;
 extern const struct command cmd_suggest;
 extern const struct command cmd_verify;
 extern const struct command cmd_ab;
+extern const struct command cmd_diff;
 
 const struct command *const lineup_commands[] = {
 	&cmd_demo,
@@ -32,5 +33,6 @@ const struct command *const lineup_commands[] = {
 	&cmd_sim_flags,
 	&cmd_watch,
 	&cmd_ab,
+	&cmd_diff,
 	NULL,
 };

@@ -431,39 +431,40 @@ static void outcome__add_warning(struct srcpatch_outcome *oc, char *msg)
 	oc->warnings[oc->nr_warnings++] = msg;
 }
 
-static void __attribute__((format(printf, 3, 4))) warn(struct ctx *c, uint32_t line,
-							const char *fmt, ...)
+/* "path:line: what" */
+static char *located(struct ctx *c, uint32_t line, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *msg;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	strbuf__addf(&sb, "%s:%u: %s", c->file->path, line, msg ? msg : fmt);
+	free(msg);
+	return sb.buf;
+}
+
+static void __attribute__((format(printf, 3, 4))) warn(struct ctx *c, uint32_t line,
+							const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	outcome__add_warning(c->oc, located(c, line, fmt, ap));
 	va_end(ap);
-	strbuf__addf(&sb, "%s:%u: %s", c->file->path, line, msg ? msg : fmt);
-	free(msg);
-	outcome__add_warning(c->oc, sb.buf);
 }
 
 /* The first error wins: later ones are usually its consequences. */
 static int __attribute__((format(printf, 3, 4))) fail(struct ctx *c, uint32_t line,
 						       const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *msg;
 	va_list ap;
 
 	if (c->oc->error)
 		return c->oc->error;
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	c->oc->message = located(c, line, fmt, ap);
 	va_end(ap);
-	strbuf__addf(&sb, "%s:%u: %s", c->file->path, line, msg ? msg : fmt);
-	free(msg);
-	c->oc->message = sb.buf;
 	c->oc->error = -EINVAL;
 	return -EINVAL;
 }

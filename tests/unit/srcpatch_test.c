@@ -125,6 +125,21 @@ static bool has(const char *hay, const char *needle, int line)
 }
 #define CHECK_HAS(hay, needle) CHECK(has(hay, needle, __LINE__))
 
+/* Run (GNU attribute style), and find @want in the new text (@ret 0) or the refusal (1). */
+static void expect_at(const char *src, const char *name, unsigned int line, const char *expected,
+		      const char *order, int ret, const char *want, int at)
+{
+	struct run r = run(src, name, line, SRCPATCH_ATTR_ALIGNED, expected, order, NULL);
+
+	if (r.ret != ret)
+		fprintf(stderr, "line %d: returned %d: %s\n", at, r.ret, r.error ? r.error : "");
+	CHECK(r.ret == ret);
+	CHECK(has(ret ? r.error : r.text, want, at));
+	run__release(&r);
+}
+#define expect(src, name, line, expected, order, ret, want) \
+	expect_at(src, name, line, expected, order, ret, want, __LINE__)
+
 static const char two[] = "#include <assert.h>\n"
 			  "#include <stddef.h>\n"
 			  "\n"
@@ -161,6 +176,18 @@ static const char two[] = "#include <assert.h>\n"
 			  "};\n";
 
 #define BITS "a,b,x,c,m,n,o"
+/* struct bits with a:1, b:3 moved after x */
+#define BITS_HUNK                                          \
+	"@@ -3,8 +3,8 @@\n"                                 \
+	" \n"                                               \
+	" /* Two structs in one header. */\n"               \
+	" struct bits {\n"                                  \
+	"-\tunsigned int a:1, b:3;\t/* flags */\n"          \
+	" \tlong x;\n"                                      \
+	"+\tunsigned int a:1, b:3;\t/* flags */\n"          \
+	" \tunsigned int c:4;\n"                            \
+	" \tint m, n, o;\n"                                 \
+	" };\n"
 #define MIX "u,p,q,fn,hot,x1,x2,tail,data"
 
 static void test_unchanged(void)
@@ -179,16 +206,7 @@ static void test_bitfields(void)
 	struct run r = run(two, "bits", 5, SRCPATCH_ATTR_ALIGNED, BITS, "x,a,b,c,m,n,o", NULL);
 
 	CHECK(r.ret == 0);
-	CHECK_HAS(r.diff, "@@ -3,8 +3,8 @@\n"
-			  " \n"
-			  " /* Two structs in one header. */\n"
-			  " struct bits {\n"
-			  "-\tunsigned int a:1, b:3;\t/* flags */\n"
-			  " \tlong x;\n"
-			  "+\tunsigned int a:1, b:3;\t/* flags */\n"
-			  " \tunsigned int c:4;\n"
-			  " \tint m, n, o;\n"
-			  " };\n");
+	CHECK_HAS(r.diff, BITS_HUNK);
 	run__release(&r);
 	r = run(two, "bits", 5, SRCPATCH_ATTR_ALIGNED, BITS, "x,a,b,c@hot!,m,n,o", NULL);
 	CHECK(r.ret == 1);
@@ -278,24 +296,12 @@ static void test_units(void)
 	CHECK(r.ret == 0);
 	CHECK_HAS(r.text, "struct mix {\n\tstruct {\n\t\tint p, q;\n\t};\n\tunion {\n");
 	run__release(&r);
-	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "p,q@g!,u,fn,hot,x1,x2,tail,data", NULL);
-	CHECK(r.ret == 1);
-	CHECK_HAS(r.error, "a cache-line group cannot start at q, inside the unit declared at line 21");
-	run__release(&r);
-	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "p,u,q,fn,hot,x1,x2,tail,data", NULL);
-	CHECK(r.ret == 1);
-	CHECK_HAS(r.error, "include/t.h:21: q moves as one unit");
-	run__release(&r);
 }
 
-static void test_flex_and_mismatch(void)
+static void test_mismatch(void)
 {
-	struct run r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "data,u,p,fn,hot,x1,x2,tail",
-			   NULL);
+	struct run r;
 
-	CHECK(r.ret == 1);
-	CHECK_HAS(r.error, "include/t.h:33: data is a flexible array member: it must stay last");
-	run__release(&r);
 	/* the source lost x2 and gained "extra" since the binary was built */
 	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, "u,p,q,fn,hot,x1,extra,tail,data",
 		"u,p,fn,hot,x1,x2,tail,data", NULL);
@@ -304,28 +310,50 @@ static void test_flex_and_mismatch(void)
 			   "only in the binary: extra; only in the source: x2");
 	CHECK_TEXT(r.diff, "");
 	run__release(&r);
-	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "u,p,fn,hot,x1,x2,tail,data,nosuch",
-		NULL);
-	CHECK(r.ret == 1);
-	CHECK_HAS(r.error, "nosuch (slot 9 of the new order) is not a member of struct mix");
-	run__release(&r);
-	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "u,p,fn,hot,x1,x2,data", NULL);
-	CHECK(r.ret == 1);
-	CHECK_HAS(r.error, "include/t.h:32: tail is not in the new order");
-	run__release(&r);
+}
+
+/* Orders the source cannot take, each with its reason (struct mix of two[]; NULL: taken). */
+static const struct refusal {
+	const char *order;
+	unsigned int line;
+	const char *style, *message;
+} refusals[] = {
+	{ "p,q@g!,u,fn,hot,x1,x2,tail,data", 16, "attr",
+	  "a cache-line group cannot start at q, inside the unit declared at line 21" },
+	{ "p,u,q,fn,hot,x1,x2,tail,data", 16, "attr", "include/t.h:21: q moves as one unit" },
+	{ "data,u,p,fn,hot,x1,x2,tail", 16, "attr",
+	  "include/t.h:33: data is a flexible array member: it must stay last" },
+	{ "u,p,fn,hot,x1,x2,tail,data,nosuch", 16, "attr",
+	  "nosuch (slot 9 of the new order) is not a member of struct mix" },
+	{ "u,p,fn,hot,x1,x2,data", 16, "attr", "include/t.h:32: tail is not in the new order" },
+	{ "hot,u,x1,p,x2,fn,tail,data", 16, "attr",
+	  "include/t.h:26: the members under #ifdef CONFIG_X (lines 26-31) move as one block, but "
+	  "the new order puts x2 apart from them" },
+	{ "hot,u,p,fn,x1,x2,tail,data", 16, "groups", NULL },
+};
+
+static void test_refusals(void)
+{
+	for (size_t k = 0; k < sizeof(refusals) / sizeof(refusals[0]); k++) {
+		const struct refusal *f = &refusals[k];
+		struct run r = run(two, "mix", f->line,
+				   !strcmp(f->style, "groups") ? SRCPATCH_KERNEL_GROUPS :
+								 SRCPATCH_ATTR_ALIGNED,
+				   MIX, f->order, NULL);
+
+		CHECK(r.ret == (f->message ? 1 : 0));
+		if (f->message) {
+			CHECK_HAS(r.error, f->message);
+			CHECK_TEXT(r.text, two);
+		}
+		run__release(&r);
+	}
 }
 
 /* #ifdef blocks: move whole, reorder inside the branch the binary has, stay put when inactive. */
 static void test_ifdef(void)
 {
-	struct run r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX,
-			   "hot,u,x1,p,x2,fn,tail,data", NULL);
-
-	CHECK(r.ret == 1);
-	CHECK_HAS(r.error, "include/t.h:26: the members under #ifdef CONFIG_X (lines 26-31) move as "
-			   "one block, but the new order puts x2 apart from them");
-	run__release(&r);
-	r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "u,p,fn,hot,x2,x1,tail,data", NULL);
+	struct run r = run(two, "mix", 16, SRCPATCH_ATTR_ALIGNED, MIX, "u,p,fn,hot,x2,x1,tail,data", NULL);
 	CHECK(r.ret == 0);
 	CHECK_HAS(r.text, "#ifdef CONFIG_X\n\tint x2;\n\tint x1;\n#else\n\tint y1;\n#endif\n");
 	run__release(&r);
@@ -368,16 +396,7 @@ static void test_two_structs(void)
 	CHECK(srcpatch__make(&f, 1, r, 2, &sp) == 0);
 	CHECK_TEXT(sp->diff, "--- a/include/t.h\n"
 			     "+++ b/include/t.h\n"
-			     "@@ -3,8 +3,8 @@\n"
-			     " \n"
-			     " /* Two structs in one header. */\n"
-			     " struct bits {\n"
-			     "-\tunsigned int a:1, b:3;\t/* flags */\n"
-			     " \tlong x;\n"
-			     "+\tunsigned int a:1, b:3;\t/* flags */\n"
-			     " \tunsigned int c:4;\n"
-			     " \tint m, n, o;\n"
-			     " };\n"
+			     BITS_HUNK
 			     "@@ -21,8 +21,8 @@\n"
 			     " \tstruct {\n"
 			     " \t\tint p, q;\n"
@@ -463,32 +482,21 @@ static void test_find(void)
 				"\tint a;\n"
 				"};\n"
 				"#endif\n";
-	struct run r = run(t, "pk_t", 1, SRCPATCH_ATTR_ALIGNED, "c,i", "i,c", NULL);
+	struct run r;
 
-	CHECK(r.ret == 0);
-	CHECK_HAS(r.text, "typedef struct {\n\tint i;\n\tchar c;\n} __attribute__((packed)) pk_t;\n");
-	run__release(&r);
+	expect(t, "pk_t", 1, "c,i", "i,c", 0,
+	       "typedef struct {\n\tint i;\n\tchar c;\n} __attribute__((packed)) pk_t;\n");
 	r = run(t, "pk_t", 40, SRCPATCH_ATTR_ALIGNED, "c,i", "i@g!,c", NULL);
 	CHECK(r.ret == 0 && r.nr_warnings >= 1);
 	CHECK_HAS(r.warnings[0], "include/t.h:1: pk_t found here, not at line 40");
 	CHECK_HAS(r.text, "_Static_assert(__builtin_offsetof(pk_t, i) % 64 == 0");
 	run__release(&r);
 	/* the one-line variant: rewritten one member a line */
-	r = run(t, "v", 6, SRCPATCH_ATTR_ALIGNED, "a,b", "b,a", NULL);
-	CHECK(r.ret == 0);
-	CHECK_HAS(r.text, "#if A\nstruct v {\n\tint b;\n\tint a;\n};\n#else\n");
-	run__release(&r);
-	r = run(t, "v", 9, SRCPATCH_ATTR_ALIGNED, "a,b", "a,b", NULL);
-	CHECK_HAS(r.text, "#else\nstruct v {\n\tint a;\n\tint b;\n};\n#endif\n");
-	run__release(&r);
-	r = run(t, "v", 30, SRCPATCH_ATTR_ALIGNED, "a,b", "a,b", NULL);
-	CHECK(r.ret == 1);
-	CHECK_HAS(r.error, "struct v is defined 2 times (lines 6, 8) and none contains line 30");
-	run__release(&r);
-	r = run(t, "nosuch", 1, SRCPATCH_ATTR_ALIGNED, "a", "a", NULL);
-	CHECK(r.ret == 1);
-	CHECK_HAS(r.error, "include/t.h: no definition of struct nosuch");
-	run__release(&r);
+	expect(t, "v", 6, "a,b", "b,a", 0, "#if A\nstruct v {\n\tint b;\n\tint a;\n};\n#else\n");
+	expect(t, "v", 9, "a,b", "a,b", 0, "#else\nstruct v {\n\tint a;\n\tint b;\n};\n#endif\n");
+	expect(t, "v", 30, "a,b", "a,b", 1,
+	       "struct v is defined 2 times (lines 6, 8) and none contains line 30");
+	expect(t, "nosuch", 1, "a", "a", 1, "include/t.h: no definition of struct nosuch");
 }
 
 /* Member macros, function pointers, arrays, randomized_struct_fields_start, an unknown macro. */
@@ -580,7 +588,8 @@ int main(void)
 	test_bitfields();
 	test_multi_declarators();
 	test_units();
-	test_flex_and_mismatch();
+	test_mismatch();
+	test_refusals();
 	test_ifdef();
 	test_two_structs();
 	test_kernel_groups();

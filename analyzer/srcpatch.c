@@ -1499,6 +1499,12 @@ static struct vec *order_list(struct ctx *c, const struct list *l, const int *S,
 		struct elem *e;
 
 		if (it->is_block) {
+			if (first[it->index] != (int)p && c->kernel_groups && top && c->group[S[p]]) {
+				fail(c, it->line, "the cache-line group marker at %s would be inside %s: "
+						  "start or end the group at the block",
+				     c->req->slots[S[p]].member, item_cond(c, it, buf, sizeof(buf)));
+				return NULL;
+			}
 			if (first[it->index] != (int)p) {
 				vec__push(&c->pool, &head[it->index]->sub, (void *)(intptr_t)S[p]);
 				continue;

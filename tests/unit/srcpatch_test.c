@@ -329,7 +329,9 @@ static const struct refusal {
 	{ "hot,u,x1,p,x2,fn,tail,data", 16, "attr",
 	  "include/t.h:26: the members under #ifdef CONFIG_X (lines 26-31) move as one block, but "
 	  "the new order puts x2 apart from them" },
-	{ "hot,u,p,fn,x1,x2,tail,data", 16, "groups", NULL },
+	{ "hot,u,p,fn,x1,x2@g,tail,data", 16, "groups",
+	  "include/t.h:26: the cache-line group marker at x2 would be inside #ifdef CONFIG_X" },
+	{ "hot,u,p,fn,x1@g,x2,tail,data", 16, "groups", NULL },
 };
 
 static void test_refusals(void)

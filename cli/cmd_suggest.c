@@ -6,7 +6,7 @@
  *
  * The order and the prediction are analyzer/suggest.h's, the words analyzer/suggest_text.h's,
  * the new layout analyzer/layout.h's layout__build, the patch analyzer/srcpatch.h's; this file
- * reads the recording (sampling/session.h, attribution through cli/fields_attr.h), finds the
+ * reads the recording (sampling/session.h, attribution through sampling/fields_attr.h), finds the
  * source, writes the files, and runs the compiler for --verify.
  */
 #include <config.h>
@@ -33,9 +33,9 @@
 #include "analyzer/suggest_text.h"
 #include "analyzer/u64map.h"
 #include "cli/command.h"
-#include "cli/fields_attr.h"
 #include "dwarf/layout.h"
 #include "sampling/event.h"
+#include "sampling/fields_attr.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
 #include "tui/tui.h"
@@ -1382,6 +1382,7 @@ static int open_recording(struct suggest_ctx *c)
 		return EXIT_USAGE;
 	}
 	fields_attr__header(c->fa, session__header(c->session), o->input);
+	cli__attr_warnings(c->fa);
 	const struct perf_header_info *h = session__header(c->session);
 
 	c->line_size = o->line_size ? (unsigned int)o->line_size :
@@ -1397,6 +1398,7 @@ static int open_recording(struct suggest_ctx *c)
 		cli__error("%s", session__errmsg(c->session));
 		return EXIT_USAGE;
 	}
+	cli__attr_warnings(c->fa);
 	if (!c->samples) {
 		cli__error("%s: no sample with a data address (record with lineup record, perf "
 			   "c2c record or perf mem record)", o->input);

@@ -72,6 +72,10 @@ int cli__usage_error(const struct command *cmd, const char *fmt, ...)
 /* Print "lineup: message" on stderr. */
 void cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct fields_attr;
+/* Print what attribution's evidence sources had to say, once each, as errors. */
+void cli__attr_warnings(struct fields_attr *fa);
+
 /*
  * An output format option (--stdio, --json, --csv, given as @opt without dashes): formats
  * exclude each other, so a second, different one is a usage error.  *@chosen keeps the one

@@ -80,6 +80,7 @@ static int read_recording(struct fields_load *c, bool filtered)
 		cli__error("%s", session__errmsg(c->session));
 		return EXIT_USAGE;
 	}
+	cli__attr_warnings(c->fa);
 	if (!c->nr_samples) {
 		cli__error("%s: no sample carries a data address (record with perf c2c record, "
 			   "perf mem record, or lineup record)%s", c->input,
@@ -114,6 +115,7 @@ int fields_load__run(struct fields_load *ld, const char *input,
 		return EXIT_USAGE;
 	}
 	fields_attr__header(ld->fa, session__header(ld->session), input);
+	cli__attr_warnings(ld->fa);
 	return read_recording(ld, filter && !session_filter__empty(filter));
 }
 

@@ -6,7 +6,7 @@
  * One recording read into the field tables (analyzer/fields.h): the pipeline of `lineup
  * fields`, which `lineup diff` runs on each of its two recordings.  The session
  * (sampling/session.h) delivers the samples in time order, filtered; each memory sample is
- * attributed (cli/fields_attr.h) against the maps and allocations of its time and counted.
+ * attributed (sampling/fields_attr.h) against the maps and allocations of its time and counted.
  *
  * Ownership: struct fields_load owns everything it points to but @input and the filter
  * (borrowed); fields_load__release() frees it, after a failed fields_load__run() too.
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/fields_attr.h"
+#include "sampling/fields_attr.h"
 
 struct fields;
 struct session;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sampling/fields_attr.h"
 #include "sampling/session.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -270,4 +271,12 @@ int cli__parse_line_size(const struct command *cmd, const char *s, unsigned long
 		return cli__usage_error(cmd, "--line-size: %s is not a power of two between 8 and "
 					"4096", s);
 	return 0;
+}
+
+void cli__attr_warnings(struct fields_attr *fa)
+{
+	const char *w;
+
+	while ((w = fields_attr__next_warning(fa)))
+		cli__error("%s", w);
 }

@@ -12,6 +12,7 @@
 #include "analyzer/c2c_columns.h"
 #include "analyzer/table.h"
 #include "analyzer/u64map.h"
+#include "cli/command.h"
 #include "sampling/event.h"
 #include "sampling/machine.h"
 #include "util/xalloc.h"
@@ -59,6 +60,7 @@ void report_fields__header(struct report_fields *rf, const struct perf_header_in
 			   const char *input)
 {
 	fields_attr__header(rf->fa, h, input);
+	cli__attr_warnings(rf->fa);
 }
 
 void report_fields__sample(struct report_fields *rf, const struct perf_header_info *h,
@@ -183,6 +185,7 @@ void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, co
 				name_entry(rf, l, e, line_size);
 		}
 	}
+	cli__attr_warnings(rf->fa);
 	/* After the data address (and its Node column), before the code address. */
 	for (int i = 0; i < t->nr_cols; i++)
 		if (!strcmp(t->cols[i].name, "offset") || !strcmp(t->cols[i].name, "offset_node"))

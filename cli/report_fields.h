@@ -4,7 +4,7 @@
 
 /*
  * `lineup report --fields` (and every --json report): the Type and Member of each Pareto row,
- * from field attribution (cli/fields_attr.h), as two more columns of the c2c column table, so
+ * from field attribution (sampling/fields_attr.h), as two more columns of the c2c column table, so
  * --stdio, --json and --csv print them from the same table.  The default --stdio never sees
  * them and stays perf's layout.
  *
@@ -18,7 +18,7 @@
  */
 #include <stddef.h>
 
-#include "cli/fields_attr.h"
+#include "sampling/fields_attr.h"
 
 struct c2c;
 struct c2c_view;

@@ -22,8 +22,10 @@ sampling_libsampling_a_SOURCES += sampling/sample_layout.c sampling/sample_layou
 sampling_libsampling_a_SOURCES += sampling/arm_spe.c sampling/arm_spe.h
 sampling_libsampling_a_SOURCES += sampling/aux_ring.c sampling/aux_ring.h
 sampling_libsampling_a_SOURCES += sampling/timed_run.c sampling/timed_run.h
-# The session: the reader, the ordered events, the machine and the symbolizer joined (it
-# uses dwarf/'s symbols, so it is linked before dwarf/libdwarf.a).
+# The session: the reader, the ordered events, the machine and the symbolizer joined, and the
+# evidence of attribution joined (sampling/fields_attr.c): they use dwarf/'s symbols and
+# answers, so they are linked before dwarf/libdwarf.a.
 noinst_LIBRARIES += sampling/libsession.a
-sampling_libsession_a_SOURCES = sampling/session.c sampling/session.h
-sampling_libsession_a_CFLAGS = $(AM_CFLAGS)
+sampling_libsession_a_SOURCES = sampling/session.c sampling/session.h \
+	sampling/fields_attr.c sampling/fields_attr.h
+sampling_libsession_a_CFLAGS = $(AM_CFLAGS) $(LIBTRACEEVENT_CFLAGS)

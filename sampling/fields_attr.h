@@ -1,30 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef LINEUP_CLI_FIELDS_ATTR_H
-#define LINEUP_CLI_FIELDS_ATTR_H
+#ifndef LINEUP_SAMPLING_FIELDS_ATTR_H
+#define LINEUP_SAMPLING_FIELDS_ATTR_H
 
 /*
- * Field attribution over one recording, for `lineup fields` and `lineup report --fields`:
- * gathers the evidence about each memory sample (operand type at the IP and the variable at
- * the data address from dwarf/vartype.h, allocation records, --type hints) and lets
- * analyzer/attribution.h decide.
+ * Field attribution over one recording, for `lineup fields`, `lineup report --fields` and the
+ * commands that build on them: the evidence sources joined.  The recording's side (sampling/)
+ * gives the allocation records (the collector's alloc/free samples, kmem tracepoints decoded
+ * with the recording's own tracing data) and the collector's RMW counts, and the maps that
+ * lead from an IP or a data address to an object and a symbol; dwarf/ gives the operand type
+ * at an IP and the variable at a data address (dwarf/vartype.h) and the types of the objects
+ * at hand (dwarf/type_index.h); analyzer/attr_engine.h decides.
  *
  *	fields_attr__new(&fa, &opts, machine, err, sizeof(err));
  *	fields_attr__header(fa, perf_file__header(pf), path);	(kmem tracepoints' formats)
  *	for each record: the caller feeds its machine; for each sample,
  *		if (!fields_attr__side_sample(fa, h, &sample)) ... a memory sample: keep it
  *	after the last record: fields_attr__resolve(fa, &fs, &res) for each memory sample
+ *	warnings: while ((w = fields_attr__next_warning(fa))) the front end prints w
  *
  * Allocation records may come after the samples they explain (perf.data is in write order),
- * so resolve only after the whole file is read.
+ * so resolve only after the whole file is read.  Nothing here prints.
  *
  * Ownership: the caller owns @opts and @machine, which must outlive the fields_attr; the
- * attr_results' layouts, paths and origins stay valid until fields_attr__delete().
+ * attr_results' layouts, paths and origins and the warnings stay valid until
+ * fields_attr__delete().
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyzer/attribution.h"
+#include "analyzer/attr_engine.h"
 
 struct machine;
 struct perf_header_info;
@@ -55,20 +60,8 @@ struct fields_attr_opts {
 	struct fields_list cache_types;
 };
 
-/* One memory sample, as attribution needs it. */
-struct fields_sample {
-	uint64_t ip, addr, time, weight, data_src;
-	uint32_t pid, tid, cpu;
-	uint16_t cpumode;
-};
-
 /* @fs from a decoded sample (absent fields 0). */
 void fields_sample__init(struct fields_sample *fs, const struct sample *s);
-
-/* The collector's count of RMWs at an IP and of those that changed nothing. */
-struct fields_rmw {
-	uint64_t ip, total, redundant;
-};
 
 /* NULL when @hint is 'TYPE'@ADDR, else what is wrong with it. */
 const char *fields_attr__check_hint(const char *hint);
@@ -95,6 +88,9 @@ bool fields_attr__is_side_sample(const struct perf_header_info *h, const struct 
 /* Attribute one memory sample: 0 resolved, 1 not (res->reason says why). */
 int fields_attr__resolve(struct fields_attr *fa, const struct fields_sample *s,
 			 struct attr_result *res);
+
+/* What the sources had to say once ("a module without symbols here ..."), oldest first. */
+const char *fields_attr__next_warning(struct fields_attr *fa);
 
 /* The layout of @type ("struct file"), for attr_types.find; NULL when no object has it. */
 const struct flat_layout *fields_attr__find_type(void *fa, const char *type);

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LINEUP_ANALYZER_ATTR_ENGINE_H
+#define LINEUP_ANALYZER_ATTR_ENGINE_H
+
+/*
+ * Field attribution over one recording, the deciding part: it asks the evidence sources about
+ * each memory sample (the operand type at the IP and the variable at the data address, which
+ * dwarf/ knows; the allocation records it keeps itself; the --type hints), turns their
+ * answers into facts (an indexed operand placed on its array element, a scalar variable or
+ * heap array given a one-member layout, an untyped heap block typed by the variable its
+ * allocating call stores it to) and lets attribution__resolve() decide.
+ *
+ *	attr_engine__init(&e);  attr_engine__add_hint(&e, "struct T@ADDR") ...
+ *	allocation records: alloc_index__add(&e.allocs, ...) / alloc_index__free(...)
+ *	for each memory sample: attr_engine__resolve(&e, &sources, &sample, &res)
+ *	warnings: while ((w = attr_engine__next_warning(&e))) print w
+ *
+ * Pure: the sources are callbacks (sampling/fields_attr.c wires dwarf/ and the machine model
+ * to them); warnings are returned as text, never printed.
+ *
+ * Ownership: the engine owns its allocation index, hints, synthetic layouts, the strings it
+ * was given with attr_engine__own() and its warnings; attr_engine__exit() frees them.  Type
+ * names and origins in answers are borrowed and must outlive the engine.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyzer/attribution.h"
+#include "analyzer/u64map.h"
+
+/* One memory sample, as attribution needs it. */
+struct fields_sample {
+	uint64_t ip, addr, time, weight, data_src;
+	uint32_t pid, tid, cpu;
+	uint16_t cpumode;
+};
+
+/* The collector's count of RMWs at an IP and of those that changed nothing. */
+struct fields_rmw {
+	uint64_t ip, total, redundant;
+};
+
+/**
+ * struct attr_answer - what a debug-info source says about an address.
+ * @type:	the type of the object, as C spells it
+ * @offset:	how far into that object the address lies (negative: before it)
+ * @index_scale: for an indexed operand (disp(base,index,scale)), the scale: the element the
+ *		index picks is unknown
+ * @scalar:	the variable is no struct (an int, an array of them): @var names it, @size and
+ *		@elem_size give its extent
+ * @origin:	what said so ("rdi (f) in lineup_file_get", "var jiffies")
+ */
+struct attr_answer {
+	const char *type;
+	int64_t offset;
+	uint32_t index_scale;
+	bool scalar;
+	const char *var;
+	uint64_t size, elem_size;
+	const char *origin;
+};
+
+/**
+ * struct attr_sources - the questions the engine asks, each of one sample.
+ * @operand:	the type of the instruction's memory operand at the IP: ATTR_OK with @a, or why
+ *		not
+ * @variable:	the global or static variable holding the data address: ATTR_OK with @a
+ *		(@a->type NULL: not a question for variables, e.g. heap or stack), or why not
+ * @alloc_site:	the type an allocating call at @site of process @pid stores its @size-byte block
+ *		as: 0 with @a, else nonzero
+ * @find_type:	a type's flat layout, NULL when no object at hand has it
+ */
+struct attr_sources {
+	enum attr_reason (*operand)(void *ctx, const struct fields_sample *s,
+				    struct attr_answer *a);
+	enum attr_reason (*variable)(void *ctx, const struct fields_sample *s,
+				     struct attr_answer *a);
+	int (*alloc_site)(void *ctx, uint32_t pid, uint64_t site, uint64_t size,
+			  struct attr_answer *a);
+	const struct flat_layout *(*find_type)(void *ctx, const char *type);
+	void *ctx;
+};
+
+struct attr_scalar;
+
+struct attr_engine {
+	struct alloc_index allocs;
+	bool prepared;
+	struct attr_fact *hints;
+	size_t nr_hints;
+	const char *const *cache_types;	/* "NAME=TYPE" from the user, borrowed */
+	size_t nr_cache_types;
+	struct attr_scalar **scalars;	/* newest first */
+	size_t nr_scalars, cap_scalars;
+	char **owned;
+	size_t nr_owned, cap_owned;
+	struct fields_rmw *rmw;
+	size_t nr_rmw, cap_rmw;
+	char **warnings;
+	size_t nr_warnings, cap_warnings, next_warning;
+	struct u64map warned;
+	const struct attr_sources *src;	/* of the sample being resolved */
+};
+
+void attr_engine__init(struct attr_engine *e);
+void attr_engine__exit(struct attr_engine *e);
+
+/* NULL when @hint is 'TYPE'@ADDR, else what is wrong with it. */
+const char *attr_hint__check(const char *hint);
+/* Add a --type hint: 0, or -EINVAL when attr_hint__check() finds it wrong. */
+int attr_engine__add_hint(struct attr_engine *e, const char *hint);
+/* The index of the first hint whose type @known says no object has, or -1. */
+int attr_engine__unknown_hint(struct attr_engine *e, bool (*known)(void *ctx, const char *type),
+			      void *ctx);
+
+/* The user's NAME=TYPE cache types (checked first), borrowed. */
+void attr_engine__set_cache_types(struct attr_engine *e, const char *const *v, size_t n);
+/* The type of the objects of kmem cache @cache (@len bytes), NULL when unknown. */
+const char *attr_engine__cache_type(const struct attr_engine *e, const char *cache, size_t len);
+
+/* Keep @s (allocated) until the engine is freed; returns it. */
+const char *attr_engine__own(struct attr_engine *e, char *s);
+
+void attr_engine__add_rmw(struct attr_engine *e, uint64_t ip, uint64_t total, uint64_t redundant);
+
+/*
+ * A warning, kept once per @key (0: always) for the front end to print: the text is
+ * formatted as printf does.
+ */
+void attr_engine__warn(struct attr_engine *e, uint64_t key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The oldest warning not yet taken, or NULL. */
+const char *attr_engine__next_warning(struct attr_engine *e);
+
+/* A type's layout: a scalar's made here, else @src's. */
+const struct flat_layout *attr_engine__find_type(struct attr_engine *e, const char *type);
+
+/* Attribute one memory sample: 0 resolved, 1 not (res->reason says why). */
+int attr_engine__resolve(struct attr_engine *e, const struct attr_sources *src,
+			 const struct fields_sample *s, struct attr_result *res);
+
+#endif

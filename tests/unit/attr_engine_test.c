@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * analyzer/attr_engine: the deciding part of field attribution on made-up evidence sources
+ * (no recording, no debug info): an operand typed `struct path` inside a filp allocation
+ * becomes struct file's f_path; an indexed operand lands on an aligned array element; a
+ * scalar global gets a one-member layout whose elements are told apart; an untyped heap block
+ * is typed by its allocating call (an array of structs: one instance per element); hints,
+ * the kmem cache table, and warnings returned once as data.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/attr_engine.h"
+#include "tests/unit/check.h"
+
+static const struct flat_member file_members[] = {
+	{ "f_path", "struct path", 16, 16, 0, 0, 0, 0, 0, NULL },
+	{ "f_path.mnt", "struct vfsmount *", 16, 8, 0, 0, 0, 1, 0, NULL },
+	{ "f_path.dentry", "struct dentry *", 24, 8, 0, 0, 0, 1, 0, NULL },
+	{ "f_count", "atomic_long_t", 56, 8, 0, 0, 0, 0, 0, NULL },
+};
+static const struct flat_layout file_layout = { "struct file", 128, 4, file_members, NULL };
+
+static const struct flat_member path_members[] = {
+	{ "mnt", "struct vfsmount *", 0, 8, 0, 0, 0, 0, 0, NULL },
+	{ "dentry", "struct dentry *", 8, 8, 0, 0, 0, 0, 0, NULL },
+};
+static const struct flat_layout path_layout = { "struct path", 16, 2, path_members, NULL };
+
+static const struct flat_member hd_members[] = {
+	{ "in_flight", "atomic_t[2]", 0, 8, 4, 0, 0, 0, 0, NULL },
+	{ "stamp", "unsigned long", 8, 8, 0, 0, 0, 0, 0, NULL },
+};
+static const struct flat_layout hd_layout = { "struct hd", 16, 2, hd_members, NULL };
+
+/* What the made-up sources answer, per sample IP. */
+static enum attr_reason operand(void *ctx, const struct fields_sample *s, struct attr_answer *a)
+{
+	switch (s->ip) {
+	case 0x10:	/* mov 0x8(%rdi) with rdi a struct path *: f_path.dentry of a file */
+		*a = (struct attr_answer){ .type = "struct path", .offset = 8, .origin = "rdi" };
+		return ATTR_OK;
+	case 0x20:	/* lock incl 0x0(%rdi,%rsi,4): in_flight[rsi] of a struct hd */
+		*a = (struct attr_answer){ .type = "struct hd", .offset = 0, .index_scale = 4,
+					   .origin = "rdi" };
+		return ATTR_OK;
+	}
+	return ATTR_NO_VARIABLE;
+}
+
+static enum attr_reason variable(void *ctx, const struct fields_sample *s, struct attr_answer *a)
+{
+	if (s->addr >= 0x5000 && s->addr < 0x5040) {	/* long counters[8] */
+		*a = (struct attr_answer){ .type = "long[8]", .offset = (int64_t)(s->addr - 0x5000),
+					   .scalar = true, .var = "counters", .size = 64,
+					   .elem_size = 8, .origin = "var counters" };
+		return ATTR_OK;
+	}
+	return ATTR_OK;		/* heap: not a question for variables */
+}
+
+static int alloc_site(void *ctx, uint32_t pid, uint64_t site, uint64_t size,
+		      struct attr_answer *a)
+{
+	if (site != 0x400)
+		return -1;
+	*a = (struct attr_answer){ .type = "struct path", .size = 16, .origin = "paths = malloc" };
+	return 0;
+}
+
+static const struct flat_layout *find(void *ctx, const char *type)
+{
+	if (flat_layout__same_type(type, "struct file"))
+		return &file_layout;
+	if (flat_layout__same_type(type, "struct path"))
+		return &path_layout;
+	if (flat_layout__same_type(type, "struct hd"))
+		return &hd_layout;
+	return NULL;
+}
+
+static const struct attr_sources sources = { operand, variable, alloc_site, find, NULL };
+
+static int resolve(struct attr_engine *e, uint64_t ip, uint64_t addr, struct attr_result *res)
+{
+	struct fields_sample s = { .ip = ip, .addr = addr, .time = 50 };
+
+	return attr_engine__resolve(e, &sources, &s, res);
+}
+
+static void test_resolve(void)
+{
+	struct attr_engine e;
+	struct attr_result res;
+
+	attr_engine__init(&e);
+	/* A filp object at 0x1000 (kmem: typed by its cache), a malloc'd array of paths. */
+	alloc_index__add(&e.allocs, &(struct alloc_entry){ 0x1000, 256, 10, 0,
+		attr_engine__cache_type(&e, "filp", 4), "kmem_cache filp", 0, 0 });
+	alloc_index__add(&e.allocs, &(struct alloc_entry){ 0x3000, 64, 10, 0, NULL, "malloc",
+							   0x400, 7 });
+
+	CHECK(resolve(&e, 0x10, 0x1018, &res) == 0);
+	CHECK(res.layout == &file_layout && res.base == 0x1000 && !strcmp(res.path, "f_path.dentry"));
+	CHECK(res.kind == ATTR_OPERAND && res.instance_kind == ATTR_ALLOC);
+
+	/* in_flight[1] of a struct hd at 0x2008: the element that puts the hd on 8 bytes */
+	CHECK(resolve(&e, 0x20, 0x200c, &res) == 0);
+	CHECK(res.base == 0x2008 && !strcmp(res.path, "in_flight[1]"));
+
+	/* counters[3] */
+	CHECK(resolve(&e, 0x99, 0x5018, &res) == 0);
+	CHECK(res.kind == ATTR_VARIABLE && !strcmp(res.layout->name, "var counters") &&
+	      !strcmp(res.path, "counters[3]"));
+
+	/* the third struct path of the malloc'd array */
+	CHECK(resolve(&e, 0x99, 0x3028, &res) == 0);
+	CHECK(res.kind == ATTR_ALLOC && res.layout == &path_layout && res.base == 0x3020 &&
+	      !strcmp(res.path, "dentry"));
+
+	/* nothing covers it */
+	CHECK(resolve(&e, 0x99, 0x9000, &res) == 1 && res.reason != ATTR_OK);
+	CHECK(resolve(&e, 0x99, 0, &res) == 1 && res.reason == ATTR_NO_ADDR);
+	attr_engine__exit(&e);
+}
+
+static bool known(void *ctx, const char *type)
+{
+	return find(ctx, type) != NULL;
+}
+
+static void test_hints_caches_warnings(void)
+{
+	struct attr_engine e;
+	struct attr_result res;
+	const char *user[] = { "filp=struct my_file", "mine=struct mine" };
+
+	attr_engine__init(&e);
+	CHECK(attr_engine__add_hint(&e, "struct path") == -EINVAL);
+	CHECK(attr_engine__add_hint(&e, "struct path@0xzz") == -EINVAL);
+	CHECK(attr_engine__add_hint(&e, "struct path@0x7000") == 0);
+	CHECK(attr_engine__add_hint(&e, "struct nosuch@0x1") == 0);
+	CHECK(attr_engine__unknown_hint(&e, known, NULL) == 1);
+	CHECK(resolve(&e, 0x99, 0x7008, &res) == 0 && res.kind == ATTR_HINT &&
+	      !strcmp(res.path, "dentry"));
+
+	CHECK(!strcmp(attr_engine__cache_type(&e, "dentry", 6), "struct dentry"));
+	CHECK(!attr_engine__cache_type(&e, "kmalloc-64", 10));
+	attr_engine__set_cache_types(&e, user, 2);
+	CHECK(!strcmp(attr_engine__cache_type(&e, "filp", 4), "struct my_file"));
+	CHECK(!strcmp(attr_engine__cache_type(&e, "mine", 4), "struct mine"));
+
+	/* Warnings are data: once per key, key 0 every time, oldest first. */
+	attr_engine__warn(&e, 5, "[%s]: no symbols", "mod");
+	attr_engine__warn(&e, 5, "[%s]: no symbols", "mod");
+	attr_engine__warn(&e, 0, "tracing data unreadable");
+	attr_engine__warn(&e, 0, "tracing data unreadable");
+	CHECK(!strcmp(attr_engine__next_warning(&e), "[mod]: no symbols"));
+	CHECK(!strcmp(attr_engine__next_warning(&e), "tracing data unreadable"));
+	CHECK(!strcmp(attr_engine__next_warning(&e), "tracing data unreadable"));
+	CHECK(!attr_engine__next_warning(&e));
+	attr_engine__warn(&e, 5, "[%s]: no symbols", "mod");
+	CHECK(!attr_engine__next_warning(&e));
+	attr_engine__exit(&e);
+}
+
+int main(void)
+{
+	test_resolve();
+	test_hints_caches_warnings();
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	return failures ? 1 : 0;
+}

@@ -107,6 +107,26 @@ int watcher__new(struct watcher **out, const struct watch_opts *opts, char *err,
 	return 0;
 }
 
+/* libperf's, not in its public headers: frees what perf_evlist__mmap() gave an evsel for ids. */
+void perf_evsel__free_id(struct perf_evsel *evsel);
+
+/*
+ * Delete @list and its evsels.  libperf 6.1's perf_evsel__delete() frees the evsel alone: the
+ * id arrays perf_evlist__mmap() made and the references to the CPU and thread maps the evlist
+ * handed each evsel are the caller's to drop (LeakSanitizer found them).
+ */
+static void delete_list(struct perf_evlist *list)
+{
+	struct perf_evsel *evsel;
+
+	perf_evlist__for_each_evsel(list, evsel) {
+		perf_evsel__free_id(evsel);
+		perf_cpu_map__put(perf_evsel__cpus(evsel));
+		perf_thread_map__put(perf_evsel__threads(evsel));
+	}
+	perf_evlist__delete(list);	/* deletes the evsels too */
+}
+
 static void close_list(struct perf_evlist **listp)
 {
 	struct perf_evlist *list = *listp;
@@ -116,7 +136,7 @@ static void close_list(struct perf_evlist **listp)
 	perf_evlist__disable(list);
 	perf_evlist__munmap(list);
 	perf_evlist__close(list);
-	perf_evlist__delete(list);	/* deletes the evsels too */
+	delete_list(list);
 	*listp = NULL;
 }
 
@@ -356,7 +376,7 @@ fail:
 	if (!opened) {
 		/* Nothing open (libperf closes what it opened when an open fails): deleted, not
 		 * disabled, which libperf cannot do on an evsel without fds (it crashed). */
-		perf_evlist__delete(w->bp_list);
+		delete_list(w->bp_list);
 		w->bp_list = NULL;
 	}
 	watcher__clear_points(w);

@@ -88,14 +88,11 @@ static int diff_option(void *ctx, int id, const char *arg)
 						arg);
 		break;
 	case OPT_VMLINUX:
-		o->attr.vmlinux = arg;
-		break;
+		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_VMLINUX, arg);
 	case OPT_DEBUG_FILE:
-		fields_list__add(&o->attr.debug_files, arg);
-		break;
+		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_DEBUG_FILE, arg);
 	case OPT_SYMFS:
-		o->attr.symfs = arg;
-		break;
+		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_SYMFS, arg);
 	case OPT_LINE_SIZE:
 		return cli__parse_line_size(o->cmd, arg, &o->line_size);
 	case OPT_ALL_MEMBERS:

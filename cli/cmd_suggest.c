@@ -222,25 +222,15 @@ static int suggest_option(void *ctx, int id, const char *arg)
 		add_list(&o->structs, arg);
 		break;
 	case OPT_VMLINUX:
-		o->attr.vmlinux = arg;
-		break;
+		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_VMLINUX, arg);
 	case OPT_DEBUG_FILE:
-		fields_list__add(&o->attr.debug_files, arg);
-		break;
+		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_DEBUG_FILE, arg);
 	case OPT_TYPE:
-		if (fields_attr__check_hint(arg))
-			return cli__usage_error(o->cmd, "--type: '%s' %s", arg,
-						fields_attr__check_hint(arg));
-		fields_list__add(&o->attr.hints, arg);
-		break;
+		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_TYPE, arg);
 	case OPT_CACHE_TYPE:
-		if (!strchr(arg, '=') || arg[0] == '=' || !strchr(arg, '=')[1])
-			return cli__usage_error(o->cmd, "--cache-type: '%s' is not NAME=TYPE", arg);
-		fields_list__add(&o->attr.cache_types, arg);
-		break;
+		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_CACHE_TYPE, arg);
 	case OPT_SYMFS:
-		o->attr.symfs = arg;
-		break;
+		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_SYMFS, arg);
 	case OPT_LINE_SIZE:
 		return cli__parse_line_size(o->cmd, arg, &o->line_size);
 	case OPT_DOUBLE_CL:

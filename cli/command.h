@@ -83,6 +83,16 @@ void cli__attr_warnings(struct fields_attr *fa);
  */
 int cli__output_format(const struct command *cmd, const char **chosen, const char *opt);
 
+/*
+ * The attribution options of every command that ties samples to members (fields, suggest,
+ * diff): -k/--vmlinux, --symfs, --debug-file, --type, --cache-type into @a, their values
+ * checked; 0, or EXIT_USAGE after saying what is wrong.
+ */
+enum { CLI_ATTR_VMLINUX, CLI_ATTR_SYMFS, CLI_ATTR_DEBUG_FILE, CLI_ATTR_TYPE, CLI_ATTR_CACHE_TYPE };
+struct fields_attr_opts;
+int cli__attr_option(const struct command *cmd, struct fields_attr_opts *a, int which,
+		     const char *arg);
+
 /* --line-size N: a power of two in 8..4096; 0, or EXIT_USAGE after saying what is wrong. */
 int cli__parse_line_size(const struct command *cmd, const char *s, unsigned long long *out);
 

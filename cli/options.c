@@ -280,3 +280,31 @@ void cli__attr_warnings(struct fields_attr *fa)
 	while ((w = fields_attr__next_warning(fa)))
 		cli__error("%s", w);
 }
+
+int cli__attr_option(const struct command *cmd, struct fields_attr_opts *a, int which,
+		     const char *arg)
+{
+	switch (which) {
+	case CLI_ATTR_VMLINUX:
+		a->vmlinux = arg;
+		break;
+	case CLI_ATTR_SYMFS:
+		a->symfs = arg;
+		break;
+	case CLI_ATTR_DEBUG_FILE:
+		fields_list__add(&a->debug_files, arg);
+		break;
+	case CLI_ATTR_TYPE:
+		if (fields_attr__check_hint(arg))
+			return cli__usage_error(cmd, "--type: '%s' %s", arg,
+						fields_attr__check_hint(arg));
+		fields_list__add(&a->hints, arg);
+		break;
+	case CLI_ATTR_CACHE_TYPE:
+		if (!strchr(arg, '=') || arg[0] == '=' || !strchr(arg, '=')[1])
+			return cli__usage_error(cmd, "--cache-type: '%s' is not NAME=TYPE", arg);
+		fields_list__add(&a->cache_types, arg);
+		break;
+	}
+	return 0;
+}

@@ -72,5 +72,14 @@ grep -q "max-growth: '3x'" "$T/e3" || { cat "$T/e3"; fail "--max-growth 3x"; }
 expect_rc 2 "$LINEUP" suggest -i "$T/nosuch.data" >/dev/null 2>"$T/e4"
 grep -q 'nosuch.data' "$T/e4" || { cat "$T/e4"; fail "a missing recording"; }
 expect_rc 2 "$LINEUP" suggest -i "$T/sf.data" --style nosuch >/dev/null 2>"$T/e5"
+# A recording cut short, and an object cut short: the file, the byte offset, what is wrong.
+head -c 3000 "$T/sf.data" >"$T/cut.data"
+expect_rc 2 "$LINEUP" suggest -i "$T/cut.data" -C file >/dev/null 2>"$T/e7"
+grep -q "cut.data: at byte [0-9]* (0x[0-9a-f]*): .* outside the file" "$T/e7" ||
+	{ cat "$T/e7"; fail "a truncated recording"; }
+head -c 5000 "$T/struct_file-gcc" >"$T/cut.elf"
+expect_rc 2 "$LINEUP" suggest -i "$T/sf.data" -C file --debug-file "$T/cut.elf" >/dev/null \
+	2>"$T/e8"
+grep -q "cut.elf: truncated" "$T/e8" || { cat "$T/e8"; fail "a truncated --debug-file"; }
 expect_rc 2 "$LINEUP" suggest -i "$T/sf.data" extra >/dev/null 2>"$T/e6"
 exit 0

@@ -28,6 +28,7 @@
 #include "cli/command.h"
 #include "cli/sim_record.h"
 #include "sampling/perf_file.h"
+#include "util/file.h"
 #include "util/strbuf.h"
 
 enum { OPT_KEEP = 'k', OPT_WORKLOAD = 'w', OPT_ITER = 'n' };
@@ -177,34 +178,6 @@ static int sim_flags(const char *self, const char *cc, char *buf, size_t size)
 	if (!WIFEXITED(rc) || WEXITSTATUS(rc) || !len)
 		return WIFEXITED(rc) && WEXITSTATUS(rc) ? WEXITSTATUS(rc) : EXIT_RUNTIME;
 	return 0;
-}
-
-/* A whole small file, or NULL with @err saying why. */
-static char *demo_read(const char *path, char *err, size_t errlen)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char buf[8192];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			close(fd);
-			strbuf__release(&sb);
-			return NULL;
-		}
-		strbuf__add(&sb, buf, (size_t)n);
-	}
-	close(fd);
-	strbuf__add(&sb, "", 0);
-	return sb.buf;
 }
 
 /* @text into a new @path (the demo's own directory only). */
@@ -365,7 +338,7 @@ static int demo_copy_sources(struct demo *d, const char *src)
 		snprintf(name, sizeof(name), "%s.c", d->workload);
 		snprintf(from, sizeof(from), "%s/%s", src, f);
 		snprintf(to, sizeof(to), "%s/src/%s", d->dir, f);
-		if (!(text = demo_read(from, err, sizeof(err)))) {
+		if (!(text = file__read_text(from, err, sizeof(err)))) {
 			cli__error("demo: %s", err);
 			return EXIT_RUNTIME;
 		}
@@ -401,7 +374,7 @@ static int demo_fix(struct demo *d, unsigned int *yield)
 	if (rc)
 		return rc;
 	snprintf(file, sizeof(file), "%s/fix.diff", d->dir);
-	if (!(text = demo_read(file, err, sizeof(err)))) {
+	if (!(text = file__read_text(file, err, sizeof(err)))) {
 		cli__error("demo: %s", err);
 		return EXIT_RUNTIME;
 	}

@@ -40,6 +40,7 @@
 #include "sampling/session.h"
 #include "tui/tui.h"
 #include "util/arena.h"
+#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -779,31 +780,6 @@ static char *patch_name(const char *path, const char *root)
 	return xstrdup(path);
 }
 
-static char *read_text(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "r");
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
-
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf__add(&sb, buf, n);
-	if (ferror(f) || memchr(sb.buf ? sb.buf : "", '\0', sb.len)) {
-		snprintf(err, errlen, "%s: %s", path, ferror(f) ? strerror(errno) : "not a text file");
-		fclose(f);
-		strbuf__release(&sb);
-		return NULL;
-	}
-	fclose(f);
-	if (!sb.buf)
-		strbuf__add(&sb, "", 0);
-	return sb.buf;
-}
-
 /*
  * A layout from BTF has no declaration file: look for "struct NAME {" at the start of a line
  * in the tree's headers (include/ first, then everything), as a reader with grep would.
@@ -820,7 +796,7 @@ static int search_one(const char *path, const struct stat *st, int type, struct 
 	(void)ftw;
 	if (type != FTW_F || n < 3 || (strcmp(path + n - 2, ".h") && strcmp(path + n - 2, ".c")))
 		return 0;
-	if (!(text = read_text(path, err, sizeof(err))))
+	if (!(text = file__read_text(path, err, sizeof(err))))
 		return 0;
 	want = xasprintf("\nstruct %s {", search_name);
 	if (strstr(text, want) || !strncmp(text, want + 1, strlen(want + 1)))
@@ -849,7 +825,7 @@ static enum srcpatch_style tree_style(const char *root, const char *text)
 	char *cache = root ? xasprintf("%s/include/linux/cache.h", root) : NULL;
 	enum srcpatch_style style = SRCPATCH_ATTR_ALIGNED;
 	char err[64];
-	char *ct = cache && is_file(cache) ? read_text(cache, err, sizeof(err)) : NULL;
+	char *ct = cache && is_file(cache) ? file__read_text(cache, err, sizeof(err)) : NULL;
 
 	if (ct)
 		style = strstr(ct, "__cacheline_group_begin") ? SRCPATCH_KERNEL_GROUPS :
@@ -1055,7 +1031,7 @@ static int make_patch(struct suggest_ctx *c, struct patch *p, const char *record
 			rc = EXIT_NOTHING;
 			continue;
 		}
-		char *text = read_text(path, err, sizeof(err));
+		char *text = file__read_text(path, err, sizeof(err));
 
 		if (!text) {
 			cli__error("%s", err);
@@ -1302,7 +1278,7 @@ static void verify_one(struct suggest_ctx *c, struct patch *p, unsigned int i,
 	argv[argc] = NULL;
 	if (run_compiler(argv, log) != 0) {
 		char err[128];
-		char *msg = read_text(log, err, sizeof(err));
+		char *msg = file__read_text(log, err, sizeof(err));
 
 		snprintf(vr->detail, sizeof(vr->detail), "%s could not compile the patched %s%s%.300s",
 			 cc, p->files[rq->file].path, msg ? ":\n" : "", msg ? msg : "");
@@ -1426,7 +1402,7 @@ static void ctx_release(struct suggest_ctx *c)
 static int check_patch(const char *path, const char *ours)
 {
 	char err[PATH_MAX + 64];
-	char *theirs = read_text(path, err, sizeof(err));
+	char *theirs = file__read_text(path, err, sizeof(err));
 	unsigned int line = 1;
 	const char *a, *b;
 

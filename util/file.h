@@ -2,6 +2,8 @@
 #ifndef LINEUP_UTIL_FILE_H
 #define LINEUP_UTIL_FILE_H
 
+#include <stddef.h>
+
 /*
  * Opening files whose names come from a recording (an MMAP's file name, a JIT map, a build-id
  * cache entry) or from inside one binary about another: such a name may be a FIFO, which a
@@ -13,5 +15,11 @@
  * -errno (-EINVAL when something other than a regular file is there).
  */
 int file__open_regular(const char *path);
+
+/*
+ * The whole text file @path (a regular file, no NUL byte), NUL-terminated, to free(); NULL
+ * with @err saying "PATH: what is wrong".
+ */
+char *file__read_text(const char *path, char *err, size_t errlen);
 
 #endif

@@ -336,8 +336,6 @@ static bool same_signature(const struct suggest_profile *a, const struct suggest
 
 static void profile_units(struct suggest *sg, struct suggest_result *r)
 {
-	uint64_t struct_writes = 0;
-
 	r->profiles = xcalloc(sg->nr_units + 1, sizeof(*r->profiles));
 	for (size_t i = 0; i < sg->nr_acc; i++) {
 		const struct suggest_access *a = &sg->acc[i];
@@ -363,7 +361,6 @@ static void profile_units(struct suggest *sg, struct suggest_result *r)
 		}
 		if (access_writes(a)) {
 			p->writes++;
-			struct_writes++;
 			id_set__add(&p->all_writers, a->tid);
 			id_set__add(&p->writer_cpus, a->cpu);
 		} else if (a->load) {
@@ -377,8 +374,7 @@ static void profile_units(struct suggest *sg, struct suggest_result *r)
 
 		if (!p->loads && !p->stores)
 			p->use = SUGGEST_COLD;
-		else if (!p->writes || ((p->writes * 20 <= p->reads || p->writes * 100 < struct_writes) &&
-					!publishes(p)))
+		else if (!p->writes || ((p->writes * 20 <= p->reads || p->writes == 1) && !publishes(p)))
 			p->use = SUGGEST_READ_MOSTLY;
 		else
 			p->use = SUGGEST_WRITTEN;

@@ -20,8 +20,10 @@
  *     struct/union) gets a profile: loads, stores, locked RMWs, HITMs, cycles, and the threads
  *     that read and write it.  A thread counts as a writer when it does at least a quarter of
  *     its fair share of the unit's writes (one initialising store by main() does not).
- *  2. A unit is cold (never accessed), read-mostly (writes at most 1 in 20 of its plain loads
- *     or under 1% of the struct's writes, and not a published flag), or written.  A spin loop
+ *  2. A unit is cold (never accessed), read-mostly (writes at most 1 in 20 of its plain loads,
+ *     or a single sampled store: main()'s setup; and not a published flag), or written.  A
+ *     member every thread updates now and then (a flags word under a lock) is written, however
+ *     few its writes are beside a hot lock's.  A spin loop
  *     that reads a flag another thread writes makes the flag written, never read-mostly:
  *     written twice or more and read with HITMs by a thread that does not write it (the
  *     producer/consumer ring's head and tail).

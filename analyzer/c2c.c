@@ -64,7 +64,7 @@ struct c2c {
 
 	struct cc_forest cc;	/* call-chain trees of the entries */
 	uint32_t *order;	/* lines in display order */
-	uint32_t *entry_order;	/* shown lines' entries, grouped by line */
+	uint32_t *entry_order;	/* every line's entries, grouped by line (c2c_line.entries) */
 	int offset_node_width;
 	bool key_pid, key_tid, key_iaddr, key_dso;
 };
@@ -278,10 +278,8 @@ void c2c__delete(struct c2c *c)
 		free(c->entries[i].info.srcline);
 		free(c->entries[i].nodestr);
 	}
-	for (size_t i = 0; i < c->nr_lines; i++) {
-		free(c->lines[i].entries);
+	for (size_t i = 0; i < c->nr_lines; i++)
 		free(c->lines[i].nodestr);
-	}
 	free(c->cpu2node);
 	free(c->mem);
 	free(c->lines);
@@ -591,6 +589,7 @@ static uint32_t line__new(struct c2c *c, struct lkey k, const struct c2c_sample 
 		l->id = s->data_id;
 	l->cl = k.cl;
 	l->addr = s->addr;
+	l->serial = c->nr_lines;
 	l->cpuset = bits__alloc(c, c->words_cpu);
 	l->nodeset = bits__alloc(c, c->words_node);
 	c->line_ht[at] = slot_of(hash, c->nr_lines++);
@@ -1071,19 +1070,78 @@ static int entry_order_cmp(const void *pa, const void *pb, void *arg)
 }
 
 /* perf's is_valid_hist_entry: an entry is shown when it has stores or the displayed metric. */
-static bool entry_is_valid(const struct c2c *c, const struct c2c_entry *e)
+bool c2c_entry__shown(const struct c2c_entry *e, enum c2c_display d)
 {
 	if (e->stats.store)
 		return true;
-	return c2c_stats__display_metric(&e->stats, c->cfg.display) != 0;
+	return c2c_stats__display_metric(&e->stats, d) != 0;
 }
 
 #define DISPLAY_LINE_LIMIT 0.001
 
+/* The lines in display order, the threshold, the shown lines' Index: what -d changes. */
+static void order_lines(struct c2c *c)
+{
+	uint32_t idx = 0;
+	uint32_t sum = c2c_stats__display_metric(&c->shared, c->cfg.display);
+
+	if (!c->order)
+		c->order = xmalloc((c->nr_lines + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < c->nr_lines; i++)
+		c->order[i] = i;
+	qsort_r(c->order, c->nr_lines, sizeof(uint32_t), line_order_cmp, c);
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		struct c2c_line *l = &c->lines[c->order[i]];
+		bool show = true;
+
+		if (!c->cfg.show_all) {
+			uint32_t val = c2c_stats__display_metric(&l->stats, c->cfg.display);
+
+			show = !(sum == 0 || ((double)val / sum) < DISPLAY_LINE_LIMIT);
+		}
+		l->filtered = !show;
+		l->sorted = false;
+		if (show)
+			l->idx = idx++;
+	}
+}
+
+/* Line @l's entries in the display order, and which of them are shown. */
+static void sort_entries(struct c2c *c, struct c2c_line *l)
+{
+	qsort_r(l->entries, l->nr_entries, sizeof(uint32_t), entry_order_cmp, c);
+	for (uint32_t k = 0; k < l->nr_entries; k++) {
+		struct c2c_entry *e = &c->entries[l->entries[k]];
+
+		e->filtered = !c2c_entry__shown(e, c->cfg.display);
+	}
+	l->sorted = true;
+}
+
+/* Every line's entries, one block grouped by line (which line an entry is in never changes). */
+static void group_entries(struct c2c *c)
+{
+	uint32_t *at = xcalloc(c->nr_lines + 1, sizeof(uint32_t));
+
+	free(c->entry_order);
+	c->entry_order = xmalloc((c->nr_entries + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < c->nr_entries; i++)
+		at[c->entries[i].line + 1]++;
+	for (size_t i = 0; i < c->nr_lines; i++) {
+		at[i + 1] += at[i];
+		c->lines[i].entries = c->entry_order + at[i];
+		c->lines[i].nr_entries = 0;
+	}
+	for (size_t i = 0; i < c->nr_entries; i++) {
+		struct c2c_line *l = &c->lines[c->entries[i].line];
+
+		l->entries[l->nr_entries++] = i;
+	}
+	free(at);
+}
+
 void c2c__finish(struct c2c *c)
 {
-	uint32_t idx = 0, *count;
-
 	if (c->inline_bits) {
 		for (size_t i = 0; i < c->nr_lines; i++) {
 			const struct c2c_line *l = &c->lines[i];
@@ -1105,11 +1163,6 @@ void c2c__finish(struct c2c *c)
 
 	if (c->cfg.callchains)
 		cc_forest__sort(&c->cc);
-	free(c->order);
-	c->order = xmalloc((c->nr_lines + 1) * sizeof(uint32_t));
-	for (size_t i = 0; i < c->nr_lines; i++)
-		c->order[i] = i;
-	qsort_r(c->order, c->nr_lines, sizeof(uint32_t), line_order_cmp, c);
 
 	memset(&c->shared, 0, sizeof(c->shared));
 	c->nr_shared = 0;
@@ -1123,74 +1176,42 @@ void c2c__finish(struct c2c *c)
 		}
 	}
 
-	for (size_t i = 0; i < c->nr_lines; i++) {
-		struct c2c_line *l = &c->lines[c->order[i]];
-		bool show = true;
-
-		if (!c->cfg.show_all) {
-			uint32_t val = c2c_stats__display_metric(&l->stats, c->cfg.display);
-			uint32_t sum = c2c_stats__display_metric(&c->shared, c->cfg.display);
-
-			show = !(sum == 0 || ((double)val / sum) < DISPLAY_LINE_LIMIT);
-		}
-		l->filtered = !show;
-		if (show)
-			l->idx = idx++;
-	}
-
-	/* Group the shown lines' entries and sort each group. */
-	count = xcalloc(c->nr_lines + 1, sizeof(uint32_t));
-	for (size_t i = 0; i < c->nr_entries; i++)
-		if (!c->lines[c->entries[i].line].filtered)
-			count[c->entries[i].line]++;
-	for (size_t i = 0; i < c->nr_lines; i++) {
-		struct c2c_line *l = &c->lines[i];
-
-		free(l->entries);
-		l->entries = NULL;
-		l->nr_entries = 0;
-		if (!l->filtered && count[i])
-			l->entries = xmalloc(count[i] * sizeof(uint32_t));
-	}
-	for (size_t i = 0; i < c->nr_entries; i++) {
-		struct c2c_line *l = &c->lines[c->entries[i].line];
-
-		if (!l->filtered)
-			l->entries[l->nr_entries++] = i;
-	}
-	for (size_t i = 0; i < c->nr_lines; i++) {
-		struct c2c_line *l = &c->lines[i];
-
-		if (l->filtered)
-			continue;
-		qsort_r(l->entries, l->nr_entries, sizeof(uint32_t), entry_order_cmp, c);
-		for (uint32_t k = 0; k < l->nr_entries; k++) {
-			struct c2c_entry *e = &c->entries[l->entries[k]];
-
-			e->filtered = !entry_is_valid(c, e);
-		}
-	}
-	free(count);
+	order_lines(c);
+	group_entries(c);
+	/* the shown lines' Pareto rows now: every output of them wants them all */
+	for (size_t i = 0; i < c->nr_lines; i++)
+		if (!c->lines[i].filtered)
+			sort_entries(c, &c->lines[i]);
 }
 
 void c2c__set_display(struct c2c *c, enum c2c_display d)
 {
 	c->cfg.display = d;
-	c2c__finish(c);
+	order_lines(c);
 }
 
-static void set_nodestr(struct c2c *c, char **str, uint32_t set)
+const uint32_t *c2c__line_entries(const struct c2c *c, const struct c2c_line *l, uint32_t *nr)
+{
+	/*
+	 * The order is a cache of the line's (it changes nothing a reader sees but the order);
+	 * the line and the c2c are the caller's, not read-only objects.
+	 */
+	if (!l->sorted)
+		sort_entries((struct c2c *)c, (struct c2c_line *)l);
+	*nr = l->nr_entries;
+	return l->entries;
+}
+
+/* A Node string (made once) and its width. */
+static int set_nodestr(struct c2c *c, char **str, uint32_t set)
 {
 	char buf[64];
-	int len;
 
-	if (*str)
-		return;
-	c2c__nodestr(c, set, buf, sizeof(buf));
-	len = strlen(buf);
-	if (len > c->offset_node_width)
-		c->offset_node_width = len;
-	*str = xstrdup(buf);
+	if (!*str) {
+		c2c__nodestr(c, set, buf, sizeof(buf));
+		*str = xstrdup(buf);
+	}
+	return strlen(*str);
 }
 
 static void new_width(int *w, int len)
@@ -1199,46 +1220,58 @@ static void new_width(int *w, int len)
 		*w = len;
 }
 
+/* Name line @l's entries' code addresses; its column widths (perf's hists__calc_col_len). */
+static void resolve_line(struct c2c *c, struct c2c_line *l, const struct c2c_resolver *r,
+			 bool want_srcline)
+{
+	int comm_w = 0;
+
+	l->w_node = set_nodestr(c, &l->nodestr, l->nodeset);
+	l->w_symbol = l->w_dso = l->w_srcline = l->w_thread = 0;
+	for (uint32_t k = 0; k < l->nr_entries; k++) {
+		struct c2c_entry *e = &c->entries[l->entries[k]];
+		const char *comm = NULL;
+		int len;
+
+		new_width(&l->w_node, set_nodestr(c, &e->nodestr, e->nodeset));
+		if (r && r->code && !e->info.sym && !e->info.dso && !e->info.srcline)
+			r->code(r->ctx, e->thread, e->code_map, e->iaddr, e->ip_rel, want_srcline,
+				&e->info);
+		if (e->info.sym) {
+			new_width(&l->w_symbol, strlen(e->info.sym) + 4);
+		} else {
+			new_width(&l->w_symbol, 16 + 4 + 2);
+			new_width(&l->w_dso, 16);
+		}
+		if (r && r->comm)
+			comm = r->comm(r->ctx, e->thread);
+		e->info.comm = comm;
+		len = comm ? strlen(comm) : 0;
+		if (len > comm_w) {
+			comm_w = len;
+			l->w_thread = len + 8;
+		}
+		if (e->code_map && !e->info.no_map)
+			new_width(&l->w_dso, e->info.dso ? strlen(e->info.dso) : 9);
+		if (want_srcline && e->info.srcline) {
+			len = strlen(e->info.srcline);
+			new_width(&l->w_srcline, len > 11 ? len : 11);
+		}
+	}
+	l->resolved = true;
+}
+
 void c2c__resolve(struct c2c *c, const struct c2c_resolver *r, bool want_srcline)
 {
+	/* the Node column is as wide as the widest Node string of the lines shown now */
+	c->offset_node_width = 4;
 	for (size_t i = 0; i < c->nr_lines; i++) {
 		struct c2c_line *l = &c->lines[i];
-		int comm_w = 0;
 
 		if (l->filtered)
 			continue;
-		set_nodestr(c, &l->nodestr, l->nodeset);
-		l->w_symbol = l->w_dso = l->w_srcline = l->w_thread = 0;
-		for (uint32_t k = 0; k < l->nr_entries; k++) {
-			struct c2c_entry *e = &c->entries[l->entries[k]];
-			const char *comm = NULL;
-			int len;
-
-			set_nodestr(c, &e->nodestr, e->nodeset);
-			if (r && r->code && !e->info.sym && !e->info.dso && !e->info.srcline)
-				r->code(r->ctx, e->thread, e->code_map, e->iaddr, e->ip_rel,
-					want_srcline, &e->info);
-			/* perf's hists__calc_col_len, per line */
-			if (e->info.sym) {
-				new_width(&l->w_symbol, strlen(e->info.sym) + 4);
-			} else {
-				new_width(&l->w_symbol, 16 + 4 + 2);
-				new_width(&l->w_dso, 16);
-			}
-			if (r && r->comm)
-				comm = r->comm(r->ctx, e->thread);
-			e->info.comm = comm;
-			len = comm ? strlen(comm) : 0;
-			if (len > comm_w) {
-				comm_w = len;
-				l->w_thread = len + 8;
-			}
-			if (e->code_map && !e->info.no_map)
-				new_width(&l->w_dso, e->info.dso ? strlen(e->info.dso) : 9);
-			if (want_srcline && e->info.srcline) {
-				len = strlen(e->info.srcline);
-				new_width(&l->w_srcline, len > 11 ? len : 11);
-			}
-		}
+		if (!l->resolved)
+			resolve_line(c, l, r, want_srcline);
+		new_width(&c->offset_node_width, l->w_node);
 	}
 }

@@ -255,11 +255,18 @@ struct c2c_line {
 	struct c2c_stats stats;
 	struct c2c_dso_id id;
 	uint64_t addr;		/* first sample's data address */
-	/* after c2c__finish: its entries, in display order */
+	uint32_t serial;	/* its place among all lines, for the c2c's life (idx changes with -d) */
+	/*
+	 * after c2c__finish: its entries; in display order (perf's Pareto) when @sorted, else in
+	 * some order: c2c__line_entries gives them in display order
+	 */
 	uint32_t *entries;
 	uint32_t nr_entries;
+	bool sorted;
+	bool resolved;		/* c2c__resolve named its entries */
 	/* column widths of this line's hists, after c2c__resolve */
 	int w_symbol, w_dso, w_srcline, w_thread;
+	int w_node;		/* its and its entries' Node strings, the widest */
 	char *nodestr;
 } __attribute__((aligned(64)));
 
@@ -297,15 +304,29 @@ void c2c__add_prefetched(struct c2c *c, const struct c2c_sample *s, const struct
 void c2c__finish(struct c2c *c);
 
 /*
- * Show the lines in display mode @d instead (perf's -d, a browser's d key): c2c__finish again
- * with it (the sort, the threshold, the shown lines and their entries); then c2c__resolve
- * names the code addresses of the lines it shows now (those named before are kept).
+ * Show the lines in display mode @d instead (perf's -d, a browser's d key), as c2c__finish
+ * would have with it: the lines' order, the threshold, the shown lines.  What does not depend
+ * on the mode (the shared counts, the grouping of entries by line) stays; each line's entries
+ * are put in the new order when asked for (c2c__line_entries), so that a mode change costs
+ * the sort of the lines only, not of every entry.  Then c2c__resolve names the code
+ * addresses of the lines shown for the first time (those named before are kept).
  */
 void c2c__set_display(struct c2c *c, enum c2c_display d);
 
 /*
+ * Line @l's entries in the display order (perf's Pareto order), their filtered flags set for
+ * the display mode; @nr their number.  The order is kept in @l: the first call after
+ * c2c__set_display sorts the line's entries (c2c__finish sorted those of every shown line).
+ */
+const uint32_t *c2c__line_entries(const struct c2c *c, const struct c2c_line *l, uint32_t *nr);
+
+/* Whether @e is a Pareto row in display mode @d (perf's is_valid_hist_entry). */
+bool c2c_entry__shown(const struct c2c_entry *e, enum c2c_display d);
+
+/*
  * Name the code addresses of the shown lines' entries and compute the column widths that depend
- * on them (perf's hists__calc_col_len); @want_srcline for the Source:Line column.
+ * on them (perf's hists__calc_col_len); @want_srcline for the Source:Line column.  A line is
+ * named once: a call after c2c__set_display names the lines shown for the first time.
  */
 void c2c__resolve(struct c2c *c, const struct c2c_resolver *r, bool want_srcline);
 

@@ -718,10 +718,13 @@ void c2c_view__release(struct c2c_view *v)
 
 void c2c_view__entries(const struct c2c_view *v, const struct c2c_line *l, struct table *t)
 {
+	uint32_t nr;
+	const uint32_t *entries = c2c__line_entries(v->c, l, &nr);
+
 	table__clear_rows(t);
 	t->parent = l;
-	for (uint32_t k = 0; k < l->nr_entries; k++) {
-		const struct c2c_entry *e = c2c__entry(v->c, l->entries[k]);
+	for (uint32_t k = 0; k < nr; k++) {
+		const struct c2c_entry *e = c2c__entry(v->c, entries[k]);
 
 		if (!e->filtered)
 			table__add_row(t, e);

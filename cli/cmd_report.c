@@ -490,7 +490,7 @@ static void fields_columns(void *ctx, struct c2c_view *v, const struct c2c *c)
 {
 	struct report *r = ctx;
 
-	report_fields__add_columns(r->rf, v, c);
+	report_fields__add_columns(r->rf, v, c, true);
 }
 
 /* ---- the header facts c2c needs ---- */
@@ -1135,7 +1135,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	/* after resolve: the Data address header spans the Node column, whose width it found */
 	c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
 	if (r.rf && !o.stats_only)
-		report_fields__add_columns(r.rf, &view, r.c2c);
+		report_fields__add_columns(r.rf, &view, r.c2c, false);
 	switch (o.format) {
 	case FMT_STDIO:
 		print_stdio(stdout, &r, &view);

@@ -22,11 +22,19 @@ struct entry_name {
 	char *member;		/* "f_count", or the reason in brackets */
 };
 
+/* A line's entries' names: the modes (bits of enum c2c_display) whose rows are named, widths. */
+struct line_names {
+	unsigned int named;
+	int w_type[4], w_member[4];
+};
+
 struct report_fields {
 	struct fields_attr *fa;
 	struct u64map index;	/* entry index -> names[] */
 	struct entry_name *names;
 	size_t nr_names, cap_names;
+	struct line_names *lines;	/* by c2c_line.serial */
+	size_t nr_lines;
 	int w_type, w_member;
 };
 
@@ -51,6 +59,7 @@ void report_fields__delete(struct report_fields *rf)
 	for (size_t i = 0; i < rf->nr_names; i++)
 		free(rf->names[i].member);
 	free(rf->names);
+	free(rf->lines);
 	u64map__exit(&rf->index);
 	fields_attr__delete(rf->fa);
 	free(rf);
@@ -136,14 +145,18 @@ static const struct table_column col_member = {
 	.width_of = width_member, .value = val_member, .text = text_member,
 };
 
-static void name_entry(struct report_fields *rf, const struct c2c_line *l,
-		       const struct c2c_entry *e, unsigned int line_size)
+static const struct entry_name *name_entry(struct report_fields *rf, const struct c2c_line *l,
+					   const struct c2c_entry *e, unsigned int line_size)
 {
 	const struct map *map = e->code_map;
 	struct fields_sample fs = { 0 };
 	struct attr_result res;
 	struct entry_name *n;
+	uint64_t i;
 
+	/* an entry is a row in several modes: named once */
+	if (u64map__get(&rf->index, (uint64_t)(uintptr_t)e, &i))
+		return &rf->names[i];
 	fs.ip = map ? map__unmap_ip(map, e->ip_rel) : e->iaddr;
 	fs.addr = (l->addr & ~(uint64_t)(line_size - 1)) + (e->data_rel & (line_size - 1));
 	fs.pid = (uint32_t)e->pid;
@@ -158,32 +171,60 @@ static void name_entry(struct report_fields *rf, const struct c2c_line *l,
 		n->type = "";
 		n->member = xasprintf("(%s)", attr_reason__text(res.reason));
 	}
-	if ((int)strlen(n->type) > rf->w_type)
-		rf->w_type = (int)strlen(n->type);
-	if ((int)strlen(n->member) > rf->w_member)
-		rf->w_member = (int)strlen(n->member);
 	u64map__set(&rf->index, (uint64_t)(uintptr_t)e, rf->nr_names++);
+	return n;
 }
 
-void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, const struct c2c *c)
+/* Name the entries of line @l that are Pareto rows in the modes @modes (bits); their widths. */
+static void name_line(struct report_fields *rf, const struct c2c *c, const struct c2c_line *l,
+		      unsigned int modes)
+{
+	unsigned int line_size = c2c__config(c)->line_size;
+	struct line_names *ln = &rf->lines[l->serial];
+
+	for (uint32_t k = 0; k < l->nr_entries; k++) {
+		const struct c2c_entry *e = c2c__entry(c, l->entries[k]);
+		const struct entry_name *n = NULL;
+
+		for (int m = 0; m < 4; m++) {
+			if (!(modes & 1u << m) || !c2c_entry__shown(e, m))
+				continue;
+			if (!n)
+				n = name_entry(rf, l, e, line_size);
+			if ((int)strlen(n->type) > ln->w_type[m])
+				ln->w_type[m] = (int)strlen(n->type);
+			if ((int)strlen(n->member) > ln->w_member[m])
+				ln->w_member[m] = (int)strlen(n->member);
+		}
+	}
+	ln->named |= modes;
+}
+
+void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, const struct c2c *c,
+				bool every_mode)
 {
 	struct table *t = &v->entries;
-	unsigned int line_size = c2c__config(c)->line_size;
+	enum c2c_display d = c2c__config(c)->display;
 	int at = t->nr_cols;
 
+	if (!rf->lines) {
+		rf->nr_lines = c2c__nr_lines(c);
+		rf->lines = xcalloc(rf->nr_lines + 1, sizeof(*rf->lines));
+	}
 	rf->w_type = 4;
 	rf->w_member = 6;
 	for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
 		const struct c2c_line *l = c2c__line(c, i);
+		const struct line_names *ln = &rf->lines[l->serial];
 
 		if (l->filtered)
 			continue;
-		for (uint32_t k = 0; k < l->nr_entries; k++) {
-			const struct c2c_entry *e = c2c__entry(c, l->entries[k]);
-
-			if (!e->filtered)
-				name_entry(rf, l, e, line_size);
-		}
+		if (!(ln->named & 1u << d))
+			name_line(rf, c, l, every_mode ? 0xfu : 1u << d);
+		if (ln->w_type[d] > rf->w_type)
+			rf->w_type = ln->w_type[d];
+		if (ln->w_member[d] > rf->w_member)
+			rf->w_member = ln->w_member[d];
 	}
 	cli__attr_warnings(rf->fa);
 	/* After the data address (and its Node column), before the code address. */

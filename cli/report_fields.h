@@ -16,6 +16,7 @@
  *
  * Ownership: @machine, @opts and the view must outlive the report_fields.
  */
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sampling/fields_attr.h"
@@ -35,7 +36,12 @@ void report_fields__header(struct report_fields *rf, const struct perf_header_in
 /* Allocation records and the collector's RMW counts (the sample is not consumed). */
 void report_fields__sample(struct report_fields *rf, const struct perf_header_info *h,
 			   const struct sample *s);
-/* Name every shown entry of @c and append the Type and Member columns to @v's Pareto table. */
-void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, const struct c2c *c);
+/*
+ * Name every shown entry of @c and append the Type and Member columns to @v's Pareto table.
+ * @every_mode: name the lines' rows of every -d mode at once (a browser's d then names
+ * nothing); a line is named once, so a call after c2c__set_display names only new rows.
+ */
+void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, const struct c2c *c,
+				bool every_mode);
 
 #endif

@@ -24,11 +24,17 @@
 /* Lines of source shown before and after a code address's line. */
 #define SOURCE_CONTEXT 15
 
+/* A line's members as the Members column shows them, one string per -d mode. */
+struct line_members {
+	bool done;
+	char *names[4];		/* by enum c2c_display */
+};
+
 struct report_browser {
 	const struct tui_report *r;
 	struct c2c_view view;
 	struct table lines;	/* the view's lines table, with Members when there are names */
-	char **members;		/* per shown line (by idx): its members, "" when none */
+	struct line_members *members;	/* by c2c_line.serial; NULL: no names */
 	size_t nr_members;
 };
 
@@ -38,54 +44,105 @@ static const enum c2c_display display_cycle[] = { C2C_DISPLAY_TOT, C2C_DISPLAY_L
 static void members_free(struct report_browser *rb)
 {
 	for (size_t i = 0; i < rb->nr_members; i++)
-		free(rb->members[i]);
+		for (int m = 0; m < 4; m++)
+			free(rb->members[i].names[m]);
 	zfree(&rb->members);
 	rb->nr_members = 0;
 }
 
-/* The distinct names in the entries' member column, in the Pareto's order. */
-static char *line_members(struct report_browser *rb, const struct c2c_line *l,
-			  const struct table_column *member, struct table *et)
+/* One named Pareto row of a line: its member, where, and the modes it is a row in. */
+struct member_row {
+	uint32_t offset;
+	const char *name;
+	unsigned int modes;
+};
+
+static int member_row_cmp(const void *pa, const void *pb)
 {
-	struct strbuf sb = STRBUF_INIT;
-	struct table_cell cell;
-	char *s;
+	const struct member_row *a = pa, *b = pb;
 
-	c2c_view__entries(&rb->view, l, et);
-	table_cell__init(&cell);
-	for (size_t k = 0; k < et->nr_rows; k++) {
-		const char *name;
-		size_t len;
-		bool seen = false;
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
 
-		table__cell(et, member, et->rows[k], &cell);
-		name = cell.kind == TABLE_STRING ? cell.s : "";
-		len = strlen(name);
-		/* unnamed entries carry their reason in brackets: not a member */
-		if (!len || name[0] == '(')
+/*
+ * The distinct members of line @l's Pareto rows in each mode, in the order of their offsets
+ * (the layout's order: a mode changes which rows there are, not where they are), all modes
+ * at once: the d key then has them.  @et: a table with the entries table's columns.
+ */
+static void line_members(struct report_browser *rb, const struct c2c_line *l,
+			 const struct table_column *member, struct table *et)
+{
+	struct line_members *lm = &rb->members[l->serial];
+	struct member_row *rows = xcalloc(l->nr_entries + 1, sizeof(*rows));
+	struct table_cell *cells = xcalloc(l->nr_entries + 1, sizeof(*cells));
+	const char **seen_names = xcalloc(l->nr_entries + 1, sizeof(*seen_names));
+	size_t nr = 0;
+
+	et->parent = l;
+	for (uint32_t k = 0; k < l->nr_entries; k++) {
+		const struct c2c_entry *e = c2c__entry(rb->r->c, l->entries[k]);
+		unsigned int modes = 0;
+
+		for (int m = 0; m < 4; m++)
+			if (c2c_entry__shown(e, m))
+				modes |= 1u << m;
+		if (!modes)
 			continue;
-		for (const char *p = sb.buf; p && !seen; p = strstr(p, ", ")) {
-			p += p == sb.buf ? 0 : 2;
-			seen = !strncmp(p, name, len) && (p[len] == ',' || !p[len]);
-			if (p == sb.buf && !seen)
-				p++;
+		table_cell__init(&cells[nr]);
+		table__cell(et, member, e, &cells[nr]);
+		/* unnamed entries carry their reason in brackets: not a member */
+		if (cells[nr].kind != TABLE_STRING || !cells[nr].s || !cells[nr].s[0] ||
+		    cells[nr].s[0] == '(') {
+			table_cell__release(&cells[nr]);
+			continue;
 		}
-		if (!seen)
-			strbuf__addf(&sb, "%s%s", sb.len ? ", " : "", name);
+		rows[nr] = (struct member_row){ e->offset, cells[nr].s, modes };
+		nr++;
 	}
-	table_cell__release(&cell);
-	s = xstrdup(sb.buf ? sb.buf : "");
-	strbuf__release(&sb);
-	return s;
+	qsort(rows, nr, sizeof(*rows), member_row_cmp);
+	for (int m = 0; m < 4; m++) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t nr_seen = 0;
+
+		for (size_t i = 0; i < nr; i++) {
+			bool seen = false;
+
+			if (!(rows[i].modes & 1u << m))
+				continue;
+			/* a member's name again (another offset in it): the few names so far */
+			for (size_t j = 0; j < nr_seen && !seen; j++)
+				seen = !strcmp(seen_names[j], rows[i].name);
+			if (seen)
+				continue;
+			seen_names[nr_seen++] = rows[i].name;
+			strbuf__addf(&sb, "%s%s", sb.len ? ", " : "", rows[i].name);
+		}
+		lm->names[m] = xstrdup(sb.buf ? sb.buf : "");
+		strbuf__release(&sb);
+	}
+	lm->done = true;
+	for (size_t i = 0; i < nr; i++)
+		table_cell__release(&cells[i]);
+	free(seen_names);
+	free(cells);
+	free(rows);
+}
+
+static const char *members_of(const struct report_browser *rb, const struct c2c_line *l)
+{
+	enum c2c_display d = c2c__config(rb->r->c)->display;
+
+	if (l->serial >= rb->nr_members || !rb->members[l->serial].done)
+		return "";
+	return rb->members[l->serial].names[d];
 }
 
 static void val_members(const struct table *t, const struct table_column *col, const void *row,
 			struct table_cell *out)
 {
-	const struct report_browser *rb = col->ctx;
-	const struct c2c_line *l = row;
-
-	table_cell__set_str(out, l->idx < rb->nr_members ? rb->members[l->idx] : "");
+	table_cell__set_str(out, members_of(col->ctx, row));
 }
 
 static int width_members(const struct table *t, const struct table_column *col)
@@ -93,22 +150,20 @@ static int width_members(const struct table *t, const struct table_column *col)
 	const struct report_browser *rb = col->ctx;
 	int w = 7;
 
-	for (size_t i = 0; i < rb->nr_members; i++)
-		if ((int)strlen(rb->members[i]) > w)
-			w = (int)strlen(rb->members[i]);
+	for (size_t i = 0; i < rb->lines.nr_rows; i++) {
+		int len = (int)strlen(members_of(rb, rb->lines.rows[i]));
+
+		if (len > w)
+			w = len;
+	}
 	return w > 40 ? 40 : w;
 }
 
 static int text_members(const struct table *t, const struct table_column *col, const void *row,
 			int width, char *buf, size_t size)
 {
-	struct table_cell c;
-	int n;
+	int n = snprintf(buf, size, "%-*.*s", width, width, members_of(col->ctx, row));
 
-	table_cell__init(&c);
-	val_members(t, col, row, &c);
-	n = snprintf(buf, size, "%-*.*s", width, width, c.s);
-	table_cell__release(&c);
 	return n < 0 ? 0 : n;
 }
 
@@ -118,7 +173,11 @@ static const struct table_column col_members = {
 	.flags = TABLE_TEXT_ONLY,
 };
 
-/* The view (again, after d), and the lines table with a Members column when names exist. */
+/*
+ * The view (again, after d), and the lines table with a Members column when names exist.
+ * What a line needs is computed the first time it is shown, for every mode (c2c__resolve,
+ * the add_columns hook and line_members each keep theirs): d costs the lines' sort.
+ */
 static void build(struct report_browser *rb)
 {
 	const struct tui_report *r = rb->r;
@@ -126,7 +185,6 @@ static void build(struct report_browser *rb)
 
 	c2c_view__release(&rb->view);
 	table__release(&rb->lines);
-	members_free(rb);
 	c2c_view__init(&rb->view, r->c, false, r->full_symbols, r->no_source);
 	if (r->add_columns)
 		r->add_columns(r->ctx, &rb->view, r->c);
@@ -141,18 +199,16 @@ static void build(struct report_browser *rb)
 
 		table__init(&et, NULL, NULL);
 		table__copy_columns(&et, &rb->view.entries);
-		rb->nr_members = rb->lines.nr_rows;
-		rb->members = xcalloc(rb->nr_members + 1, sizeof(char *));
+		if (!rb->members) {
+			rb->nr_members = c2c__nr_lines(r->c);
+			rb->members = xcalloc(rb->nr_members + 1, sizeof(*rb->members));
+		}
 		for (size_t i = 0; i < rb->lines.nr_rows; i++) {
 			const struct c2c_line *l = rb->lines.rows[i];
 
-			if (l->idx < rb->nr_members)
-				rb->members[l->idx] = line_members(rb, l, table__column(&et, "member"),
-								   &et);
+			if (l->serial < rb->nr_members && !rb->members[l->serial].done)
+				line_members(rb, l, table__column(&et, "member"), &et);
 		}
-		for (size_t i = 0; i < rb->nr_members; i++)
-			if (!rb->members[i])
-				rb->members[i] = xstrdup("");
 		table__release(&et);
 		/* beside the line's address (after the columns its group header spans) */
 		for (int i = 0; i < rb->lines.nr_cols; i++)

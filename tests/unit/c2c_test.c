@@ -304,6 +304,120 @@ static void test_columns(void)
 	c2c__delete(c);
 }
 
+/* All of a c2c's tables as --stdio lays them out: the lines, each line's row and Pareto rows. */
+static void render(struct c2c *c, struct strbuf *out)
+{
+	static const struct table_text_style st = { "# ", "  ", "  ", 2, true, false };
+	struct c2c_view v;
+
+	c2c_view__init(&v, c, true, false, false);
+	table_text__headers(&v.lines, &st, out);
+	for (size_t i = 0; i < v.lines.nr_rows; i++)
+		table_text__row(&v.lines, v.lines.rows[i], &st, out);
+	for (size_t i = 0; i < v.lines.nr_rows; i++) {
+		table_text__row(&v.cl_row, v.lines.rows[i], &st, out);
+		c2c_view__entries(&v, v.lines.rows[i], &v.entries);
+		if (!i)
+			table_text__headers(&v.entries, &st, out);
+		for (size_t k = 0; k < v.entries.nr_rows; k++)
+			table_text__row(&v.entries, v.entries.rows[k], &st, out);
+	}
+	c2c_view__release(&v);
+}
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A recording where the lines' shares differ by mode: which lines pass 0.1% changes with -d. */
+static struct c2c *display_c2c(enum c2c_display d, bool show_all)
+{
+	static int cpu2node[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };
+	static const struct c2c_mem_range mem[4] = {
+		{ 0, 1ULL << 30, 0 }, { 1ULL << 30, 2ULL << 30, 1 },
+		{ 2ULL << 30, 3ULL << 30, 2 }, { 3ULL << 30, 4ULL << 30, 3 },
+	};
+	const uint64_t classes[] = {
+		LD(DS_LVL_L3, DS_SNOOP_HITM), LD(DS_LVL_REM_CCE1, DS_SNOOP_HITM),
+		LD(DS_LVL_L2, DS_SNOOP_NONE) | DS_MK(SNOOPX, DS_SNOOPX_PEER),
+		LD(DS_LVL_REM_CCE1, DS_SNOOP_NA) | DS_MK(SNOOPX, DS_SNOOPX_PEER),
+		ST(DS_LVL_HIT | DS_LVL_L1), LD(DS_LVL_L1, DS_SNOOP_NONE),
+	};
+	struct c2c_config cfg = { .display = d, .line_size = 64, .keys = { C2C_KEY_IADDR },
+				  .nr_keys = 1, .nr_cpus = 8, .nr_nodes = 4, .cpu2node = cpu2node,
+				  .mem = mem, .nr_mem = 4, .show_all = show_all };
+	struct c2c *c = c2c__new(&cfg);
+	uint64_t x = 88172645463325252ULL;
+
+	for (int i = 0; i < 60000; i++) {
+		uint64_t r = rnd(&x), u = r % 1000;
+		/* a few hot lines, a long tail; each line's class mix its own */
+		uint64_t line = u * u * u / 1000000 * 3 + (r >> 10) % 3;
+		uint64_t cls = (line * 7 + (r >> 20) % 4) % 6;
+		struct c2c_sample s = mk(0x100000 + line * 64 + (r >> 30) % 8 * 8,
+					 0x400000 + (r >> 40) % 16 * 4, classes[cls], (r >> 50) % 8,
+					 1 + (r >> 50) % 4);
+		/* the data in nodes 0, 1 and 3 (Node "0-1,3") on a few lines of the tail only */
+		uint64_t node = line > 1500 && line % 5 == 0 ? (r >> 56) % 3 : 0;
+
+		s.phys_addr = (node == 2 ? 3 : node) << 30 | (line * 64 + 0x1000);
+		s.weight = 30 + (r >> 54) % 300;
+		c2c__add_sample(c, &s);
+	}
+	return c;
+}
+
+/*
+ * The browser's d (c2c__set_display, the entries sorted when asked for, a line named once):
+ * the same tables, byte for byte, as a report made in that mode, in any order of modes.
+ */
+static void test_display(void)
+{
+	static const enum c2c_display seq[] = { C2C_DISPLAY_LCL, C2C_DISPLAY_RMT,
+						 C2C_DISPLAY_PEER, C2C_DISPLAY_TOT,
+						 C2C_DISPLAY_PEER, C2C_DISPLAY_LCL };
+
+	for (int all = 0; all < 2; all++) {
+		struct c2c *c = display_c2c(C2C_DISPLAY_TOT, all);
+		uint64_t shown[4] = { 0 };
+
+		c2c__finish(c);
+		c2c__resolve(c, NULL, false);
+		for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+			struct c2c *fresh = display_c2c(seq[i], all);
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+			c2c__set_display(c, seq[i]);
+			c2c__resolve(c, NULL, false);
+			c2c__finish(fresh);
+			c2c__resolve(fresh, NULL, false);
+			render(c, &a);
+			render(fresh, &b);
+			CHECK(a.len > 0 && a.len == b.len && !memcmp(a.buf, b.buf, a.len));
+			if (a.len != b.len || memcmp(a.buf, b.buf, a.len))
+				fprintf(stderr, "mode %d, show_all %d: the tables differ\n", seq[i], all);
+			/* which lines are shown: a sum of their addresses */
+			shown[seq[i]] = 0;
+			for (uint32_t k = 0; k < c2c__nr_lines(c); k++)
+				if (!c2c__line(c, k)->filtered)
+					shown[seq[i]] += c2c__line(c, k)->addr;
+			strbuf__release(&a);
+			strbuf__release(&b);
+			c2c__delete(fresh);
+		}
+		/* the recording is one where modes show different lines */
+		if (!all)
+			CHECK(shown[C2C_DISPLAY_LCL] != shown[C2C_DISPLAY_RMT] &&
+			      shown[C2C_DISPLAY_RMT] != shown[C2C_DISPLAY_PEER] &&
+			      shown[C2C_DISPLAY_LCL] != shown[C2C_DISPLAY_PEER]);
+		c2c__delete(c);
+	}
+}
+
 int main(void)
 {
 	test_decode();
@@ -312,6 +426,7 @@ int main(void)
 	test_growth();
 	test_callchain();
 	test_columns();
+	test_display();
 	if (failures)
 		fprintf(stderr, "%d failure(s)\n", failures);
 	return failures ? 1 : 0;

@@ -6,6 +6,8 @@
 #
 #   bench/tui.sh [SAMPLES] [LINES]        (from a build directory; default 2M samples, 10000 lines)
 #   RUNS=5 bench/tui.sh                     (runs of each; default 3)
+#   FIELDS=0 bench/tui.sh                   (only plain report; default: plain, then --fields,
+#                                            which adds the Type, Member and Members columns)
 #
 # The recording is mkperf's generated one (tests/tools/mkperf --generate) with LINES hot lines;
 # --show-all shows every line (the -d threshold would hide lines with a 1/10000 share).
@@ -39,7 +41,7 @@ pane() {
 	tmux -S "$W/sock" kill-server 2>/dev/null || true
 	cat >"$W/pane.sh" <<EOF
 LINEUP_TUI_SCRIPT=$1 $TIME -f "%e %U %S" -o "$2.time" "$LINEUP" report --tui --show-all \
-	-i "$W/r.data" 2>"$2.err"
+	$OPTS -i "$W/r.data" 2>"$2.err"
 echo done >"$2.done"
 EOF
 	rm -f "$2.done"
@@ -48,42 +50,50 @@ EOF
 	while ! [ -f "$2.done" ]; do sleep 0.2; done
 }
 
-# -- opening: --stdio against the browser opened and quit at once (the script: q) -------------
-echo q >"$W/quit"
-: >"$W/stdio.t"
-: >"$W/tui.t"
-for r in $(seq "$RUNS"); do
-	$TIME -f "%e %U %S" -o "$W/s.time" "$LINEUP" report --stdio --show-all -i "$W/r.data" \
-		>/dev/null
-	cat "$W/s.time" >>"$W/stdio.t"
-	pane "$W/quit" "$W/open"
-	cat "$W/open.time" >>"$W/tui.t"
-done
-sw=$(awk '{ print $1 }' "$W/stdio.t" | median)
-sc=$(awk '{ print $2 + $3 }' "$W/stdio.t" | median)
-tw=$(awk '{ print $1 }' "$W/tui.t" | median)
-tc=$(awk '{ print $2 + $3 }' "$W/tui.t" | median)
-echo "report --stdio:          wall ${sw}s  user+sys ${sc}s"
-echo "report --tui, open+quit: wall ${tw}s  user+sys ${tc}s"
-awk -v a="$tw" -v b="$sw" -v c="$tc" -v d="$sc" 'BEGIN {
-	printf "browser / stdio: wall %.2f, user+sys %.2f\n", a / b, c / d }'
-
-# -- key presses at NL lines: one script per kind of key ------------------------------------
+# A key script: one key a line.
 script() {
 	name=$1
 	shift
 	: >"$W/$name.keys"
 	for k in "$@"; do echo "$k" >>"$W/$name.keys"; done
 }
-rep() { n=$1; k=$2; i=0; while [ $i -lt "$n" ]; do echo "$k"; i=$((i + 1)); done; }
+rep() { n=$1; shift; i=0; while [ $i -lt "$n" ]; do printf '%s\n' "$@"; i=$((i + 1)); done; }
 script move $(rep 200 j) $(rep 50 PgDn) End Home $(rep 50 PgUp) $(rep 100 k)
 script sort s s s s s S S s s s
 script search /0x7f000 n n n n n N N N /10 n n
-script enter $(rep 20 'Enter
-q
-j')
-script display d d d d
-for s in move sort search enter display; do
-	pane "$W/$s.keys" "$W/$s"
-	printf '%-8s %s\n' "$s:" "$(sed 's/^lineup: //' "$W/$s.err")"
-done
+script enter $(rep 20 Enter q j)
+script display $(rep 8 d)
+echo q >"$W/quit"
+
+# The opening against --stdio, then each kind of key, for report with $OPTS.
+measure() {
+	: >"$W/stdio.t"
+	: >"$W/tui.t"
+	for r in $(seq "$RUNS"); do
+		$TIME -f "%e %U %S" -o "$W/s.time" "$LINEUP" report --stdio --show-all $OPTS \
+			-i "$W/r.data" >/dev/null
+		cat "$W/s.time" >>"$W/stdio.t"
+		pane "$W/quit" "$W/open"
+		cat "$W/open.time" >>"$W/tui.t"
+	done
+	sw=$(awk '{ print $1 }' "$W/stdio.t" | median)
+	sc=$(awk '{ print $2 + $3 }' "$W/stdio.t" | median)
+	tw=$(awk '{ print $1 }' "$W/tui.t" | median)
+	tc=$(awk '{ print $2 + $3 }' "$W/tui.t" | median)
+	echo "report --stdio $OPTS:          wall ${sw}s  user+sys ${sc}s"
+	echo "report --tui $OPTS, open+quit: wall ${tw}s  user+sys ${tc}s"
+	awk -v a="$tw" -v b="$sw" -v c="$tc" -v d="$sc" 'BEGIN {
+		printf "browser / stdio: wall %.2f, user+sys %.2f\n", a / b, c / d }'
+	for s in move sort search enter display; do
+		pane "$W/$s.keys" "$W/$s"
+		printf '%-8s %s\n' "$s:" "$(grep 'scripted keys' "$W/$s.err" | sed 's/^lineup: //')"
+	done
+}
+
+echo "keys answered at $NL lines (the key and the redraw, in lineup; the target: 50 ms)"
+OPTS=
+measure
+if [ "${FIELDS:-1}" != 0 ]; then
+	OPTS=--fields
+	measure
+fi

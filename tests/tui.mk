@@ -9,3 +9,5 @@ tests_tui_suggest_view_SOURCES = tests/tui/suggest_view.c
 tests_tui_suggest_view_LDADD = tui/libtui.a analyzer/libanalyzer.a util/libutil.a $(NCURSESW_LIBS) -lm
 TESTS += tests/tui/suggest.sh
 dist_check_SCRIPTS += tests/tui/suggest.sh
+TESTS += tests/tui/display.sh
+dist_check_SCRIPTS += tests/tui/display.sh

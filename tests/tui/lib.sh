@@ -6,6 +6,8 @@
 #					COLUMNS, NO_COLOR pinned (TUI_TERM, TUI_LANG override)
 #	tui_keys KEY...			tmux send-keys (Enter, Escape, Up, C-c, "/text" ...)
 #	tui_screen <<EOF ... EOF	wait until the screen is this (trailing blanks ignored)
+#	tui_settled TEXT >FILE		wait until the screen shows TEXT and stops changing; the
+#					screen (as tui_capture gives it) on stdout
 #	tui_resize COLS ROWS		the window to a new size (ncurses sees a SIGWINCH)
 #	tui_restored			wait for the command's end; the terminal must be as before
 #	tui_rc N			... and its exit status N
@@ -97,6 +99,24 @@ tui_screen() {
 			fail "${1:-the screen} is not the expected one"
 		fi
 		sleep 0.1
+	done
+}
+
+# Wait until the screen holds TEXT and two captures a tenth of a second apart are the same: for a
+# screen not known in advance (one the test compares with another run's).
+tui_settled() {
+	local i=0
+	tui_capture >"$T/prev"
+	while :; do
+		sleep 0.1
+		tui_capture >"$T/got"
+		if grep -qF -- "$1" "$T/got" && cmp -s "$T/prev" "$T/got"; then
+			cat "$T/got"
+			return 0
+		fi
+		mv "$T/got" "$T/prev"
+		i=$((i + 1))
+		[ $i -le $((TUI_WAIT * 10)) ] || { cat "$T/prev" >&2; fail "no settled screen with '$1'"; }
 	done
 }
 

@@ -86,11 +86,31 @@ static void mark_bit_units(struct layout_type *t)
 	}
 }
 
+/*
+ * Hole arithmetic is pahole's, in signed bits.  Sizes and offsets come from the file, and a
+ * hostile one (a member of 2^60 bytes) must not make it undefined: bits and sums wrap as
+ * pahole's own would, and the nonsense is printed, not trapped on.
+ */
+static inline int64_t bits_of(uint64_t bytes)
+{
+	return (int64_t)(bytes * 8);
+}
+
+static inline int64_t wadd(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static inline int64_t wsub(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 void layout__compute_holes(struct layout_type *t)
 {
 	mark_bit_units(t);
 
-	int64_t cur_bitfield_end = (int64_t)t->size * 8, cur_bitfield_size = 0;
+	int64_t cur_bitfield_end = bits_of(t->size), cur_bitfield_size = 0;
 	int64_t last_seen_bit = 0;
 	bool in_bitfield = false;
 	struct layout_member *last = NULL;
@@ -108,38 +128,38 @@ void layout__compute_holes(struct layout_type *t)
 
 		if (pos->zero_width)
 			continue;	/* `T :0` takes no bits: the next member's place says it */
-		int64_t bit_start = (int64_t)pos->offset * 8 + (pos->bit_size ? pos->bit_offset : 0);
-		int64_t bit_end = bit_start + (pos->bit_size ? pos->bit_size : (int64_t)pos->size * 8);
+		int64_t bit_start = wadd(bits_of(pos->offset), pos->bit_size ? pos->bit_offset : 0);
+		int64_t bit_end = wadd(bit_start, pos->bit_size ? pos->bit_size : bits_of(pos->size));
 		int64_t bit_holes = 0, byte_holes = 0;
 
 		if (in_bitfield) {
 			int64_t bitfield_end = bit_start < cur_bitfield_end ? bit_start : cur_bitfield_end;
 
-			bit_holes = bitfield_end - last_seen_bit;
+			bit_holes = wsub(bitfield_end, last_seen_bit);
 			last_seen_bit = bitfield_end;
 		}
 		if (pos->bit_size) {
-			int64_t aligned_start = (int64_t)pos->offset * 8;
+			int64_t aligned_start = bits_of(pos->offset);
 
 			if (last_seen_bit < aligned_start && aligned_start <= bit_start) {
-				byte_holes = (int64_t)pos->offset - last_seen_bit / 8;
+				byte_holes = wsub((int64_t)pos->offset, last_seen_bit / 8);
 				last_seen_bit = aligned_start;
 			}
-			bit_holes += bit_start - last_seen_bit;
+			bit_holes = wadd(bit_holes, wsub(bit_start, last_seen_bit));
 		} else {
-			byte_holes = bit_start / 8 - last_seen_bit / 8;
+			byte_holes = wsub(bit_start / 8, last_seen_bit / 8);
 		}
 		last_seen_bit = bit_end;
 
 		if (pos->bit_size) {
-			int64_t unit = (int64_t)pos->size * 8;
+			int64_t unit = bits_of(pos->size);
 
 			in_bitfield = true;
 			if (bit_end > cur_bitfield_end || unit > cur_bitfield_size) {
 				cur_bitfield_size = unit;
-				cur_bitfield_end = (int64_t)pos->offset * 8 + cur_bitfield_size;
+				cur_bitfield_end = wadd(bits_of(pos->offset), cur_bitfield_size);
 				if (bit_end > cur_bitfield_end)
-					cur_bitfield_end += cur_bitfield_size;
+					cur_bitfield_end = wadd(cur_bitfield_end, cur_bitfield_size);
 			}
 		} else {
 			in_bitfield = false;
@@ -165,13 +185,13 @@ void layout__compute_holes(struct layout_type *t)
 		last = pos;
 	}
 	if (in_bitfield) {
-		int64_t end = (int64_t)t->size * 8 < cur_bitfield_end ? (int64_t)t->size * 8 :
-									  cur_bitfield_end;
+		int64_t end = bits_of(t->size) < cur_bitfield_end ? bits_of(t->size) :
+								     cur_bitfield_end;
 
-		t->bit_padding = (uint32_t)(end - last_seen_bit);
+		t->bit_padding = (uint32_t)wsub(end, last_seen_bit);
 		last_seen_bit = end;
 	}
-	t->padding = (uint32_t)((int64_t)t->size - last_seen_bit / 8);
+	t->padding = (uint32_t)wsub((int64_t)t->size, last_seen_bit / 8);
 }
 
 void layout__infer_packed(struct layout_type *t, const uint32_t *natural)

@@ -566,7 +566,7 @@ static struct layout_type *build_type(struct bbuild *b, uint32_t id, int depth, 
 	struct layout_type *lt;
 
 	if (!t || !layout_build_guard__enter(&b->guard, id, depth)) {
-		if (t && b->guard.budget)
+		if (t && !b->guard.over)
 			cycle_at(b, id);	/* contains itself, or nests without end */
 		lt = arena__zalloc(b->arena, sizeof(*lt));
 		lt->kind = t && btf_kind(t) == BTF_KIND_UNION ? LAYOUT_UNION : LAYOUT_STRUCT;
@@ -596,8 +596,8 @@ static struct layout_type *build_type_body(struct bbuild *b, uint32_t id, int de
 	if (lt->kind == LAYOUT_UNION)
 		in_union = true;
 	lt->members = arena__zalloc(b->arena, (n ? n : 1) * sizeof(*lt->members));
-	if (depth > MAX_DEPTH)
-		n = 0;
+	if (depth > MAX_DEPTH || !layout_build_guard__charge(&b->guard, (uint32_t)n, depth))
+		n = 0;	/* over budget: refused at the top (guard.over), never printed short */
 	for (int i = 0; i < n; i++) {
 		struct layout_member *m = &lt->members[i];
 		uint32_t bit_off = btf_member_bit_offset(t, i);
@@ -667,6 +667,9 @@ static struct layout_type *build_type_body(struct bbuild *b, uint32_t id, int de
 /* The error for a type refused for a cycle in its types: the type id where it was seen. */
 static int cycle_error(struct bbuild *b, const char *name, char *err, size_t errlen)
 {
+	if (b->guard.over)
+		return layout_build_guard__error(&b->guard, b->s->base.path ? b->s->base.path :
+						 DEFAULT_BTF, name, err, errlen);
 	snprintf(err, errlen, "%s: BTF type %llu: a type that refers back to itself (a cycle in "
 		 "the BTF of %s)", b->s->base.path ? b->s->base.path : DEFAULT_BTF,
 		 (unsigned long long)(b->cycle - 1), name);
@@ -680,7 +683,7 @@ static int btf_found(struct bbuild *b, uint32_t id, const char *name,
 	struct layout_type *t = build_type(b, id, 0, false);
 
 	*out = NULL;
-	if (b->cycle)
+	if (b->cycle || b->guard.over)
 		return cycle_error(b, name, err, errlen);
 	if (!t->name)
 		t->typedef_name = arena__strdup(b->arena, name);
@@ -693,6 +696,7 @@ static int btf_find(struct layout_source *src, const char *name,
 {
 	struct btf_source *s = (struct btf_source *)src;
 	struct bbuild b = { .s = s, .arena = &src->arena, .line_size = 64,
+			    .guard.walk_limit = LAYOUT_WALK_BUDGET(src->type_bytes),
 			    .expand = src->flags & LAYOUT_EXPAND };
 
 	for (uint32_t id = 1; id < s->nr_types; id++) {
@@ -730,6 +734,7 @@ static int btf_for_each(struct layout_source *src, bool unions,
 	struct hmap seen = { 0 };
 	struct strbuf sig = STRBUF_INIT;
 	struct bbuild b = { .s = s, .arena = &scratch, .line_size = 64,
+			    .guard.walk_limit = LAYOUT_WALK_BUDGET(src->type_bytes),
 			    .expand = src->flags & LAYOUT_EXPAND };
 	int ret = 0;
 
@@ -741,7 +746,7 @@ static int btf_for_each(struct layout_source *src, bool unions,
 		if (!is_sou(t) || !t->name_off || (!unions && btf_kind(t) == BTF_KIND_UNION))
 			continue;
 		lt = build_type(&b, id, 0, false);
-		if (b.cycle) {
+		if (b.cycle || b.guard.over) {
 			ret = cycle_error(&b, name_of(&b, t), err, errlen);
 			break;
 		}
@@ -916,6 +921,10 @@ int btf_source__open(struct layout_source **out, const char *path, unsigned int 
 	s->base.addr_size = btf__pointer_size(btf) ? (unsigned int)btf__pointer_size(btf) : 8;
 	s->btf = btf;
 	s->nr_types = btf__type_cnt(btf);
+	uint32_t raw_size = 0;
+
+	if (btf__raw_data(btf, &raw_size))
+		s->base.type_bytes = raw_size;
 	s->natural = xcalloc(s->nr_types ? s->nr_types : 1, sizeof(*s->natural));
 	s->padding = xcalloc(s->nr_types ? s->nr_types : 1, sizeof(*s->padding));
 	*out = &s->base;

@@ -23,6 +23,7 @@
 
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 
 #include "dwarf/debuginfo.h"
 #include "util/strbuf.h"
@@ -1008,7 +1009,7 @@ static struct layout_type *build_type(struct build *b, Dwarf_Die *die, int depth
 	struct layout_type *t;
 
 	if (!layout_build_guard__enter(&b->guard, key, depth)) {
-		if (b->guard.budget)
+		if (!b->guard.over)
 			cycle_at(b, die);	/* contains itself, or nests without end */
 		t = arena__zalloc(b->arena, sizeof(*t));
 		t->kind = dwarf_tag(die) == DW_TAG_union_type ? LAYOUT_UNION : LAYOUT_STRUCT;
@@ -1055,6 +1056,8 @@ static struct layout_type *build_type_body(struct build *b, Dwarf_Die *die, int 
 			      !die_has(&child, DW_AT_declaration);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
+	if (!layout_build_guard__charge(&b->guard, n + nn, depth))
+		n = nn = 0;	/* refused at the top (guard.over): an error, not a short struct */
 	t->members = arena__zalloc(b->arena, (n ? n : 1) * sizeof(*t->members));
 	if (nn)
 		t->nested = arena__zalloc(b->arena, nn * sizeof(*t->nested));
@@ -1299,11 +1302,14 @@ static void index_scan(struct dwarf_source *s, const char *want)
 	}
 }
 
-/* The error for a type refused for a cycle in its types: the DIE where it was seen. */
+/* The error for a type refused for a cycle in its types (the DIE where it was seen) or for
+ * expanding beyond the guard's budgets. */
 static int cycle_error(struct build *b, const char *name, char *err, size_t errlen)
 {
 	uint64_t key = b->cycle - 1;
 
+	if (b->guard.over)
+		return layout_build_guard__error(&b->guard, b->src->base.path, name, err, errlen);
 	snprintf(err, errlen, "%s: DIE %#llx%s: a type that refers back to itself (a cycle in the "
 		 "DWARF of %s)", b->src->base.path,
 		 (unsigned long long)(key & ~(KEY_ALT | KEY_TYPES)),
@@ -1318,6 +1324,7 @@ static int dwarf_find(struct layout_source *src, const char *name,
 	struct dwarf_source *s = (struct dwarf_source *)src;
 	struct hmap_entry *e = hmap__slot(&s->found, hash_str(name), name, 0, false);
 	struct build b = { .src = s, .arena = &src->arena, .addr_size = src->addr_size,
+			   .guard.walk_limit = LAYOUT_WALK_BUDGET(src->type_bytes),
 			   .expand = src->flags & LAYOUT_EXPAND };
 	struct layout_type *t;
 	Dwarf_Die die;
@@ -1340,7 +1347,7 @@ static int dwarf_find(struct layout_source *src, const char *name,
 	}
 	t = build_type(&b, &die, 0, false);
 	strbuf__release(&b.tmp);
-	if (b.cycle)
+	if (b.cycle || b.guard.over)
 		return cycle_error(&b, name, err, errlen);
 	if (!t->name)
 		t->typedef_name = arena__strdup(&src->arena, name);
@@ -1381,7 +1388,7 @@ static int each_one(struct build *b, Dwarf_Die *die, void *arg)
 		return 0;
 	e->key = arena__strdup(&ea->names, b->tmp.buf);
 	t = build_type(b, die, 0, false);
-	if (b->cycle)
+	if (b->cycle || b->guard.over)
 		return cycle_error(b, name, ea->err, ea->errlen);
 	return ea->cb(t, ea->arg);
 }
@@ -1393,6 +1400,7 @@ static int dwarf_for_each(struct layout_source *src, bool unions,
 	struct dwarf_source *s = (struct dwarf_source *)src;
 	struct arena scratch = { 0 };
 	struct build b = { .src = s, .arena = &scratch, .addr_size = src->addr_size,
+			   .guard.walk_limit = LAYOUT_WALK_BUDGET(src->type_bytes),
 			   .expand = src->flags & LAYOUT_EXPAND };
 	struct each_arg ea = { .unions = unions, .cb = cb, .arg = arg, .err = err,
 			       .errlen = errlen };
@@ -1444,6 +1452,30 @@ static const struct layout_source_ops dwarf_ops = {
 	.delete = dwarf_delete,
 };
 
+/* The bytes of type information in @dw (.debug_info and .debug_types): what the builder's
+ * budget scales with. */
+static uint64_t type_bytes(Dwarf *dw)
+{
+	Elf *elf = dwarf_getelf(dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	uint64_t n = 0;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(name, ".debug_info") || !strcmp(name, ".debug_types") ||
+		    !strcmp(name, ".zdebug_info"))
+			n += sh.sh_size;
+	}
+	return n;
+}
+
 int dwarf_source__open(struct layout_source **out, const char *path, unsigned int flags,
 		       char *err, size_t errlen)
 {
@@ -1478,6 +1510,7 @@ int dwarf_source__open(struct layout_source **out, const char *path, unsigned in
 		return -ENODATA;
 	}
 	s->base.addr_size = asize ? asize : 8;
+	s->base.type_bytes = type_bytes(dw) + (s->alt ? type_bytes(s->alt) : 0);
 	*out = &s->base;
 	return 0;
 }

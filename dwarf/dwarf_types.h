@@ -73,6 +73,7 @@ struct layout_source {
 	unsigned int addr_size;
 	unsigned int flags;
 	char *path;
+	uint64_t type_bytes;	/* the size of the type information: scales the build budget */
 };
 
 int dwarf_source__open(struct layout_source **out, const char *path, unsigned int flags,

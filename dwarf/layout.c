@@ -146,6 +146,17 @@ int layout_source__closest(struct layout_source *src, const char *name, const ch
 	return c.n;
 }
 
+int layout_build_guard__error(const struct layout_build_guard *g, const char *path,
+			       const char *name, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s: its anonymous members expand beyond the builder's budget "
+		 "(%u types and members per struct, %llu in this file): one type shared by many "
+		 "members at every level (damaged or hostile debug info?)", path,
+		 name ? name : "an anonymous type", LAYOUT_BUILD_BUDGET,
+		 (unsigned long long)g->walk_limit);
+	return -E2BIG;
+}
+
 void sb_cat(struct strbuf *sb, ...)
 {
 	va_list ap;

@@ -53,34 +53,63 @@ bool layout_source__is_btf(const struct layout_source *src);
 /*
  * The nested-type builders' guard against hostile debug info (DWARF and BTF alike): a type can
  * be made to contain itself (a cycle) or to share one type among many members at every level
- * (exponential).  Types being built sit on a stack of keys (a repeat is a cycle), and a budget
- * bounds the types built per top-level type.  No real C type comes near either limit.
+ * (exponential: 300 structs of 40 KB of DWARF, each holding one anonymous struct whose four
+ * members share one type at eight levels, are 18 million lines of layout).  Types being built
+ * sit on a stack of keys (a repeat is a cycle); a budget bounds the types and members built
+ * per top-level type, and a second one the members of inline (anonymous) types built in one
+ * walk of a file.  No real C type comes near them: the largest kernel struct expands to a few
+ * thousand members, and all of vmlinux's anonymous types to a few hundred thousand.  A type
+ * that would exceed them is refused with an error (@over), never printed cut short.
  */
 #define LAYOUT_BUILD_DEPTH (LAYOUT_MAX_DEPTH + 2)
-#define LAYOUT_BUILD_BUDGET (1u << 18)
+#define LAYOUT_BUILD_BUDGET (1u << 16)
+/* Inline types and members one walk may build: proportional to the type information's size
+ * (vmlinux's BTF, 5.5 MB: 7,111 of them, 182,295 with --expand) */
+#define LAYOUT_WALK_BUDGET(type_bytes) ((1ull << 16) + (type_bytes))
 
 struct layout_build_guard {
 	uint32_t budget;
+	bool over;		/* a budget ran out: the top-level type is refused */
 	int sp;
+	uint64_t walk_spent;	/* inline types and members built since the guard was zeroed */
+	uint64_t walk_limit;	/* LAYOUT_WALK_BUDGET() of the source, set with the builder */
 	uint64_t stack[LAYOUT_BUILD_DEPTH];
 };
 
+/* Pay for @n types or members built at nesting @depth; false (and @over) when a budget ran
+ * out. */
+static inline bool layout_build_guard__charge(struct layout_build_guard *g, uint32_t n,
+					      int depth)
+{
+	if (g->over || n > g->budget ||
+	    (depth > 0 && g->walk_spent + n > g->walk_limit)) {
+		g->over = true;
+		return false;
+	}
+	g->budget -= n;
+	if (depth > 0)
+		g->walk_spent += n;
+	return true;
+}
+
 /* Enter type @key at nesting @depth (0: a top-level type, which resets the guard): false when
- * it must be built as an empty stub (a cycle, too deep, or the budget spent).  A true return
- * is paired with layout_build_guard__leave() once the type is built. */
+ * it must be built as an empty stub (a cycle, too deep, or a budget spent: @over).  A true
+ * return is paired with layout_build_guard__leave() once the type is built. */
 static inline bool layout_build_guard__enter(struct layout_build_guard *g, uint64_t key,
 					     int depth)
 {
 	if (depth == 0) {
 		g->budget = LAYOUT_BUILD_BUDGET;
+		g->over = false;
 		g->sp = 0;
 	}
-	if (!g->budget || g->sp >= LAYOUT_BUILD_DEPTH)
+	if (g->sp >= LAYOUT_BUILD_DEPTH)
 		return false;
 	for (int i = 0; i < g->sp; i++)
 		if (g->stack[i] == key)
 			return false;
-	g->budget--;
+	if (!layout_build_guard__charge(g, 1, depth))
+		return false;
 	g->stack[g->sp++] = key;
 	return true;
 }
@@ -89,6 +118,10 @@ static inline void layout_build_guard__leave(struct layout_build_guard *g)
 {
 	g->sp--;
 }
+
+/* The error for type @name of @path refused by the guard's budgets (returns -E2BIG). */
+int layout_build_guard__error(const struct layout_build_guard *g, const char *path,
+			       const char *name, char *err, size_t errlen);
 
 /* Pointer size of the object (8 on x86-64); pahole's notion of natural pointer alignment. */
 unsigned int layout_source__addr_size(const struct layout_source *src);

@@ -16,6 +16,17 @@ for f in "$top_srcdir"/tests/fuzz/seeds/elf-*; do
 		rc=$?
 		[ $rc -le 2 ] || fail "exit $rc (a crash, or 124: hung) on $(basename "$f") $how: $(head -3 "$T/err")"
 		! grep -q Sanitizer "$T/err" || fail "sanitizer report on $(basename "$f") $how"
+		# and every struct built and printed (elf-member-size-overflow.bin: a member of 2^60
+		# bytes made the hole arithmetic overflow, undefined behaviour)
+		if [ $how = btf ]; then
+			timeout 60 "$LINEUP" layout --btf="$f" >/dev/null 2>"$T/err"
+		else
+			timeout 60 "$LINEUP" layout "$f" >/dev/null 2>"$T/err"
+		fi
+		rc=$?
+		[ $rc -le 2 ] || fail "exit $rc, every struct, on $(basename "$f") $how: $(head -3 "$T/err")"
+		! grep -q 'Sanitizer\|runtime error' "$T/err" ||
+			fail "sanitizer report, every struct, on $(basename "$f") $how: $(head -3 "$T/err")"
 	done
 	n=$((n + 1))
 done

@@ -47,9 +47,10 @@ grep -q "member 'f_ref' given twice in --fields: watched once" "$T/err" ||
 check 0 "stopped: the object was freed by lw-close" --alloc filp --comm lw-close \
 	--fields f_ref,f_op -- "$T/sharedfd" -n lw-close -d 300 -c -t 0.5
 grep -q '^# stopped: the object was freed' "$T/out" || fail "report does not say it was freed"
-# Not root: a clear message, exit 2.
+# Not root: a clear message, exit 2.  (An output path nobody else uses: a file left at a
+# shared name by another run was moved to .old first, and failed for lack of permission.)
 if command -v setpriv >/dev/null 2>&1; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$LINEUP" watch -o /tmp/x.data \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$LINEUP" watch -o "/tmp/lineup-noroot-$$.data" \
 		--alloc filp --comm x --fields f_ref -- true >"$T/out" 2>"$T/err"
 	rc=$?
 	[ $rc -eq 2 ] || fail "not root: exit $rc: $(cat "$T/err")"
@@ -58,10 +59,15 @@ fi
 # Slots taken by another tool: the message says so.
 a=$(grep -m1 ' [tT] _text$\| [tT] _stext$' /proc/kallsyms | cut -d' ' -f1)
 if [ -n "${PERF:-}" ]; then
-	"$PERF" stat -a -e "mem:0x$a/8:rw" -e "mem:0x$a/8:rw" -e "mem:0x$a/8:rw" -- sleep 3 \
+	"$PERF" stat -a -e "mem:0x$a/8:rw" -e "mem:0x$a/8:rw" -e "mem:0x$a/8:rw" -- sleep 30 \
 		>/dev/null 2>&1 &
 	p=$!
-	sleep 1
+	# perf opens its events before it starts its workload: wait for the sleep (a busy
+	# machine can take seconds to get there)
+	for i in $(seq 100); do
+		pgrep -P $p -x sleep >/dev/null && break
+		sleep 0.2
+	done
 	check 2 "in use by another tool" --alloc filp --comm lw-busy --fields f_ref,f_op -- \
 		"$T/sharedfd" -n lw-busy -d 300 -t 0.2
 	kill $p 2>/dev/null

@@ -9,3 +9,4 @@ EXTRA_DIST += bench/symbols.sh
 EXTRA_DIST += bench/fields_allocs.sh
 EXTRA_DIST += bench/suggest.sh
 EXTRA_DIST += bench/tui.sh
+EXTRA_DIST += bench/realprog.sh

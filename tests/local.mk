@@ -21,3 +21,4 @@ include tests/table.mk
 include tests/suggest.mk
 include tests/ab.mk
 include tests/tui.mk
+include tests/realprog.mk

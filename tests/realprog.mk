@@ -5,6 +5,10 @@ CASE_LOG_COMPILER = timeout -k 10 600 $(SHELL) $(srcdir)/tests/realprog/run.sh
 EXTRA_DIST += tests/realprog/run.sh
 EXTRA_DIST += tests/realprog/linreg.case tests/realprog/linreg.c tests/realprog/linreg_fixed.c
 TESTS += tests/realprog/linreg.case
+EXTRA_DIST += tests/realprog/lockstat.case tests/realprog/lockstat.c tests/realprog/lockstat_fixed.c
+TESTS += tests/realprog/lockstat.case
+EXTRA_DIST += tests/realprog/partial.case tests/realprog/partial.c tests/realprog/partial_fixed.c
+TESTS += tests/realprog/partial.case
 # linreg passes its lreg_args * to the threads as void *: typed only by the accesses' operand
 # types (issue 16, item 3).  Until then it is expected to fail; an XPASS says: remove this.
 XFAIL_TESTS += tests/realprog/linreg.case

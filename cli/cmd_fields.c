@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/array_align.h"
 #include "analyzer/attribution.h"
 #include "analyzer/fields.h"
 #include "analyzer/fields_table.h"
@@ -149,6 +150,7 @@ static int fields_option(void *ctx, int id, const char *arg)
 struct fields_ctx {
 	struct fields_opts *o;
 	struct fields_load ld;	/* the recording and its tables (cli/fields_load.h) */
+	struct array_align *align;	/* arrays whose threads' elements share lines */
 };
 
 /* --- output: the member table (analyzer/fields_table.h) as text, JSON or CSV --- */
@@ -240,6 +242,14 @@ static void print_attr_json(struct json *j, const char *key, const struct attr_s
 	json__end_object(j);
 }
 
+static bool has_line_addr(const struct align_finding *af, uint64_t addr)
+{
+	for (size_t i = 0; i < af->nr_lines; i++)
+		if (af->lines[i] == addr)
+			return true;
+	return false;
+}
+
 /* The attributed slot that places a line within its struct, or NULL (unattributed bytes). */
 static const struct line_slot *line_key(const struct field_line *l)
 {
@@ -273,6 +283,42 @@ static void print_evidence(const struct field_struct *fs, FILE *out)
 			first = 0;
 		}
 	fputc('\n', out);
+}
+
+/* A finding is about the selected struct when its element type is, or any of its lines. */
+static bool align_selected(const struct fields_ctx *c, const struct align_finding *af)
+{
+	if (!c->o->only_struct)
+		return true;
+	for (size_t i = 0; i < c->ld.fields->nr_lines; i++)
+		if (has_line_addr(af, c->ld.fields->lines[i].addr) &&
+		    line_selected(c, &c->ld.fields->lines[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Arrays whose threads' elements meet inside lines: one finding each, before the lines, which
+ * are not listed again one by one.
+ */
+static void print_align_stdio(struct fields_ctx *c, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->align->nr_findings; i++) {
+		const struct align_finding *af = &c->align->findings[i];
+
+		if (!align_selected(c, af))
+			continue;
+		if (!n++)
+			fprintf(out, "\n# arrays whose elements share cache lines across threads "
+				"(their lines are not listed again below)\n");
+		strbuf__reset(&sb);
+		align_finding__explain(c->align, af, fields_attr__name_ip, c->ld.fa, &sb);
+		fprintf(out, "\n%s", sb.buf);
+	}
+	strbuf__release(&sb);
 }
 
 /* The member table's text: one header line, cells apart by a space, the last unpadded. */
@@ -332,6 +378,7 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 		}
 	}
 	fields_table__release(&ft);
+	print_align_stdio(c, out);
 	fprintf(out, "\n# contended cache lines\n");
 	for (size_t i = 0; i < f->nr_lines; i++) {
 		const struct field_line *l = &f->lines[i];
@@ -339,7 +386,8 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 		size_t same = 0, verdicts[LINE_WRITE_READ + 1] = { 0 };
 		bool seen = false;
 
-		if (l->verdict == LINE_QUIET || !line_selected(c, l))
+		if (l->verdict == LINE_QUIET || !line_selected(c, l) ||
+		    array_align__of_line(c->align, l->addr))
 			continue;
 		/*
 		 * Many instances of one struct (every struct file of a kernel recording) give
@@ -490,6 +538,66 @@ static void print_slot_json(struct json *j, const struct field_line *l, size_t k
 	json__end_object(j);
 }
 
+/* The index in "alignment" of the finding that explains the line at @addr, or -1. */
+static int64_t align_index(const struct fields_ctx *c, uint64_t addr)
+{
+	const struct align_finding *af = array_align__of_line(c->align, addr);
+
+	return af ? af - c->align->findings : -1;
+}
+
+static void print_align_json(struct json *j, struct fields_ctx *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	json__key(j, "alignment");
+	json__begin_array(j);
+	for (size_t i = 0; i < c->align->nr_findings; i++) {
+		const struct align_finding *af = &c->align->findings[i];
+
+		json__begin_object(j);
+		json__kstr(j, "object", af->name);
+		json__kstr(j, "element", af->elem ? af->elem->name : NULL);
+		json_addr(j, "base", af->obj.base);
+		json__ku64(j, "size", af->obj.size);
+		strbuf__reset(&sb);
+		if (af->obj.site)
+			fields_attr__name_ip(c->ld.fa, af->obj.site, &sb);
+		json__kstr(j, "allocated_at", af->obj.site ? sb.buf : NULL);
+		json__ku64(j, "first", af->first);
+		json__ku64(j, "stride", af->stride);
+		json__ku64(j, "elements", af->nr_elems);
+		json__ku64(j, "misalign", af->misalign);
+		json__key(j, "causes");
+		json__begin_array(j);
+		for (unsigned int bit = 1; bit <= ALIGN_BLOCKS; bit <<= 1)
+			if (af->causes & bit)
+				json__str(j, align_cause__id(bit));
+		json__end_array(j);
+		json__ku64(j, "new_stride", af->new_stride);
+		json__ku64(j, "new_size", af->new_size);
+		json__ku64(j, "hitm", af->hitm);
+		json__ku64(j, "writes", af->writes);
+		json__ku64(j, "boundaries", af->nr_boundaries);
+		json__ku64(j, "writer_cpus", af->writer_cpus);
+		json__key(j, "lines");
+		json__begin_array(j);
+		for (size_t k = 0; k < af->nr_lines; k++) {
+			char buf[24];
+
+			snprintf(buf, sizeof(buf), "%#" PRIx64, af->lines[k]);
+			json__str(j, buf);
+		}
+		json__end_array(j);
+		strbuf__reset(&sb);
+		align_finding__explain(c->align, af, fields_attr__name_ip, c->ld.fa, &sb);
+		json__kstr(j, "explanation", sb.buf);
+		json__end_object(j);
+	}
+	json__end_array(j);
+	strbuf__release(&sb);
+}
+
 static void print_json(struct fields_ctx *c, FILE *out)
 {
 	struct fields *f = c->ld.fields;
@@ -559,6 +667,8 @@ static void print_json(struct fields_ctx *c, FILE *out)
 		json__begin_object(&j);
 		json_addr(&j, "addr", l->addr);
 		json__kstr(&j, "verdict", line_verdict__name(l->verdict));
+		json__key(&j, "alignment");
+		json__i64(&j, align_index(c, l->addr));
 		json__ku64(&j, "hitm", field_stats__hitm(&l->st));
 		json__ku64(&j, "writes", l->st.writes);
 		json__ku64(&j, "loads", l->st.loads);
@@ -577,6 +687,7 @@ static void print_json(struct fields_ctx *c, FILE *out)
 		json__end_object(&j);
 	}
 	json__end_array(&j);
+	print_align_json(&j, c);
 	json__end_object(&j);
 	fputc('\n', out);
 	json__release(&j);
@@ -680,6 +791,11 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 		rc = wrong_struct(&c);
 		goto out;
 	}
+	{
+		struct align_objects objs = { fields_attr__object_at, c.ld.fa };
+
+		c.align = array_align__find(c.ld.fields, &objs);
+	}
 	switch (o.format) {
 	case OUT_STDIO:
 		print_stdio(&c, stdout);
@@ -703,6 +819,7 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 			   c.ld.input);
 	rc = cli__close_output(stdout, "standard output", rc);
 out:
+	array_align__delete(c.align);
 	fields_load__release(&c.ld);
 out_opts:
 	fields_list__release(&o.attr.debug_files);

@@ -492,6 +492,53 @@ size_t fields_attr__nr_allocs(const struct fields_attr *c)
 	return c->engine.allocs.nr;
 }
 
+int fields_attr__object_at(void *ctx, uint64_t addr, uint64_t time, struct align_object *out)
+{
+	struct fields_attr *c = ctx;
+	const struct alloc_entry *e;
+
+	if (!c->engine.prepared) {
+		alloc_index__prepare(&c->engine.allocs);
+		c->engine.prepared = true;
+	}
+	e = alloc_index__find(&c->engine.allocs, addr, time);
+	if (!e)
+		return 1;
+	*out = (struct align_object){ e->base, e->size, e->site, e->pid };
+	if (e->site && !u64map__get(&c->code_of, e->site, NULL)) {
+		/* the allocating call, so that fields_attr__name_ip() can name it */
+		struct thread *th = machine__findnew_thread(c->machine, e->pid, e->pid);
+		struct addr_loc loc;
+		struct map *map = machine__find_map(c->machine, th, CPUMODE_USER, e->site, &loc);
+
+		if (map && map->dso)
+			code_remember(c, e->site, map, map->dso);
+	}
+	return 0;
+}
+
+int fields_attr__source_line(struct fields_attr *c, uint64_t ip, const char **file,
+			     unsigned int *line)
+{
+	uint64_t idx;
+	struct symbols_loc loc;
+	const struct code_ref *r;
+
+	if (!u64map__get(&c->code_of, ip, &idx) || !c->code[idx].map ||
+	    c->code[idx].dso->kind == DSO_KIND_MODULE)
+		return 1;
+	r = &c->code[idx];
+	struct symbols_map sm = { r->map->start, r->map->pgoff, r->map->identity,
+				  r->map->ref_reloc, r->map->ref_reloc_name };
+
+	symbols__lookup(c->syms, sym_dso(c, r->dso), &sm, map__map_ip(r->map, ip), &loc);
+	if (!loc.nr_frames || !loc.frames[0].line || !strcmp(loc.frames[0].file, "??"))
+		return 1;
+	*file = loc.frames[0].file;
+	*line = loc.frames[0].line;
+	return 0;
+}
+
 int fields_attr__resolve(struct fields_attr *c, const struct fields_sample *ms,
 			 struct attr_result *res)
 {

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyzer/array_align.h"
 #include "analyzer/attr_engine.h"
 
 struct machine;
@@ -100,6 +101,20 @@ void fields_attr__name_ip(void *fa, uint64_t ip, struct strbuf *out);
 
 size_t fields_attr__rmw(const struct fields_attr *fa, const struct fields_rmw **out);
 size_t fields_attr__nr_allocs(const struct fields_attr *fa);
+
+/*
+ * The heap object holding @addr at @time, from the allocation records: 0 with *@out, else 1.
+ * An align_objects.at (analyzer/array_align.h); its allocating call can then be named with
+ * fields_attr__name_ip() and placed with fields_attr__source_line().
+ */
+int fields_attr__object_at(void *fa, uint64_t addr, uint64_t time, struct align_object *out);
+
+/*
+ * The source file (its full path, as the line table has it) and line of a code address that
+ * fields_attr__name_ip() can name: 0, or 1 when the debug info does not say.
+ */
+int fields_attr__source_line(struct fields_attr *fa, uint64_t ip, const char **file,
+			     unsigned int *line);
 
 /* Whether some object at hand defines struct @name, and the closest names to it. */
 int fields_attr__has_struct(struct fields_attr *fa, const char *name);

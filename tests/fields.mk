@@ -41,3 +41,7 @@ dist_check_SCRIPTS += tests/fields/typedef.sh
 EXTRA_DIST += tests/fields/lreg.c
 TESTS += tests/fields/session.sh
 dist_check_SCRIPTS += tests/fields/session.sh
+check_PROGRAMS += tests/unit/array_align_test
+tests_unit_array_align_test_SOURCES = tests/unit/array_align_test.c tests/unit/check.h
+tests_unit_array_align_test_LDADD = analyzer/libanalyzer.a util/libutil.a
+TESTS += tests/unit/array_align_test

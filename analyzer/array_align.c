@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <config.h>
+
+#include "analyzer/array_align.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/flat_layout.h"
+#include "analyzer/id_set.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/*
+ * A boundary between two threads' data on one line: the written slot before it ends at @lo,
+ * the one after it starts at @hi (offsets in the line), so it lies in [@lo, @hi].
+ * @elem:	both sides are instances of this type (different ones), else NULL
+ * @first:	for @elem, where its instances start in the object, modulo its size
+ * @name:	the slots' type name (a scalar array's "heap matrix"), NULL if unattributed
+ */
+struct boundary {
+	struct align_object obj;
+	size_t line;
+	uint32_t lo, hi;
+	const struct flat_layout *elem;
+	uint64_t first;
+	const char *name;
+};
+
+static uint64_t round_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* The bytes a slot covers from its offset: its member, or an array member's element. */
+static uint64_t slot_size(const struct line_slot *s)
+{
+	const struct flat_member *m;
+
+	if (!s->layout || s->member < 0)
+		return 1;
+	m = &s->layout->members[s->member];
+	return m->elem_size ? m->elem_size : m->size ? m->size : 1;
+}
+
+/* Instances of one type smaller than the object: elements of an array of structs. */
+static const struct flat_layout *element_type(const struct line_slot *a, const struct line_slot *b,
+					      const struct align_object *obj)
+{
+	const struct flat_layout *t = a->layout;
+
+	if (!t || t != b->layout || a->base == b->base || !t->size || t->size >= obj->size ||
+	    a->base < obj->base || b->base < obj->base)
+		return NULL;
+	if ((a->base - obj->base) % t->size != (b->base - obj->base) % t->size)
+		return NULL;
+	return t;
+}
+
+/*
+ * Who a slot belongs to: the CPUs writing it, or for a read-mostly victim the CPUs reading
+ * it (a load that precedes each store takes the HITM, and sampling may catch no store of it).
+ */
+static const struct id_set *slot_owners(const struct line_slot *s)
+{
+	if (s->group >= 0)
+		return &s->st.cpus_write;
+	return s->victim ? &s->st.cpus_read : NULL;
+}
+
+/* Mostly different owners (Jaccard index below 1/2, as fields.c groups writers). */
+static bool other_owners(const struct id_set *x, const struct id_set *y)
+{
+	uint32_t both = 0;
+
+	for (uint32_t i = 0; i < x->nr; i++)
+		both += id_set__has(y, x->ids[i]);
+	return 2 * both < x->nr + y->nr - both;
+}
+
+/* Two elements of one scalar array member (or two unattributed granules). */
+static bool same_array(const struct line_slot *a, const struct line_slot *b)
+{
+	if (!a->layout || !b->layout)
+		return !a->layout && !b->layout;
+	return a->layout == b->layout && a->base == b->base && a->member == b->member &&
+	       a->member >= 0 && a->layout->members[a->member].elem_size && a->elem != b->elem;
+}
+
+/*
+ * The boundaries on @l: consecutive slots of one object owned by different CPUs, each an
+ * element of an array of structs or of a scalar array (two members of one struct instance
+ * are a layout question, not an alignment one).
+ */
+static void line_boundaries(const struct field_line *l, size_t li, const struct align_objects *objs,
+			    struct boundary **v, size_t *nr, size_t *cap)
+{
+	const struct line_slot *prev = NULL;
+
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		const struct line_slot *s = &l->slots[i];
+		const struct flat_layout *elem;
+		struct align_object oa, ob;
+		struct boundary *b;
+
+		if (!slot_owners(s))
+			continue;
+		if (!prev || !other_owners(slot_owners(prev), slot_owners(s))) {
+			prev = s;
+			continue;
+		}
+		if (objs->at(objs->ctx, l->addr + prev->offset, prev->st.first_time, &oa) ||
+		    objs->at(objs->ctx, l->addr + s->offset, s->st.first_time, &ob) ||
+		    oa.base != ob.base) {
+			prev = s;
+			continue;
+		}
+		elem = element_type(prev, s, &ob);
+		if (!elem && !same_array(prev, s)) {
+			prev = s;
+			continue;
+		}
+		*v = xgrow(*v, cap, *nr + 1, sizeof(**v));
+		b = &(*v)[(*nr)++];
+		memset(b, 0, sizeof(*b));
+		b->obj = ob;
+		b->line = li;
+		b->lo = prev->offset + (uint32_t)slot_size(prev);
+		b->hi = s->offset;
+		if (b->lo > b->hi)	/* overlapping slots: the boundary is where the next starts */
+			b->lo = b->hi;
+		b->elem = elem;
+		if (elem)
+			b->first = (s->base - ob.base) % elem->size;
+		b->name = s->layout ? s->layout->name : NULL;
+		prev = s;
+	}
+}
+
+static bool has_line(const uint64_t *lines, size_t n, uint64_t addr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lines[i] == addr)
+			return true;
+	return false;
+}
+
+/* Add line @li of @f to @af unless another finding (or @af) has it already. */
+static void finding_add_line(struct array_align *a, struct align_finding *af, const struct fields *f,
+			     size_t li, struct id_set *cpus)
+{
+	const struct field_line *l = &f->lines[li];
+
+	if (has_line(af->lines, af->nr_lines, l->addr) || array_align__of_line(a, l->addr))
+		return;
+	af->lines = xrealloc(af->lines, (af->nr_lines + 1) * sizeof(*af->lines));
+	af->lines[af->nr_lines++] = l->addr;
+	af->hitm += field_stats__hitm(&l->st);
+	af->writes += l->st.writes;
+	id_set__merge(cpus, &l->st.cpus_write);
+}
+
+/* Whether every boundary of object @base on line @li lies around line offset @m. */
+static bool line_at(const struct boundary *v, size_t n, uint64_t base, size_t li, uint32_t m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].obj.base == base && v[i].line == li && (m < v[i].lo || m > v[i].hi))
+			return false;
+	return true;
+}
+
+/*
+ * The finding for the object of boundary @v[k] (the first of it), from all its boundaries;
+ * false when they show no alignment cause.
+ */
+static bool object_finding(struct array_align *a, const struct fields *f, const struct boundary *v,
+			   size_t n, size_t k, struct align_finding *af)
+{
+	const struct boundary *b0 = &v[k];
+	unsigned int line = a->line_size;
+	size_t typed = 0, untyped = 0;
+	const struct boundary *t0 = NULL;
+	struct id_set cpus = { 0 };
+
+	memset(af, 0, sizeof(*af));
+	af->obj = b0->obj;
+	for (size_t i = k; i < n; i++) {
+		if (v[i].obj.base != b0->obj.base)
+			continue;
+		if (v[i].elem) {
+			typed++;
+			t0 = t0 ? t0 : &v[i];
+		} else {
+			untyped++;
+		}
+	}
+	if (typed && typed >= untyped) {
+		af->elem = t0->elem;
+		af->first = t0->first;
+		af->stride = t0->elem->size;
+		af->nr_elems = (af->obj.size - af->first) / af->stride;
+		af->misalign = (uint32_t)((af->obj.base + af->first) % line);
+		af->causes = (af->stride % line ? ALIGN_PAD : 0) | (af->misalign ? ALIGN_BASE : 0);
+		if (!af->causes)
+			return false;
+		af->new_stride = round_up(af->stride, line);
+		af->new_size = round_up(af->obj.size + af->nr_elems * (af->new_stride - af->stride),
+					line);
+		for (size_t i = k; i < n; i++)
+			if (v[i].obj.base == b0->obj.base && v[i].elem == af->elem &&
+			    v[i].first == af->first) {
+				af->nr_boundaries++;
+				finding_add_line(a, af, f, v[i].line, &cpus);
+			}
+		af->name = af->elem->name;
+	} else {
+		/* A scalar array: its parts are the threads', sized by the code. */
+		uint32_t m = (uint32_t)(af->obj.base % line);
+		uint64_t hitm_at = 0, hitm_all = 0;
+		size_t last = SIZE_MAX;
+
+		for (size_t i = k; i < n; i++) {
+			if (v[i].obj.base != b0->obj.base || v[i].elem || v[i].line == last)
+				continue;
+			last = v[i].line;
+			hitm_all += field_stats__hitm(&f->lines[v[i].line].st);
+			if (m && line_at(v, n, b0->obj.base, v[i].line, m))
+				hitm_at += field_stats__hitm(&f->lines[v[i].line].st);
+		}
+		af->misalign = m;
+		af->causes = m && hitm_at * 3 >= hitm_all * 2 ? ALIGN_BASE : ALIGN_BLOCKS;
+		af->new_size = round_up(af->obj.size, line);
+		for (size_t i = k; i < n; i++) {
+			if (v[i].obj.base != b0->obj.base || v[i].elem)
+				continue;
+			if (af->causes == ALIGN_BASE && !line_at(v, n, b0->obj.base, v[i].line, m))
+				continue;
+			af->nr_boundaries++;
+			finding_add_line(a, af, f, v[i].line, &cpus);
+		}
+		/* one line of a scalar array is an ordinary verdict, not a pattern */
+		if (af->causes == ALIGN_BLOCKS && af->nr_lines < 2) {
+			id_set__release(&cpus);
+			free(af->lines);
+			return false;
+		}
+		af->name = b0->name;
+	}
+	af->writer_cpus = cpus.nr;
+	id_set__release(&cpus);
+	if (!af->nr_lines) {
+		free(af->lines);
+		return false;
+	}
+	return true;
+}
+
+static int finding_cmp(const void *x, const void *y)
+{
+	const struct align_finding *a = x, *b = y;
+
+	if (a->hitm != b->hitm)
+		return a->hitm > b->hitm ? -1 : 1;
+	return a->obj.base < b->obj.base ? -1 : a->obj.base > b->obj.base;
+}
+
+struct array_align *array_align__find(const struct fields *f, const struct align_objects *objs)
+{
+	struct array_align *a = xcalloc(1, sizeof(*a));
+	struct boundary *v = NULL;
+	size_t nr = 0, cap = 0;
+
+	a->line_size = f->line_size;
+	for (size_t i = 0; i < f->nr_lines; i++) {
+		const struct field_line *l = &f->lines[i];
+
+		a->total_hitm += field_stats__hitm(&l->st);
+		if (l->verdict == LINE_FALSE_SHARING)
+			line_boundaries(l, i, objs, &v, &nr, &cap);
+	}
+	/* one finding per object, objects in the order of their hottest line */
+	for (size_t k = 0; k < nr; k++) {
+		struct align_finding af;
+		bool seen = false;
+
+		for (size_t i = 0; i < k && !seen; i++)
+			seen = v[i].obj.base == v[k].obj.base;
+		if (seen || !object_finding(a, f, v, nr, k, &af))
+			continue;
+		a->findings = xrealloc(a->findings, (a->nr_findings + 1) * sizeof(*a->findings));
+		a->findings[a->nr_findings++] = af;
+	}
+	if (a->nr_findings > 1)
+		qsort(a->findings, a->nr_findings, sizeof(*a->findings), finding_cmp);
+	free(v);
+	return a;
+}
+
+void array_align__delete(struct array_align *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nr_findings; i++)
+		free(a->findings[i].lines);
+	free(a->findings);
+	free(a);
+}
+
+const struct align_finding *array_align__of_line(const struct array_align *a, uint64_t addr)
+{
+	for (size_t i = 0; i < a->nr_findings; i++)
+		if (has_line(a->findings[i].lines, a->findings[i].nr_lines, addr))
+			return &a->findings[i];
+	return NULL;
+}
+
+const char *align_cause__id(unsigned int cause)
+{
+	switch (cause) {
+	case ALIGN_BASE:
+		return "align_base";
+	case ALIGN_PAD:
+		return "pad_element";
+	case ALIGN_BLOCKS:
+		return "blocks";
+	default:
+		return "?";
+	}
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "array of 2 struct worker_stats" or "heap matrix", with its extent. */
+static void finding_object(const struct align_finding *af, struct strbuf *out)
+{
+	if (af->elem && af->first + af->nr_elems * af->stride == af->obj.size)
+		strbuf__addf(out, "array of %" PRIu64 " %s", af->nr_elems, af->elem->name);
+	else if (af->elem)
+		strbuf__addf(out, "array of %s", af->elem->name);
+	else
+		strbuf__addf(out, "%s", af->name ? af->name : "heap block");
+	strbuf__addf(out, " (%" PRIu64 " bytes at %#" PRIx64, af->obj.size, af->obj.base);
+	if (af->first)
+		strbuf__addf(out, ", the array at offset %" PRIu64, af->first);
+	strbuf__addf(out, ")");
+}
+
+static void explain_cause(const struct array_align *a, const struct align_finding *af,
+			  struct strbuf *out)
+{
+	unsigned int line = a->line_size;
+
+	if (af->causes & ALIGN_BLOCKS) {
+		strbuf__addf(out, "  cause: the parts of it that different threads write meet inside "
+			     "cache lines, at varying offsets (%u boundar%s seen): the parts are not "
+			     "whole lines long\n", af->nr_boundaries,
+			     af->nr_boundaries == 1 ? "y" : "ies");
+		return;
+	}
+	if (!af->elem) {
+		strbuf__addf(out, "  cause: it starts %u bytes into a cache line (malloc aligns to "
+			     "16 bytes), and every boundary between two threads' parts of it falls %u "
+			     "bytes into a line (%u seen): the parts are whole lines long, shifted by "
+			     "the allocation's misalignment, so each boundary line is written by two "
+			     "threads\n", af->misalign, af->misalign, af->nr_boundaries);
+		return;
+	}
+	if (af->causes & ALIGN_PAD) {
+		if (af->stride < line)
+			strbuf__addf(out, "  cause: %s is %" PRIu64 " bytes, less than the %u-byte "
+				     "line: elements written by different threads share each line "
+				     "(%u boundaries seen)\n", af->elem->name, af->stride, line,
+				     af->nr_boundaries);
+		else
+			strbuf__addf(out, "  cause: %s is %" PRIu64 " bytes, no multiple of the "
+				     "%u-byte line: the tail of each element shares a line with the "
+				     "head of the next, which another thread writes (%u boundar%s "
+				     "seen)\n", af->elem->name, af->stride, line, af->nr_boundaries,
+				     af->nr_boundaries == 1 ? "y" : "ies");
+	}
+	if (af->causes == ALIGN_BASE)
+		strbuf__addf(out, "  cause: the array starts %u bytes into a cache line (malloc "
+			     "aligns to 16 bytes): each %" PRIu64 "-byte element straddles %" PRIu64
+			     " lines, and the line where one thread's element ends and the next "
+			     "one's begins is written by both (%u boundar%s seen)\n", af->misalign,
+			     af->stride, af->stride / line + 1, af->nr_boundaries,
+			     af->nr_boundaries == 1 ? "y" : "ies");
+	else if (af->causes & ALIGN_BASE)
+		strbuf__addf(out, "  and: the array starts %u bytes into a cache line (malloc "
+			     "aligns to 16 bytes), so padded elements alone would still straddle "
+			     "lines\n", af->misalign);
+}
+
+static void explain_fix(const struct array_align *a, const struct align_finding *af,
+			struct strbuf *out)
+{
+	unsigned int line = a->line_size;
+
+	if (af->causes & ALIGN_BLOCKS) {
+		strbuf__addf(out, "  fix: give each thread's part whole lines: make its length a "
+			     "multiple of %u bytes and allocate the object line-aligned "
+			     "(aligned_alloc(%u, %" PRIu64 "))\n", line, line, af->new_size);
+		return;
+	}
+	if (af->causes & ALIGN_PAD)
+		strbuf__addf(out, "  fix: pad the element to %" PRIu64 " bytes: "
+			     "__attribute__((aligned(%u))) on %s (%" PRIu64 " more byte%s per "
+			     "element, %" PRIu64 " in all)\n", af->new_stride, line, af->elem->name,
+			     af->new_stride - af->stride, plural(af->new_stride - af->stride),
+			     af->nr_elems * (af->new_stride - af->stride));
+	if (af->causes & ALIGN_BASE) {
+		strbuf__addf(out, "  %s: allocate it line-aligned: aligned_alloc(%u, %" PRIu64
+			     ") or posix_memalign(&p, %u, %" PRIu64 ")",
+			     af->causes & ALIGN_PAD ? "and" : "fix", line, af->new_size, line,
+			     af->new_size);
+		if (af->first)
+			strbuf__addf(out, ", with the array at a line boundary inside it");
+		if (af->causes & ALIGN_PAD)
+			strbuf__addf(out, " (an aligned type does not align what malloc returns)");
+		strbuf__addf(out, "\n");
+	} else if (af->obj.site) {
+		strbuf__addf(out, "  (the allocation itself is line-aligned already)\n");
+	}
+}
+
+void align_finding__explain(const struct array_align *a, const struct align_finding *af,
+			    fields_ip_namer namer, void *ctx, struct strbuf *out)
+{
+	finding_object(af, out);
+	strbuf__addf(out, ": %zu line%s, %" PRIu64 " HITM", af->nr_lines, plural(af->nr_lines),
+		     af->hitm);
+	if (a->total_hitm)
+		strbuf__addf(out, " (%.0f%% of all)", 100.0 * (double)af->hitm /
+						      (double)a->total_hitm);
+	strbuf__addf(out, ", written by %u CPU%s\n", af->writer_cpus, plural(af->writer_cpus));
+	if (af->obj.site) {
+		strbuf__addf(out, "  allocated at ");
+		if (namer)
+			namer(ctx, af->obj.site, out);
+		else
+			strbuf__addf(out, "%#" PRIx64, af->obj.site);
+		strbuf__addf(out, "\n");
+	}
+	explain_cause(a, af, out);
+	explain_fix(a, af, out);
+}

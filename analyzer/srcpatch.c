@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/srcpatch_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -44,6 +44,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct strbuf;
+
 /* How a group start is written. */
 enum srcpatch_style {
 	/* Linux 6.8+: __cacheline_group_begin(G) [____cacheline_aligned_in_smp]; ...
@@ -194,5 +196,23 @@ struct srcpatch_scan {
 int srcpatch__scan(const struct srcpatch_file *file, const char *name, unsigned int decl_line,
 		   struct srcpatch_scan **out);
 void srcpatch_scan__delete(struct srcpatch_scan *scan);
+
+/*
+ * The allocating call that starts on line @line (1-based) of @file rewritten to return memory
+ * aligned to @align bytes (a power of two): malloc(SIZE) becomes aligned_alloc(ALIGN, SIZE
+ * rounded up to a multiple of ALIGN, as C11 asks), the rest of the text unchanged (the size
+ * expression keeps its lines).  Refused, with "path:line: why" in @err and NULL returned: no
+ * allocating call on the line, more than one, and the ones that take more than an expression
+ * to align (calloc needs a memset, realloc a copy) or are aligned already.  Returns the new
+ * text, which the caller frees.
+ */
+char *srcpatch__align_alloc(const struct srcpatch_file *file, unsigned int line,
+			    unsigned int align, char *err, size_t errlen);
+
+/*
+ * Append to @out the unified diff (context 3, "--- a/PATH" "+++ b/PATH") that turns @old into
+ * @new, as `git apply` and `patch -p1` read it; nothing when they are equal.
+ */
+void srcpatch__diff(struct strbuf *out, const char *path, const char *old, const char *new);
 
 #endif

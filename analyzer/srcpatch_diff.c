@@ -6,7 +6,7 @@
  */
 #include <config.h>
 
-#include "analyzer/srcpatch_int.h"
+#include "analyzer/srcpatch.h"
 
 #include <stdbool.h>
 #include <stdint.h>

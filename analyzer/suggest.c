@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/array_align.h"
 #include "analyzer/coherence.h"
 #include "analyzer/u64map.h"
 #include "util/xalloc.h"
@@ -35,6 +36,7 @@ struct suggest {
 	uint32_t *affinity;		/* nr_units x nr_units: consecutive accesses of a thread */
 	struct u64map last_unit;	/* tid -> unit + 1 of its previous access */
 	struct suggest_result *res;	/* the caller's, freed with the suggest */
+	unsigned int array_causes;	/* suggest__set_array_causes() */
 };
 
 const char *suggest_use__name(enum suggest_use use)
@@ -1071,6 +1073,110 @@ static bool same_as_before(const struct suggest *sg, const struct suggest_result
 	return true;
 }
 
+/*
+ * rebucket_hitm for instances that get lines of their own (the padded elements of an aligned
+ * array): a HITM sample stays where another thread writes the same instance's new line.
+ */
+static void rebucket_own_lines(struct suggest *sg, const uint64_t *offsets,
+			       struct suggest_prediction *pred)
+{
+	unsigned int line = sg->cfg.line_size;
+	struct u64map writer;	/* instance << 24 | new line -> writing tid + 1, or UINT64_MAX */
+	uint64_t w;
+
+	u64map__init(&writer);
+	for (unsigned int i = 0; i < pred->nr_lines; i++)
+		pred->lines[i].hitm_measured = 0;
+	pred->hitm_measured = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < sg->nr_acc; i++) {
+			const struct suggest_access *a = &sg->acc[i];
+			int u = suggest__unit_at(sg, a->offset);
+			uint64_t inst = 0, l;
+
+			if (u < 0 || !u64map__get(&sg->instances, a->instance, &inst))
+				continue;
+			l = (offsets[u] + (a->offset - sg->units[u].offset)) / line;
+			uint64_t key = inst << 24 | l;
+
+			if (!pass && (a->store || a->locked)) {
+				if (!u64map__get(&writer, key, &w))
+					u64map__set(&writer, key, (uint64_t)a->tid + 1);
+				else if (w != (uint64_t)a->tid + 1)
+					u64map__set(&writer, key, UINT64_MAX);
+				continue;
+			}
+			if (!pass || !a->hitm || !u64map__get(&writer, key, &w) ||
+			    w == (uint64_t)a->tid + 1)
+				continue;
+			pred->hitm_measured++;
+			for (unsigned int k = 0; k < pred->nr_lines; k++)
+				if (pred->lines[k].offset == l * line)
+					pred->lines[k].hitm_measured++;
+		}
+	u64map__exit(&writer);
+}
+
+void suggest__set_array_causes(struct suggest *sg, unsigned int causes)
+{
+	sg->array_causes = causes;
+}
+
+/*
+ * The instances are elements of an array placed so that they share lines (see
+ * suggest__set_array_causes): the order stays, a padded element when the element's size is the
+ * cause, nothing when only the array's start is.
+ */
+static void array_result(struct suggest *sg, struct suggest_result *r)
+{
+	unsigned int n = sg->nr_units, line = sg->cfg.line_size, k = 0;
+
+	/* advice about the instances sharing lines is this one's (and an inner array written
+	 * by "different threads" is each instance's written by its own) */
+	for (unsigned int f = 0; f < r->nr_findings; f++)
+		if (r->findings[f].kind != SUGGEST_INSTANCES &&
+		    r->findings[f].kind != SUGGEST_ELEMENTS)
+			r->findings[k++] = r->findings[f];
+	r->nr_findings = k;
+	for (unsigned int g = 0; g < r->nr_groups; g++) {
+		id_set__release(&r->groups[g].writers);
+		id_set__release(&r->groups[g].readers);
+	}
+	r->nr_groups = 0;
+	for (unsigned int u = 0; u < n; u++) {
+		r->order[u] = u;
+		r->profiles[u].group = -1;
+	}
+	if (sg->array_causes & ALIGN_PAD && n && sg->align < line) {
+		r->align_attr[0] = line;
+		r->size = suggest__place(sg->units, n, r->order, r->align_attr, r->new_offset,
+					 &r->align);
+		r->size = align_up(r->size, r->align);
+		add_finding(r, SUGGEST_ARRAY_ELEMENT, -1, r->size, r->size - sg->size, 0);
+	} else {
+		for (unsigned int u = 0; u < n; u++)
+			r->new_offset[u] = sg->units[u].offset;
+		r->size = sg->size;
+		r->align = sg->align;
+	}
+	r->holes = holes_of(sg, r->size);
+	replay(sg, NULL, sg->align, &r->before);
+	replay(sg, r->new_offset, r->size != sg->size ? r->align : sg->align, &r->after);
+	rebucket_own_lines(sg, r->new_offset, &r->after);
+	if (!r->before.transfers) {
+		r->status = SUGGEST_NOTHING;
+		snprintf(r->message, sizeof(r->message),
+			 "no cache line of this struct moved between cores in the recording");
+	} else if (!(sg->array_causes & ALIGN_PAD) || r->size == sg->size) {
+		r->status = SUGGEST_NOTHING;
+		snprintf(r->message, sizeof(r->message),
+			 "no member order is the cause: its instances are elements of an array that "
+			 "does not start on a cache line (the allocation is the fix)");
+	} else {
+		r->status = SUGGEST_OK;
+	}
+}
+
 void suggest__run(struct suggest *sg, struct suggest_result *r)
 {
 	unsigned int n = sg->nr_units;
@@ -1103,6 +1209,10 @@ void suggest__run(struct suggest *sg, struct suggest_result *r)
 		keep[g] = true;
 	/* instances sharing lines: the type itself must start a line */
 	find_advice(sg, r);
+	if (sg->array_causes) {
+		array_result(sg, r);
+		goto out;
+	}
 	bool align_type = false;
 
 	for (unsigned int f = 0; f < r->nr_findings; f++)

@@ -150,6 +150,8 @@ enum suggest_finding_kind {
 	SUGGEST_ELEMENTS,	/* array elements written by different threads: pad the element */
 	SUGGEST_INSTANCES,	/* instances sharing lines: align the type */
 	SUGGEST_GAVE_UP,	/* --max-growth: a boundary not kept */
+	SUGGEST_ARRAY_ELEMENT,	/* the element of an array whose threads' elements share lines:
+				 * padded to whole lines */
 };
 
 /**
@@ -158,7 +160,8 @@ enum suggest_finding_kind {
  * @a, @b:	figures: TRUE_SHARING: writer threads, loads by readers that would have to sum
  *		shards; TEST_BEFORE_SET: redundant RMWs, RMWs checked; ELEMENTS: new element
  *		size, size cost; INSTANCES: instances sharing a line with another's writers, -;
- *		GAVE_UP: the group index whose boundary was dropped, its HITMs
+ *		GAVE_UP: the group index whose boundary was dropped, its HITMs;
+ *		ARRAY_ELEMENT: the padded size, the bytes added per element
  * @rate:	TRUE_SHARING: the reads per second of the sum side (0 when time is unknown)
  */
 struct suggest_finding {
@@ -241,6 +244,15 @@ void suggest__add_rmw(struct suggest *sg, unsigned int unit, uint64_t total, uin
 
 /* The unit covering @offset, or -1 (a hole, the padding). */
 int suggest__unit_at(const struct suggest *sg, uint64_t offset);
+
+/*
+ * The struct's instances are the elements of an array whose placement makes them share lines
+ * (analyzer/array_align.h's enum align_cause bits): with ALIGN_PAD the suggestion is the
+ * element padded to whole lines (the order kept, an alignment on its first member); with
+ * ALIGN_BASE alone no member order is the cause ("nothing to do": the caller patches the
+ * allocation).  Call before suggest__run.
+ */
+void suggest__set_array_causes(struct suggest *sg, unsigned int causes);
 
 /* Decide: fills *@res, whose arrays the suggest owns: @res must stay where it is until
  * suggest__delete, which frees them. */

@@ -190,7 +190,7 @@ void suggest__explain(const struct suggest_result *r, const struct suggest_names
 	for (unsigned int i = 0; i < r->nr_units; i++)
 		if (r->profiles[r->order[i]].use == SUGGEST_COLD)
 			strbuf__addf(&cold, "%s%s", cold.len ? ", " : "", n->units[r->order[i]].name);
-	if (cold.len)
+	if (cold.len && r->nr_groups)
 		strbuf__addf(out, "    cold (no access recorded, fills the space left): %s\n",
 			     cold.buf);
 	strbuf__release(&cold);
@@ -287,6 +287,13 @@ void suggest__advice(const struct suggest_result *r, const struct suggest_names 
 					  "posix_memalign).\n",
 				     f->a, plural(f->a, "instance", "instances"), n->type, line);
 			break;
+		case SUGGEST_ARRAY_ELEMENT:
+			strbuf__addf(out, "  elements: %s is the element of an array whose elements, "
+					  "written by different threads, share cache lines: padded to "
+					  "%" PRIu64 " bytes (+%" PRIu64 " each), every element starts a "
+					  "line of its own in a line-aligned array.\n",
+				     n->type, f->a, f->b);
+			break;
 		case SUGGEST_GAVE_UP:
 			strbuf__addf(out, "  --max-growth: %s does not start a line of its own "
 					  "(%" PRIu64 " HITM on its members stay possible).\n",
@@ -320,9 +327,30 @@ static void group_use_brief(const struct suggest_group *g, struct strbuf *out)
 	}
 }
 
+/* The finding of @kind in @r, or NULL. */
+static const struct suggest_finding *finding_of(const struct suggest_result *r,
+						enum suggest_finding_kind kind)
+{
+	for (unsigned int f = 0; f < r->nr_findings; f++)
+		if (r->findings[f].kind == kind)
+			return &r->findings[f];
+	return NULL;
+}
+
 void suggest__comment(const struct suggest_result *r, const struct suggest_names *n,
 		      struct strbuf *out)
 {
+	const struct suggest_finding *pad = finding_of(r, SUGGEST_ARRAY_ELEMENT);
+
+	if (pad) {
+		/* the element of a per-thread array: its size is the whole point */
+		strbuf__addf(out, "Cache-line layout (lineup suggest, from %s):\n", n->recording);
+		strbuf__addf(out, "each %s is one thread's element of an array: it is aligned to\n"
+				  "%u bytes (%" PRIu64 " with the padding), so no two threads' "
+				  "elements share\na cache line.  Allocate such arrays line-aligned "
+				  "(aligned_alloc).\n", n->type, n->line_size, pad->a);
+		return;
+	}
 	strbuf__addf(out, "Cache-line layout (lineup suggest, from %s):\n", n->recording);
 	strbuf__addf(out, "members written by the same threads share a line; members that are only\n"
 			  "read sit on a line that no write invalidates.\n");

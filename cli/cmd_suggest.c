@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analyzer/array_align.h"
 #include "analyzer/data_src.h"
 #include "analyzer/fields.h"
 #include "analyzer/layout.h"
@@ -167,6 +168,8 @@ struct suggest_ctx {
 	unsigned int line_size;
 	uint64_t samples, attributed;
 	struct arena arena;
+	struct fields *fields;		/* the recording's field tables, for array_align */
+	struct array_align *align;	/* arrays whose threads' elements share lines */
 };
 
 static int parse_growth(struct suggest_opts *o, const char *arg)
@@ -358,11 +361,18 @@ static int on_sample(void *ctx, struct session *s, const struct session_sample *
 		return 0;
 	fields_sample__init(&fs, smp);
 	c->samples++;
-	if (fields_attr__resolve(c->fa, &fs, &res) || !res.layout)
-		return 0;
+	int unresolved = fields_attr__resolve(c->fa, &fs, &res);
+
 	memset(&a, 0, sizeof(a));
+	a.ip = fs.ip;
+	a.addr = fs.addr;
+	a.time = fs.time;
+	a.weight = fs.weight;
+	a.cpu = fs.cpu;
+	a.tid = fs.tid;
 	fields_access__classify(&a, fs.data_src, fs.addr);
-	if (!a.load && !a.store)
+	fields__add(c->fields, &res, &a);
+	if (unresolved || !res.layout || (!a.load && !a.store))
 		return 0;
 	c->attributed++;
 	struct target *t = target_of(c, res.layout);
@@ -632,7 +642,7 @@ static const char *finding_id(enum suggest_finding_kind k)
 	static const char *const ids[] = {
 		[SUGGEST_TRUE_SHARING] = "true_sharing", [SUGGEST_TEST_BEFORE_SET] = "test_before_set",
 		[SUGGEST_ELEMENTS] = "pad_elements", [SUGGEST_INSTANCES] = "align_instances",
-		[SUGGEST_GAVE_UP] = "max_growth",
+		[SUGGEST_GAVE_UP] = "max_growth", [SUGGEST_ARRAY_ELEMENT] = "pad_array_element",
 	};
 	return ids[k];
 }
@@ -851,6 +861,17 @@ struct patch {
 	char **comments;
 	char **names;		/* by-name matches: the source's units, the slots' names */
 	unsigned int nr_names;
+	char **orig;		/* each file as read (files[].text: what srcpatch is given) */
+	struct alloc_fix *allocs;	/* the misaligned arrays' allocations */
+	unsigned int nr_allocs;
+	char *diff;		/* every change, allocations and structs, as one diff */
+};
+
+/* One misaligned array's allocating call, rewritten or not (and why). */
+struct alloc_fix {
+	const struct align_finding *af;
+	char *where;		/* "file.c:42" */
+	char *message;		/* why not, or NULL when rewritten */
 };
 
 static unsigned int patch_file(struct patch *p, const char *path, const char *root,
@@ -866,8 +887,10 @@ static unsigned int patch_file(struct patch *p, const char *path, const char *ro
 		}
 	p->files = xrealloc(p->files, (p->nr_files + 1) * sizeof(*p->files));
 	p->paths = xrealloc(p->paths, (p->nr_files + 1) * sizeof(*p->paths));
+	p->orig = xrealloc(p->orig, (p->nr_files + 1) * sizeof(*p->orig));
 	p->files[p->nr_files] = (struct srcpatch_file){ .path = name, .text = text };
 	p->paths[p->nr_files] = xstrdup(path);
+	p->orig[p->nr_files] = xstrdup(text);
 	return p->nr_files++;
 }
 
@@ -877,7 +900,15 @@ static void patch_release(struct patch *p)
 		free((char *)p->files[i].path);
 		free((char *)p->files[i].text);
 		free(p->paths[i]);
+		free(p->orig[i]);
 	}
+	for (unsigned int i = 0; i < p->nr_allocs; i++) {
+		free(p->allocs[i].where);
+		free(p->allocs[i].message);
+	}
+	free(p->allocs);
+	free(p->orig);
+	free(p->diff);
 	for (unsigned int i = 0; i < p->nr_reqs; i++) {
 		free((void *)p->reqs[i].slots);
 		free((void *)p->reqs[i].expected);
@@ -1004,6 +1035,180 @@ static void match_by_name(struct patch *p, struct srcpatch_request *rq, const ch
 	memcpy(p->names + p->nr_names, unit, nu * sizeof(*unit));
 	p->nr_names += nu;
 	free(unit);
+}
+
+/* Whether finding @af concerns the structs asked for (-C), or any without -C. */
+static bool align_selected(const struct suggest_ctx *c, const struct align_finding *af)
+{
+	if (!c->o->structs.nr)
+		return true;
+	for (size_t k = 0; k < c->nr_targets; k++)
+		if (c->targets[k].selected &&
+		    (c->targets[k].flat == af->elem ||
+		     (af->name && !strcmp(c->targets[k].flat->name, af->name))))
+			return true;
+	return false;
+}
+
+/* A finding whose fix lineup can write: an aligned allocation, a padded element. */
+static bool align_fixable(const struct align_finding *af)
+{
+	return !(af->causes & ALIGN_BLOCKS) && af->causes;
+}
+
+/* The structs whose instances are a misaligned array's elements: padded, or left alone. */
+static void array_targets(struct suggest_ctx *c)
+{
+	for (size_t i = 0; i < c->align->nr_findings; i++) {
+		const struct align_finding *af = &c->align->findings[i];
+
+		if (!af->elem || !align_fixable(af))
+			continue;
+		for (size_t k = 0; k < c->nr_targets; k++)
+			if (c->targets[k].flat == af->elem && c->targets[k].sg)
+				suggest__set_array_causes(c->targets[k].sg, af->causes);
+	}
+}
+
+static void alloc_fix_add(struct patch *p, const struct align_finding *af, char *where,
+			  char *message)
+{
+	p->allocs = xrealloc(p->allocs, (p->nr_allocs + 1) * sizeof(*p->allocs));
+	p->allocs[p->nr_allocs++] = (struct alloc_fix){ af, where, message };
+}
+
+/*
+ * The allocating calls of the misaligned arrays rewritten to return line-aligned memory,
+ * before the structs are laid out (a struct rewrite of the same file starts from that text;
+ * the diff of both is made from the file as read).  EXIT_NOTHING when one could not be.
+ */
+static int make_alloc_fixes(struct suggest_ctx *c, struct patch *p)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < c->align->nr_findings; i++) {
+		const struct align_finding *af = &c->align->findings[i];
+		const char *file;
+		unsigned int line;
+		char err[PATH_MAX + 128], *path, *text, *fixed;
+
+		if (!(af->causes & ALIGN_BASE) || !align_fixable(af) || !align_selected(c, af))
+			continue;
+		rc = EXIT_NOTHING;	/* until it is done */
+		if (!af->obj.site || fields_attr__source_line(c->fa, af->obj.site, &file, &line)) {
+			alloc_fix_add(p, af, NULL, xstrdup("the debug info gives no source line for "
+							   "the allocating call"));
+			continue;
+		}
+		char *where = xasprintf("%s:%u", file, line);
+
+		if (af->first) {
+			alloc_fix_add(p, af, where, xasprintf("the array starts %" PRIu64 " bytes "
+							      "into its allocation: align it by hand",
+							      af->first));
+			continue;
+		}
+		if (!(path = find_source(file, c->o->source_root))) {
+			alloc_fix_add(p, af, where, xasprintf("%s not found%s%s", file,
+							      c->o->source_root ? " under " : "",
+							      c->o->source_root ? c->o->source_root : ""));
+			continue;
+		}
+		if (!(text = file__read_text(path, err, sizeof(err)))) {
+			alloc_fix_add(p, af, where, xstrdup(err));
+			free(path);
+			continue;
+		}
+		unsigned int f = patch_file(p, path, c->o->source_root, text);
+
+		free(path);
+		fixed = srcpatch__align_alloc(&p->files[f], line, c->line_size, err, sizeof(err));
+		if (!fixed) {
+			alloc_fix_add(p, af, where, xstrdup(err));
+			continue;
+		}
+		free((char *)p->files[f].text);
+		p->files[f].text = fixed;
+		alloc_fix_add(p, af, where, NULL);
+		rc = 0;
+	}
+	return rc;
+}
+
+/* The one diff: each file as read against its final text. */
+static void patch_diff(struct patch *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (unsigned int i = 0; i < p->nr_files; i++)
+		srcpatch__diff(&sb, p->files[i].path, p->orig[i],
+			       p->sp && i < p->sp->nr_texts ? p->sp->texts[i] : p->files[i].text);
+	p->diff = sb.buf ? sb.buf : xstrdup("");
+}
+
+/* The misaligned arrays, each with its fix and what became of its patch. */
+static void print_align(struct suggest_ctx *c, const struct patch *p, struct strbuf *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->align->nr_findings; i++) {
+		const struct align_finding *af = &c->align->findings[i];
+
+		if (!align_selected(c, af))
+			continue;
+		if (!n++)
+			strbuf__addf(out, "arrays whose elements share cache lines across threads:\n");
+		align_finding__explain(c->align, af, fields_attr__name_ip, c->fa, out);
+		for (unsigned int k = 0; k < p->nr_allocs; k++) {
+			const struct alloc_fix *x = &p->allocs[k];
+
+			if (x->af != af)
+				continue;
+			if (x->message)
+				strbuf__addf(out, "  no patch for the allocation: %s%s%s\n",
+					     x->where ? x->where : "", x->where ? ": " : "",
+					     x->message);
+			else
+				strbuf__addf(out, "  patch: the allocation at %s made line-aligned\n",
+					     x->where);
+		}
+		strbuf__addf(out, "\n");
+	}
+}
+
+static void json_align(struct suggest_ctx *c, const struct patch *p, struct strbuf *out)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	size_t n = 0;
+
+	strbuf__addf(out, ", \"alignment\": [");
+	for (size_t i = 0; i < c->align->nr_findings; i++) {
+		const struct align_finding *af = &c->align->findings[i];
+
+		if (!align_selected(c, af))
+			continue;
+		strbuf__reset(&tmp);
+		align_finding__explain(c->align, af, fields_attr__name_ip, c->fa, &tmp);
+		strbuf__addf(out, "%s{", n++ ? ", " : "");
+		json_str(out, "object", af->name, false);
+		json_str(out, "element", af->elem ? af->elem->name : NULL, true);
+		strbuf__addf(out, ", \"causes\": [");
+		for (unsigned int bit = 1, k = 0; bit <= ALIGN_BLOCKS; bit <<= 1)
+			if (af->causes & bit)
+				strbuf__addf(out, "%s\"%s\"", k++ ? ", " : "", align_cause__id(bit));
+		strbuf__addf(out, "], \"misalign\": %u, \"stride\": %" PRIu64 ", \"new_stride\": %"
+				  PRIu64 ", \"new_size\": %" PRIu64 ", \"hitm\": %" PRIu64,
+			     af->misalign, af->stride, af->new_stride, af->new_size, af->hitm);
+		json_str(out, "text", tmp.buf, true);
+		for (unsigned int k = 0; k < p->nr_allocs; k++)
+			if (p->allocs[k].af == af) {
+				json_str(out, "allocation", p->allocs[k].where, true);
+				json_str(out, "allocation_patch_refused", p->allocs[k].message, true);
+			}
+		strbuf__addf(out, "}");
+	}
+	strbuf__addf(out, "]");
+	strbuf__release(&tmp);
 }
 
 /* One request per suggested struct whose source is found; the others are said. */
@@ -1357,6 +1562,7 @@ static int open_recording(struct suggest_ctx *c)
 		c->line_size *= 2;
 	if (o->max_growth_lines)
 		o->max_growth = o->max_growth_lines * c->line_size;
+	c->fields = fields__new(c->line_size);
 	struct session_tool tool = { .ctx = c, .sample = on_sample, .side_sample = side_sample };
 
 	session__set_filter(c->session, &o->filter);
@@ -1365,6 +1571,10 @@ static int open_recording(struct suggest_ctx *c)
 		return EXIT_USAGE;
 	}
 	cli__attr_warnings(c->fa);
+	fields__finish(c->fields);
+	struct align_objects objs = { fields_attr__object_at, c->fa };
+
+	c->align = array_align__find(c->fields, &objs);
 	if (!c->samples) {
 		cli__error("%s: no sample with a data address (record with lineup record, perf "
 			   "c2c record or perf mem record)", o->input);
@@ -1389,6 +1599,8 @@ static void ctx_release(struct suggest_ctx *c)
 	}
 	free(c->targets);
 	u64map__exit(&c->target_of);
+	array_align__delete(c->align);
+	fields__delete(c->fields);
 	fields_attr__delete(c->fa);
 	session__close(c->session);
 	arena__release(&c->arena);
@@ -1445,7 +1657,7 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 	struct verify_result *vr = NULL;
 	struct strbuf out = STRBUF_INIT;
 	int rc, first = cli__parse(cmd, argc, argv, suggest_option, &o, &rc);
-	bool any_ok = false, verify_failed = false;
+	bool any_ok = false, verify_failed = false, any_align = false;
 
 	const char *under_review = NULL;
 
@@ -1480,6 +1692,7 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 	char *recording = xasprintf("%s (%" PRIu64 " samples, %" PRIu64 " attributed)", o.input,
 				    c.samples, c.attributed);
 
+	array_targets(&c);
 	for (size_t k = 0; k < c.nr_targets; k++)
 		if (c.targets[k].selected) {
 			decide(&c, &c.targets[k]);
@@ -1487,8 +1700,16 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 		}
 	int prc = 0;
 
-	if ((o.patch || o.verify || o.format == FMT_TUI) && any_ok)
-		prc = make_patch(&c, &patch, recording);
+	for (size_t i = 0; i < c.align->nr_findings; i++)
+		any_align |= align_fixable(&c.align->findings[i]) &&
+			     align_selected(&c, &c.align->findings[i]);
+	if ((o.patch || o.verify || o.format == FMT_TUI) && (any_ok || any_align)) {
+		int arc = make_alloc_fixes(&c, &patch);
+
+		prc = any_ok ? make_patch(&c, &patch, recording) : 0;
+		prc = prc ? prc : arc;
+		patch_diff(&patch);
+	}
 	if (o.format == FMT_TUI) {
 		rc = EXIT_NOTHING;
 		for (size_t k = 0; k < c.nr_targets && rc == EXIT_NOTHING; k++) {
@@ -1499,7 +1720,7 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 			if (!t->selected || t->res.status != SUGGEST_OK || !t->built)
 				continue;
 			names_init(&nm, &nc, &c, t, recording);
-			rc = browse(&c, t, &nm, patch.sp && *patch.sp->diff ? patch.sp->diff : NULL);
+			rc = browse(&c, t, &nm, patch.diff && *patch.diff ? patch.diff : NULL);
 			strbuf__release(&nc.sb);
 		}
 		if (rc == EXIT_NOTHING)
@@ -1508,9 +1729,9 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 		goto out;
 	}
 	if (under_review) {
-		int crc = patch.sp ? check_patch(under_review, patch.sp->diff) : EXIT_NOTHING;
+		int crc = patch.diff ? check_patch(under_review, patch.diff) : EXIT_NOTHING;
 
-		if (!patch.sp)
+		if (!patch.diff)
 			cli__error("%s: lineup suggests no patch for this recording", under_review);
 		if (crc) {
 			free(recording);
@@ -1532,6 +1753,8 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 	if (o.format == FMT_JSON)
 		strbuf__addf(&out, "{\"input\": \"%s\", \"line_size\": %u, \"structs\": [",
 			     o.input, c.line_size);
+	else
+		print_align(&c, &patch, &out);
 	for (size_t k = 0, n = 0; k < c.nr_targets; k++) {
 		struct target *t = &c.targets[k];
 		struct suggest_names nm;
@@ -1549,7 +1772,7 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 			json_target(&c, t, &nm, &out);
 			if (t->planned) {
 				if (req >= 0 && !patch.sp->outcomes[req].error)
-					json_str(&out, "patch", patch.sp->diff, true);
+					json_str(&out, "patch", patch.diff, true);
 				if (vr && req >= 0 && vr[req].done) {
 					strbuf__addf(&out, ", \"verify\": {\"ok\": %s, "
 							   "\"skipped\": %s",
@@ -1590,11 +1813,14 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 		}
 		strbuf__release(&nc.sb);
 	}
-	if (o.format == FMT_JSON)
-		strbuf__addf(&out, "\n]}\n");
+	if (o.format == FMT_JSON) {
+		strbuf__addf(&out, "\n]");
+		json_align(&c, &patch, &out);
+		strbuf__addf(&out, "}\n");
+	}
 	fputs(out.buf ? out.buf : "", rep);
-	if (o.patch && patch.sp && *patch.sp->diff) {
-		if (write_out(o.patch, patch.sp->diff))
+	if (o.patch && patch.diff && *patch.diff) {
+		if (write_out(o.patch, patch.diff))
 			prc = EXIT_USAGE;
 		else if (strcmp(o.patch, "-") && o.format == FMT_JSON)
 			fprintf(stderr, "lineup suggest: wrote %s\n", o.patch);
@@ -1602,7 +1828,7 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 			fprintf(rep, "\nwrote %s\n", o.patch);
 	}
 	free(recording);
-	rc = prc ? prc : verify_failed ? EXIT_NOTHING : any_ok ? EXIT_OK : EXIT_NOTHING;
+	rc = prc ? prc : verify_failed ? EXIT_NOTHING : any_ok || any_align ? EXIT_OK : EXIT_NOTHING;
 out:
 	free(vr);
 	strbuf__release(&out);

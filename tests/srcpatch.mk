@@ -10,3 +10,7 @@ SRCPATCH_TESTS = tests/srcpatch/kernel.sh tests/srcpatch/compile.sh
 TESTS += $(SRCPATCH_TESTS)
 dist_check_SCRIPTS += $(SRCPATCH_TESTS)
 $(SRCPATCH_TESTS:.sh=.log): tests/tools/srcpatch_run
+check_PROGRAMS += tests/unit/srcpatch_alloc_test
+tests_unit_srcpatch_alloc_test_SOURCES = tests/unit/srcpatch_alloc_test.c tests/unit/check.h
+tests_unit_srcpatch_alloc_test_LDADD = analyzer/libanalyzer.a util/libutil.a
+TESTS += tests/unit/srcpatch_alloc_test

@@ -572,20 +572,31 @@ static int browse(struct suggest_ctx *c, struct target *t, const struct suggest_
 		  const char *patch)
 {
 	struct strbuf cur = STRBUF_INIT, prop = STRBUF_INIT, com = STRBUF_INIT, title = STRBUF_INIT;
+	struct strbuf sum = STRBUF_INIT;
+	struct tui_line_figures *fig[2];
+	const struct suggest_prediction *pred[2] = { &t->res.before, &t->res.after };
 	char err[256];
 	int rc = EXIT_OK;
 
 	print_layout(c, t, false, &cur);
 	print_layout(c, t, true, &prop);
-	suggest__explain(&t->res, n, &com);
-	strbuf__addf(&com, "\nlayout comment:\n");
+	suggest__explain(&t->res, n, &sum);
 	suggest__comment(&t->res, n, &com);
+	for (int i = 0; i < 2; i++) {
+		fig[i] = xcalloc(pred[i]->nr_lines + 1, sizeof(*fig[i]));
+		for (unsigned int k = 0; k < pred[i]->nr_lines; k++)
+			fig[i][k] = (struct tui_line_figures){ pred[i]->lines[k].offset,
+							       pred[i]->lines[k].hitm_measured,
+							       pred[i]->lines[k].transfers };
+	}
 	strbuf__addf(&title, "%s%s%s", t->flat->name, t->flat->type->decl_file ? " (" : "",
 		     t->flat->type->decl_file ? t->flat->type->decl_file : "");
 	if (t->flat->type->decl_file)
 		strbuf__addf(&title, ")");
 	struct tui_suggestion ts = {
-		.title = title.buf, .current = cur.buf, .proposed = prop.buf, .comment = com.buf,
+		.title = title.buf, .summary = sum.buf, .current = cur.buf, .proposed = prop.buf,
+		.before = fig[0], .nr_before = pred[0]->nr_lines, .after = fig[1],
+		.nr_after = pred[1]->nr_lines, .line_size = c->line_size, .comment = com.buf,
 		.patch = patch, .patch_name = "layout.patch",
 	};
 
@@ -596,7 +607,10 @@ static int browse(struct suggest_ctx *c, struct target *t, const struct suggest_
 	strbuf__release(&cur);
 	strbuf__release(&prop);
 	strbuf__release(&com);
+	strbuf__release(&sum);
 	strbuf__release(&title);
+	free(fig[0]);
+	free(fig[1]);
 	return rc;
 }
 

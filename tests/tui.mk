@@ -11,3 +11,5 @@ TESTS += tests/tui/suggest.sh
 dist_check_SCRIPTS += tests/tui/suggest.sh
 TESTS += tests/tui/display.sh
 dist_check_SCRIPTS += tests/tui/display.sh
+TESTS += tests/tui/suggest_cmd.sh
+dist_check_SCRIPTS += tests/tui/suggest_cmd.sh

@@ -160,6 +160,14 @@ size_t text_view__rows(struct view *v);
 void text_view__clear(struct view *v);
 /* Put the cursor on line @i (the source line of a code address). */
 void text_view__goto(struct view *v, size_t i);
+/*
+ * A text view whose lines depend on the terminal's width (the suggestion's layouts side by
+ * side): @fill (with the context of text_view__set_keys) fills the emptied view for @cols
+ * columns, before the view is first drawn and again after each change of width; the cursor
+ * stays where it was.  text_view__refill: fill it again now (another choice of the view's).
+ */
+void text_view__set_fill(struct view *v, void (*fill)(void *ctx, struct view *v, int cols));
+void text_view__refill(struct view *v);
 /* Extra keys of a text view (the suggestion's w); @ctx freed by @free_ctx with the view. */
 void text_view__set_keys(struct view *v,
 			 enum view_key (*key)(void *ctx, struct browser *b, struct view *v, int key),

@@ -219,6 +219,57 @@ void screen__put(int y, const char *text, int xoff, int width, int attr)
 	attrset(A_NORMAL);
 }
 
+/*
+ * Walk @len bytes of @text as screen__put draws them: @emit (when not NULL) gets each
+ * character's bytes (a tab as spaces, what is not shown as '?') until @width columns are
+ * filled; the columns used are returned.
+ */
+static int walk(const char *text, size_t len, int width, struct strbuf *emit)
+{
+	size_t p = 0;
+	mbstate_t st;
+	int col = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (p < len && col < width) {
+		size_t at = p;
+		wchar_t wc;
+		int w;
+
+		if (text[p] == '\t') {
+			int next = (col / 8 + 1) * 8;
+
+			p++;
+			for (; col < next && col < width; col++)
+				if (emit)
+					strbuf__add(emit, " ", 1);
+			continue;
+		}
+		wc = next_char(text, len, &p, &st, &w);
+		if (col + w > width)
+			break;
+		if (emit) {
+			if (wc == L'?' && (p - at != 1 || text[at] != '?'))
+				strbuf__add(emit, "?", 1);
+			else
+				strbuf__add(emit, text + at, p - at);
+		}
+		col += w;
+	}
+	return col;
+}
+
+int screen__width(const char *text, size_t len)
+{
+	return walk(text, len, 1 << 30, NULL);
+}
+
+void screen__fit(const char *text, size_t len, int width, struct strbuf *out)
+{
+	for (int col = walk(text, len, width, out); col < width; col++)
+		strbuf__add(out, " ", 1);
+}
+
 int screen__key(void)
 {
 	return getch();

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/strbuf.h"
+
 enum screen_attr {
 	SA_NORMAL,
 	SA_TITLE,	/* the top line */
@@ -48,6 +50,14 @@ int screen__cols(void);
  * @xoff display columns, in @width columns from column 0, padded with spaces, in @attr.
  */
 void screen__put(int y, const char *text, int xoff, int width, int attr);
+/* The display width of @len bytes of @text, as screen__put would draw them (tabs to 8). */
+int screen__width(const char *text, size_t len);
+/*
+ * Append @len bytes of @text to @out as screen__put would draw them from column 0 (tabs
+ * expanded), cut or padded with spaces to @width display columns: a cell of a row built of
+ * several texts side by side.
+ */
+void screen__fit(const char *text, size_t len, int width, struct strbuf *out);
 /* The next key (curses key codes; KEY_RESIZE after a resize). */
 int screen__key(void);
 void screen__refresh(void);

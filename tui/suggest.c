@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `lineup suggest --tui`: the proposed layout and the current one, the layout comment and the
- * patch in one view (Tab goes from part to part); w writes the patch to a file, asking its
- * name, and asking again before it writes over a file that exists.
+ * `lineup suggest --tui`: what the suggestion does, the current layout and the proposed one
+ * with each cache line's HITMs (measured before, predicted after), the layout comment and the
+ * patch, in one view (Tab goes from part to part).  The layouts are side by side where the
+ * terminal is wide enough for both (each cut to its half), one above the other where it is
+ * not; v chooses.  w writes the patch to a file, asking its name, and asking again before it
+ * writes over a file that exists.
+ *
+ * Ownership: the view borrows the suggestion (tui__suggest's caller keeps it for the call).
  */
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,25 +25,25 @@
 #include "tui/tui.h"
 #include "util/xalloc.h"
 
-#define MAX_PARTS 4
+#define MAX_PARTS 5
+#define GUTTER " | "
+#define GUTTER_W 3
+
+enum layouts_shown { LAYOUTS_AUTO, LAYOUTS_BESIDE, LAYOUTS_ABOVE };
 
 struct suggest_ctx {
 	const struct tui_suggestion *s;
+	char *current, *proposed;	/* the layouts with their lines' figures */
+	enum layouts_shown shown;
 	size_t part[MAX_PARTS];	/* first line of each part */
 	int nr_parts;
 };
 
-static void add_part(struct view *v, struct suggest_ctx *sc, const char *heading,
-		     const char *text, bool diff)
+/* Each line of @text, with its attribute: a patch's + and - lines, its hunks. */
+static void add_lines(struct view *v, const char *text, bool diff)
 {
 	const char *p = text;
 
-	if (!text)
-		return;
-	if (sc->nr_parts)
-		text_view__add(v, SA_NORMAL, "%s", "");
-	sc->part[sc->nr_parts++] = text_view__rows(v);
-	text_view__add(v, SA_HEADER, "%s", heading);
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		int len = nl ? (int)(nl - p) : (int)strlen(p);
@@ -48,9 +54,150 @@ static void add_part(struct view *v, struct suggest_ctx *sc, const char *heading
 			attr = p[0] == '+' ? SA_ADD : SA_DEL;
 		else if (diff && !strncmp(p, "@@", 2))
 			attr = SA_BOUNDARY;
+		else if (!diff && strstr(p, "/* line ") && strstr(p, " HITM"))
+			attr = SA_BOUNDARY;
 		text_view__add(v, attr, "%.*s", len, p);
 		p += nl ? len + 1 : len;
 	}
+}
+
+static void begin_part(struct view *v, struct suggest_ctx *sc, const char *heading)
+{
+	if (sc->nr_parts)
+		text_view__add(v, SA_NORMAL, "%s", "");
+	if (sc->nr_parts < MAX_PARTS)
+		sc->part[sc->nr_parts++] = text_view__rows(v);
+	text_view__add(v, SA_HEADER, "%s", heading);
+}
+
+static void add_part(struct view *v, struct suggest_ctx *sc, const char *heading,
+		     const char *text, bool diff)
+{
+	if (!text || !*text)
+		return;
+	begin_part(v, sc, heading);
+	add_lines(v, text, diff);
+}
+
+/*
+ * @layout with a comment line after its first line and after each cache-line boundary (pahole's
+ * "--- cacheline N boundary"): that line's HITMs and transfers (@f, by offset), @what they are.
+ */
+static char *with_figures(const char *layout, const struct tui_line_figures *f, size_t nr,
+			  unsigned int line_size, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = layout;
+	bool first = true;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *b = memmem(p, len, "cacheline ", 10);
+		long n = -1;
+
+		strbuf__add(&sb, p, len);
+		strbuf__add(&sb, "\n", 1);
+		if (first) {
+			n = 0;
+		} else if (b && memmem(p, len, " boundary", 9)) {
+			char *end;
+
+			n = strtol(b + 10, &end, 10);
+			if (end == b + 10 || strncmp(end, " boundary", 9))
+				n = -1;
+		}
+		first = false;
+		for (size_t i = 0; n >= 0 && line_size && i < nr; i++)
+			if (f[i].offset == (uint64_t)n * line_size)
+				strbuf__addf(&sb, "\t/* line %ld (+%" PRIu64 "): %" PRIu64 " HITM %s, "
+					     "%" PRIu64 " transfers */\n", n, f[i].offset, f[i].hitm,
+					     what, f[i].transfers);
+		p += nl ? len + 1 : len;
+	}
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+/* The widest line of @text, and of its pahole part (to the offset comment's end). */
+static void widths(const char *text, int *all, int *core)
+{
+	const char *p = text;
+
+	*all = *core = 0;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *c = memmem(p, len, "*/", 2);
+		int w = screen__width(p, len);
+
+		if (w > *all)
+			*all = w;
+		w = screen__width(p, c ? (size_t)(c + 2 - p) : len);
+		if (w > *core)
+			*core = w;
+		p += nl ? len + 1 : len;
+	}
+}
+
+/* The next line of *@p (advanced), "" at the end. */
+static const char *next_line(const char **p, size_t *len)
+{
+	const char *s = *p, *nl = strchr(s, '\n');
+
+	*len = nl ? (size_t)(nl - s) : strlen(s);
+	*p += nl ? *len + 1 : *len;
+	return s;
+}
+
+/*
+ * The two layouts side by side in @cols columns: true, or false when the terminal is too
+ * narrow for both layouts' members and offsets (then they go one above the other).
+ */
+static bool add_beside(struct view *v, struct suggest_ctx *sc, int cols)
+{
+	const char *l = sc->current, *r = sc->proposed;
+	int lall, lcore, rall, rcore, lw;
+	struct strbuf row = STRBUF_INIT;
+
+	widths(l, &lall, &lcore);
+	widths(r, &rall, &rcore);
+	lw = lall + GUTTER_W + rall <= cols ? lall : (cols - GUTTER_W) / 2;
+	if (lw < lcore || cols - GUTTER_W - lw < rcore)
+		return false;
+	screen__fit("Current layout (measured)", 25, lw, &row);
+	strbuf__addf(&row, "%sProposed layout (predicted)", GUTTER);
+	begin_part(v, sc, row.buf);
+	while (*l || *r) {
+		size_t llen, rlen;
+		const char *ls = next_line(&l, &llen), *rs = next_line(&r, &rlen);
+		bool fig = (memmem(ls, llen, "/* line ", 8) && memmem(ls, llen, " HITM", 5)) ||
+			   (memmem(rs, rlen, "/* line ", 8) && memmem(rs, rlen, " HITM", 5));
+
+		strbuf__reset(&row);
+		screen__fit(ls, llen, lw, &row);
+		strbuf__add(&row, GUTTER, GUTTER_W);
+		/* its tabs from its own first column */
+		screen__fit(rs, rlen, screen__width(rs, rlen), &row);
+		text_view__add(v, fig ? SA_BOUNDARY : SA_NORMAL, "%s", row.buf);
+	}
+	strbuf__release(&row);
+	return true;
+}
+
+/* The view's lines for a terminal @cols wide (again after a resize, or v). */
+static void fill(void *ctx, struct view *v, int cols)
+{
+	struct suggest_ctx *sc = ctx;
+	const struct tui_suggestion *s = sc->s;
+
+	sc->nr_parts = 0;
+	add_part(v, sc, "What it does", s->summary, false);
+	if (sc->shown == LAYOUTS_ABOVE || !add_beside(v, sc, cols)) {
+		add_part(v, sc, "Current layout (measured)", sc->current, false);
+		add_part(v, sc, "Proposed layout (predicted)", sc->proposed, false);
+	}
+	add_part(v, sc, "Layout comment", s->comment, false);
+	add_part(v, sc, "Patch", s->patch, true);
 }
 
 /* Write @text to @name; @replace: the user said a file there may go.  0 or -errno. */
@@ -77,7 +224,6 @@ static int write_file(const char *name, const char *text, bool replace)
 		err = -errno;
 	return err;
 }
-
 static void write_patch(struct browser *b, const struct tui_suggestion *s)
 {
 	struct strbuf name = STRBUF_INIT, yes = STRBUF_INIT, q = STRBUF_INIT;
@@ -128,6 +274,12 @@ static enum view_key suggest_key(void *ctx, struct browser *b, struct view *v, i
 	case 'w':
 		write_patch(b, sc->s);
 		return VIEW_KEY_DONE;
+	case 'v':
+		sc->shown = sc->shown == LAYOUTS_ABOVE ? LAYOUTS_AUTO : LAYOUTS_ABOVE;
+		text_view__refill(v);
+		browser__message(b, sc->shown == LAYOUTS_ABOVE ? "the layouts one above the other" :
+				 "the layouts side by side where the terminal is wide enough");
+		return VIEW_KEY_DONE;
 	case '\t':
 		for (int i = 0; i < sc->nr_parts; i++)
 			if (sc->part[i] > v->cur || i + 1 == sc->nr_parts) {
@@ -145,15 +297,23 @@ int tui__suggest(const struct tui_suggestion *s, char *err, size_t errlen)
 {
 	struct suggest_ctx sc = { .s = s };
 	struct view *v = text_view__new(s->title ? s->title : "suggestion");
+	int rc;
 
-	add_part(v, &sc, "Proposed layout", s->proposed, false);
-	add_part(v, &sc, "Current layout", s->current, false);
-	add_part(v, &sc, "Layout comment", s->comment, false);
-	add_part(v, &sc, "Patch", s->patch, true);
+	sc.current = with_figures(s->current ? s->current : "", s->before, s->nr_before,
+				  s->line_size, "measured");
+	sc.proposed = with_figures(s->proposed ? s->proposed : "", s->after, s->nr_after,
+				   s->line_size, "predicted");
 	text_view__set_keys(v, suggest_key,
-			    "Tab               the next part (proposed, current, comment, patch)\n"
+			    "Tab               the next part (what it does, the layouts, the\n"
+			    "                  comment, the patch)\n"
+			    "v                 the layouts one above the other, or side by side\n"
+			    "                  (where the terminal is wide enough: the default)\n"
 			    "w                 write the patch to a file (asks its name; never\n"
 			    "                  writes over a file without asking)\n",
 			    &sc, NULL);
-	return browser__browse(v, err, errlen);
+	text_view__set_fill(v, fill);
+	rc = browser__browse(v, err, errlen);
+	free(sc.current);
+	free(sc.proposed);
+	return rc;
 }

@@ -26,6 +26,8 @@ struct text_view {
 	const char *help;
 	void *ctx;
 	void (*free_ctx)(void *ctx);
+	void (*fill)(void *ctx, struct view *v, int cols);
+	int filled;		/* the width @fill filled the view for, -1: none yet */
 };
 
 static struct text_view *xv_of(struct view *v)
@@ -33,9 +35,24 @@ static struct text_view *xv_of(struct view *v)
 	return v->priv;
 }
 
+static void free_lines(struct text_view *xv)
+{
+	for (size_t i = 0; i < xv->nr; i++)
+		free(xv->lines[i].text);
+	xv->nr = 0;
+}
+
+/* Every look at the view's rows starts here: the lines filled for the terminal's width. */
 static size_t xv_nr_rows(struct view *v)
 {
-	return xv_of(v)->nr;
+	struct text_view *xv = xv_of(v);
+
+	if (xv->fill && xv->filled != screen__cols()) {
+		free_lines(xv);
+		xv->filled = screen__cols();
+		xv->fill(xv->ctx, v, xv->filled);
+	}
+	return xv->nr;
 }
 
 static int xv_nr_headers(struct view *v)
@@ -79,8 +96,7 @@ static void xv_release(struct view *v)
 {
 	struct text_view *xv = xv_of(v);
 
-	for (size_t i = 0; i < xv->nr; i++)
-		free(xv->lines[i].text);
+	free_lines(xv);
 	free(xv->lines);
 	if (xv->free_ctx)
 		xv->free_ctx(xv->ctx);
@@ -148,12 +164,19 @@ void text_view__add_text(struct view *v, int attr, const char *text)
 
 void text_view__clear(struct view *v)
 {
-	struct text_view *xv = xv_of(v);
-
-	for (size_t i = 0; i < xv->nr; i++)
-		free(xv->lines[i].text);
-	xv->nr = 0;
+	free_lines(xv_of(v));
 	v->cur = v->top = 0;
+}
+
+void text_view__set_fill(struct view *v, void (*fill)(void *ctx, struct view *v, int cols))
+{
+	xv_of(v)->fill = fill;
+	xv_of(v)->filled = -1;
+}
+
+void text_view__refill(struct view *v)
+{
+	xv_of(v)->filled = -1;
 }
 
 size_t text_view__rows(struct view *v)

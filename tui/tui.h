@@ -17,6 +17,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analyzer/fields.h"
 #include "util/strbuf.h"
@@ -84,26 +85,43 @@ struct tui_fields {
 int tui__fields(const struct tui_fields *tf, char *err, size_t errlen);
 
 /**
+ * struct tui_line_figures - one cache line of a layout, as the suggestion view marks it.
+ * @offset:	the line's start in the struct
+ * @hitm:	HITM samples: measured on it (the current layout), or predicted to stay (proposed)
+ * @transfers:	line transfers, modeled by replaying the recording
+ */
+struct tui_line_figures {
+	uint64_t offset, hitm, transfers;
+};
+
+/**
  * struct tui_suggestion - `lineup suggest --tui`: the suggestion view.
  * @title:	"struct file (include/linux/fs.h)"
- * @current, @proposed: the two layouts as printed (pahole's format, with the predicted HITMs
- *		per line in @proposed's line comments), each '\n'-separated
+ * @summary:	what the suggestion does and why (suggest's explanation), NULL: none
+ * @current, @proposed: the two layouts as printed (pahole's format), each '\n'-separated
+ * @before, @after: per cache line of @current and @proposed, its figures (@nr_before,
+ *		@nr_after of them; matched to pahole's "cacheline N boundary" by @line_size)
  * @comment:	the layout comment
  * @patch:	the unified diff, NULL when there is none
  * @patch_name:	the file name offered when writing the patch ("file.patch")
  */
 struct tui_suggestion {
 	const char *title;
+	const char *summary;
 	const char *current, *proposed;
+	const struct tui_line_figures *before, *after;
+	size_t nr_before, nr_after;
+	unsigned int line_size;
 	const char *comment;
 	const char *patch;
 	const char *patch_name;
 };
 
 /*
- * Show the suggestion: the proposed layout, then the current one, the comment and the patch
- * (Tab goes from one to the next).  w writes the patch to a file: it asks the name, and asks
- * again before writing over a file that exists.
+ * Show the suggestion: what it does, the current layout and the proposed one with each line's
+ * HITMs (side by side where the terminal is wide enough, else one above the other; v
+ * chooses), the comment and the patch (Tab goes from one to the next).  w writes the patch to
+ * a file: it asks the name, and asks again before writing over a file that exists.
  */
 int tui__suggest(const struct tui_suggestion *s, char *err, size_t errlen);
 

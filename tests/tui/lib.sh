@@ -80,7 +80,7 @@ tui_screen() {
 	local i=0
 	sed 's/[[:space:]]*$//' >"$T/want"
 	if [ -n "${TUI_PRINT:-}" ]; then
-		sleep 1
+		sleep "${TUI_PRINT_WAIT:-1}"
 		echo "tui_screen \"${1:-}\" <<EOF" >&2
 		tui_capture | sed -e "${TUI_SUBST:-}" >&2
 		echo "EOF" >&2

@@ -111,6 +111,15 @@ static void gcc_instrument_flag(const char *lib, char *out, size_t size)
 		snprintf(out, size, "-fsanitize=thread");
 }
 
+/*
+ * gcc: the mem* calls kept calls (no builtin expansion), fortify's checked forms too (they
+ * expand inline whatever -fno-builtin says: -U_FORTIFY_SOURCE), and not tail calls (a `jmp
+ * memset` would have the runtime see the caller's caller as the call site).
+ */
+#define GCC_MEM_FLAGS                                                                              \
+	"-fno-builtin-memset -fno-builtin-bzero -fno-builtin-memcpy -fno-builtin-memmove "         \
+	"-fno-builtin-mempcpy -U_FORTIFY_SOURCE -fno-optimize-sibling-calls"
+
 static int simflags_run(const struct command *cmd, int argc, char **argv)
 {
 	struct simflags_opts o = {.cmd = cmd};
@@ -133,6 +142,9 @@ static int simflags_run(const struct command *cmd, int argc, char **argv)
 	 * clang drops the read of a read-modify-write (x++) unless told not to, and that read
 	 * is the load that finds the line Modified elsewhere: the HITM.  clang's
 	 * -fno-sanitize-link-runtime keeps its tsan runtime out of a link with these flags.
+	 * gcc's instrumentation skips memset/bzero/memcpy/memmove, and expands those of known
+	 * sizes inline (mov or rep stos, never seen): GCC_MEM_FLAGS keeps them calls, which the
+	 * runtime interposes.  (clang's turns them into calls itself.)
 	 */
 	{
 		const char *base = strrchr(o.cc, '/');
@@ -159,7 +171,7 @@ static int simflags_run(const struct command *cmd, int argc, char **argv)
 		       clang ? "-fsanitize=thread" : instrument,
 		       clang ? "-fno-sanitize-link-runtime -fno-sanitize-thread-func-entry-exit "
 			       "-mllvm -tsan-compound-read-before-write"
-			     : "--param=tsan-instrument-func-entry-exit=0 -Wno-tsan");
+			     : "--param=tsan-instrument-func-entry-exit=0 -Wno-tsan " GCC_MEM_FLAGS);
 	if (o.cflags && o.libs)
 		putchar(' ');
 	if (o.libs)
@@ -200,7 +212,19 @@ const struct command cmd_sim_flags = {
 	"LINEUP_SIM_MAX_ALLOCS (allocations logged, 1000000) and "
 	"LINEUP_SIM_YIELD (each thread yields the CPU every N modeled accesses: threads contend "
 	"only when they run at the same time, so set it, e.g. to 500, where there are fewer "
-	"free CPUs than threads).",
+	"free CPUs than threads).\n"
+	"What is seen: every plain and atomic load and store the compiler instruments, struct "
+	"copies and clears (ranges), the pthread locks, and the calls to memset, bzero, memcpy, "
+	"memmove and mempcpy (and their fortified __*_chk forms) from the program and its "
+	"libraries, as one access per cache line they touch at the call's address (a copy: its "
+	"source read, then its destination written).  gcc expands those calls inline unless "
+	"told not to: these flags tell it (-fno-builtin-memset ..., -U_FORTIFY_SOURCE, and "
+	"-fno-optimize-sibling-calls so that the call's own address is the one recorded); a "
+	"-D_FORTIFY_SOURCE given after them, or __builtin_memset written in the source, "
+	"brings gcc's inline expansions of constant sizes back, and those are not seen.  Not "
+	"seen either: code not compiled with these flags (other than the mem* calls it makes), "
+	"the copies libc makes inside itself (stdio buffers, qsort, the str* and wmem* functions), "
+	"and the kernel's writes (read(2) into a buffer).",
     .options = simflags_options,
     .run = simflags_run,
 };

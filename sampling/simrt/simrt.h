@@ -10,7 +10,8 @@
  * per-thread buffers, the spool and the exits (exit, _exit, exec* and the descriptor calls that
  * could take the spool are interposed there), alloc.c interposes the allocator, locks.c the
  * pthread mutexes, spinlocks and rwlocks, patch.c rewrites the hooks' call sites between
- * windows (and owns SIGTRAP meanwhile), and output.c turns what was recorded into a perf.data
+ * windows (and owns SIGTRAP meanwhile), memops.c the libc calls that write or copy memory
+ * (memset, bzero, memcpy, memmove ...), and output.c turns what was recorded into a perf.data
  * at exit (or on a fatal signal).  The program sees only the hooks and the interposed calls:
  * the archive is one object whose other symbols are local (local.mk).
  *
@@ -102,6 +103,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -232,6 +234,13 @@ struct simrt_pair_slot {
 	_Atomic uint64_t pair;
 	uint64_t pad[5];
 };
+
+/* memops.c: glibc's memset/memcpy/memmove, bypassing the interposed (modeled) ones. */
+void *simrt__libc_memset(void *dst, int c, size_t n);
+void *simrt__libc_memcpy(void *dst, const void *src, size_t n);
+void *simrt__libc_memmove(void *dst, const void *src, size_t n);
+/* tsan.c: a range an interposed libc call reads or writes, as the range hooks see it. */
+void simrt__range_call(uint64_t addr, uint64_t size, enum coh_op op, uint64_t ret);
 
 /* runtime.c */
 extern int simrt__state;

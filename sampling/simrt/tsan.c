@@ -198,6 +198,14 @@ API void __tsan_write_range_pc(void *addr, unsigned long size, void *pc)
 	simrt__range((uintptr_t)addr, size, COH_STORE, (uintptr_t)pc | SIMRT_EXACT_IP);
 }
 
+/* A range read or written by an interposed libc call (memops.c): not the runtime's own. */
+void simrt__range_call(uint64_t addr, uint64_t size, enum coh_op op, uint64_t ret)
+{
+	if (simrt__phase_now() == SIMRT_PH_MODEL && simrt__inside())
+		return;
+	simrt__range(addr, size, op, ret);
+}
+
 API void __tsan_vptr_read(void **vptr_p)
 {
 	simrt__access((uintptr_t)vptr_p, sizeof(void *), COH_LOAD, RET);
@@ -214,20 +222,20 @@ API void *__tsan_memcpy(void *dst, const void *src, unsigned long size)
 {
 	simrt__range((uintptr_t)src, size, COH_LOAD, RET);
 	simrt__range((uintptr_t)dst, size, COH_STORE, RET);
-	return memcpy(dst, src, size);
+	return simrt__libc_memcpy(dst, src, size);
 }
 
 API void *__tsan_memmove(void *dst, const void *src, unsigned long size)
 {
 	simrt__range((uintptr_t)src, size, COH_LOAD, RET);
 	simrt__range((uintptr_t)dst, size, COH_STORE, RET);
-	return memmove(dst, src, size);
+	return simrt__libc_memmove(dst, src, size);
 }
 
 API void *__tsan_memset(void *dst, int c, unsigned long size)
 {
 	simrt__range((uintptr_t)dst, size, COH_STORE, RET);
-	return memset(dst, c, size);
+	return simrt__libc_memset(dst, c, size);
 }
 
 /*

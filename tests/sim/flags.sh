@@ -11,7 +11,7 @@ need perf
 # The flags themselves.
 out=$("$LINEUP" sim-flags --cc gcc --cflags) || fail "sim-flags --cflags"
 case "$out" in
-"-specs=/"*"/lineup-sim.specs --param=tsan-instrument-func-entry-exit=0 -Wno-tsan -g -fno-omit-frame-pointer") ;;
+"-specs=/"*"/lineup-sim.specs --param=tsan-instrument-func-entry-exit=0 -Wno-tsan -fno-builtin-memset -fno-builtin-bzero -fno-builtin-memcpy -fno-builtin-memmove -fno-builtin-mempcpy -U_FORTIFY_SOURCE -fno-optimize-sibling-calls -g -fno-omit-frame-pointer") ;;
 *) fail "gcc cflags: $out" ;;
 esac
 out=$("$LINEUP" sim-flags --cc /usr/bin/clang-19 --cflags) || fail "sim-flags --cc clang"
@@ -38,7 +38,7 @@ case "$out" in *" $T/prefix/bin/../lib/liblineup-sim.a "*) ;; *) fail "installed
 # interposes.  Its own functions (coherence model, perf.data writer, simrt__) are local, so a
 # program with functions of those names links and keeps its own.
 extra=$(nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | grep -v -E \
-	'^(__tsan_.*|malloc|calloc|realloc|free|memalign|posix_memalign|aligned_alloc|pthread_(mutex|rwlock|spin)_.*|pthread_sigmask|pthread_attr_setsigmask_np|sigaction|signal|sigprocmask|sigsuspend|ppoll|pselect|epoll_pwait|dlclose|close|close_range|closefrom|dup2|dup3|exit|_exit|_Exit|exec(ve|vpe|v|vp|l|lp|le)|fexecve)$')
+	'^(__tsan_.*|memset|bzero|memcpy|memmove|mempcpy|__mem(set|cpy|move|pcpy)_chk|malloc|calloc|realloc|free|memalign|posix_memalign|aligned_alloc|pthread_(mutex|rwlock|spin)_.*|pthread_sigmask|pthread_attr_setsigmask_np|sigaction|signal|sigprocmask|sigsuspend|ppoll|pselect|epoll_pwait|dlclose|close|close_range|closefrom|dup2|dup3|exit|_exit|_Exit|exec(ve|vpe|v|vp|l|lp|le)|fexecve)$')
 [ -z "$extra" ] || fail "the runtime exports its own symbols: $extra"
 cat >"$T/names.c" <<'EOF'
 #include <stdio.h>

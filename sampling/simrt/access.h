@@ -345,12 +345,8 @@ static inline void simrt__range(uint64_t addr, uint64_t size, enum coh_op op, ui
 {
 	uint64_t end = addr + size;
 
-	if (likely(simrt__phase_now() != SIMRT_PH_MODEL)) {
-		/* Between windows: nothing to model, the loads only counted (a line each). */
-		if (op == COH_LOAD && size)
-			simrt__cnt[0] += ((end - 1) >> 6) - (addr >> 6) + 1;
+	if (simrt__range_unmodeled(addr, size, op))
 		return;
-	}
 	/* One modeled access per line the range touches. */
 	while (addr < end) {
 		uint64_t next = (addr | 63) + 1;

@@ -25,7 +25,13 @@
 #include "analyzer/coherence.h"
 #include "sampling/simrt/simrt.h"
 
-#define API __attribute__((visibility("default"), noinline))
+/* The calls need no frame pointer (nothing unwinds through them); gcc's attribute only. */
+#ifdef __clang__
+#define NOFRAME
+#else
+#define NOFRAME optimize("omit-frame-pointer")
+#endif
+#define API __attribute__((visibility("default"), noinline, NOFRAME))
 #define RET ((uint64_t)(uintptr_t)__builtin_return_address(0))
 
 typedef void *(*memset_fn)(void *, int, size_t);
@@ -82,38 +88,68 @@ static void *loop_move(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-void *simrt__libc_memset(void *dst, int c, size_t n)
+static __attribute__((noinline)) void *slow_set(void *dst, int c, size_t n)
 {
 	return resolve() && real_memset ? real_memset(dst, c, n) : loop_set(dst, c, n);
 }
 
-void *simrt__libc_memcpy(void *dst, const void *src, size_t n)
+static __attribute__((noinline)) void *slow_copy(void *dst, const void *src, size_t n)
 {
 	return resolve() && real_memcpy ? real_memcpy(dst, src, n) : loop_move(dst, src, n);
 }
 
-void *simrt__libc_memmove(void *dst, const void *src, size_t n)
+static __attribute__((noinline)) void *slow_move(void *dst, const void *src, size_t n)
 {
 	return resolve() && real_memmove ? real_memmove(dst, src, n) : loop_move(dst, src, n);
+}
+
+/* (Fast path: glibc's function known, one load and an indirect jump.) */
+__attribute__((NOFRAME)) void *simrt__libc_memset(void *dst, int c, size_t n)
+{
+	memset_fn f = __atomic_load_n(&real_memset, __ATOMIC_RELAXED);
+
+	return __builtin_expect(f != NULL, 1) ? f(dst, c, n) : slow_set(dst, c, n);
+}
+
+__attribute__((NOFRAME)) void *simrt__libc_memcpy(void *dst, const void *src, size_t n)
+{
+	memcpy_fn f = __atomic_load_n(&real_memcpy, __ATOMIC_RELAXED);
+
+	return __builtin_expect(f != NULL, 1) ? f(dst, src, n) : slow_copy(dst, src, n);
+}
+
+__attribute__((NOFRAME)) void *simrt__libc_memmove(void *dst, const void *src, size_t n)
+{
+	memcpy_fn f = __atomic_load_n(&real_memmove, __ATOMIC_RELAXED);
+
+	return __builtin_expect(f != NULL, 1) ? f(dst, src, n) : slow_move(dst, src, n);
+}
+
+/* A range the call reads or writes: counted here between windows, modeled in tsan.c. */
+static inline __attribute__((always_inline)) void range(uint64_t addr, size_t n, enum coh_op op,
+							 uint64_t ret)
+{
+	if (!simrt__range_unmodeled(addr, n, op))
+		simrt__range_call(addr, n, op, ret);
 }
 
 /* A copy's ranges: the source read, then the destination written. */
 static inline __attribute__((always_inline)) void copied(void *dst, const void *src, size_t n,
 							  uint64_t ret)
 {
-	simrt__range_call((uintptr_t)src, n, COH_LOAD, ret);
-	simrt__range_call((uintptr_t)dst, n, COH_STORE, ret);
+	range((uintptr_t)src, n, COH_LOAD, ret);
+	range((uintptr_t)dst, n, COH_STORE, ret);
 }
 
 API void *memset(void *dst, int c, size_t n)
 {
-	simrt__range_call((uintptr_t)dst, n, COH_STORE, RET);
+	range((uintptr_t)dst, n, COH_STORE, RET);
 	return simrt__libc_memset(dst, c, n);
 }
 
 API void bzero(void *dst, size_t n)
 {
-	simrt__range_call((uintptr_t)dst, n, COH_STORE, RET);
+	range((uintptr_t)dst, n, COH_STORE, RET);
 	simrt__libc_memset(dst, 0, n);
 }
 
@@ -140,7 +176,7 @@ API void *__memset_chk(void *dst, int c, size_t n, size_t room)
 {
 	if (room < n)
 		__chk_fail();
-	simrt__range_call((uintptr_t)dst, n, COH_STORE, RET);
+	range((uintptr_t)dst, n, COH_STORE, RET);
 	return simrt__libc_memset(dst, c, n);
 }
 

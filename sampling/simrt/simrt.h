@@ -270,6 +270,20 @@ extern __thread __attribute__((tls_model("initial-exec"))) uint64_t simrt__cnt[S
 extern uint64_t simrt__burst_ns, simrt__every_ns, simrt__start_ns;
 /* Set (nonzero) once the exact start has ended: samples are scaled from then on. */
 extern uint64_t simrt__start_end;
+/*
+ * A range's fast path, between windows (true: nothing more to do): nothing is modeled, a range
+ * read only counted, a load per line (the range hooks and the interposed mem* calls).
+ */
+static inline __attribute__((always_inline)) bool simrt__range_unmodeled(uint64_t addr,
+									  uint64_t size,
+									  enum coh_op op)
+{
+	if (__builtin_expect(simrt__phase_now() == SIMRT_PH_MODEL, 0))
+		return false;
+	if (op == COH_LOAD && size)
+		simrt__cnt[0] += ((addr + size - 1) >> 6) - (addr >> 6) + 1;
+	return true;
+}
 int64_t simrt__next_period(struct simrt_thread *t,
 			   int miss); /* 0 not started, 1 recording, 2 stopped */
 void simrt__init(void);

@@ -198,12 +198,12 @@ API void __tsan_write_range_pc(void *addr, unsigned long size, void *pc)
 	simrt__range((uintptr_t)addr, size, COH_STORE, (uintptr_t)pc | SIMRT_EXACT_IP);
 }
 
-/* A range read or written by an interposed libc call (memops.c): not the runtime's own. */
+/* A range read or written by an interposed libc call in a window (memops.c): not the
+ * runtime's own. */
 void simrt__range_call(uint64_t addr, uint64_t size, enum coh_op op, uint64_t ret)
 {
-	if (simrt__phase_now() == SIMRT_PH_MODEL && simrt__inside())
-		return;
-	simrt__range(addr, size, op, ret);
+	if (!simrt__inside())
+		simrt__range(addr, size, op, ret);
 }
 
 API void __tsan_vptr_read(void **vptr_p)

@@ -14,6 +14,6 @@ EXTRA_DIST += tests/sim/sim-lib.sh tests/workloads/workload.h tests/workloads/co
 	tests/workloads/fs_adjacent.c tests/workloads/fs_padded.c tests/workloads/struct_file.c \
 	tests/workloads/percpu_stats.c tests/workloads/atomic_counter.c \
 	tests/workloads/histogram.c tests/workloads/flag_word.c tests/workloads/abi.c \
-	tests/workloads/mutex_pair.c tests/workloads/memwrites.c
+	tests/workloads/mutex_pair.c tests/workloads/memwrites.c tests/workloads/key_clear.c
 # The tests build workloads with the runtime.
 $(SIM_TESTS:.sh=.log): sampling/simrt/liblineup-sim.a lineup

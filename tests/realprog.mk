@@ -12,3 +12,9 @@ TESTS += tests/realprog/partial.case
 # linreg passes its lreg_args * to the threads as void *: typed only by the accesses' operand
 # types (issue 16, item 3).  Until then it is expected to fail; an XPASS says: remove this.
 XFAIL_TESTS += tests/realprog/linreg.case
+EXTRA_DIST += tests/realprog/strmatch_bzero.case tests/realprog/strmatch_bzero.c \
+	tests/realprog/strmatch_bzero_fixed.c
+TESTS += tests/realprog/strmatch_bzero.case
+EXTRA_DIST += tests/realprog/mailbox_memcpy.case tests/realprog/mailbox_memcpy.c \
+	tests/realprog/mailbox_memcpy_fixed.c
+TESTS += tests/realprog/mailbox_memcpy.case

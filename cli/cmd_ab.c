@@ -18,6 +18,7 @@
 #include "analyzer/abstat.h"
 #include "cli/command.h"
 #include "sampling/timed_run.h"
+#include "sampling/workload.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -172,17 +173,15 @@ static int report_failure(const struct timed_ab *ab)
 	struct strbuf sb = STRBUF_INIT;
 	const struct timed_run *r = &ab->fail;
 	const char *side = ab->failed ? "B" : "A";
+	char how[96];
 
 	argv_text(&sb, ab->argv[ab->failed]);
 	if (r->exec_errno)
 		cli__error("ab: command %s cannot be run: %s: %s", side, sb.buf,
 			   strerror(r->exec_errno));
-	else if (WIFSIGNALED(r->status))
-		cli__error("ab: command %s was killed by signal %d (%s): %s", side,
-			   WTERMSIG(r->status), strsignal(WTERMSIG(r->status)), sb.buf);
 	else
-		cli__error("ab: command %s exited with status %d: %s", side, WEXITSTATUS(r->status),
-			   sb.buf);
+		cli__error("ab: command %s %s: %s", side,
+			   workload__describe_status(r->status, how, sizeof(how)), sb.buf);
 	if (r->err[0] && !r->exec_errno) {
 		size_t len = strlen(r->err);
 

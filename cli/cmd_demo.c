@@ -28,6 +28,7 @@
 #include "cli/command.h"
 #include "cli/sim_record.h"
 #include "sampling/perf_file.h"
+#include "sampling/workload.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 
@@ -94,39 +95,35 @@ static bool find_workloads(char *dir, size_t size, const char *name)
  */
 static int run(const char *what, const char *dir, char *const argv[], const char *env, int out)
 {
-	pid_t pid;
-	int st;
+	const char *envv[] = { env, NULL };
+	struct workload w = WORKLOAD_INIT;
+	struct workload_opts o;
+	char msg[PATH_MAX + 128];
+	int rc;
 
 	printf("\n$ %s\n", what);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		cli__error("demo: fork: %s", strerror(errno));
+	workload_opts__init(&o, argv);
+	o.dir = dir;
+	o.env = env ? envv : NULL;
+	o.stdio[1] = out;
+	rc = workload__prepare(&w, &o);
+	if (rc < 0) {
+		cli__error("demo: %s", w.err ? workload__strerror(&w, msg, sizeof(msg))
+					     : strerror(-rc));
 		return EXIT_RUNTIME;
 	}
-	if (!pid) {
-		if (chdir(dir)) {
-			fprintf(stderr, "lineup: demo: %s: %s\n", dir, strerror(errno));
-			_exit(127);
-		}
-		if (env)
-			putenv((char *)env);
-		if (out >= 0)
-			dup2(out, STDOUT_FILENO);
-		execvp(argv[0], argv);
-		fprintf(stderr, "lineup: demo: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			cli__error("demo: waitpid: %s", strerror(errno));
-			return EXIT_RUNTIME;
-		}
-	if (!WIFEXITED(st)) {
-		cli__error("demo: '%s' did not run to completion", what);
+	rc = workload__wait(&w, true, NULL);
+	if (rc < 0) {
+		cli__error("demo: waitpid: %s", strerror(-rc));
+		workload__end(&w);
 		return EXIT_RUNTIME;
 	}
-	return WEXITSTATUS(st);
+	if (!WIFEXITED(w.status)) {
+		cli__error("demo: '%s' %s", what,
+			   workload__describe_status(w.status, msg, sizeof(msg)));
+		return EXIT_RUNTIME;
+	}
+	return WEXITSTATUS(w.status);
 }
 
 /* Split @s on blanks into @v (at most @max - 1 words, NULL-terminated); @s is modified. */
@@ -144,28 +141,27 @@ static size_t split_words(char *s, char **v, size_t max)
 static int sim_flags(const char *self, const char *cc, char *buf, size_t size)
 {
 	char *const argv[] = { (char *)self, "sim-flags", "--cc", (char *)cc, NULL };
+	struct workload w = WORKLOAD_INIT;
+	struct workload_opts o;
+	char msg[PATH_MAX + 128];
 	int fd[2], rc;
 	size_t len = 0;
 	ssize_t n;
 
-	if (pipe(fd)) {
+	if (pipe2(fd, O_CLOEXEC)) {
 		cli__error("demo: pipe: %s", strerror(errno));
 		return EXIT_RUNTIME;
 	}
-	fflush(NULL);
-	switch (fork()) {
-	case -1:
-		cli__error("demo: fork: %s", strerror(errno));
-		close(fd[0]);
-		close(fd[1]);
-		return EXIT_RUNTIME;
-	case 0:
-		close(fd[0]);
-		dup2(fd[1], STDOUT_FILENO);
-		execv(self, argv);
-		_exit(127);
-	}
+	workload_opts__init(&o, argv);
+	o.stdio[1] = fd[1];
+	rc = workload__prepare(&w, &o);
 	close(fd[1]);
+	if (rc < 0) {
+		cli__error("demo: %s", w.err ? workload__strerror(&w, msg, sizeof(msg))
+					     : strerror(-rc));
+		close(fd[0]);
+		return EXIT_RUNTIME;
+	}
 	while (len + 1 < size && (n = read(fd[0], buf + len, size - 1 - len)) != 0)
 		if (n > 0)
 			len += (size_t)n;
@@ -173,10 +169,11 @@ static int sim_flags(const char *self, const char *cc, char *buf, size_t size)
 			break;
 	buf[len] = 0;
 	close(fd[0]);
-	while (wait(&rc) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(rc) || WEXITSTATUS(rc) || !len)
-		return WIFEXITED(rc) && WEXITSTATUS(rc) ? WEXITSTATUS(rc) : EXIT_RUNTIME;
+	workload__wait(&w, true, NULL);
+	workload__end(&w);
+	if (!WIFEXITED(w.status) || WEXITSTATUS(w.status) || !len)
+		return WIFEXITED(w.status) && WEXITSTATUS(w.status) ? WEXITSTATUS(w.status)
+								    : EXIT_RUNTIME;
 	return 0;
 }
 

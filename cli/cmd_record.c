@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "cli/command.h"
 #include "cli/sim_record.h"
@@ -21,6 +20,7 @@
 #include "sampling/pmu.h"
 #include "sampling/recorder.h"
 #include "sampling/tracefs.h"
+#include "sampling/workload.h"
 
 enum {
 	OPT_OUTPUT = 'o',
@@ -513,9 +513,12 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 		fprintf(stderr, "[ lineup record: the kernel lost %llu samples in %llu LOST "
 			"records: try more --mmap-pages ]\n",
 			(unsigned long long)st.lost_samples, (unsigned long long)st.lost_records);
-	if (st.workload_run && WIFEXITED(st.workload_status) && WEXITSTATUS(st.workload_status))
-		fprintf(stderr, "[ lineup record: %s exited with status %d ]\n", argv[i],
-			WEXITSTATUS(st.workload_status));
+	if (st.workload_run && st.workload_status) {
+		char how[96];
+
+		fprintf(stderr, "[ lineup record: %s %s ]\n", argv[i],
+			workload__describe_status(st.workload_status, how, sizeof(how)));
+	}
 	return EXIT_OK;
 }
 

@@ -39,6 +39,7 @@
 #include "sampling/fields_attr.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
+#include "sampling/workload.h"
 #include "tui/tui.h"
 #include "util/arena.h"
 #include "util/file.h"
@@ -1360,29 +1361,31 @@ static int mkdirs_for(const char *file)
 	return rc;
 }
 
-/* Run argv, its stderr into @log; 0 when it exited 0. */
+/* Run argv, its output into @log; 0 when it exited 0, 1 when not, -errno. */
 static int run_compiler(char *const *argv, const char *log)
 {
-	pid_t pid = fork();
-	int status;
+	struct workload w = WORKLOAD_INIT;
+	struct workload_opts o;
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), rc;
 
-	if (pid < 0)
+	if (fd < 0)
 		return -errno;
-	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	workload_opts__init(&o, argv);
+	o.stdio[1] = o.stdio[2] = fd;
+	rc = workload__prepare(&w, &o);
+	if (rc < 0 && w.err) {
+		char msg[PATH_MAX + 64];
 
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
+		/* said in the log, which the caller shows */
+		dprintf(fd, "%s\n", workload__strerror(&w, msg, sizeof(msg)));
+		rc = 1;
+	} else if (!rc) {
+		rc = workload__wait(&w, true, NULL);
+		rc = rc < 0 ? rc : WIFEXITED(w.status) && !WEXITSTATUS(w.status) ? 0 : 1;
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 1;
+	workload__end(&w);
+	close(fd);
+	return rc;
 }
 
 /* The first difference between the built layout and the compiled one, into @why. */

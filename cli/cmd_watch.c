@@ -33,6 +33,7 @@
 #include "sampling/perf_writer.h"
 #include "sampling/tracefs.h"
 #include "sampling/watch.h"
+#include "sampling/workload.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -138,9 +139,7 @@ struct watch_run {
 	size_t group, nr_groups, group_size;
 	uint64_t group_since;	/* CLOCK_MONOTONIC ns when the current group went in */
 	struct watcher *w;
-	pid_t child;
-	int child_status;
-	bool child_exited;
+	struct workload wl;	/* the workload (CMD), wl.pid 0: none */
 	/* allocation following */
 	long long nth_seen;
 	uint64_t alloc_time, free_time;
@@ -402,16 +401,10 @@ static int load_members(struct watch_run *r, const char *type, const char *elf)
 	return rc;
 }
 
-static void reap_child(struct watch_run *r, bool wait_it)
+/* Whether the workload ended (@wait_it: wait for that). */
+static bool reap_child(struct watch_run *r, bool wait_it)
 {
-	int st;
-
-	if (r->child <= 0 || r->child_exited)
-		return;
-	if (waitpid(r->child, &st, wait_it ? 0 : WNOHANG) == r->child) {
-		r->child_exited = true;
-		r->child_status = st;
-	}
+	return r->wl.pid > 0 && workload__wait(&r->wl, wait_it, NULL) == 1;
 }
 
 static int install_group(struct watch_run *r)
@@ -440,8 +433,7 @@ static int install_group(struct watch_run *r)
 	rc = watcher__set_points(r->w, pts, n, err, sizeof(err));
 	if (rc < 0) {
 		/* The workload exited meanwhile (-ESRCH): the watch ends, no error. */
-		reap_child(r, false);
-		if (r->child_exited)
+		if (reap_child(r, false))
 			return 0;
 		cli__error("%s", err);
 		return EXIT_USAGE;
@@ -547,7 +539,7 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 		return 0;
 	if (r->cfg.pid && a->pid != (uint32_t)r->cfg.pid)
 		return 0;
-	if (!r->cfg.pid && !r->cfg.comm && r->child > 0 && a->pid != (uint32_t)r->child)
+	if (!r->cfg.pid && !r->cfg.comm && r->wl.pid > 0 && a->pid != (uint32_t)r->wl.pid)
 		return 0;
 	comm = task_comm(r, a->pid, a->tid);
 	if (r->cfg.comm && strcmp(comm, r->cfg.comm))
@@ -563,41 +555,28 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 }
 
 /* Start CMD: held on a pipe until we say go (kernel targets), or stopped by ptrace right after
- * its exec (user targets: the load address is known only then). */
-static pid_t start_workload(char **argv, bool trace, int *go_fd, bool quiet_stdout)
+ * its exec (user targets: the load address is known only then).  0, or an exit code after
+ * saying why not. */
+static int start_workload(struct watch_run *r, bool trace)
 {
-	int p[2] = { -1, -1 };
-	pid_t pid;
+	struct workload_opts o;
+	char msg[PATH_MAX + 128];
+	int rc;
 
-	if (!trace && pipe(p) < 0)
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		if (trace) {
-			ptrace(PTRACE_TRACEME, 0, NULL, NULL);
-		} else {
-			char c;
-
-			close(p[1]);
-			if (read(p[0], &c, 1) != 1)
-				_exit(127);
-			close(p[0]);
-		}
-		signal(SIGINT, SIG_DFL);
-		/* With --json, stdout is lineup's: the workload writes to stderr. */
-		if (quiet_stdout)
-			dup2(2, 1);
-		execvp(argv[0], argv);
-		fprintf(stderr, "lineup watch: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
+	workload_opts__init(&o, r->cmd_argv);
+	o.trace = trace;
+	o.hold = !trace;
+	o.default_signals = true;
+	/* With --json, stdout is lineup's: the workload writes to stderr. */
+	if (r->cfg.json)
+		o.stdio[1] = STDERR_FILENO;
+	rc = workload__prepare(&r->wl, &o);
+	if (rc < 0) {
+		cli__error("%s", r->wl.err ? workload__strerror(&r->wl, msg, sizeof(msg)) :
+			   strerror(-rc));
+		return EXIT_USAGE;
 	}
-	if (!trace) {
-		close(p[0]);
-		*go_fd = p[1];
-	}
-	return pid;
+	return 0;
 }
 
 /* The executable a command name resolves to (PATH search like execvp). */
@@ -680,7 +659,7 @@ static int keep_map(const struct rec_mmap *m, uint16_t misc, void *arg)
  * time, when the process is stopped right after its exec. */
 static void save_maps(struct watch_run *r)
 {
-	proc_maps__for_each(NULL, r->child, keep_map, r);
+	proc_maps__for_each(NULL, r->wl.pid, keep_map, r);
 }
 
 /* The workload's executable file mappings, for decoding the instructions that hit. */
@@ -1487,17 +1466,17 @@ static int plan_groups(struct watch_run *r)
 static int attach_user(struct watch_run *r, struct watch_opts *wo)
 {
 	uint64_t base = 0;
-	int st;
 
-	r->child = start_workload(r->cmd_argv, true, NULL, r->cfg.json);
-	if (r->child < 0 || waitpid(r->child, &st, 0) != r->child || !WIFSTOPPED(st)) {
-		cli__error("cannot start %s", r->cmd_argv[0]);
+	if (start_workload(r, true))
+		return EXIT_USAGE;
+	if (workload__wait(&r->wl, true, NULL) != 2) {
+		cli__error("cannot start %s: it ended before its first instruction", r->cmd_argv[0]);
 		return EXIT_USAGE;
 	}
 	if (r->pie) {	/* relocate by the load base */
-		if (load_base(r->child, r->exe, &base) < 0) {
+		if (load_base(r->wl.pid, r->exe, &base) < 0) {
 			cli__error("cannot find where %s is loaded", r->exe);
-			kill(r->child, SIGKILL);
+			kill(r->wl.pid, SIGKILL);
 			return EXIT_USAGE;
 		}
 		/* --object: an address below the load base is a link-time one (nm's); nothing of
@@ -1505,9 +1484,9 @@ static int attach_user(struct watch_run *r, struct watch_opts *wo)
 		if (!r->cfg.object || r->o.addr < base)
 			r->o.addr += base;
 	}
-	proc_maps__for_each(NULL, r->child, code_map, r->code);
+	proc_maps__for_each(NULL, r->wl.pid, code_map, r->code);
 	save_maps(r);
-	wo->pid = r->child;
+	wo->pid = r->wl.pid;
 	wo->exclude_kernel = geteuid() != 0;
 	return 0;
 }
@@ -1536,21 +1515,19 @@ static int follow_kernel_allocs(struct watch_run *r)
 /* A kernel target's workload: held until the tracepoints and breakpoints are in place. */
 static int start_kernel_workload(struct watch_run *r)
 {
-	char self[32] = "lineup";
-	int go_fd = -1;
+	char self[32] = "lineup", msg[PATH_MAX + 128];
 
-	r->child = start_workload(r->cmd_argv, false, &go_fd, r->cfg.json);
-	if (r->child < 0) {
-		cli__error("cannot start %s: %s", r->cmd_argv[0], strerror(errno));
+	if (start_workload(r, false))
 		return EXIT_USAGE;
-	}
 	/* Until its exec (a COMM record) the child has our name: /proc, read later, would
 	 * already show the new one. */
 	host__thread_comm(getpid(), getpid(), self, sizeof(self));
-	set_comm(r, r->child, r->child, self);
-	if (write(go_fd, "g", 1) != 1)
-		cli__error("cannot start %s", r->cmd_argv[0]);
-	close(go_fd);
+	set_comm(r, r->wl.pid, r->wl.pid, self);
+	if (workload__start(&r->wl) < 0) {
+		cli__error("%s", r->wl.err ? workload__strerror(&r->wl, msg, sizeof(msg)) :
+			   "cannot start the workload");
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -1579,7 +1556,7 @@ static int start_watching(struct watch_run *r)
 	if (r->kernel && *r->cmd_argv)
 		return start_kernel_workload(r);
 	if (!r->kernel)
-		ptrace(PTRACE_DETACH, r->child, NULL, NULL);
+		ptrace(PTRACE_DETACH, r->wl.pid, NULL, NULL);
 	return 0;
 }
 
@@ -1640,8 +1617,7 @@ static int watch_loop(struct watch_run *r)
 			r->why = "the object was freed";
 			return 0;
 		}
-		reap_child(r, false);
-		if (r->child_exited) {
+		if (reap_child(r, false)) {
 			/* Its exit closed the file: the free is in the buffers, read it too. */
 			final_drain(r);
 			r->why = r->freed ? "the object was freed" : "the workload exited";
@@ -1795,11 +1771,12 @@ static void replay(struct watch_run *r)
 /* The workload is not left behind: ended on a signal, waited for otherwise. */
 static void end_workload(struct watch_run *r)
 {
-	if (r->child > 0 && !r->child_exited) {
+	if (r->wl.pid > 0 && !r->wl.exited) {
 		if (stop_signal)
-			kill(r->child, SIGTERM);
+			kill(r->wl.pid, SIGTERM);
 		reap_child(r, true);
 	}
+	workload__end(&r->wl);
 }
 
 static int watch_run_inner(struct watch_run *r, int argc, char **argv)
@@ -1829,7 +1806,7 @@ static int watch_run_inner(struct watch_run *r, int argc, char **argv)
 		cli__error("no %s object was allocated%s%s%s before %s", r->cfg.alloc ? r->cfg.alloc :
 			   "", r->cfg.comm ? " by " : "", r->cfg.comm ? r->cfg.comm : "",
 			   r->cfg.pid ? " by that process" : "",
-			   r->child_exited ? "the workload exited" : "the watch ended");
+			   r->wl.exited ? "the workload exited" : "the watch ended");
 		return EXIT_NOTHING;
 	}
 	classify_hits(r);
@@ -1851,7 +1828,7 @@ static int watch_run_inner(struct watch_run *r, int argc, char **argv)
 
 static int watch_run(const struct command *cmd, int argc, char **argv)
 {
-	struct watch_run run = { .cmd = cmd };
+	struct watch_run run = { .cmd = cmd, .wl = WORKLOAD_INIT };
 	unsigned int nr_cpus = (unsigned int)sysconf(_SC_NPROCESSORS_CONF);
 	int prc, i = cli__parse(cmd, argc, argv, watch_option, &run, &prc), rc;
 
@@ -1867,8 +1844,8 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 	if (run.w)
 		watcher__delete(run.w);
 	end_workload(&run);
-	if (run.child_exited && WIFEXITED(run.child_status) &&
-	    WEXITSTATUS(run.child_status) == 127 && !run.nr_hits && !rc)
+	if (run.wl.exited && WIFEXITED(run.wl.status) && WEXITSTATUS(run.wl.status) == 127 &&
+	    !run.nr_hits && !rc)
 		rc = EXIT_USAGE;
 	watch_run__release(&run);
 	return rc;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analyzer/data_src.h"
@@ -20,6 +19,7 @@
 #include "sampling/perf_file.h"
 #include "sampling/perf_writer.h"
 #include "sampling/session.h"
+#include "sampling/workload.h"
 
 /* @prog as execvp finds it: itself when it names a path, else the first match in $PATH. */
 static bool find_program(const char *prog, char *out, size_t size)
@@ -92,14 +92,16 @@ static int copy_to_stdout(const char *path)
 int sim_record__run(const char *output, unsigned long long period, const char *window, bool count,
 		    int argc, char **argv)
 {
-	char cwd[PATH_MAX], path[2 * PATH_MAX], num[32], err[PATH_MAX + 256];
-	char tmpdir[PATH_MAX] = "";
+	char cwd[PATH_MAX], path[2 * PATH_MAX], err[PATH_MAX + 256];
+	char env_out[2 * PATH_MAX + 32], env_period[48], env_window[256], tmpdir[PATH_MAX] = "";
+	const char *env[8];
 	struct sigaction ign = {.sa_handler = SIG_IGN}, oint, oterm;
 	bool pipe_out = !strcmp(output, "-");
+	struct workload w = WORKLOAD_INIT;
+	struct workload_opts wo;
 	struct sim_census c;
 	struct stat st;
-	int status, rc = EXIT_USAGE;
-	pid_t pid;
+	int rc = EXIT_USAGE, nenv = 0;
 
 	if (argc < 1) {
 		cli__error("record --sim: no program given (lineup record --sim -- PROG ARGS)");
@@ -107,6 +109,7 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 	}
 	if (links_libtsan(argv[0]))
 		return EXIT_USAGE;
+	workload_opts__init(&wo, argv);
 	if (pipe_out) {
 		/* -o -: the runtime writes pipe mode into a directory of ours, copied out after */
 		const char *t = getenv("TMPDIR");
@@ -133,56 +136,52 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 		return EXIT_USAGE;
 	}
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		cli__error("record --sim: fork: %s", strerror(errno));
-		rc = EXIT_RUNTIME;
-		goto out;
+	/* The runtime's settings, for the program only; a nested lineup's marker removed. */
+	snprintf(env_out, sizeof(env_out), "LINEUP_SIM_OUTPUT=%s", path);
+	env[nenv++] = env_out;
+	if (pipe_out) {
+		env[nenv++] = "LINEUP_SIM_PIPE=1";
+		/* the recording is stdout's: the program's own output goes to stderr */
+		wo.stdio[1] = STDERR_FILENO;
 	}
-	if (!pid) {
-		setenv("LINEUP_SIM_OUTPUT", path, 1);
-		if (pipe_out) {
-			setenv("LINEUP_SIM_PIPE", "1", 1);
-			/* the recording is stdout's: the program's own output goes to stderr */
-			dup2(STDERR_FILENO, STDOUT_FILENO);
-		}
-		if (period) {
-			snprintf(num, sizeof(num), "%llu", period);
-			setenv("LINEUP_SIM_PERIOD", num, 1);
-		}
-		if (window)
-			setenv("LINEUP_SIM_WINDOW", window, 1);
-		if (count)
-			setenv("LINEUP_SIM_PATCH", "0", 1);
-		unsetenv("LINEUP_SIM_ACTIVE");
-		execvp(argv[0], argv);
-		fprintf(stderr, "lineup: record --sim: cannot run %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
+	if (period) {
+		snprintf(env_period, sizeof(env_period), "LINEUP_SIM_PERIOD=%llu", period);
+		env[nenv++] = env_period;
+	}
+	if (window) {
+		snprintf(env_window, sizeof(env_window), "LINEUP_SIM_WINDOW=%s", window);
+		env[nenv++] = env_window;
+	}
+	if (count)
+		env[nenv++] = "LINEUP_SIM_PATCH=0";
+	env[nenv++] = "LINEUP_SIM_ACTIVE";
+	env[nenv] = NULL;
+	wo.env = env;
+	rc = workload__prepare(&w, &wo);
+	if (rc < 0) {
+		if (w.err)
+			cli__error("record --sim: %s", workload__strerror(&w, err, sizeof(err)));
+		else
+			cli__error("record --sim: cannot start %s: %s", argv[0], strerror(-rc));
+		rc = w.err ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
 	}
 	/* ^C goes to the program, whose runtime writes what it has; we wait for it. */
 	sigaction(SIGINT, &ign, &oint);
 	sigaction(SIGTERM, &ign, &oterm);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	workload__wait(&w, true, NULL);
 	sigaction(SIGINT, &oint, NULL);
 	sigaction(SIGTERM, &oterm, NULL);
 
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && stat(path, &st))
-		goto out;
 	if (stat(path, &st)) {
 		cli__error("record --sim: %s wrote no %s: was it built with `lineup sim-flags`?",
 			   argv[0], pipe_out ? "recording" : path);
 		rc = EXIT_NOTHING;
 		goto out;
 	}
-	if (WIFSIGNALED(status))
-		fprintf(stderr, "lineup: record --sim: %s was killed by signal %d (%s)\n", argv[0],
-			WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (WEXITSTATUS(status))
-		fprintf(stderr, "lineup: record --sim: %s exited with status %d\n", argv[0],
-			WEXITSTATUS(status));
+	if (w.status)
+		fprintf(stderr, "lineup: record --sim: %s %s\n", argv[0],
+			workload__describe_status(w.status, err, sizeof(err)));
 	if (sim_record__census(path, &c))
 		goto out;
 	if (pipe_out && copy_to_stdout(path)) {

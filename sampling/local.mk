@@ -21,6 +21,8 @@ sampling_libsampling_a_SOURCES += sampling/ordered_events.c sampling/ordered_eve
 sampling_libsampling_a_SOURCES += sampling/sample_layout.c sampling/sample_layout.h
 sampling_libsampling_a_SOURCES += sampling/arm_spe.c sampling/arm_spe.h
 sampling_libsampling_a_SOURCES += sampling/aux_ring.c sampling/aux_ring.h
+# Launching a command: the one fork/exec of every command that runs one.
+sampling_libsampling_a_SOURCES += sampling/workload.c sampling/workload.h
 sampling_libsampling_a_SOURCES += sampling/timed_run.c sampling/timed_run.h
 # The session: the reader, the ordered events, the machine and the symbolizer joined, and the
 # evidence of attribution joined (sampling/fields_attr.c): they use dwarf/'s symbols and

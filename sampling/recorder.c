@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +35,7 @@
 #include "sampling/event.h"
 #include "sampling/host.h"
 #include "sampling/perf_writer.h"
+#include "sampling/workload.h"
 
 #define MAX_DSOS 2048
 #define AUX_AREA_BYTES (1u << 20)	/* AUX area per CPU (perf: 4 MiB root, 128 KiB user) */
@@ -62,8 +62,7 @@ struct rec {
 	/* Event names as recorded: perf's fallback to user-only samples adds ":u". */
 	char names[8][168];
 
-	pid_t child;
-	int go_fd, exec_err_fd;
+	struct workload wl;	/* the command recorded (wl.pid 0: none) */
 
 	/* Executable files mapped and the maps, so BUILD_ID lists the files samples hit, as
 	 * perf record does. */
@@ -138,61 +137,33 @@ const char *__lsan_default_suppressions(void)
 /* ---- the workload ------------------------------------------------------------------ */
 
 /*
- * Fork the workload stopped before exec, as perf does: it waits for a byte on a pipe, so the
- * events can be opened on its pid first and enabled by its exec (enable_on_exec).
+ * Fork the workload held before exec, as perf does, so the events can be opened on its pid
+ * first and enabled by its exec (enable_on_exec).
  */
 static int start_workload(struct rec *r)
 {
-	int go[2], ee[2];
+	struct workload_opts wo;
+	int rc;
 
-	if (pipe2(go, O_CLOEXEC) || pipe2(ee, O_CLOEXEC))
-		return rec_error(r, errno, "pipe: %s", strerror(errno));
-	fflush(NULL);
-	r->child = fork();
-	if (r->child < 0)
-		return rec_error(r, errno, "fork: %s", strerror(errno));
-	if (!r->child) {
-		char c;
-		int e;
-
-		close(go[1]);
-		close(ee[0]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);	/* the recorder gave up */
-		/* with -o - our stdout carries perf.data: the workload prints to stderr */
-		if (!strcmp(r->o->output, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-			_exit(127);
-		execvp(r->o->argv[0], r->o->argv);
-		e = errno;
-		if (write(ee[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(ee[1]);
-	r->go_fd = go[1];
-	r->exec_err_fd = ee[0];
+	workload_opts__init(&wo, r->o->argv);
+	wo.hold = true;
+	/* with -o - our stdout carries perf.data: the workload prints to stderr */
+	if (!strcmp(r->o->output, "-"))
+		wo.stdio[1] = STDERR_FILENO;
+	rc = workload__prepare(&r->wl, &wo);
+	if (rc)
+		return rec_error(r, rc, "cannot start %s: %s", r->o->argv[0], strerror(-rc));
 	return 0;
 }
 
 static int go_workload(struct rec *r)
 {
-	int e = 0;
-	ssize_t n;
+	char msg[512];
+	int rc = workload__start(&r->wl);
 
-	if (write(r->go_fd, "g", 1) != 1)
-		return rec_error(r, errno, "cannot start the workload: %s", strerror(errno));
-	close(r->go_fd);
-	r->go_fd = -1;
-	/* The error pipe closes on a successful exec (CLOEXEC) or carries errno. */
-	n = read(r->exec_err_fd, &e, sizeof(e));
-	close(r->exec_err_fd);
-	r->exec_err_fd = -1;
-	if (n == sizeof(e)) {
-		waitpid(r->child, NULL, 0);
-		r->child = 0;
-		return rec_error(r, e, "cannot run %s: %s", r->o->argv[0], strerror(e));
-	}
+	if (rc)
+		return rec_error(r, rc, "%s", r->wl.err ? workload__strerror(&r->wl, msg, sizeof(msg))
+							 : strerror(-rc));
 	r->st->workload_run = true;
 	return 0;
 }
@@ -355,7 +326,7 @@ static int open_events(struct rec *r)
 	if (o->argv && !o->system_wide) {
 		r->threads = perf_thread_map__new_dummy();
 		if (r->threads)
-			perf_thread_map__set_pid(r->threads, 0, r->child);
+			perf_thread_map__set_pid(r->threads, 0, r->wl.pid);
 	} else {
 		r->threads = perf_thread_map__new_dummy();	/* pid -1: every task */
 	}
@@ -706,7 +677,7 @@ static int synthesize(struct rec *r)
 		return rc;
 
 	if (r->o->argv && !r->o->system_wide)
-		return synthesize_pid(r, r->child);
+		return synthesize_pid(r, r->wl.pid);
 	d = opendir("/proc");
 	if (!d)
 		return 0;
@@ -864,14 +835,7 @@ static int drain(struct rec *r)
 
 static void rec_cleanup(struct rec *r)
 {
-	if (r->go_fd >= 0)
-		close(r->go_fd);	/* the child sees EOF and exits */
-	if (r->exec_err_fd >= 0)
-		close(r->exec_err_fd);
-	if (r->child > 0) {
-		kill(r->child, SIGKILL);
-		waitpid(r->child, NULL, 0);
-	}
+	workload__end(&r->wl);	/* a held one exits; one still running is killed */
 	for (unsigned int k = 0; k < r->nr_evlists; k++) {
 		if (r->mmapped[k])
 			perf_evlist__munmap(r->evlists[k]);
@@ -895,8 +859,8 @@ static void rec_cleanup(struct rec *r)
 int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char *err,
 		  size_t errlen)
 {
-	struct rec r = { .o = o, .st = st, .err = err, .errlen = errlen, .go_fd = -1,
-			 .exec_err_fd = -1, .aux_ev = -1 };
+	struct rec r = { .o = o, .st = st, .err = err, .errlen = errlen, .aux_ev = -1,
+			 .wl = WORKLOAD_INIT };
 	int rc;
 
 	memset(st, 0, sizeof(*st));
@@ -959,15 +923,9 @@ int recorder__run(const struct recorder_opts *o, struct recorder_stats *st, char
 		rc = drain(&r);
 		if (rc)
 			goto out;
-		if (o->argv) {
-			int status;
-			pid_t p = waitpid(r.child, &status, WNOHANG);
-
-			if (p == r.child) {
-				st->workload_status = status;
-				r.child = 0;
-				done = true;
-			}
+		if (o->argv && workload__wait(&r.wl, false, NULL) == 1) {
+			st->workload_status = r.wl.status;
+			done = true;
 		}
 		if (done)
 			break;

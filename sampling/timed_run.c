@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Timed runs of a command (see timed_run.h).  The child waits on a pipe until the parent has
- * opened its counters (they are enabled by its exec, so the fork and the wait are not counted),
- * and reports a failed exec's errno through a close-on-exec pipe, the way posix_spawn does.
+ * Timed runs of a command (see timed_run.h).  The command is held before its exec
+ * (sampling/workload.h) until its counters are open (they are enabled by its exec, so the fork
+ * and the wait are not counted); a failed exec comes back with its errno.
  */
 #include <config.h>
 
@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sampling/workload.h"
 #include "util/xalloc.h"
 
 static double now_s(void)
@@ -72,97 +73,54 @@ static void err_tail(int fd, struct timed_run *r)
 	r->err[n > 0 ? n : 0] = '\0';
 }
 
-static void child(char *const argv[], bool show_output, const int go[2], int report, int err_fd)
-{
-	char c;
-	int null = open("/dev/null", O_RDWR);
-
-	close(go[1]); /* (the parent's end: EOF on ours says go) */
-
-	if (null >= 0) {
-		dup2(null, 0);
-		if (!show_output)
-			dup2(null, 1);
-	}
-	dup2(err_fd, 2);
-	while (read(go[0], &c, 1) < 0 && errno == EINTR)
-		;
-	execvp(argv[0], argv);
-	c = (char)errno;
-	if (write(report, &c, 1) < 0)
-		_exit(127);
-	_exit(127);
-}
-
 int timed_run__exec(char *const argv[], bool show_output, struct timed_run *r)
 {
-	char tmpl[] = "/tmp/lineup-ab.XXXXXX", c;
-	int go[2], report[2], err_fd, fd_cyc, fd_ins, rc = 0;
+	char tmpl[] = "/tmp/lineup-ab.XXXXXX";
+	struct workload w = WORKLOAD_INIT;
+	struct workload_opts o;
+	int err_fd, null, fd_cyc, fd_ins, rc;
 	struct rusage ru;
 	double t0;
-	pid_t pid;
-	ssize_t n;
 
 	memset(r, 0, sizeof(*r));
 	err_fd = mkstemp(tmpl);
 	if (err_fd < 0)
 		return -errno;
 	unlink(tmpl);
-	if (pipe2(go, O_CLOEXEC)) {
-		rc = -errno;
-		goto out_err;
-	}
-	if (pipe2(report, O_CLOEXEC)) {
-		rc = -errno;
-		goto out_go;
-	}
-	fflush(NULL);
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	workload_opts__init(&o, argv);
+	o.hold = true;
+	o.stdio[0] = null;
+	o.stdio[1] = show_output ? -1 : null;
+	o.stdio[2] = err_fd;
 	t0 = now_s();
-	pid = fork();
-	if (pid < 0) {
-		rc = -errno;
-		goto out_report;
-	}
-	if (!pid)
-		child(argv, show_output, go, report[1], err_fd);
-	close(report[1]);
-	report[1] = -1;
-	fd_cyc = counter_open(pid, PERF_COUNT_HW_CPU_CYCLES);
-	fd_ins = fd_cyc < 0 ? -1 : counter_open(pid, PERF_COUNT_HW_INSTRUCTIONS);
-	close(go[1]); /* go */
-	go[1] = -1;
-	while (wait4(pid, &r->status, 0, &ru) < 0) {
-		if (errno != EINTR) {
-			rc = -errno;
-			break;
-		}
-	}
+	rc = workload__prepare(&w, &o);
+	if (rc)
+		goto out;
+	fd_cyc = counter_open(w.pid, PERF_COUNT_HW_CPU_CYCLES);
+	fd_ins = fd_cyc < 0 ? -1 : counter_open(w.pid, PERF_COUNT_HW_INSTRUCTIONS);
+	rc = workload__start(&w);
+	if (!rc && (rc = workload__wait(&w, true, &ru)) > 0)
+		rc = 0;
 	r->wall_s = now_s() - t0;
-	r->user_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-	r->sys_s = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	r->have_counters = fd_cyc >= 0 && fd_ins >= 0;
-	r->cycles = counter_read(fd_cyc);
-	r->instructions = counter_read(fd_ins);
+	r->status = w.status;
+	r->exec_errno = w.err;
+	if (!rc) {
+		r->user_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+		r->sys_s = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		r->have_counters = fd_cyc >= 0 && fd_ins >= 0;
+		r->cycles = counter_read(fd_cyc);
+		r->instructions = counter_read(fd_ins);
+	}
 	if (fd_cyc >= 0)
 		close(fd_cyc);
 	if (fd_ins >= 0)
 		close(fd_ins);
-	while ((n = read(report[0], &c, 1)) < 0 && errno == EINTR)
-		;
-	if (n == 1) {
-		r->exec_errno = (unsigned char)c;
-		rc = -r->exec_errno;
-	}
 	err_tail(err_fd, r);
-out_report:
-	close(report[0]);
-	if (report[1] >= 0)
-		close(report[1]);
-out_go:
-	close(go[0]);
-	if (go[1] >= 0)
-		close(go[1]);
-out_err:
+out:
+	workload__end(&w);
+	if (null >= 0)
+		close(null);
 	close(err_fd);
 	return rc;
 }

@@ -35,3 +35,7 @@ check_PROGRAMS += tests/unit/host_test
 tests_unit_host_test_SOURCES = tests/unit/host_test.c tests/unit/check.h
 tests_unit_host_test_LDADD = sampling/libsampling.a
 TESTS += tests/unit/host_test
+check_PROGRAMS += tests/unit/workload_test
+tests_unit_workload_test_SOURCES = tests/unit/workload_test.c tests/unit/check.h
+tests_unit_workload_test_LDADD = sampling/libsampling.a util/libutil.a
+TESTS += tests/unit/workload_test

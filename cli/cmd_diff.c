@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * lineup diff: two recordings compared (before a fix, after it), by what their cache lines
- * hold, not by address.  Each recording goes through the fields pipeline (cli/fields_load.h);
+ * hold, not by address.  Each recording goes through the fields pipeline (sampling/fields_load.h);
  * analyzer/fields_diff matches members by type and path and lines by their members; the
  * counts of (after) are scaled to the work (before) did; the tables are the table model's
  * (analyzer/table.h), printed as text, JSON or CSV (cli/output.h).
  */
 #include <config.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +19,9 @@
 #include "analyzer/flat_layout.h"
 #include "analyzer/table.h"
 #include "cli/command.h"
-#include "cli/fields_load.h"
 #include "cli/output.h"
 #include "cli/sim_record.h"
+#include "sampling/fields_load.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
 #include "util/strbuf.h"
@@ -31,6 +32,7 @@ enum {
 	OPT_VMLINUX = 'k',
 	OPT_DEBUG_FILE = 1000,
 	OPT_NORM,
+	OPT_PER,
 	OPT_LINE_SIZE,
 	OPT_ALL_MEMBERS,
 	OPT_SYMFS,
@@ -43,7 +45,11 @@ static const struct cli_option diff_options[] = {
 	{ OPT_STRUCT, 'C', "struct", "NAME", "only this struct ('file' or 'struct file')" },
 	{ OPT_NORM, 0, "norm", "BASIS",
 	  "compare counts per memory access (accesses, the default: the samples' periods "
-	  "summed), per second of recording (time), or as they are (none)" },
+	  "summed), per second of recording (time), per unit of --per's progress (progress), "
+	  "or as they are (none)" },
+	{ OPT_PER, 0, "per", "SYMBOL",
+	  "compare counts per sample of the program's own progress: the samples whose code is "
+	  "in the function SYMBOL, or whose data is in the variable SYMBOL (a progress counter)" },
 	{ OPT_VMLINUX, 'k', "vmlinux", "FILE", "kernel image with debug info, for kernel samples" },
 	{ OPT_DEBUG_FILE, 0, "debug-file", "FILE",
 	  "an object with debug info to take types from (repeatable)" },
@@ -58,8 +64,8 @@ static const struct cli_option diff_options[] = {
 };
 
 enum out_format { OUT_STDIO, OUT_JSON, OUT_CSV };
-enum norm { NORM_ACCESSES, NORM_TIME, NORM_NONE };
-static const char *const norm_names[] = { "accesses", "time", "none" };
+enum norm { NORM_ACCESSES, NORM_TIME, NORM_NONE, NORM_PROGRESS, NORM__NR };
+static const char *const norm_names[] = { "accesses", "time", "none", "progress" };
 
 struct diff_opts {
 	const struct command *cmd;
@@ -68,6 +74,8 @@ struct diff_opts {
 	enum out_format format;
 	const char *format_opt;
 	enum norm norm;
+	bool norm_set;
+	const char *per;	/* --per SYMBOL: the program's progress */
 	unsigned long long line_size;
 	bool all_members;
 };
@@ -81,11 +89,17 @@ static int diff_option(void *ctx, int id, const char *arg)
 		o->only_struct = arg;
 		break;
 	case OPT_NORM:
-		for (o->norm = 0; o->norm < 3 && strcmp(arg, norm_names[o->norm]); o->norm++)
+		for (o->norm = 0; o->norm < NORM__NR && strcmp(arg, norm_names[o->norm]); o->norm++)
 			;
-		if (o->norm == 3)
-			return cli__usage_error(o->cmd, "--norm: '%s' is not accesses, time or none",
-						arg);
+		if (o->norm == NORM__NR)
+			return cli__usage_error(o->cmd, "--norm: '%s' is not accesses, time, progress "
+						"or none", arg);
+		o->norm_set = true;
+		break;
+	case OPT_PER:
+		if (!*arg)
+			return cli__usage_error(o->cmd, "--per: a symbol is needed");
+		o->per = arg;
 		break;
 	case OPT_VMLINUX:
 		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_VMLINUX, arg);
@@ -124,6 +138,7 @@ struct diff_ctx {
 	struct diff_side side[2];
 	struct fields_diff d;
 	double scale;
+	double scales[NORM__NR];	/* every basis's scale, 0 where it has none */
 	struct strbuf notes; /* one per line, for text, JSON and CSV alike */
 	const struct diff_struct *only;
 };
@@ -535,6 +550,10 @@ static void print_side_text(const struct diff_ctx *c, int k, struct strbuf *sb)
 			 "%u-byte lines",
 		     side_names[k], s->ld.input, s->ld.nr_samples,
 		     (unsigned long long)s->ld.period_sum, s->seconds, s->ld.fields->line_size);
+	if (c->o->per)
+		strbuf__addf(sb, "; progress %llu (%llu samples in %s)",
+			     (unsigned long long)s->ld.progress,
+			     (unsigned long long)s->ld.progress_samples, c->o->per);
 	if (s->has_census && s->census.has_overlap)
 		strbuf__addf(sb, "; threads ran at the same time for %.1f ms of %.1f ms modeled",
 			     s->census.overlap_ns / 1e6, s->census.observed_ns / 1e6);
@@ -550,10 +569,17 @@ static void print_stdio(struct diff_ctx *c, FILE *out)
 			  "name\n");
 	print_side_text(c, 0, &sb);
 	print_side_text(c, 1, &sb);
-	strbuf__addf(&sb, "# changes: after's counts per %s, x%.4g\n",
+	strbuf__addf(&sb, "# changes: after's counts per %s, x%.4g",
 		     c->o->norm == NORM_ACCESSES ? "memory access (sample periods summed)" :
-		     c->o->norm == NORM_TIME ? "second of recording" : "recording (not scaled)",
+		     c->o->norm == NORM_TIME ? "second of recording" :
+		     c->o->norm == NORM_PROGRESS ? "unit of progress (--per's samples' periods "
+						   "summed)" : "recording (not scaled)",
 		     c->scale);
+	/* the other bases, for a reader who doubts this one */
+	for (int n = 0; n < NORM__NR; n++)
+		if (n != (int)c->o->norm && n != NORM_NONE && c->scales[n] > 0)
+			strbuf__addf(&sb, "; per %s x%.4g", norm_names[n], c->scales[n]);
+	strbuf__add(&sb, "\n", 1);
 	if (c->notes.len)
 		strbuf__addf(&sb, "%s", c->notes.buf);
 	strbuf__addf(&sb, "\nCache lines:\n");
@@ -600,6 +626,10 @@ static void json_side(struct json *j, const struct diff_side *s)
 	json__ku64(j, "accesses", s->ld.period_sum);
 	json__key(j, "seconds");
 	json__double(j, s->seconds, 6);
+	if (s->ld.progress_sym) {
+		json__ku64(j, "progress", s->ld.progress);
+		json__ku64(j, "progress_samples", s->ld.progress_samples);
+	}
 	json__ku64(j, "line_size", s->ld.fields->line_size);
 	json__kstr(j, "hostname", h->hostname);
 	json__kstr(j, "cpudesc", h->cpudesc);
@@ -626,8 +656,18 @@ static void print_json(struct diff_ctx *c, FILE *out)
 		json_side(&j, &c->side[k]);
 	}
 	json__kstr(&j, "norm", norm_names[c->o->norm]);
+	if (c->o->per)
+		json__kstr(&j, "per", c->o->per);
 	json__key(&j, "scale");
 	json__double(&j, c->scale, 6);
+	json__key(&j, "scales");
+	json__begin_object(&j);
+	for (int n = 0; n < NORM__NR; n++)
+		if (n != NORM_NONE && c->scales[n] > 0) {
+			json__key(&j, norm_names[n]);
+			json__double(&j, c->scales[n], 6);
+		}
+	json__end_object(&j);
 	json__key(&j, "notes");
 	json__begin_array(&j);
 	for (const char *p = c->notes.buf; p && *p;) {
@@ -715,6 +755,8 @@ static double basis(const struct diff_side *s, enum norm n)
 		return (double)s->ld.period_sum;
 	if (n == NORM_TIME)
 		return s->seconds;
+	if (n == NORM_PROGRESS)
+		return (double)s->ld.progress;
 	return 1;
 }
 
@@ -758,11 +800,25 @@ static void note_differences(struct diff_ctx *c)
 static int load_side(struct diff_ctx *c, int k, const char *input)
 {
 	struct diff_side *s = &c->side[k];
-	int rc = fields_load__run(&s->ld, input, &c->o->attr, NULL, (unsigned)c->o->line_size,
-				  false);
+	char err[4096];
+	int rc;
 
-	if (rc)
-		return rc;
+	s->ld.progress_sym = c->o->per;
+	rc = fields_load__run(&s->ld, input, &c->o->attr, NULL, (unsigned)c->o->line_size, false,
+			      err, sizeof(err));
+	if (s->ld.fa)
+		cli__attr_warnings(s->ld.fa);
+	if (rc) {
+		cli__error("%s", err);
+		return rc == -ENODATA ? EXIT_NOTHING : EXIT_USAGE;
+	}
+	if (c->o->per && !s->ld.progress) {
+		cli__error("diff: --per %s: no sample of %s (%s) has its code in %s or its data on "
+			   "it: the program's progress cannot be counted there (name a function "
+			   "its work loop runs in, or a counter it updates)", c->o->per,
+			   side_names[k], input, c->o->per);
+		return EXIT_USAGE;
+	}
 	if (s->ld.fields->last_time > s->ld.fields->first_time)
 		s->seconds = (s->ld.fields->last_time - s->ld.fields->first_time) / 1e9;
 	/* The collector's overlap account, when it is one of its recordings. */
@@ -791,6 +847,12 @@ static int diff_run(const struct command *cmd, int argc, char **argv)
 
 	if (i < 0)
 		goto out_opts;
+	if (o.per && !o.norm_set)
+		o.norm = NORM_PROGRESS;
+	if (o.norm == NORM_PROGRESS && !o.per) {
+		rc = cli__usage_error(cmd, "--norm progress: name the progress with --per SYMBOL");
+		goto out_opts;
+	}
 	if (argc - i != 2) {
 		rc = cli__usage_error(cmd, "two recordings are needed: lineup diff BEFORE AFTER");
 		goto out_opts;
@@ -804,9 +866,12 @@ static int diff_run(const struct command *cmd, int argc, char **argv)
 		if (rc)
 			goto out;
 	}
-	for (int k = 0; k < 2; k++)
-		b[k] = basis(&c.side[k], o.norm);
-	c.scale = b[0] > 0 && b[1] > 0 ? b[0] / b[1] : 1;
+	for (int n = 0; n < NORM__NR; n++) {
+		for (int k = 0; k < 2; k++)
+			b[k] = basis(&c.side[k], (enum norm)n);
+		c.scales[n] = b[0] > 0 && b[1] > 0 ? b[0] / b[1] : 0;
+	}
+	c.scale = c.scales[o.norm] > 0 ? c.scales[o.norm] : 1;
 	note_differences(&c);
 	if (fields_diff__build(&c.d, c.side[0].ld.fields, c.side[1].ld.fields, c.scale)) {
 		cli__error("diff: out of memory");
@@ -843,8 +908,8 @@ out_opts:
 const struct command cmd_diff = {
 	.name = "diff",
 	.summary = "compare two recordings by what their cache lines hold (before/after a fix)",
-	.usage = "[-C NAME] [--norm accesses|time|none] [-k VMLINUX] [--stdio|--json|--csv] "
-		 "BEFORE AFTER",
+	.usage = "[-C NAME] [--per SYMBOL] [--norm accesses|time|progress|none] [-k VMLINUX] "
+		 "[--stdio|--json|--csv] BEFORE AFTER",
 	.description =
 		"Read both recordings as 'lineup fields' does and compare them: cache lines are "
 		"matched by what they hold (the type and member of each sample's data, whether a "
@@ -852,7 +917,9 @@ const struct command cmd_diff = {
 		"address, so ASLR and a new layout do not get in the way; a line split in two by "
 		"the fix is matched with both halves.  Per line group and per member: HITMs, loads, "
 		"stores, locked RMWs, mean cycles, reader and writer CPUs, before, after and the "
-		"change, with after's counts scaled to the work before did (--norm).  A struct "
+		"change, with after's counts scaled to the work before did: per sample of the "
+		"program's own progress where --per names it (a function its work loop runs in, "
+		"or a counter it updates), else per memory access (--norm).  A struct "
 		"whose layout differs between the two binaries is shown with both layouts side by "
 		"side and each member's move.  Recordings of different machines or line sizes are "
 		"compared where they can be, and said; a software-collector recording whose "

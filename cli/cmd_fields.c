@@ -25,9 +25,9 @@
 #include "analyzer/fields_table.h"
 #include "analyzer/flat_layout.h"
 #include "cli/command.h"
-#include "cli/fields_load.h"
 #include "cli/output.h"
 #include "sampling/fields_attr.h"
+#include "sampling/fields_load.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
@@ -149,7 +149,7 @@ static int fields_option(void *ctx, int id, const char *arg)
 
 struct fields_ctx {
 	struct fields_opts *o;
-	struct fields_load ld;	/* the recording and its tables (cli/fields_load.h) */
+	struct fields_load ld;	/* the recording and its tables (sampling/fields_load.h) */
 	struct array_align *align;	/* arrays whose threads' elements share lines */
 };
 
@@ -771,6 +771,7 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 {
 	struct fields_opts o = { .input = "perf.data", .cmd = cmd };
 	struct fields_ctx c = { .o = &o };
+	char err[4096];
 	int rc, i = cli__parse(cmd, argc, argv, fields_option, &o, &rc);
 
 	if (i < 0)
@@ -780,9 +781,14 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 		goto out_opts;
 	}
 	rc = fields_load__run(&c.ld, o.input, &o.attr, &o.filter, (unsigned)o.line_size,
-			      o.double_cl);
-	if (rc)
+			      o.double_cl, err, sizeof(err));
+	if (c.ld.fa)
+		cli__attr_warnings(c.ld.fa);
+	if (rc) {
+		cli__error("%s", err);
+		rc = rc == -ENODATA ? EXIT_NOTHING : EXIT_USAGE;
 		goto out;
+	}
 	if (fields_attr__unknown_hint(c.ld.fa)) {
 		rc = unknown_hint(&c, fields_attr__unknown_hint(c.ld.fa));
 		goto out;

@@ -27,4 +27,4 @@ lineup_SOURCES += cli/report_fields.c cli/report_fields.h
 lineup_SOURCES += cli/output.c cli/output.h
 lineup_SOURCES += cli/cmd_ab.c
 lineup_SOURCES += cli/cmd_suggest.c
-lineup_SOURCES += cli/cmd_diff.c cli/fields_load.c cli/fields_load.h
+lineup_SOURCES += cli/cmd_diff.c

@@ -24,10 +24,11 @@ sampling_libsampling_a_SOURCES += sampling/aux_ring.c sampling/aux_ring.h
 # Launching a command: the one fork/exec of every command that runs one.
 sampling_libsampling_a_SOURCES += sampling/workload.c sampling/workload.h
 sampling_libsampling_a_SOURCES += sampling/timed_run.c sampling/timed_run.h
-# The session: the reader, the ordered events, the machine and the symbolizer joined, and the
-# evidence of attribution joined (sampling/fields_attr.c): they use dwarf/'s symbols and
-# answers, so they are linked before dwarf/libdwarf.a.
+# The session: the reader, the ordered events, the machine and the symbolizer joined; the
+# evidence of attribution joined (sampling/fields_attr.c); the fields pipeline on them
+# (sampling/fields_load.c).  They use dwarf/'s symbols and answers, so they are linked before
+# dwarf/libdwarf.a.
 noinst_LIBRARIES += sampling/libsession.a
 sampling_libsession_a_SOURCES = sampling/session.c sampling/session.h \
-	sampling/fields_attr.c sampling/fields_attr.h
+	sampling/fields_attr.c sampling/fields_attr.h sampling/fields_load.c sampling/fields_load.h
 sampling_libsession_a_CFLAGS = $(AM_CFLAGS) $(LIBTRACEEVENT_CFLAGS)

@@ -4,13 +4,15 @@
  */
 #include <config.h>
 
-#include "cli/fields_load.h"
+#include "sampling/fields_load.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyzer/fields.h"
-#include "cli/command.h"
+#include "dwarf/symbols.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
 
@@ -38,6 +40,32 @@ static void attribute_one(struct fields_load *c, const struct fields_sample *ms)
 	if (fields_access__classify(&a, ms->data_src, ms->addr))
 		c->nr_peer++;	/* said in the header */
 	fields__add(c->fields, &res, &a);
+	if (c->access)
+		c->access(c->ctx, &res, &a);
+}
+
+/* Whether the ELF symbol at @al (a map and an address in its terms) is @name. */
+static bool symbol_is(struct session *s, const struct addr_loc *al, const char *name)
+{
+	struct symbols_dso *d = al->map && al->dso ? session__symbols_dso(s, al->dso) : NULL;
+	const char *sym;
+	uint64_t start;
+	bool is_object;
+
+	return d && !symbols__find_sym(session__symbols(s), d, al->addr, &sym, &start,
+				       &is_object) && !strcmp(sym, name);
+}
+
+/* A sample of the program's own progress: its code in the function, or its data in the
+ * variable, that the user named. */
+static bool is_progress(struct fields_load *c, struct session *s, const struct session_sample *ss)
+{
+	struct addr_loc dl;
+
+	if (symbol_is(s, &ss->al, c->progress_sym))
+		return true;
+	machine__find_any_cpumode(session__machine(s), ss->al.thread, ss->sample->addr, &dl);
+	return symbol_is(s, &dl, c->progress_sym);
 }
 
 /*
@@ -61,6 +89,10 @@ static int fields_sample(void *ctx, struct session *s, const struct session_samp
 		return 0;
 	c->nr_samples++;
 	c->period_sum += ss->period;
+	if (c->progress_sym && is_progress(c, s, ss)) {
+		c->progress += ss->period;
+		c->progress_samples++;
+	}
 	if (!c->fields)
 		c->fields = fields__new(fields_line_size(c));
 	fields_sample__init(&fs, ss->sample);
@@ -69,7 +101,7 @@ static int fields_sample(void *ctx, struct session *s, const struct session_samp
 }
 
 /* The whole recording, once: every memory sample attributed and counted. */
-static int read_recording(struct fields_load *c, bool filtered)
+static int read_recording(struct fields_load *c, bool filtered, char *err, size_t errlen)
 {
 	struct session_tool tool = { .ctx = c, .sample = fields_sample,
 				     .side_sample = fields_side_sample };
@@ -77,15 +109,14 @@ static int read_recording(struct fields_load *c, bool filtered)
 	size_t nr_rmw;
 
 	if (session__run(c->session, &tool) < 0) {
-		cli__error("%s", session__errmsg(c->session));
-		return EXIT_USAGE;
+		snprintf(err, errlen, "%s", session__errmsg(c->session));
+		return -EINVAL;
 	}
-	cli__attr_warnings(c->fa);
 	if (!c->nr_samples) {
-		cli__error("%s: no sample carries a data address (record with perf c2c record, "
-			   "perf mem record, or lineup record)%s", c->input,
-			   !filtered ? "" : " that passes the filters");
-		return EXIT_NOTHING;
+		snprintf(err, errlen, "%s: no sample carries a data address (record with perf c2c "
+			 "record, perf mem record, or lineup record)%s", c->input,
+			 !filtered ? "" : " that passes the filters");
+		return -ENODATA;
 	}
 	nr_rmw = fields_attr__rmw(c->fa, &rmw);
 	for (size_t k = 0; k < nr_rmw; k++)
@@ -96,27 +127,25 @@ static int read_recording(struct fields_load *c, bool filtered)
 
 int fields_load__run(struct fields_load *ld, const char *input,
 		     const struct fields_attr_opts *attr, const struct session_filter *filter,
-		     unsigned int line_size, bool double_cl)
+		     unsigned int line_size, bool double_cl, char *err, size_t errlen)
 {
-	struct session_opts so = { .path = input };
-	char err[4096];
+	struct session_opts so = {
+		.path = input, .symbols = { .vmlinux = attr->vmlinux, .symfs = attr->symfs },
+	};
 
+	*ld = (struct fields_load){ .progress_sym = ld->progress_sym, .access = ld->access,
+				    .ctx = ld->ctx };
 	ld->input = input;
 	ld->line_size = line_size;
 	ld->double_cl = double_cl;
-	if (session__open(&ld->session, &so, err, sizeof(err)) < 0) {
-		cli__error("%s", err);
-		return EXIT_USAGE;
-	}
+	if (session__open(&ld->session, &so, err, errlen) < 0)
+		return -EINVAL;
 	if (filter)
 		session__set_filter(ld->session, filter);
-	if (fields_attr__new(&ld->fa, attr, session__machine(ld->session), err, sizeof(err)) < 0) {
-		cli__error("%s", err);
-		return EXIT_USAGE;
-	}
+	if (fields_attr__new(&ld->fa, attr, session__machine(ld->session), err, errlen) < 0)
+		return -EINVAL;
 	fields_attr__header(ld->fa, session__header(ld->session), input);
-	cli__attr_warnings(ld->fa);
-	return read_recording(ld, filter && !session_filter__empty(filter));
+	return read_recording(ld, filter && !session_filter__empty(filter), err, errlen);
 }
 
 void fields_load__release(struct fields_load *ld)

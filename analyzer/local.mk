@@ -8,7 +8,8 @@ analyzer_libanalyzer_a_SOURCES += analyzer/flat_layout.c analyzer/flat_layout.h 
 	analyzer/fields.c analyzer/fields.h analyzer/id_set.c analyzer/id_set.h \
 	analyzer/suggest.c analyzer/suggest.h analyzer/suggest_text.c analyzer/suggest_text.h \
 	analyzer/suggest_layout.c analyzer/suggest_layout.h \
-	analyzer/array_align.c analyzer/array_align.h
+	analyzer/array_align.c analyzer/array_align.h \
+	analyzer/suggest_targets.c analyzer/suggest_targets.h
 analyzer_libanalyzer_a_SOURCES += analyzer/coherence.c analyzer/coherence.h
 analyzer_libanalyzer_a_SOURCES += analyzer/data_src.c analyzer/data_src.h analyzer/c2c.c \
 	analyzer/c2c.h analyzer/c2c_columns.c analyzer/c2c_columns.h

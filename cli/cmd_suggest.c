@@ -5,9 +5,10 @@
  * recording, the layout comment, and a patch that moves the declarations in the source.
  *
  * The order and the prediction are analyzer/suggest.h's, the words analyzer/suggest_text.h's,
- * the new layout analyzer/layout.h's layout__build, the patch analyzer/srcpatch.h's; this file
- * reads the recording (sampling/session.h, attribution through sampling/fields_attr.h), finds the
- * source, writes the files, and runs the compiler for --verify.
+ * the new layout analyzer/layout.h's layout__build, the patch analyzer/srcpatch.h's; the
+ * recording is read by sampling/fields_load.h into analyzer/suggest_targets.h's suggesters.
+ * This file chooses the structs, finds the source, prints, writes the files, and runs the
+ * compiler for --verify.
  */
 #include <config.h>
 
@@ -31,12 +32,14 @@
 #include "analyzer/srcpatch.h"
 #include "analyzer/suggest.h"
 #include "analyzer/suggest_layout.h"
+#include "analyzer/suggest_targets.h"
 #include "analyzer/suggest_text.h"
 #include "analyzer/u64map.h"
 #include "cli/command.h"
 #include "dwarf/layout.h"
 #include "sampling/event.h"
 #include "sampling/fields_attr.h"
+#include "sampling/fields_load.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
 #include "sampling/workload.h"
@@ -143,33 +146,13 @@ struct suggest_opts {
 	enum suggest_format format;
 };
 
-/* One struct seen in the recording: its accesses go to a suggester of its own. */
-struct target {
-	const struct flat_layout *flat;
-	struct suggest_plan plan;
-	bool planned;
-	int plan_rc;		/* -ENOENT: a --pin that names no member (bad usage) */
-	char plan_err[256];
-	struct suggest *sg;
-	uint64_t hitm, samples;
-	struct u64map top_write, top_read;	/* unit -> hottest ip (counted in ips) */
-	struct u64map ip_count;			/* unit << 1 | write, ip -> count (hash) */
-	struct suggest_result res;
-	struct layout_type *built;
-	bool selected;
-};
-
+/* The recording read once (sampling/fields_load.h), its structs' suggesters fed on the way. */
 struct suggest_ctx {
 	struct suggest_opts *o;
-	struct session *session;
-	struct fields_attr *fa;
-	struct target *targets;
-	size_t nr_targets, cap_targets;
-	struct u64map target_of;		/* flat_layout pointer -> index */
+	struct fields_load ld;
+	struct suggest_targets ts;
 	unsigned int line_size;
-	uint64_t samples, attributed;
 	struct arena arena;
-	struct fields *fields;		/* the recording's field tables, for array_align */
 	struct array_align *align;	/* arrays whose threads' elements share lines */
 };
 
@@ -287,142 +270,30 @@ static int suggest_option(void *ctx, int id, const char *arg)
 
 /* ---- reading the recording ---- */
 
-static struct target *target_of(struct suggest_ctx *c, const struct flat_layout *flat)
+/* The suggesters' settings, once the recording has said its line size. */
+static void targets_init(struct suggest_ctx *c)
 {
-	uint64_t i;
-
-	if (u64map__get(&c->target_of, (uintptr_t)flat, &i))
-		return &c->targets[i];
-	c->targets = xgrow(c->targets, &c->cap_targets, c->nr_targets + 1, sizeof(*c->targets));
-	struct target *t = &c->targets[c->nr_targets];
-
-	memset(t, 0, sizeof(*t));
-	t->flat = flat;
-	u64map__init(&t->ip_count);
-	u64map__set(&c->target_of, (uintptr_t)flat, c->nr_targets++);
-	if (!flat->type) {
-		snprintf(t->plan_err, sizeof(t->plan_err), "%s: no layout to reorder (a type "
-			 "known only by its size)", flat->name);
-		return t;
-	}
-	const char **pins = (const char **)c->o->pins.v;
-
-	t->plan_rc = suggest_plan__init(&t->plan, flat->type, pins, (unsigned int)c->o->pins.nr,
-					t->plan_err, sizeof(t->plan_err));
-	if (t->plan_rc < 0)
-		return t;
-	t->planned = true;
-	struct suggest_config cfg = {
-		.line_size = c->line_size, .max_growth = c->o->max_growth,
-		.struct_name = fields_attr__strip_tag(flat->name),
+	struct suggest_opts *o = c->o;
+	struct suggest_targets_config cfg = {
+		.pins = (const char *const *)o->pins.v, .nr_pins = (unsigned int)o->pins.nr,
 	};
 
-	t->sg = suggest__new(&cfg, t->plan.units, t->plan.nr_units, flat->type->size,
-			     flat->type->align);
-	return t;
+	c->line_size = c->ld.fields->line_size;
+	if (o->max_growth_lines)
+		o->max_growth = o->max_growth_lines * c->line_size;
+	cfg.line_size = c->line_size;
+	cfg.max_growth = o->max_growth;
+	suggest_targets__init(&c->ts, &cfg);
 }
 
-/* The hottest ip writing and reading each unit, for the comment and the doc table. */
-static void count_ip(struct target *t, int unit, bool write, uint64_t ip)
-{
-	uint64_t key = ((uint64_t)unit << 1 | write) * 0x9e3779b97f4a7c15ull ^ ip;
-	uint64_t n = 0;
-
-	u64map__get(&t->ip_count, key, &n);
-	u64map__set(&t->ip_count, key, ++n);
-	struct u64map *top = write ? &t->top_write : &t->top_read;
-	uint64_t best, best_n = 0;
-
-	if (!top->cap)
-		u64map__init(top);
-	if (u64map__get(top, (uint64_t)unit, &best))
-		u64map__get(&t->ip_count, ((uint64_t)unit << 1 | write) * 0x9e3779b97f4a7c15ull ^ best,
-			    &best_n);
-	if (n > best_n)
-		u64map__set(top, (uint64_t)unit, ip);
-}
-
-static bool side_sample(void *ctx, struct session *s, const struct sample *sample)
+/* Each attributed access, in time order, to its struct's suggester. */
+static void on_access(void *ctx, const struct attr_result *res, const struct fields_access *a)
 {
 	struct suggest_ctx *c = ctx;
 
-	return fields_attr__side_sample(c->fa, session__header(s), sample);
-}
-
-static int on_sample(void *ctx, struct session *s, const struct session_sample *ss)
-{
-	struct suggest_ctx *c = ctx;
-	const struct sample *smp = ss->sample;
-	struct fields_sample fs;
-	struct fields_access a;
-	struct attr_result res;
-
-	(void)s;
-	if (!(smp->present & SF_ADDR))
-		return 0;
-	fields_sample__init(&fs, smp);
-	c->samples++;
-	int unresolved = fields_attr__resolve(c->fa, &fs, &res);
-
-	memset(&a, 0, sizeof(a));
-	a.ip = fs.ip;
-	a.addr = fs.addr;
-	a.time = fs.time;
-	a.weight = fs.weight;
-	a.cpu = fs.cpu;
-	a.tid = fs.tid;
-	fields_access__classify(&a, fs.data_src, fs.addr);
-	fields__add(c->fields, &res, &a);
-	if (unresolved || !res.layout || (!a.load && !a.store))
-		return 0;
-	c->attributed++;
-	struct target *t = target_of(c, res.layout);
-
-	t->samples++;
-	t->hitm += a.lcl_hitm || a.rmt_hitm;
-	if (!t->sg)
-		return 0;
-	struct suggest_access sa = {
-		.instance = res.base, .offset = res.offset, .time = fs.time, .weight = fs.weight,
-		.tid = fs.tid, .cpu = fs.cpu, .load = a.load, .store = a.store, .locked = a.locked,
-		.hitm = a.lcl_hitm || a.rmt_hitm,
-	};
-
-	suggest__add(t->sg, &sa);
-	int u = suggest__unit_at(t->sg, res.offset);
-
-	if (u >= 0)
-		count_ip(t, u, a.store || (a.load && a.locked), fs.ip);
-	return 0;
-}
-
-/* The collector's counts of RMWs that changed nothing, on the units whose code made them. */
-static void add_rmw_counts(struct suggest_ctx *c)
-{
-	const struct fields_rmw *rmw;
-	size_t n = fields_attr__rmw(c->fa, &rmw);
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < c->nr_targets; k++) {
-			struct target *t = &c->targets[k];
-
-			for (unsigned int u = 0; t->sg && u < t->plan.nr_units; u++) {
-				uint64_t key = ((uint64_t)u << 1 | 1) * 0x9e3779b97f4a7c15ull ^
-					       rmw[i].ip, cnt;
-
-				if (u64map__get(&t->ip_count, key, &cnt))
-					suggest__add_rmw(t->sg, u, rmw[i].total, rmw[i].redundant);
-			}
-		}
-}
-
-static int hitm_cmp(const void *a, const void *b)
-{
-	const struct target *x = a, *y = b;
-
-	if (x->hitm != y->hitm)
-		return x->hitm > y->hitm ? -1 : 1;
-	return x->samples > y->samples ? -1 : x->samples < y->samples;
+	if (!c->line_size)
+		targets_init(c);
+	suggest_targets__add(&c->ts, res, a);
 }
 
 /* -C's structs, or the worst ones: 0, or an exit code after saying what is wrong. */
@@ -430,19 +301,19 @@ static int select_targets(struct suggest_ctx *c)
 {
 	struct suggest_opts *o = c->o;
 
-	qsort(c->targets, c->nr_targets, sizeof(*c->targets), hitm_cmp);
+	suggest_targets__sort(&c->ts);
 	if (!o->structs.nr) {
 		size_t n = 0;
 
-		for (size_t i = 0; i < c->nr_targets && n < (o->limit ? o->limit : 3); i++)
-			if (c->targets[i].hitm) {
-				c->targets[i].selected = true;
+		for (size_t i = 0; i < c->ts.nr && n < (o->limit ? o->limit : 3); i++)
+			if (c->ts.v[i].hitm) {
+				c->ts.v[i].selected = true;
 				n++;
 			}
 		if (!n) {
 			cli__error("%s: no HITM on any attributed struct (%" PRIu64 " of %" PRIu64
 				   " samples attributed): nothing to lay out", c->o->input,
-				   c->attributed, c->samples);
+				   c->ts.attributed, (uint64_t)c->ld.nr_samples);
 			return EXIT_NOTHING;
 		}
 		return 0;
@@ -451,17 +322,17 @@ static int select_targets(struct suggest_ctx *c)
 		const char *want = fields_attr__strip_tag(o->structs.v[s]);
 		bool found = false;
 
-		for (size_t i = 0; i < c->nr_targets; i++)
-			if (!strcmp(fields_attr__strip_tag(c->targets[i].flat->name), want))
-				found = c->targets[i].selected = true;
+		for (size_t i = 0; i < c->ts.nr; i++)
+			if (!strcmp(fields_attr__strip_tag(c->ts.v[i].flat->name), want))
+				found = c->ts.v[i].selected = true;
 		if (found)
 			continue;
-		if (fields_attr__has_struct(c->fa, want)) {
+		if (fields_attr__has_struct(c->ld.fa, want)) {
 			cli__error("%s: no sample was attributed to struct %s", o->input, want);
 			return EXIT_NOTHING;
 		}
 		const char *close[5];
-		int nc = fields_attr__closest(c->fa, want, close, 5);
+		int nc = fields_attr__closest(c->ld.fa, want, close, 5);
 		struct strbuf sb = STRBUF_INIT;
 
 		for (int i = 0; i < nc; i++)
@@ -478,25 +349,24 @@ static const char *unit_code(void *ctx, unsigned int unit, int write);
 
 struct names_ctx {
 	struct suggest_ctx *c;
-	struct target *t;
+	struct suggest_target *t;
 	struct strbuf sb;
 };
 
 static const char *unit_code(void *ctx, unsigned int unit, int write)
 {
 	struct names_ctx *n = ctx;
-	struct u64map *top = write ? &n->t->top_write : &n->t->top_read;
 	uint64_t ip;
 
-	if (!top->cap || !u64map__get(top, unit, &ip))
+	if (!suggest_target__top_ip(n->t, unit, write, &ip))
 		return NULL;
 	strbuf__reset(&n->sb);
-	fields_attr__name_ip(n->c->fa, ip, &n->sb);
+	fields_attr__name_ip(n->c->ld.fa, ip, &n->sb);
 	return n->sb.buf;
 }
 
 static void names_init(struct suggest_names *n, struct names_ctx *nc, struct suggest_ctx *c,
-		       struct target *t, const char *recording)
+		       struct suggest_target *t, const char *recording)
 {
 	memset(nc, 0, sizeof(*nc));
 	nc->c = c;
@@ -507,44 +377,10 @@ static void names_init(struct suggest_names *n, struct names_ctx *nc, struct sug
 	};
 }
 
-/* Decide for one struct: order, the compiler's layout of it, prediction on that layout. */
-static int decide(struct suggest_ctx *c, struct target *t)
-{
-	char err[160];
-
-	if (!t->planned)
-		return 0;
-	suggest__run(t->sg, &t->res);
-	if (t->res.status != SUGGEST_OK)
-		return 0;
-	uint64_t *off = xcalloc(t->plan.nr_units + 1, sizeof(*off));
-
-	if (suggest_plan__build(&t->plan, &t->res, &c->arena, &t->built, off, err,
-				sizeof(err)) < 0) {
-		snprintf(t->res.message, sizeof(t->res.message), "the new order cannot be laid "
-			 "out: %s", err);
-		t->res.status = SUGGEST_REFUSED;
-		free(off);
-		return 0;
-	}
-	/* gcc's bit-field rules may place a unit elsewhere than whole units would: its offsets
-	 * are the truth, and the prediction follows them */
-	if (memcmp(off, t->res.new_offset, t->plan.nr_units * sizeof(*off)) ||
-	    t->built->size != t->res.size) {
-		free(t->res.after.lines);
-		memcpy(t->res.new_offset, off, t->plan.nr_units * sizeof(*off));
-		t->res.size = t->built->size;
-		t->res.align = t->built->align;
-		suggest__predict(t->sg, off, t->built->align, &t->res.after);
-	}
-	free(off);
-	return 0;
-}
-
 /* ---- output ---- */
 
 /* The current layout (@after false) or the suggested one, annotated with its figures. */
-static void print_layout(struct suggest_ctx *c, struct target *t, bool after, struct strbuf *out)
+static void print_layout(struct suggest_ctx *c, struct suggest_target *t, bool after, struct strbuf *out)
 {
 	struct layout_print_opts popts = { .line_size = c->line_size, .addr_size = 8 };
 	struct suggest_print_ctx pc = {
@@ -558,7 +394,7 @@ static void print_layout(struct suggest_ctx *c, struct target *t, bool after, st
 	layout__print(pc.printed, &popts, out);
 }
 
-static void print_layouts(struct suggest_ctx *c, struct target *t, struct strbuf *out)
+static void print_layouts(struct suggest_ctx *c, struct suggest_target *t, struct strbuf *out)
 {
 	strbuf__addf(out, "\ncurrent layout (measured):\n");
 	print_layout(c, t, false, out);
@@ -569,7 +405,7 @@ static void print_layouts(struct suggest_ctx *c, struct target *t, struct strbuf
 }
 
 /* --tui: the browser's suggestion view on the first struct with a suggestion. */
-static int browse(struct suggest_ctx *c, struct target *t, const struct suggest_names *n,
+static int browse(struct suggest_ctx *c, struct suggest_target *t, const struct suggest_names *n,
 		  const char *patch)
 {
 	struct strbuf cur = STRBUF_INIT, prop = STRBUF_INIT, com = STRBUF_INIT, title = STRBUF_INIT;
@@ -662,7 +498,7 @@ static const char *finding_id(enum suggest_finding_kind k)
 	return ids[k];
 }
 
-static void json_target(struct suggest_ctx *c, struct target *t, const struct suggest_names *n,
+static void json_target(struct suggest_ctx *c, struct suggest_target *t, const struct suggest_names *n,
 			struct strbuf *sb)
 {
 	const struct suggest_result *r = &t->res;
@@ -870,7 +706,7 @@ struct patch {
 	char **paths;		/* where each file is here */
 	unsigned int nr_files;
 	struct srcpatch_request *reqs;
-	struct target **req_target;
+	struct suggest_target **req_target;
 	unsigned int nr_reqs;
 	struct srcpatch *sp;
 	char **comments;
@@ -1057,10 +893,10 @@ static bool align_selected(const struct suggest_ctx *c, const struct align_findi
 {
 	if (!c->o->structs.nr)
 		return true;
-	for (size_t k = 0; k < c->nr_targets; k++)
-		if (c->targets[k].selected &&
-		    (c->targets[k].flat == af->elem ||
-		     (af->name && !strcmp(c->targets[k].flat->name, af->name))))
+	for (size_t k = 0; k < c->ts.nr; k++)
+		if (c->ts.v[k].selected &&
+		    (c->ts.v[k].flat == af->elem ||
+		     (af->name && !strcmp(c->ts.v[k].flat->name, af->name))))
 			return true;
 	return false;
 }
@@ -1079,9 +915,9 @@ static void array_targets(struct suggest_ctx *c)
 
 		if (!af->elem || !align_fixable(af))
 			continue;
-		for (size_t k = 0; k < c->nr_targets; k++)
-			if (c->targets[k].flat == af->elem && c->targets[k].sg)
-				suggest__set_array_causes(c->targets[k].sg, af->causes);
+		for (size_t k = 0; k < c->ts.nr; k++)
+			if (c->ts.v[k].flat == af->elem && c->ts.v[k].sg)
+				suggest__set_array_causes(c->ts.v[k].sg, af->causes);
 	}
 }
 
@@ -1110,7 +946,7 @@ static int make_alloc_fixes(struct suggest_ctx *c, struct patch *p)
 		if (!(af->causes & ALIGN_BASE) || !align_fixable(af) || !align_selected(c, af))
 			continue;
 		rc = EXIT_NOTHING;	/* until it is done */
-		if (!af->obj.site || fields_attr__source_line(c->fa, af->obj.site, &file, &line)) {
+		if (!af->obj.site || fields_attr__source_line(c->ld.fa, af->obj.site, &file, &line)) {
 			alloc_fix_add(p, af, NULL, xstrdup("the debug info gives no source line for "
 							   "the allocating call"));
 			continue;
@@ -1173,7 +1009,7 @@ static void print_align(struct suggest_ctx *c, const struct patch *p, struct str
 			continue;
 		if (!n++)
 			strbuf__addf(out, "arrays whose elements share cache lines across threads:\n");
-		align_finding__explain(c->align, af, fields_attr__name_ip, c->fa, out);
+		align_finding__explain(c->align, af, fields_attr__name_ip, c->ld.fa, out);
 		for (unsigned int k = 0; k < p->nr_allocs; k++) {
 			const struct alloc_fix *x = &p->allocs[k];
 
@@ -1203,7 +1039,7 @@ static void json_align(struct suggest_ctx *c, const struct patch *p, struct strb
 		if (!align_selected(c, af))
 			continue;
 		strbuf__reset(&tmp);
-		align_finding__explain(c->align, af, fields_attr__name_ip, c->fa, &tmp);
+		align_finding__explain(c->align, af, fields_attr__name_ip, c->ld.fa, &tmp);
 		strbuf__addf(out, "%s{", n++ ? ", " : "");
 		json_str(out, "object", af->name, false);
 		json_str(out, "element", af->elem ? af->elem->name : NULL, true);
@@ -1232,8 +1068,8 @@ static int make_patch(struct suggest_ctx *c, struct patch *p, const char *record
 	struct suggest_opts *o = c->o;
 	int rc = 0;
 
-	for (size_t k = 0; k < c->nr_targets; k++) {
-		struct target *t = &c->targets[k];
+	for (size_t k = 0; k < c->ts.nr; k++) {
+		struct suggest_target *t = &c->ts.v[k];
 		const struct layout_type *ty = t->planned ? t->flat->type : NULL;
 		char err[PATH_MAX + 64];
 
@@ -1428,7 +1264,7 @@ static void verify_one(struct suggest_ctx *c, struct patch *p, unsigned int i,
 		       struct verify_result *vr)
 {
 	const struct srcpatch_request *rq = &p->reqs[i];
-	struct target *t = p->req_target[i];
+	struct suggest_target *t = p->req_target[i];
 	char tmpl[] = "/tmp/lineup-verify.XXXXXX";
 	char *dir = mkdtemp(tmpl);
 	char *src = NULL, *probe = NULL, *obj = NULL, *log = NULL, *inc = NULL, *inc2 = NULL;
@@ -1554,72 +1390,34 @@ out:
 static int open_recording(struct suggest_ctx *c)
 {
 	struct suggest_opts *o = c->o;
-	struct session_opts so = {
-		.path = o->input,
-		.symbols = { .vmlinux = o->attr.vmlinux, .symfs = o->attr.symfs },
-	};
-	char err[PERF_FILE_ERRMAX];
+	const struct fields_rmw *rmw;
+	char err[4096];
+	int rc;
 
-	if (session__open(&c->session, &so, err, sizeof(err)) < 0) {
+	c->ld.access = on_access;
+	c->ld.ctx = c;
+	rc = fields_load__run(&c->ld, o->input, &o->attr, &o->filter, (unsigned int)o->line_size,
+			      o->double_cl, err, sizeof(err));
+	if (c->ld.fa)
+		cli__attr_warnings(c->ld.fa);
+	if (rc) {
 		cli__error("%s", err);
-		return EXIT_USAGE;
+		return rc == -ENODATA ? EXIT_NOTHING : EXIT_USAGE;
 	}
-	if (fields_attr__new(&c->fa, &o->attr, session__machine(c->session), err,
-			     sizeof(err)) < 0) {
-		cli__error("%s", err);
-		return EXIT_USAGE;
-	}
-	fields_attr__header(c->fa, session__header(c->session), o->input);
-	cli__attr_warnings(c->fa);
-	const struct perf_header_info *h = session__header(c->session);
+	struct align_objects objs = { fields_attr__object_at, c->ld.fa };
 
-	c->line_size = o->line_size ? (unsigned int)o->line_size :
-		       h->cache_line_size ? h->cache_line_size : 64;
-	if (o->double_cl)
-		c->line_size *= 2;
-	if (o->max_growth_lines)
-		o->max_growth = o->max_growth_lines * c->line_size;
-	c->fields = fields__new(c->line_size);
-	struct session_tool tool = { .ctx = c, .sample = on_sample, .side_sample = side_sample };
-
-	session__set_filter(c->session, &o->filter);
-	if (session__run(c->session, &tool) < 0) {
-		cli__error("%s", session__errmsg(c->session));
-		return EXIT_USAGE;
-	}
-	cli__attr_warnings(c->fa);
-	fields__finish(c->fields);
-	struct align_objects objs = { fields_attr__object_at, c->fa };
-
-	c->align = array_align__find(c->fields, &objs);
-	if (!c->samples) {
-		cli__error("%s: no sample with a data address (record with lineup record, perf "
-			   "c2c record or perf mem record)", o->input);
-		return EXIT_NOTHING;
-	}
+	c->align = array_align__find(c->ld.fields, &objs);
+	if (!c->line_size)	/* nothing attributed: the line size all the same */
+		targets_init(c);
+	suggest_targets__add_rmw(&c->ts, rmw, fields_attr__rmw(c->ld.fa, &rmw));
 	return 0;
 }
 
 static void ctx_release(struct suggest_ctx *c)
 {
-	for (size_t i = 0; i < c->nr_targets; i++) {
-		struct target *t = &c->targets[i];
-
-		suggest__delete(t->sg);
-		if (t->planned)
-			suggest_plan__release(&t->plan);
-		u64map__exit(&t->ip_count);
-		if (t->top_write.cap)
-			u64map__exit(&t->top_write);
-		if (t->top_read.cap)
-			u64map__exit(&t->top_read);
-	}
-	free(c->targets);
-	u64map__exit(&c->target_of);
+	suggest_targets__release(&c->ts);
 	array_align__delete(c->align);
-	fields__delete(c->fields);
-	fields_attr__delete(c->fa);
-	session__close(c->session);
+	fields_load__release(&c->ld);
 	arena__release(&c->arena);
 }
 
@@ -1692,28 +1490,26 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 		return cli__usage_error(cmd, "unexpected argument '%s'", argv[first]);
 	if (o.verify && o.patch && !strcmp(o.patch, "-") && o.format == FMT_JSON)
 		return cli__usage_error(cmd, "--patch - and --json both write to stdout");
-	u64map__init(&c.target_of);
 	rc = open_recording(&c);
 	if (rc)
 		goto out;
-	add_rmw_counts(&c);
 	rc = select_targets(&c);
 	if (rc)
 		goto out;
-	for (size_t k = 0; k < c.nr_targets; k++)
-		if (c.targets[k].selected && c.targets[k].plan_rc == -ENOENT) {
-			cli__error("%s", c.targets[k].plan_err);
+	for (size_t k = 0; k < c.ts.nr; k++)
+		if (c.ts.v[k].selected && c.ts.v[k].plan_rc == -ENOENT) {
+			cli__error("%s", c.ts.v[k].plan_err);
 			rc = EXIT_USAGE;
 			goto out;
 		}
 	char *recording = xasprintf("%s (%" PRIu64 " samples, %" PRIu64 " attributed)", o.input,
-				    c.samples, c.attributed);
+				    (uint64_t)c.ld.nr_samples, c.ts.attributed);
 
 	array_targets(&c);
-	for (size_t k = 0; k < c.nr_targets; k++)
-		if (c.targets[k].selected) {
-			decide(&c, &c.targets[k]);
-			any_ok |= c.targets[k].res.status == SUGGEST_OK && c.targets[k].planned;
+	for (size_t k = 0; k < c.ts.nr; k++)
+		if (c.ts.v[k].selected) {
+			suggest_target__decide(&c.ts.v[k], &c.arena);
+			any_ok |= c.ts.v[k].res.status == SUGGEST_OK && c.ts.v[k].planned;
 		}
 	int prc = 0;
 
@@ -1729,8 +1525,8 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 	}
 	if (o.format == FMT_TUI) {
 		rc = EXIT_NOTHING;
-		for (size_t k = 0; k < c.nr_targets && rc == EXIT_NOTHING; k++) {
-			struct target *t = &c.targets[k];
+		for (size_t k = 0; k < c.ts.nr && rc == EXIT_NOTHING; k++) {
+			struct suggest_target *t = &c.ts.v[k];
 			struct suggest_names nm;
 			struct names_ctx nc;
 
@@ -1772,8 +1568,8 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 			     o.input, c.line_size);
 	else
 		print_align(&c, &patch, &out);
-	for (size_t k = 0, n = 0; k < c.nr_targets; k++) {
-		struct target *t = &c.targets[k];
+	for (size_t k = 0, n = 0; k < c.ts.nr; k++) {
+		struct suggest_target *t = &c.ts.v[k];
 		struct suggest_names nm;
 		struct names_ctx nc;
 		int req = -1;

@@ -29,8 +29,8 @@ static void attribute_one(struct fields_load *c, const struct fields_sample *ms)
 {
 	struct attr_result res;
 	struct fields_access a = { 0 };
+	bool resolved = !fields_attr__resolve(c->fa, ms, &res);
 
-	fields_attr__resolve(c->fa, ms, &res);
 	a.ip = ms->ip;
 	a.addr = ms->addr;
 	a.time = ms->time;
@@ -40,7 +40,7 @@ static void attribute_one(struct fields_load *c, const struct fields_sample *ms)
 	if (fields_access__classify(&a, ms->data_src, ms->addr))
 		c->nr_peer++;	/* said in the header */
 	fields__add(c->fields, &res, &a);
-	if (c->access)
+	if (c->access && resolved)
 		c->access(c->ctx, &res, &a);
 }
 

@@ -53,8 +53,8 @@ struct session_filter;
  *		samples whose data is in it, a progress counter)
  * @progress:	the periods of the samples @progress_sym names, summed; @progress_samples:
  *		how many samples those were
- * @access:	set by the caller, or NULL: each memory sample once attributed and classified,
- *		in time order (@res->layout NULL when it could not be attributed)
+ * @access:	set by the caller, or NULL: each memory sample that could be attributed, once
+ *		attributed and classified, in time order
  * @ctx:	handed to @access
  */
 struct fields_load {

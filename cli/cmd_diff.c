@@ -20,9 +20,9 @@
 #include "analyzer/table.h"
 #include "cli/command.h"
 #include "cli/output.h"
-#include "cli/sim_record.h"
 #include "sampling/fields_load.h"
 #include "sampling/perf_file.h"
+#include "sampling/sim_census.h"
 #include "sampling/session.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -822,7 +822,7 @@ static int load_side(struct diff_ctx *c, int k, const char *input)
 	if (s->ld.fields->last_time > s->ld.fields->first_time)
 		s->seconds = (s->ld.fields->last_time - s->ld.fields->first_time) / 1e9;
 	/* The collector's overlap account, when it is one of its recordings. */
-	s->has_census = strcmp(input, "-") && !sim_record__census(input, &s->census);
+	s->has_census = strcmp(input, "-") && !sim_census__read(&s->census, input, err, sizeof(err));
 	return 0;
 }
 

@@ -2,7 +2,8 @@
 # lineup suggest, the whole loop on the bundled workloads (issue 12's acceptance): record with
 # the software collector, suggest with --patch and --verify, `git apply` the patch in a copy of
 # the sources, rebuild, record again: the false-sharing workloads' contended lines are gone
-# (HITMs on the struct at most 5% of before); true sharing is left with the per-CPU advice; a
+# (HITMs on the struct at most 5% of before, and lineup diff of the two recordings says so);
+# true sharing is left with the per-CPU advice; a
 # padded struct is "nothing to do"; the ring's head and tail go to different lines and its
 # read-only mask to neither.
 . "$top_srcdir/tests/lib.sh"
@@ -55,8 +56,12 @@ loop() {
 	(cd "$T/src" && patch --dry-run -s -p1 <"$T/$name.diff") >/dev/null ||
 		fail "$name: patch --dry-run -p1 refuses the patch"
 	git -C "$T/src" apply "$T/$name.diff" || fail "$name: git apply"
+	# the patched build beside the first (whose recording names it by path and build-id)
+	mv "$T/$name-gcc" "$T/$name-orig"
 	sim_build "$name" gcc
-	sim_record "$T/$name-after.data" "$T/$name-gcc" 40000 "$threads"
+	mv "$T/$name-gcc" "$T/$name-patched"
+	mv "$T/$name-orig" "$T/$name-gcc"
+	sim_record "$T/$name-after.data" "$T/$name-patched" 40000 "$threads"
 	after=$(hitm_of "$T/$name-after.data" "$type" "$re")
 	echo "$name: $type HITMs $before before, $after after the patch"
 	if [ $((after * 20)) -gt "$before" ]; then	# what went wrong, for the log
@@ -66,6 +71,21 @@ loop() {
 	[ "$before" -ge 10 ] || fail "$name: only $before HITMs before"
 	[ $((after * 20)) -le "$before" ] ||
 		fail "$name: $after HITMs after the patch, more than 5% of $before"
+	# lineup diff of the two recordings says the same, per access, with every address moved
+	"$LINEUP" diff --json "$T/$name.data" "$T/$name-after.data" >"$T/$name.dj" ||
+		fail "$name: lineup diff exits $?"
+	python3 - "$T/$name.dj" "$type" "$re" <<'PY' || { cat "$T/$name.dj"; fail "$name: diff"; }
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+s = [s for s in j["structs"] if s["name"] == sys.argv[2]][0]
+assert s["layout_changed"], s["name"]
+ms = [m for m in s["members"] if re.search(sys.argv[3], m["member"])]
+before = sum(m["hitm_before"] for m in ms)
+after = sum(m["hitm_after"] for m in ms) * j["scale"]
+assert before >= 10 and after <= max(1, before / 20), (before, after)
+g = [g for g in j["lines"] if sys.argv[2] + ":" in g["holds"]]
+assert g and all(x["addr_before"] != x["addr_after"] for x in g if x["addr_after"]), g
+PY
 	git -C "$T/src" checkout -q -- . || fail "git checkout"
 }
 

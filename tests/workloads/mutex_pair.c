@@ -5,23 +5,33 @@
  * 48 bytes, packed, so thread 1's lock word shares thread 0's cache line; all threads take
  * one pthread spinlock to bump a shared total, and read a table under one reader-writer lock
  * (every reader's lock and unlock writes the lock's reader count: true sharing among readers).
+ * -DFIXED builds the fix of the false sharing: each per-thread pair, and each thread's
+ * read_sum, on a line of its own (the spinlock and the rwlock stay truly shared).
  * `mutex_pair [ITERATIONS [THREADS]]`.
  */
 #include <pthread.h>
 
 #include "workload.h"
 
+#ifdef FIXED
+#define LINE_ALIGN __attribute__((aligned(64)))	/* a line of its own */
+#define SUM_STRIDE 8				/* each thread's sum a line apart */
+#else
+#define LINE_ALIGN
+#define SUM_STRIDE 1
+#endif
+
 struct per_thread {
 	pthread_mutex_t lock;
 	long count;
-};
+} LINE_ALIGN;
 
 static struct per_thread per[256] __attribute__((aligned(64)));
 static pthread_spinlock_t total_lock;
 static long total;
 static pthread_rwlock_t table_lock __attribute__((aligned(64))) = PTHREAD_RWLOCK_INITIALIZER;
 static long table[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-static long read_sum[256];
+static long read_sum[256 * SUM_STRIDE] LINE_ALIGN;
 
 static void setup(void)
 {
@@ -44,7 +54,7 @@ static void body(long t)
 			pthread_spin_unlock(&total_lock);
 		} else if ((i & 3) == 1) {
 			pthread_rwlock_rdlock(&table_lock);
-			read_sum[t] += table[i & 7];
+			read_sum[t * SUM_STRIDE] += table[i & 7];
 			pthread_rwlock_unlock(&table_lock);
 		}
 	}

@@ -3,6 +3,27 @@
 #define LINEUP_ANALYZER_FIELDS_H
 
 /*
+ * analyzer/ -- the computation, pure: no I/O, no globals, no library but libc.  Everything it
+ * needs is handed in as lineup's own structs; everything it decides comes back as data (tables,
+ * verdicts, warnings), and the words are separate renderers of that data.
+ *
+ *   report    data_src.h (perf's access classes) -> c2c.h (perf c2c's statistics per line and
+ *             offset) -> c2c_columns.h (its columns) -> table.h (the table model that every
+ *             output renders: stdio here, JSON and CSV in cli/output.h, the browser in tui/).
+ *   fields    attr_engine.h/attribution.h (each sample to a type, member and instance, by the
+ *             strongest evidence) -> fields.h (this file: members, lines, verdicts) ->
+ *             fields_table.h; fields_diff.h compares two recordings' tables (diff).
+ *   layout    layout.h (the layout model and pahole's printer, built from scratch or filled by
+ *             dwarf/), flat_layout.h (every member at every depth).
+ *   suggest   suggest_targets.h (each struct's accesses) -> suggest.h (the order, the
+ *             replayed prediction) -> suggest_layout.h (the new layout) -> suggest_text.h (the
+ *             words) and srcpatch.h (the patch).
+ *   watch     coherence.h (the MESI model the collector shares) -> watch_replay.h,
+ *             watch_object.h, watch_table.h.
+ *   ab        abstat.h (the ratio's confidence interval, "not significant").
+ */
+
+/*
  * Per-field contention: for every struct the samples were attributed to, each member's loads,
  * stores, HITMs, cycles, readers and writers and the code touching it; and for every contended
  * cache line a verdict with its evidence (false sharing, true sharing, read-mostly victims,

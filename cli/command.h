@@ -2,6 +2,22 @@
 #ifndef LINEUP_CLI_COMMAND_H
 #define LINEUP_CLI_COMMAND_H
 
+/*
+ * cli/ -- the `lineup` command: option parsing and output, nothing a second front end would
+ * need (that lives below: sampling/, dwarf/, analyzer/).
+ *
+ *   main.c, commands.c   argv[1] to a struct command (this header) in the table of commands
+ *   options.c            cli__parse against each command's option table, the options several
+ *                        commands share (filters, attribution), cli__error; the same tables
+ *                        generate doc/lineup.1 (cmd_help.c, `lineup help --man`)
+ *   cmd_NAME.c           one command each: parse, call the layers, print; exit codes below
+ *   output.c             the JSON and CSV renderers of analyzer/table.h's tables
+ *   report_fields.c      report --fields' Type and Member columns
+ *   sim_record.c         record --sim: the collector's runtime run and its census said
+ *
+ * A command reads a recording through sampling/session.h (or sampling/fields_load.h), hands
+ * what it read to analyzer/, and renders the result: text, --json, --csv, or tui/tui.h.
+ */
 #include <stdio.h>
 
 /* Documented exit codes (doc/lineup.1, EXIT STATUS). */

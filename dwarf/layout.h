@@ -3,6 +3,25 @@
 #define LINEUP_DWARF_LAYOUT_H
 
 /*
+ * dwarf/ -- every byte of debug info (libdw, libdwfl, libbpf's BTF and capstone are used here
+ * and nowhere else; no Dwarf_Die leaves).  Four questions, four entry points:
+ *
+ *   what is this type's layout    layout.h (this file): layout_source__open on an ELF file
+ *                                 (DWARF, through debuginfo.h's search: build-id, debuglink,
+ *                                 debuginfod) or on BTF; it fills analyzer/layout.h's model.
+ *   which function, which line    symbols.h: code addresses named as perf names them (ELF
+ *                                 symbols, addr2line's source lines, inlines).
+ *   what does this access touch   vartype.h (the variable at a data address, the type of the
+ *                                 instruction's memory operand from DWARF locations) and
+ *                                 type_index.h (the types of every object at hand, by name),
+ *                                 which sampling/fields_attr.h joins for attribution.
+ *   what kind of access was it    code.h: the instruction before a breakpoint's trap decoded
+ *                                 with capstone (load, store, locked RMW), for watch.
+ *
+ * Everything handed out is lineup's own structs, in arenas freed with their source.
+ */
+
+/*
  * Layouts loaded from DWARF (dwarf_types.c) or BTF (btf.c) behind one interface (struct
  * layout_source), as pahole's loaders sit behind its ops table.  The model they fill, its
  * computations and its printer are analyzer/layout.h's.

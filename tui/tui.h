@@ -3,6 +3,16 @@
 #define LINEUP_TUI_TUI_H
 
 /*
+ * tui/ -- the terminal browser, the second front end (curses is used here and nowhere else).
+ * screen.h owns the terminal (started on /dev/tty, put back on every way out, signals too);
+ * browser.h is a stack of views with one key loop (perf's ui/browser, tig's view_ops);
+ * table_view.c renders analyzer/table.h's tables, the same ones --stdio, --json and --csv
+ * print; text_view.c shows text (a layout, a patch).  report.c, fields.c and suggest.c build
+ * each command's views from the models below; this header is what cli/ calls.  Built without
+ * ncursesw, none.c answers that the browser is not there.
+ */
+
+/*
  * The terminal browser's entry points, for cli/ (no curses type here: cli/ builds the same
  * with and without ncursesw).  Each runs the browser until the user quits and puts the
  * terminal back, on every way out.  They return 0, or -1 with @err saying why the browser

@@ -5,6 +5,13 @@
 #include <stddef.h>
 
 /*
+ * util/ -- what every layer uses and no layer owns: xalloc.h (allocation that aborts on
+ * failure), strbuf.h (growable strings), arena.h (memory that dies at once: a loaded object's
+ * types and names), hmap.h (string-keyed hash maps), file.h (opening files whose names came
+ * from a recording or a binary, and reading small text files).  libc only, no policy.
+ */
+
+/*
  * Allocation wrappers that abort on failure (as htop's do): lineup's memory is bounded by
  * its aggregates, so running out of it is not a condition any caller can recover from.
  */

@@ -8,19 +8,7 @@
 scratch
 . "$top_srcdir/tests/sim/sim-lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is needed to read the JSON"
-
-# check JSON PYTHON WHAT: run PYTHON with the diff's JSON as j.
-check() {
-	python3 - "$1" <<PY || fail "$3: $(cat "$1")"
-import json, sys
-j = json.load(open(sys.argv[1]))
-def group(name):
-    g = [r for r in j["lines"] if name in r["holds"]]
-    assert len(g) == 1, [r["holds"] for r in j["lines"]]
-    return g[0]
-$2
-PY
-}
+. "$top_srcdir/tests/diff/diff-lib.sh"
 
 # Twice the work: one thread (nothing contended), 400000 and 800000 increments.
 sim_build fs_adjacent gcc

@@ -11,19 +11,7 @@
 scratch
 . "$top_srcdir/tests/sim/sim-lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is needed to read the JSON"
-
-# record_hitm OUT PROG ARGS: record until at least 10 HITMs (threads that took turns).
-record_hitm() {
-	local out=$1 try n
-	shift
-	for try in 1 2 3 4 5; do
-		sim_record "$out" "$@"
-		n=$(sed -n 's/.* \([0-9]*\) of them HITM;.*/\1/p' "$T/record.err")
-		[ "${n:-0}" -ge 10 ] && return 0
-		echo "try $try: $n HITMs, again" >&2
-	done
-	fail "$* never showed 10 HITMs in 5 runs"
-}
+. "$top_srcdir/tests/diff/diff-lib.sh"
 
 # fixed NAME ARGS -- PYTHON: record NAME as shipped and -DFIXED, diff them, and run PYTHON
 # with the diff's JSON as j, fell(rows) asserting that each row's HITMs fell to near zero.

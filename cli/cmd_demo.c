@@ -26,8 +26,8 @@
 
 #include "analyzer/data_src.h"
 #include "cli/command.h"
-#include "cli/sim_record.h"
 #include "sampling/perf_file.h"
+#include "sampling/sim_census.h"
 #include "sampling/workload.h"
 #include "util/file.h"
 #include "util/strbuf.h"
@@ -224,9 +224,12 @@ static unsigned int first_yield(unsigned int threads)
 static int contended(const char *path)
 {
 	struct sim_census c;
+	char err[PERF_FILE_ERRMAX];
 
-	if (sim_record__census(path, &c))
+	if (sim_census__read(&c, path, err, sizeof(err))) {
+		cli__error("demo: %s", err);
 		return -1;
+	}
 	return c.hitm > 0 && c.hitm * 100 >= c.loads;
 }
 

@@ -13,12 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyzer/data_src.h"
 #include "cli/command.h"
 #include "dwarf/code.h"
-#include "sampling/perf_file.h"
 #include "sampling/perf_writer.h"
-#include "sampling/session.h"
+#include "sampling/sim_census.h"
 #include "sampling/workload.h"
 
 /* @prog as execvp finds it: itself when it names a path, else the first match in $PATH. */
@@ -182,8 +180,10 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 	if (w.status)
 		fprintf(stderr, "lineup: record --sim: %s %s\n", argv[0],
 			workload__describe_status(w.status, err, sizeof(err)));
-	if (sim_record__census(path, &c))
+	if (sim_census__read(&c, path, err, sizeof(err))) {
+		cli__error("%s", err);
 		goto out;
+	}
 	if (pipe_out && copy_to_stdout(path)) {
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -211,80 +211,4 @@ out:
 		rmdir(tmpdir);
 	}
 	return rc;
-}
-
-static int census_sample(void *ctx, struct session *s, const struct session_sample *ss)
-{
-	const struct perf_header_info *h = session__header(s);
-	const struct sample *smp = ss->sample;
-	struct sim_census *c = ctx;
-	struct data_src d;
-
-	if (smp->evsel < h->nr_evsels && h->evsels[smp->evsel].name &&
-	    !strcmp(h->evsels[smp->evsel].name, "lineup-sim/overlap/")) {
-		c->has_overlap = true;
-		c->observed_ns += smp->period;
-		c->overlap_ns += smp->weight;
-		return 0;
-	}
-	d = data_src__decode(smp->data_src);
-	if (d.op & DS_OP_LOAD) {
-		c->loads++;
-		c->hitm += (d.snoop & DS_SNOOP_HITM) != 0;
-	} else if (d.op & DS_OP_STORE) {
-		c->stores++;
-	}
-	return 0;
-}
-
-int sim_record__census(const char *path, struct sim_census *c)
-{
-	struct session_opts so = { .path = path };
-	struct session_tool tool = { .ctx = c, .sample = census_sample, .compact = true };
-	struct session *s;
-	char err[PERF_FILE_ERRMAX];
-	int rc;
-
-	*c = (struct sim_census){ 0 };
-	if (session__open(&s, &so, err, sizeof(err))) {
-		cli__error("%s", err);
-		return -1;
-	}
-	rc = session__run(s, &tool);
-	if (rc < 0)
-		cli__error("%s", session__errmsg(s));
-	session__close(s);
-	return rc < 0 ? -1 : 0;
-}
-
-enum sim_overlap sim_census__overlap(const struct sim_census *c)
-{
-	if (!c->has_overlap)
-		return SIM_OVERLAP_UNKNOWN;
-	return c->overlap_ns && c->overlap_ns * 100 >= c->observed_ns ? SIM_OVERLAP_SEEN
-								       : SIM_OVERLAP_NONE;
-}
-
-enum sim_overlap sim_census__no_contention(const struct sim_census *c, char *buf, size_t size)
-{
-	enum sim_overlap o = sim_census__overlap(c);
-
-	if (c->hitm)
-		snprintf(buf, size, "%ld HITMs: contention seen", c->hitm);
-	else if (o == SIM_OVERLAP_SEEN)
-		snprintf(buf, size, "no contention seen: the threads ran at the same time for %.1f "
-			 "ms (%.0f%% of the %.1f ms modeled) and no load found its line modified "
-			 "by another thread", c->overlap_ns / 1e6,
-			 100.0 * c->overlap_ns / c->observed_ns, c->observed_ns / 1e6);
-	else if (o == SIM_OVERLAP_NONE)
-		snprintf(buf, size, "no contention seen, and nothing can be concluded: the threads "
-			 "never ran at the same time (%.1f ms of %.1f ms modeled); where CPUs are "
-			 "fewer than threads or busy, LINEUP_SIM_YIELD=500 makes them take turns, "
-			 "or record on more free CPUs", c->overlap_ns / 1e6, c->observed_ns / 1e6);
-	else
-		snprintf(buf, size, "no load found its line modified by another thread: no "
-			 "contention seen (the recording does not say whether threads ran at the "
-			 "same time; where CPUs are fewer than threads, LINEUP_SIM_YIELD=500 makes "
-			 "them interleave)");
-	return o;
 }

@@ -30,5 +30,6 @@ sampling_libsampling_a_SOURCES += sampling/timed_run.c sampling/timed_run.h
 # dwarf/libdwarf.a.
 noinst_LIBRARIES += sampling/libsession.a
 sampling_libsession_a_SOURCES = sampling/session.c sampling/session.h \
-	sampling/fields_attr.c sampling/fields_attr.h sampling/fields_load.c sampling/fields_load.h
+	sampling/fields_attr.c sampling/fields_attr.h sampling/fields_load.c sampling/fields_load.h \
+	sampling/sim_census.c sampling/sim_census.h
 sampling_libsession_a_CFLAGS = $(AM_CFLAGS) $(LIBTRACEEVENT_CFLAGS)

@@ -21,11 +21,11 @@
 #include "analyzer/data_src.h"
 #include "cli/command.h"
 #include "cli/output.h"
-#include "cli/report_fields.h"
 #include "dwarf/symbols.h"
 #include "sampling/event.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
+#include "sampling/report_fields.h"
 #include "sampling/session.h"
 #include "tui/tui.h"
 #include "util/strbuf.h"
@@ -108,7 +108,7 @@ struct report_opts {
 	unsigned long long line_size;
 	const char *vmlinux, *symfs;
 	struct session_filter filter;	/* --time --pid --tid --cpu --comm */
-	bool fields;			/* --fields: Type and Member columns (cli/report_fields.h) */
+	bool fields;			/* --fields: Type and Member columns (sampling/report_fields.h) */
 	struct fields_attr_opts fattr;
 };
 
@@ -491,6 +491,7 @@ static void fields_columns(void *ctx, struct c2c_view *v, const struct c2c *c)
 	struct report *r = ctx;
 
 	report_fields__add_columns(r->rf, v, c, true);
+	cli__attr_warnings(report_fields__attr(r->rf));
 }
 
 /* ---- the header facts c2c needs ---- */
@@ -1086,6 +1087,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 			goto out;
 		}
 		report_fields__header(r.rf, r.h, o.input);
+		cli__attr_warnings(report_fields__attr(r.rf));
 		/* the Type and Member columns look at every sample: it is decoded whole */
 		tool.side_sample = report__side_sample;
 	}
@@ -1134,8 +1136,10 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	}
 	/* after resolve: the Data address header spans the Node column, whose width it found */
 	c2c_view__init(&view, r.c2c, o.format == FMT_STDIO, o.full_symbols, o.no_source);
-	if (r.rf && !o.stats_only)
+	if (r.rf && !o.stats_only) {
 		report_fields__add_columns(r.rf, &view, r.c2c, false);
+		cli__attr_warnings(report_fields__attr(r.rf));
+	}
 	switch (o.format) {
 	case FMT_STDIO:
 		print_stdio(stdout, &r, &view);

@@ -12,7 +12,6 @@
  *                        generate doc/lineup.1 (cmd_help.c, `lineup help --man`)
  *   cmd_NAME.c           one command each: parse, call the layers, print; exit codes below
  *   output.c             the JSON and CSV renderers of analyzer/table.h's tables
- *   report_fields.c      report --fields' Type and Member columns
  *   sim_record.c         record --sim: the collector's runtime run and its census said
  *
  * A command reads a recording through sampling/session.h (or sampling/fields_load.h), hands

@@ -23,7 +23,6 @@ dist_workloads_DATA = tests/workloads/workload.h tests/workloads/counters.h \
 	tests/workloads/struct_file.c tests/workloads/fs_adjacent.c tests/workloads/fs_padded.c \
 	tests/workloads/atomic_counter.c tests/workloads/percpu_stats.c \
 	tests/workloads/histogram.c tests/workloads/flag_word.c
-lineup_SOURCES += cli/report_fields.c cli/report_fields.h
 lineup_SOURCES += cli/output.c cli/output.h
 lineup_SOURCES += cli/cmd_ab.c
 lineup_SOURCES += cli/cmd_suggest.c

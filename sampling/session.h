@@ -14,7 +14,8 @@
  *             field attribution: allocation records, the collector's RMW counts, dwarf/'s
  *             answers about code and data) and fields_load.h (one recording read into
  *             analyzer/fields.h's tables, with a hook per attributed access: fields, diff and
- *             suggest read through it).
+ *             suggest read through it); report_fields.h (report --fields' Type and Member
+ *             columns); sim_census.h (loads, HITMs and the collector's overlap account).
  *   writing   perf_writer.h (perf.data that perf reads; libc only, so the software collector's
  *             runtime, simrt/, links it too), recorder.h (the memory PMU's events, libperf),
  *             watch.h (hardware breakpoints, the kmem tracepoints that find an object).

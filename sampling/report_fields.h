@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef LINEUP_CLI_REPORT_FIELDS_H
-#define LINEUP_CLI_REPORT_FIELDS_H
+#ifndef LINEUP_SAMPLING_REPORT_FIELDS_H
+#define LINEUP_SAMPLING_REPORT_FIELDS_H
 
 /*
  * `lineup report --fields` (and every --json report): the Type and Member of each Pareto row,
@@ -13,6 +13,7 @@
  *	for each sample, before the report uses it: report_fields__sample(rf, h, &sample);
  *	after c2c__resolve and c2c_view__init: report_fields__add_columns(rf, &view, c2c);
  *	report_fields__delete(rf)					after printing
+ *	warnings: fields_attr__next_warning(report_fields__attr(rf)), for the front end to print
  *
  * Ownership: @machine, @opts and the view must outlive the report_fields.
  */
@@ -33,6 +34,8 @@ int report_fields__new(struct report_fields **out, struct machine *machine,
 void report_fields__delete(struct report_fields *rf);
 void report_fields__header(struct report_fields *rf, const struct perf_header_info *h,
 			   const char *input);
+/* The evidence sources (their warnings: fields_attr__next_warning). */
+struct fields_attr *report_fields__attr(struct report_fields *rf);
 /* Allocation records and the collector's RMW counts (the sample is not consumed). */
 void report_fields__sample(struct report_fields *rf, const struct perf_header_info *h,
 			   const struct sample *s);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <config.h>
 
-#include "cli/report_fields.h"
+#include "sampling/report_fields.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,7 +12,6 @@
 #include "analyzer/c2c_columns.h"
 #include "analyzer/table.h"
 #include "analyzer/u64map.h"
-#include "cli/command.h"
 #include "sampling/event.h"
 #include "sampling/machine.h"
 #include "util/xalloc.h"
@@ -69,7 +68,11 @@ void report_fields__header(struct report_fields *rf, const struct perf_header_in
 			   const char *input)
 {
 	fields_attr__header(rf->fa, h, input);
-	cli__attr_warnings(rf->fa);
+}
+
+struct fields_attr *report_fields__attr(struct report_fields *rf)
+{
+	return rf->fa;
 }
 
 void report_fields__sample(struct report_fields *rf, const struct perf_header_info *h,
@@ -226,7 +229,6 @@ void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, co
 		if (ln->w_member[d] > rf->w_member)
 			rf->w_member = ln->w_member[d];
 	}
-	cli__attr_warnings(rf->fa);
 	/* After the data address (and its Node column), before the code address. */
 	for (int i = 0; i < t->nr_cols; i++)
 		if (!strcmp(t->cols[i].name, "offset") || !strcmp(t->cols[i].name, "offset_node"))

@@ -14,7 +14,7 @@
  *   output.c             the JSON and CSV renderers of analyzer/table.h's tables
  *   sim_record.c         record --sim: the collector's runtime run and its census said
  *
- * A command reads a recording through sampling/session.h (or sampling/fields_load.h), hands
+ * A command reads a recording through sampling/session.h (or c2c_load.h, fields_load.h), hands
  * what it read to analyzer/, and renders the result: text, --json, --csv, or tui/tui.h.
  */
 #include <stdio.h>

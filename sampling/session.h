@@ -14,8 +14,9 @@
  *             field attribution: allocation records, the collector's RMW counts, dwarf/'s
  *             answers about code and data) and fields_load.h (one recording read into
  *             analyzer/fields.h's tables, with a hook per attributed access: fields, diff and
- *             suggest read through it); report_fields.h (report --fields' Type and Member
- *             columns); sim_census.h (loads, HITMs and the collector's overlap account).
+ *             suggest read through it); c2c_load.h (one recording read into perf c2c's
+ *             tables, for report and the browser); report_fields.h (report --fields' Type and
+ *             Member columns); sim_census.h (loads, HITMs, the collector's overlap account).
  *   writing   perf_writer.h (perf.data that perf reads; libc only, so the software collector's
  *             runtime, simrt/, links it too), recorder.h (the memory PMU's events, libperf),
  *             watch.h (hardware breakpoints, the kmem tracepoints that find an object).
@@ -23,7 +24,8 @@
  *             (sysfs events), tracefs.h, workload.h (the one fork/exec of every command
  *             lineup runs), timed_run.h (ab's measured runs).
  *
- * What a front end calls: session__open/run to read, fields_load__run for field tables,
+ * What a front end calls: session__open/run to read, c2c_load__run for perf c2c's tables,
+ * fields_load__run for field tables,
  * recorder__run to record, watcher__new and its kin to watch, workload__prepare to run a
  * command, timed_ab__run to time two.  lineup's own model of a recording is event.h.
  */

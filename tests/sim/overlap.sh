@@ -23,10 +23,16 @@ for opts in --sim-exact ""; do
 		"$T/one.err" || fail "$opts, one CPU: not said inconclusive: $(cat "$T/one.err")"
 	grep -q 'LINEUP_SIM_YIELD=500' "$T/one.err" || fail "$opts: the way out not said"
 
-	# shellcheck disable=SC2086
-	taskset -c 0 env LINEUP_SIM_YIELD=500 "$LINEUP" record --sim $opts -o "$T/yield.data" -- \
-		"$T/fs_padded-gcc" 2000000 2 >/dev/null 2>"$T/yield.err" ||
-		fail "record --sim $opts, yielding: $(cat "$T/yield.err")"
+	# (taking turns on a CPU that other jobs also want can leave under 1% overlapped: again)
+	for try in 1 2 3; do
+		# shellcheck disable=SC2086
+		taskset -c 0 env LINEUP_SIM_YIELD=500 "$LINEUP" record --sim $opts \
+			-o "$T/yield.data" -- "$T/fs_padded-gcc" 2000000 2 >/dev/null \
+			2>"$T/yield.err" || fail "record --sim $opts, yielding: $(cat "$T/yield.err")"
+		grep -q 'no contention seen: the threads ran at the same time' "$T/yield.err" &&
+			break
+		echo "try $try: under 1% overlapped: $(cat "$T/yield.err")" >&2
+	done
 	grep -q 'threads ran at the same time for [0-9.]* ms of' "$T/yield.err" &&
 		! grep -q 'for 0\.0 ms of' "$T/yield.err" ||
 		fail "$opts, yielding: no overlap: $(cat "$T/yield.err")"
@@ -34,9 +40,14 @@ for opts in --sim-exact ""; do
 		"$T/yield.err" || fail "$opts, yielding: not said overlapped: $(cat "$T/yield.err")"
 
 	# The unfixed counters, taking turns: HITMs, and no word of no contention.
-	# shellcheck disable=SC2086
-	taskset -c 0 env LINEUP_SIM_YIELD=500 "$LINEUP" record --sim $opts -o "$T/a.data" -- \
-		"$T/fs_adjacent-gcc" 2000000 2 >/dev/null 2>"$T/a.err" || fail "record (a)"
+	for try in 1 2 3; do
+		# shellcheck disable=SC2086
+		taskset -c 0 env LINEUP_SIM_YIELD=500 "$LINEUP" record --sim $opts \
+			-o "$T/a.data" -- "$T/fs_adjacent-gcc" 2000000 2 >/dev/null 2>"$T/a.err" ||
+			fail "record (a)"
+		grep -q ' [1-9][0-9]* of them HITM;' "$T/a.err" && break
+		echo "try $try: (a) without a HITM: $(cat "$T/a.err")" >&2
+	done
 	grep -q ' [1-9][0-9]* of them HITM;' "$T/a.err" || fail "$opts (a): no HITM: $(cat "$T/a.err")"
 	grep -q 'no contention' "$T/a.err" && fail "$opts (a): no contention said: $(cat "$T/a.err")"
 done

@@ -12,7 +12,8 @@
  *             output renders: stdio here, JSON and CSV in cli/output.h, the browser in tui/).
  *   fields    attr_engine.h/attribution.h (each sample to a type, member and instance, by the
  *             strongest evidence) -> fields.h (this file: members, lines, verdicts) ->
- *             fields_table.h; fields_diff.h compares two recordings' tables (diff).
+ *             fields_table.h; fields_diff.h compares two recordings' tables (diff) and
+ *             fields_diff_table.h shows the comparison.
  *   layout    layout.h (the layout model and pahole's printer, built from scratch or filled by
  *             dwarf/), flat_layout.h (every member at every depth).
  *   suggest   suggest_targets.h (each struct's accesses) -> suggest.h (the order, the

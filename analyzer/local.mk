@@ -20,6 +20,7 @@ analyzer_libanalyzer_a_SOURCES += analyzer/table.c analyzer/table.h
 analyzer_libanalyzer_a_SOURCES += analyzer/srcpatch.c analyzer/srcpatch.h analyzer/srcpatch_diff.c \
 	analyzer/srcpatch_alloc.c
 analyzer_libanalyzer_a_SOURCES += analyzer/abstat.c analyzer/abstat.h
-analyzer_libanalyzer_a_SOURCES += analyzer/fields_diff.c analyzer/fields_diff.h
+analyzer_libanalyzer_a_SOURCES += analyzer/fields_diff.c analyzer/fields_diff.h \
+	analyzer/fields_diff_table.c analyzer/fields_diff_table.h
 analyzer_libanalyzer_a_SOURCES += analyzer/fields_table.c analyzer/fields_table.h
 analyzer_libanalyzer_a_SOURCES += analyzer/watch_table.c analyzer/watch_table.h

@@ -17,6 +17,7 @@
 #define CTRL(c) ((c) & 0x1f)
 #define KEY_ESC 27
 #define HSTEP 8
+#define WHEEL_STEP 3
 #define SCRIPT_END (KEY_MAX + 1)
 
 /* The keys every view has, for the help screen. */
@@ -32,7 +33,8 @@ static const char common_help[] =
 	"Enter, Right      go in: the row's details\n"
 	"q, Esc, Left      back (q at the first view: quit)\n"
 	"?, h, F1          this help\n"
-	"^L                redraw\n";
+	"^L                redraw\n"
+	"mouse             a click selects a row, the wheel moves\n";
 
 void browser__init(struct browser *b)
 {
@@ -220,6 +222,28 @@ static void find(struct browser *b, int dir, bool skip_current)
 		v->cur = (size_t)i;
 }
 
+/* A click selects the row under it; the wheel moves the cursor a few rows. */
+static void mouse(struct view *v, size_t n, size_t page)
+{
+	int y, wheel = 0;
+	int first = 1 + v->ops->nr_headers(v);	/* the screen row of the first row shown */
+
+	switch (screen__mouse(&y, &wheel)) {
+	case SCREEN_MOUSE_CLICK:
+		if (y >= first && (size_t)(y - first) < page && v->top + (size_t)(y - first) < n)
+			v->cur = v->top + (size_t)(y - first);
+		break;
+	case SCREEN_MOUSE_WHEEL:
+		if (wheel < 0)
+			v->cur = v->cur > WHEEL_STEP ? v->cur - WHEEL_STEP : 0;
+		else if (n)
+			v->cur = v->cur + WHEEL_STEP < n ? v->cur + WHEEL_STEP : n - 1;
+		break;
+	case SCREEN_MOUSE_NONE:
+		break;
+	}
+}
+
 static void help(struct browser *b)
 {
 	struct view *v = top(b), *h = text_view__new("Help: the keys");
@@ -327,6 +351,9 @@ bool browser__key(struct browser *b, int key)
 		break;
 	case CTRL('l'):
 		clearok(stdscr, TRUE);
+		break;
+	case KEY_MOUSE:
+		mouse(v, n, page);
 		break;
 	case KEY_RESIZE:
 	default:

@@ -137,6 +137,12 @@ void table_view__set_table(struct view *v, const struct table *t, const char *ti
 /* The table behind a table view, and the row under the cursor (NULL when empty). */
 struct table *table_view__table(struct view *v);
 const void *table_view__row(struct view *v);
+/*
+ * What / finds in a table view's rows, instead of their text (the report's lines: their
+ * address, members and code's symbols): whether @row holds @needle.
+ */
+void table_view__set_match(struct view *v,
+			   bool (*match)(void *ctx, const void *row, const char *needle));
 /* Whether @v is a table view. */
 bool view__is_table(const struct view *v);
 /*

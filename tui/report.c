@@ -36,6 +36,7 @@ struct report_browser {
 	struct table lines;	/* the view's lines table, with Members when there are names */
 	struct line_members *members;	/* by c2c_line.serial; NULL: no names */
 	size_t nr_members;
+	char **symbols;		/* by c2c_line.serial: its code's symbols, for / */
 };
 
 static const enum c2c_display display_cycle[] = { C2C_DISPLAY_TOT, C2C_DISPLAY_LCL,
@@ -372,11 +373,67 @@ static enum view_key lines_key(void *ctx, struct browser *b, struct view *v, int
 	return VIEW_KEY_DONE;
 }
 
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const char *const *)a, y = (uintptr_t)*(const char *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Line @l's code's symbols, each once ("a b c"): made the first time / looks at the line. */
+static const char *line_symbols(struct report_browser *rb, const struct c2c_line *l)
+{
+	const char **syms;
+	struct strbuf sb = STRBUF_INIT;
+	size_t nr = 0;
+
+	if (!rb->symbols)
+		rb->symbols = xcalloc(c2c__nr_lines(rb->r->c) + 1, sizeof(char *));
+	if (rb->symbols[l->serial])
+		return rb->symbols[l->serial];
+	syms = xcalloc(l->nr_entries + 1, sizeof(*syms));
+	for (uint32_t k = 0; k < l->nr_entries; k++) {
+		const struct c2c_entry *e = c2c__entry(rb->r->c, l->entries[k]);
+
+		if (e->info.sym)
+			syms[nr++] = e->info.sym;
+	}
+	/* the resolver hands one name per symbol: equal pointers are the same name */
+	qsort(syms, nr, sizeof(*syms), cmp_ptr);
+	for (size_t i = 0; i < nr; i++)
+		if (!i || syms[i] != syms[i - 1])
+			strbuf__addf(&sb, " %s", syms[i]);
+	free(syms);
+	rb->symbols[l->serial] = sb.buf ? sb.buf : xstrdup("");
+	return rb->symbols[l->serial];
+}
+
+/*
+ * / in the lines: a line is found by its address, its members and its code's symbols (not
+ * by its counts: rendering 10,000 rows' numbers for each search made a search slow).
+ */
+static bool line_match(void *ctx, const void *row, const char *needle)
+{
+	struct report_browser *rb = ctx;
+	const struct c2c_line *l = row;
+	const struct table_column *addr = table__column(&rb->lines, "dcacheline");
+	struct strbuf sb = STRBUF_INIT;
+	bool found;
+
+	if (addr)
+		table__cell_text(&rb->lines, addr, l, 0, false, &sb);
+	found = (sb.buf && strstr(sb.buf, needle)) || strstr(members_of(rb, l), needle) ||
+		strstr(line_symbols(rb, l), needle);
+	strbuf__release(&sb);
+	return found;
+}
+
 static const char lines_help[] =
 	"d                 the next display mode, as report -d: the lines sorted and\n"
 	"                  filtered on Total, Local or Remote HITMs or Peer snoops\n"
 	"Enter             the line's Pareto rows; Enter on a row there: its code\n"
-	"                  address and the source around it\n";
+	"                  address and the source around it\n"
+	"/                 finds a line by its address, members or code's symbols\n";
 
 int tui__report(const struct tui_report *r, char *err, size_t errlen)
 {
@@ -389,9 +446,16 @@ int tui__report(const struct tui_report *r, char *err, size_t errlen)
 	lines_title(&rb, &title);
 	v = table_view__new(&rb.lines, title.buf, report_enter, &rb);
 	table_view__set_keys(v, lines_key, lines_help);
+	table_view__set_match(v, line_match);
+	/* what / looks in, made with the tables rather than at the first search */
+	for (size_t i = 0; i < rb.lines.nr_rows; i++)
+		line_symbols(&rb, rb.lines.rows[i]);
 	rc = browser__browse(v, err, errlen);
 	strbuf__release(&title);
 	members_free(&rb);
+	for (size_t i = 0; rb.symbols && i < c2c__nr_lines(r->c); i++)
+		free(rb.symbols[i]);
+	free(rb.symbols);
 	table__release(&rb.lines);
 	c2c_view__release(&rb.view);
 	return rc;

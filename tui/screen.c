@@ -109,6 +109,8 @@ int screen__init(char *err, size_t errlen)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/* clicks and the wheel (a terminal's shift-drag still selects text) */
+	mousemask(BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	set_escdelay(25);
 	curs_set(0);
 	color = has_colors() && !no_color();
@@ -268,6 +270,20 @@ void screen__fit(const char *text, size_t len, int width, struct strbuf *out)
 {
 	for (int col = walk(text, len, width, out); col < width; col++)
 		strbuf__add(out, " ", 1);
+}
+
+enum screen_mouse screen__mouse(int *y, int *wheel)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return SCREEN_MOUSE_NONE;
+	*y = ev.y;
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		*wheel = ev.bstate & BUTTON4_PRESSED ? -1 : 1;
+		return SCREEN_MOUSE_WHEEL;
+	}
+	return ev.bstate & BUTTON1_CLICKED ? SCREEN_MOUSE_CLICK : SCREEN_MOUSE_NONE;
 }
 
 int screen__key(void)

@@ -58,7 +58,13 @@ int screen__width(const char *text, size_t len);
  * several texts side by side.
  */
 void screen__fit(const char *text, size_t len, int width, struct strbuf *out);
-/* The next key (curses key codes; KEY_RESIZE after a resize). */
+/*
+ * What a KEY_MOUSE was: a click of the first button at row *@y, the wheel (*@wheel: -1 up, 1
+ * down), or something the browser does not use.
+ */
+enum screen_mouse { SCREEN_MOUSE_NONE, SCREEN_MOUSE_CLICK, SCREEN_MOUSE_WHEEL };
+enum screen_mouse screen__mouse(int *y, int *wheel);
+/* The next key (curses key codes; KEY_RESIZE after a resize, KEY_MOUSE after a click). */
 int screen__key(void);
 void screen__refresh(void);
 /* Erase, after a resize too (the new size is read). */

@@ -24,6 +24,7 @@ struct table_view {
 	bool (*enter)(void *ctx, struct browser *b, const struct table *t, const void *row);
 	void *ctx;
 	enum view_key (*key)(void *ctx, struct browser *b, struct view *v, int key);
+	bool (*match)(void *ctx, const void *row, const char *needle);
 	struct strbuf help_text;
 };
 
@@ -94,6 +95,8 @@ static bool tv_match(struct view *v, size_t i, const char *needle)
 {
 	struct table_view *tv = tv_of(v);
 
+	if (tv->match)
+		return tv->match(tv->ctx, tv->t.rows[i], needle);
 	return table__row_matches(&tv->t, tv->t.rows[i], needle);
 }
 
@@ -277,6 +280,12 @@ void table_view__set_table(struct view *v, const struct table *t, const char *ti
 	v->xoff = 0;
 	strbuf__reset(&v->title);
 	strbuf__add(&v->title, title, strlen(title));
+}
+
+void table_view__set_match(struct view *v,
+			   bool (*match)(void *ctx, const void *row, const char *needle))
+{
+	tv_of(v)->match = match;
 }
 
 bool view__is_table(const struct view *v)

@@ -8,6 +8,8 @@
 #	tui_screen <<EOF ... EOF	wait until the screen is this (trailing blanks ignored)
 #	tui_settled TEXT >FILE		wait until the screen shows TEXT and stops changing; the
 #					screen (as tui_capture gives it) on stdout
+#	tui_mouse BUTTON COL ROW	a mouse report as xterm sends it (X10: 0 press, 3 release,
+#					64 wheel up, 65 down; COL, ROW from 0)
 #	tui_resize COLS ROWS		the window to a new size (ncurses sees a SIGWINCH)
 #	tui_restored			wait for the command's end; the terminal must be as before
 #	tui_rc N			... and its exit status N
@@ -140,6 +142,11 @@ tui_restored() {
 tui_rc() {
 	tui_wait_exit
 	[ "$(cat "$T/rc")" = "$1" ] || fail "the browser's exit status: $(cat "$T/rc"), not $1"
+}
+
+tui_mouse() {
+	tmux_ send-keys -H 1b 5b 4d "$(printf %x $((32 + $1)))" "$(printf %x $((33 + $2)))" \
+		"$(printf %x $((33 + $3)))" || fail "tui_mouse $*"
 }
 
 tui_resize() {

@@ -298,6 +298,7 @@ Enter, Right      go in: the row's details
 q, Esc, Left      back (q at the first view: quit)
 ?, h, F1          this help
 ^L                redraw
+mouse             a click selects a row, the wheel moves
 
 This view
 s                 sort on the next column (S: the other way)
@@ -305,8 +306,8 @@ d                 the next display mode, as report -d: the lines sorted and
                   filtered on Total, Local or Remote HITMs or Peer snoops
 Enter             the line's Pareto rows; Enter on a row there: its code
                   address and the source around it
-[2 empty]
-/no-such                                                     1/20  ?:help q:back
+/                 finds a line by its address, members or code's symbols
+/no-such                                                     1/22  ?:help q:back
 EOF
 tui_keys q q
 tui_rc 0
@@ -517,6 +518,44 @@ EOF
 kill -SEGV "$(cat "$T/pid")"
 tui_rc 139
 tui_restored
+
+# -- / finds a line by its code's symbols too ------------------------------------------------
+tui_start 80 24 "$LINEUP" report -i two.data
+tui_keys / w r i t e r Enter
+tui_settled "writer" | tail -1 | grep -q '^/writer .* 2/2  ' ||
+	fail "/writer in the lines: $(tui_capture | tail -1)"
+tui_keys q
+tui_rc 0
+
+# -- the mouse: a click selects a row, the wheel moves the cursor -----------------------------
+tui_start 80 24 "$LINEUP" report -i two.data
+tui_settled "Shared Data Cache Line Table" >/dev/null
+tui_mouse 0 10 4
+tui_mouse 3 10 4
+tui_settled " 2/2  " >/dev/null
+tui_mouse 0 10 12
+tui_mouse 3 10 12
+tui_mouse 0 10 3
+tui_mouse 3 10 3
+tui_settled " 1/2  " >/dev/null
+tui_keys Enter Enter
+tui_settled "32/45" >/dev/null
+tui_mouse 65 10 10
+tui_settled "35/45" >/dev/null
+tui_mouse 64 10 10
+tui_mouse 64 10 10
+tui_settled "29/45" >/dev/null
+tui_keys q q q
+tui_rc 0
+tui_restored
+
+# -- an error while loading: said on the terminal, which is left as it was --------------------
+head -c 2000 two.data >cut.data
+# (a line first: the progress line lineup keeps on a terminal goes back over the line above it)
+tui_start 80 24 "echo;" "$LINEUP" report --tui -i cut.data
+tui_rc 2
+tui_restored
+tui_capture | grep -q "cut.data: at byte" || fail "no message for a cut recording: $(tui_capture)"
 
 # -- text when standard output is no terminal; --stdio on one; --tui without one ---------------
 "$LINEUP" report -i two.data >"$T/pipe" || fail "report into a pipe"

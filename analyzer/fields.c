@@ -227,8 +227,10 @@ void fields__delete(struct fields *f)
 	for (size_t i = 0; i < f->nr_lines; i++) {
 		struct field_line *l = &f->lines[i];
 
-		for (size_t k = 0; k < l->nr_slots; k++)
+		for (size_t k = 0; k < l->nr_slots; k++) {
 			stats__release(&l->slots[k].st);
+			free(l->slots[k].writes);
+		}
 		free(l->slots);
 		stats__release(&l->st);
 	}
@@ -287,7 +289,7 @@ static struct line_slot *slot_of(struct field_line *l, const struct attr_result 
 				 uint64_t addr)
 {
 	const struct flat_layout *layout = res->kind != ATTR_NONE ? res->layout : NULL;
-	uint64_t base = layout ? res->base : addr & ~7ULL;
+	uint64_t base = layout ? res->base : addr;
 	int member = layout ? res->member : -1;
 	uint64_t elem = 0;
 	struct line_slot *s;
@@ -326,6 +328,13 @@ void fields__add(struct fields *f, const struct attr_result *res, const struct f
 
 	stats__add(&l->st, a);
 	stats__add(&slot->st, a);
+	if (a->store || a->locked) {
+		slot->writes = xgrow(slot->writes, &slot->cap_writes, slot->nr_writes + 1,
+				     sizeof(*slot->writes));
+		slot->writes[slot->nr_writes++] = (struct slot_write){ a->time, a->cpu, a->tid };
+	}
+	f->hitm += hitm;
+	f->stores += a->store;
 	attr_stats__add(&f->attr_all, res, 1);
 	attr_stats__add(&f->attr_cycles, res, a->weight);
 	if (hitm)
@@ -372,10 +381,19 @@ void fields__add_rmw(struct fields *f, uint64_t ip, uint64_t total, uint64_t red
 	u64map__set(&p->rmw_redundant, ip, r + redundant);
 }
 
-bool field_line__contended(const struct field_line *l)
+bool field_line__contended(const struct fields *f, const struct field_line *l)
 {
 	/* One HITM is a value handed over once (a final report reading a counter), not a fight. */
-	return field_stats__hitm(&l->st) >= 2 || l->writer_cpus >= 2;
+	if (field_stats__hitm(&l->st) < 2)
+		return false;
+	/* Stores were sampled, none of this line's: too little seen to say who fights. */
+	return l->st.writes || !f->stores;
+}
+
+bool field_line__listed(const struct fields *f, const struct field_line *l, double min_share)
+{
+	return l->verdict != LINE_QUIET &&
+	       (double)field_stats__hitm(&l->st) >= min_share * (double)f->hitm;
 }
 
 const char *line_verdict__name(enum line_verdict v)
@@ -434,15 +452,159 @@ static int group_find(int *parent, int i)
 	return i;
 }
 
+/* --- the line in time --- */
+
+/* One write of the line, for the walk in time order. */
+struct line_write {
+	uint64_t time;
+	uint32_t cpu, slot;
+	size_t seq;		/* order added: equal times keep it */
+};
+
+static int line_write_cmp(const void *a, const void *b)
+{
+	const struct line_write *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Who wrote a slot at the same time as whom: for slots i and k, @seen[i * n + k] counts the
+ * writes of i made after k had been written, @agree of those the ones by the CPU that wrote k
+ * last.  Slots held by the same CPU at the same time (a lock and the data it guards, the
+ * locks of one thread's share of a pool) agree; slots each thread holds in turn apart do not.
+ */
+struct line_time {
+	size_t n;
+	uint32_t *seen, *agree;
+};
+
+/*
+ * Walk the line's sampled writes in time order: each slot's handoffs (consecutive writes of
+ * the slot by different CPUs), the line's, and who held what at the same time.  The window
+ * in which writer sets are compared is the gap between two sampled writes: as fine as the
+ * sampling allows.  A line whose writes carry no times, or too few distinct ones (hand-made
+ * samples, a recording without PERF_SAMPLE_TIME), is left untimed: the verdict then goes by
+ * who wrote what over the whole run.
+ */
+static void line__in_time(struct field_line *l, struct line_time *lt)
+{
+	struct line_write *w;
+	uint32_t *last, none = UINT32_MAX, prev = UINT32_MAX;
+	size_t n = 0, k = 0, distinct = 0;
+	uint64_t writes_of_line;
+
+	l->timed = false;
+	l->handoffs = 0;
+	lt->n = l->nr_slots;
+	lt->seen = lt->agree = NULL;
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		l->slots[i].handoffs = 0;
+		l->slots[i].shared_in_time = false;
+		n += l->slots[i].nr_writes;
+	}
+	if (n < 4)
+		return;
+	w = xcalloc(n, sizeof(*w));
+	for (size_t i = 0; i < l->nr_slots; i++)
+		for (size_t j = 0; j < l->slots[i].nr_writes; j++, k++) {
+			const struct slot_write *sw = &l->slots[i].writes[j];
+
+			if (!sw->time)
+				goto out;
+			w[k] = (struct line_write){ sw->time, sw->cpu, (uint32_t)i, k };
+		}
+	qsort(w, n, sizeof(*w), line_write_cmp);
+	for (k = 0; k < n; k++)
+		distinct += !k || w[k].time != w[k - 1].time;
+	if (distinct < 4)
+		goto out;
+
+	l->timed = true;
+	last = xcalloc(l->nr_slots, sizeof(*last));
+	lt->seen = xcalloc(l->nr_slots * l->nr_slots, sizeof(*lt->seen));
+	lt->agree = xcalloc(l->nr_slots * l->nr_slots, sizeof(*lt->agree));
+	for (size_t i = 0; i < l->nr_slots; i++)
+		last[i] = none;
+	for (k = 0; k < n; k++) {
+		uint32_t c = w[k].cpu, si = w[k].slot;
+
+		if (prev != none && prev != c)
+			l->handoffs++;
+		if (last[si] != none && last[si] != c)
+			l->slots[si].handoffs++;
+		for (size_t o = 0; o < l->nr_slots; o++) {
+			if (o == si || last[o] == none)
+				continue;
+			lt->seen[si * l->nr_slots + o]++;
+			lt->agree[si * l->nr_slots + o] += last[o] == c;
+		}
+		last[si] = prev = c;
+	}
+	free(last);
+	/*
+	 * A slot shares in time when it changed writer at least half as often, per write, as
+	 * the line did: an atomic counter every thread bumps changes writer with the line; a
+	 * lock of a pool, taken by one thread for a while, then by another, hardly ever does.
+	 */
+	writes_of_line = n;
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		struct line_slot *s = &l->slots[i];
+
+		s->shared_in_time = s->handoffs >= 2 && l->handoffs &&
+				    2 * s->handoffs * (writes_of_line - 1) >=
+					    l->handoffs * (s->nr_writes - 1);
+	}
+out:
+	free(w);
+}
+
+/* Slots @i and @k were written by the same CPU at the same time, mostly (see line_time). */
+static bool held_together(const struct line_time *lt, size_t i, size_t k)
+{
+	uint32_t s1 = lt->seen[i * lt->n + k], a1 = lt->agree[i * lt->n + k];
+	uint32_t s2 = lt->seen[k * lt->n + i], a2 = lt->agree[k * lt->n + i];
+
+	/* a slot written only before the other ever was has nothing to disagree with */
+	return (!s1 || 2 * a1 > s1) && (!s2 || 2 * a2 > s2) && (s1 || s2);
+}
+
+/*
+ * One writer group: in time, slots that share in time group by their writers (every thread
+ * takes the lock and bumps the count it guards), the others by who held them at the same
+ * time; a slot shared in time and one held by one CPU at a time never group.  Untimed, by
+ * the writers over the run.
+ */
+static bool same_group(const struct field_line *l, const struct line_time *lt, size_t i, size_t k)
+{
+	const struct line_slot *a = &l->slots[i], *b = &l->slots[k];
+
+	if (!l->timed || (a->shared_in_time && b->shared_in_time))
+		return same_writers(a, b);
+	if (a->shared_in_time != b->shared_in_time)
+		return false;
+	return held_together(lt, i, k);
+}
+
+/* The slot most written by several CPUs (in turn, when timed): the truly shared one. */
+static bool may_be_true_shared(const struct field_line *l, const struct line_slot *s)
+{
+	return s->st.cpus_write.nr >= 2 && (!l->timed || s->shared_in_time);
+}
+
 static void line__decide(struct fields *f, struct field_line *l)
 {
 	struct fields_priv *p = priv(f);
 	struct id_set writers = { 0 };
 	int hitm_slots = 0, *parent = xcalloc(l->nr_slots + 1, sizeof(*parent));
 	uint64_t best = 0;
+	struct line_time lt;
 
 	l->written = l->victims = l->nr_groups = 0;
 	l->true_shared = -1;
+	line__in_time(l, &lt);
 	for (size_t i = 0; i < l->nr_slots; i++) {
 		struct line_slot *s = &l->slots[i];
 
@@ -466,14 +628,15 @@ static void line__decide(struct fields *f, struct field_line *l)
 		id_set__merge(&writers, &s->st.cpus_write);
 		l->written++;
 		for (size_t k = 0; k < i; k++)
-			if (slot_written(&l->slots[k]) && same_writers(s, &l->slots[k]))
+			if (slot_written(&l->slots[k]) && same_group(l, &lt, i, k))
 				parent[group_find(parent, (int)k)] = group_find(parent, (int)i);
-		/* The slot most written by several CPUs: the truly shared one. */
-		if (s->st.cpus_write.nr >= 2 && s->st.writes + field_stats__hitm(&s->st) > best) {
+		if (may_be_true_shared(l, s) && s->st.writes + field_stats__hitm(&s->st) > best) {
 			best = s->st.writes + field_stats__hitm(&s->st);
 			l->true_shared = (int)i;
 		}
 	}
+	free(lt.seen);
+	free(lt.agree);
 	l->writer_cpus = writers.nr;
 	id_set__release(&writers);
 	/* Number the groups in slot order. */
@@ -489,7 +652,7 @@ static void line__decide(struct fields *f, struct field_line *l)
 	}
 	free(parent);
 
-	if (!field_line__contended(l)) {
+	if (!field_line__contended(f, l)) {
 		l->verdict = LINE_QUIET;
 		l->true_shared = -1;
 		return;
@@ -599,6 +762,13 @@ static void line__merge_unattributed(struct field_line *l)
 		}
 		stats__merge(&into->st, &u->st);
 		stats__release(&u->st);
+		into->writes = xgrow(into->writes, &into->cap_writes, into->nr_writes + u->nr_writes,
+				     sizeof(*into->writes));
+		if (u->nr_writes)
+			memcpy(into->writes + into->nr_writes, u->writes,
+			       u->nr_writes * sizeof(*u->writes));
+		into->nr_writes += u->nr_writes;
+		free(u->writes);
 		memmove(u, u + 1, (l->nr_slots - i - 1) * sizeof(*u));
 		l->nr_slots--;
 	}
@@ -719,10 +889,35 @@ static void slot_line(const struct line_slot *s, struct strbuf *out)
 	strbuf__addf(out, ", %" PRIu64 " HITM\n", field_stats__hitm(&s->st));
 }
 
+/* Slot rows a line's explanation shows of each kind (written, read) before "and N more". */
+#define MAX_SLOT_ROWS 12
+
+/*
+ * The written (or the read) slots, one row each: a pool of 41 locks on a line is told in
+ * the first rows and a count, the JSON has every one.
+ */
+static void slot_lines(const struct field_line *l, bool written, struct strbuf *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		if (slot_written(&l->slots[i]) != written)
+			continue;
+		if (n++ < MAX_SLOT_ROWS)
+			slot_line(&l->slots[i], out);
+	}
+	if (n > MAX_SLOT_ROWS)
+		strbuf__addf(out, "    and %zu more %s alike (--json lists them all)\n",
+			     n - MAX_SLOT_ROWS, written ? "written" : "read");
+}
+
+/* Members a sentence names before it says "and N more". */
+#define MAX_LISTED 8
+
 /* The written slots of @group (or all written slots for -1), or with !@written the read ones. */
 static void member_list(const struct field_line *l, bool written, int group, struct strbuf *out)
 {
-	int n = 0;
+	int n = 0, skipped = 0;
 
 	for (size_t i = 0; i < l->nr_slots; i++) {
 		const struct line_slot *s = &l->slots[i];
@@ -731,9 +926,18 @@ static void member_list(const struct field_line *l, bool written, int group, str
 			continue;
 		if (written && group >= 0 && s->group != group)
 			continue;
-		strbuf__addf(out, "%s%s", n++ ? ", " : "",
-			     s->layout ? s->path : "<unattributed>");
+		if (n == MAX_LISTED) {
+			skipped++;
+			continue;
+		}
+		add_str(out, n++ ? ", " : "");
+		if (s->layout)
+			add_str(out, s->path);
+		else
+			strbuf__addf(out, "<unattributed +%#x>", s->offset);
 	}
+	if (skipped)
+		strbuf__addf(out, " and %d more", skipped);
 }
 
 static const struct flat_layout *first_layout(const struct field_line *l)
@@ -744,7 +948,11 @@ static const struct flat_layout *first_layout(const struct field_line *l)
 	return NULL;
 }
 
-/* Every writer group is one instance of one type, and the groups are different instances. */
+/*
+ * The writer groups are instances of one type: every written slot is of that type, and no
+ * instance spans two groups (a group may hold several: the locks of a pool one thread holds
+ * at a time), so a line for each instance separates the groups.
+ */
 static bool groups_are_instances(const struct field_line *l)
 {
 	const struct flat_layout *t = first_layout(l);
@@ -759,9 +967,7 @@ static bool groups_are_instances(const struct field_line *l)
 		for (size_t k = 0; k < l->nr_slots; k++) {
 			const struct line_slot *b = &l->slots[k];
 
-			if (b->group < 0)
-				continue;
-			if ((a->group == b->group) != (a->base == b->base))
+			if (b->group >= 0 && a->base == b->base && a->group != b->group)
 				return false;
 		}
 	}
@@ -806,6 +1012,32 @@ static void verdict__sum_side(const struct fields *f, const struct line_slot *ts
 	v->span_ns = span >= 1000000 ? span : 0;	/* a rate over less than 1 ms says nothing */
 }
 
+/* The evidence in time: how often the line and its written slots changed writer, and who. */
+static void verdict__in_time(const struct field_line *l, struct field_verdict *v)
+{
+	struct id_set tids = { 0 };
+
+	v->timed = l->timed;
+	v->handoffs = l->handoffs;
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		const struct line_slot *s = &l->slots[i];
+
+		if (!slot_written(s))
+			continue;
+		id_set__merge(&tids, &s->st.tids_write);
+		if ((int)i == l->true_shared || s->shared_in_time)
+			continue;
+		if (s->handoffs > v->max_handoffs)
+			v->max_handoffs = s->handoffs;
+		if (l->timed && s->st.cpus_write.nr >= 2)
+			v->nr_rotating++;
+	}
+	v->nr_threads = tids.nr;
+	for (uint32_t i = 0; i < tids.nr && i < VERDICT_MAX_THREADS; i++)
+		v->threads[i] = tids.ids[i];
+	id_set__release(&tids);
+}
+
 void fields__verdict(const struct fields *f, const struct field_line *l, struct field_verdict *v)
 {
 	const struct line_slot *ts = l->true_shared >= 0 ? &l->slots[l->true_shared] : NULL;
@@ -819,6 +1051,7 @@ void fields__verdict(const struct fields *f, const struct field_line *l, struct 
 	for (size_t i = 0; i < l->nr_slots; i++)
 		if (l->slots[i].redundant_rmw)
 			v->nr_redundant++;
+	verdict__in_time(l, v);
 	switch (l->verdict) {
 	case LINE_FALSE_SHARING:
 		if (l->nr_groups >= 2 && groups_are_instances(l)) {
@@ -847,6 +1080,84 @@ void fields__verdict(const struct fields *f, const struct field_line *l, struct 
 	}
 }
 
+static void thread_list(const struct field_verdict *v, struct strbuf *out)
+{
+	strbuf__addf(out, "thread%s ", plural(v->nr_threads));
+	for (unsigned int i = 0; i < v->nr_threads && i < VERDICT_MAX_THREADS; i++)
+		strbuf__addf(out, "%s%u", i ? ", " : "", v->threads[i]);
+	if (v->nr_threads > VERDICT_MAX_THREADS)
+		strbuf__addf(out, " and %u more", v->nr_threads - VERDICT_MAX_THREADS);
+}
+
+/* The written slots that several CPUs wrote one at a time: "41 instances of struct x.locked". */
+static void rotating_list(const struct field_line *l, struct strbuf *out)
+{
+	const struct line_slot *first = NULL;
+	bool alike = true;
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		const struct line_slot *s = &l->slots[i];
+
+		if (!slot_written(s) || s->shared_in_time || s->st.cpus_write.nr < 2)
+			continue;
+		if (!first)
+			first = s;
+		else if (s->layout != first->layout || strcmp(s->path, first->path))
+			alike = false;
+		n++;
+	}
+	if (!first)
+		return;
+	if (n > 1 && alike && first->layout) {
+		strbuf__addf(out, "%u instances of %s.%s", n, first->layout->name, first->path);
+		return;
+	}
+	for (size_t i = 0, k = 0; i < l->nr_slots; i++) {
+		const struct line_slot *s = &l->slots[i];
+
+		if (!slot_written(s) || s->shared_in_time || s->st.cpus_write.nr < 2)
+			continue;
+		if (k == 4) {
+			strbuf__addf(out, " and %u more", n - 4);
+			break;
+		}
+		add_str(out, k++ ? ", " : "");
+		if (s->layout)
+			add_str(out, s->path);
+		else
+			strbuf__addf(out, "<unattributed +%#x>", s->offset);
+	}
+}
+
+/*
+ * The evidence in time on a false-sharing line: the members went from one thread to another
+ * far less often than the line did, whoever wrote them over the run.
+ */
+static void explain_in_time(const struct field_line *l, const struct field_verdict *v,
+			    struct strbuf *out)
+{
+	if (!v->timed || !v->handoffs)
+		return;
+	if (v->nr_rotating) {
+		add_str(out, "  in time: ");
+		rotating_list(l, out);
+		strbuf__addf(out, " %s written by several CPUs over the run but by one at a time: "
+			     "the line changed writer %" PRIu64 " time%s between sampled writes, "
+			     "%s %" PRIu64 " time%s at most (", v->nr_rotating == 1 ? "was" :
+			     "were each", v->handoffs, plural(v->handoffs),
+			     v->nr_rotating == 1 ? "the member itself" : "each member",
+			     v->max_handoffs, plural(v->max_handoffs));
+	} else {
+		strbuf__addf(out, "  in time: the line changed writer %" PRIu64 " time%s between "
+			     "sampled writes, each written member %" PRIu64 " time%s at most (",
+			     v->handoffs, plural(v->handoffs), v->max_handoffs,
+			     plural(v->max_handoffs));
+	}
+	thread_list(v, out);
+	add_str(out, ")\n");
+}
+
 /* The prose of the advice on a false-sharing line. */
 static void explain_false_sharing(const struct field_line *l, const struct field_verdict *v,
 				  struct strbuf *out)
@@ -855,14 +1166,32 @@ static void explain_false_sharing(const struct field_line *l, const struct field
 	case ADVICE_ALIGN_INSTANCES:
 		add_str(out, "  evidence: different instances of ");
 		add_str(out, v->instances_of->name);
-		add_str(out, ", each written by its own CPUs, share the line\n");
+		add_str(out, v->nr_rotating ? ", each written by one CPU at a time, share the line\n" :
+					      ", each written by its own CPUs, share the line\n");
+		break;
+	case ADVICE_SPLIT_GROUPS:
+		add_str(out, v->nr_rotating ? "  evidence: members written by different CPUs at the "
+					      "same time share the line\n" :
+					      "  evidence: members written by different CPUs share "
+					      "the line\n");
+		break;
+	case ADVICE_MOVE_WRITTEN:
+		add_str(out, "  evidence: written members share the line with members only "
+			     "other CPUs read\n");
+		break;
+	default:
+		add_str(out, "  evidence: HITMs on several members (no store sampled)\n");
+		break;
+	}
+	explain_in_time(l, v, out);
+	switch (v->advice) {
+	case ADVICE_ALIGN_INSTANCES:
 		strbuf__addf(out, "  suggestion: give each instance a line of its own: align "
 			     "%s to the line size (____cacheline_aligned_in_smp) or pad "
 			     "the array's elements, or make the data per-CPU",
 			     v->instances_of->name);
 		break;
 	case ADVICE_SPLIT_GROUPS:
-		add_str(out, "  evidence: members written by different CPUs share the line\n");
 		add_str(out, "  suggestion: give each group of members written by the same "
 			     "CPUs a line of its own: ");
 		for (int g = 0; g < (int)v->nr_groups; g++) {
@@ -872,8 +1201,6 @@ static void explain_false_sharing(const struct field_line *l, const struct field
 		}
 		break;
 	case ADVICE_MOVE_WRITTEN:
-		add_str(out, "  evidence: written members share the line with members only "
-			     "other CPUs read\n");
 		add_str(out, l->written > 1 ? "  suggestion: keep the written members (" :
 					      "  suggestion: move the written member (");
 		member_list(l, true, -1, out);
@@ -881,7 +1208,6 @@ static void explain_false_sharing(const struct field_line *l, const struct field
 					      "ones" : ") to a line apart from the read-mostly ones");
 		break;
 	default:
-		add_str(out, "  evidence: HITMs on several members (no store sampled)\n");
 		add_str(out, "  suggestion: separate the members the HITMs fall on");
 		break;
 	}
@@ -895,11 +1221,17 @@ static void explain_false_sharing(const struct field_line *l, const struct field
 		add_str(out, ")");
 	}
 	add_str(out, "\n");
-	if (v->true_shared >= 0)
-		strbuf__addf(out, "  note: %s is itself written by %u CPUs: true sharing "
-			     "that no reordering removes (see per-CPU counters)\n",
-			     line_slot__member(&l->slots[v->true_shared]),
-			     l->slots[v->true_shared].st.cpus_write.nr);
+	if (v->true_shared >= 0) {
+		const struct line_slot *ts = &l->slots[v->true_shared];
+
+		strbuf__addf(out, "  also: %s is itself written by %u CPUs", line_slot__member(ts),
+			     ts->st.cpus_write.nr);
+		if (v->timed)
+			strbuf__addf(out, " in turn (it changed writer %" PRIu64 " time%s)", ts->handoffs,
+				     plural(ts->handoffs));
+		add_str(out, ": true sharing besides, that no reordering removes (see per-CPU "
+			     "counters)\n");
+	}
 }
 
 /* The prose of the advice on a true-sharing line. */
@@ -922,6 +1254,11 @@ static void explain_true_sharing(const struct field_line *l, const struct field_
 			     "the line is written: reordering cannot help\n",
 			     line_slot__member(ts), ts->st.cpus_write.nr);
 	}
+	if (v->timed)
+		strbuf__addf(out, "  in time: %s changed writer %" PRIu64 " time%s between its "
+			     "sampled writes, the line %" PRIu64 ": the member itself goes from CPU "
+			     "to CPU\n", line_slot__member(ts), ts->handoffs, plural(ts->handoffs),
+			     v->handoffs);
 	if (v->advice == ADVICE_LOCK) {
 		add_str(out, "  suggestion: a contended lock: take it less often (batch the "
 			     "work under it), split it, or use a per-CPU/sharded structure "
@@ -971,17 +1308,13 @@ void fields__explain_line(const struct fields *f, const struct field_line *l,
 		     plural(l->writer_cpus));
 
 	add_str(out, "  written:\n");
-	for (size_t i = 0; i < l->nr_slots; i++)
-		if (slot_written(&l->slots[i]))
-			slot_line(&l->slots[i], out);
+	slot_lines(l, true, out);
 	if (v.no_store)
 		add_str(out, "    (no store sampled; the HITMs show another CPU wrote the line)\n");
 	if (l->nr_slots > l->written) {
 		strbuf__addf(out, "  %s:\n", v.nr_victims ? "read-mostly victims (hardly ever "
 			     "written, read by other CPUs than the writers)" : "only read");
-		for (size_t i = 0; i < l->nr_slots; i++)
-			if (!slot_written(&l->slots[i]))
-				slot_line(&l->slots[i], out);
+		slot_lines(l, false, out);
 	}
 
 	switch (v.kind) {

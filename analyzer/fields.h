@@ -163,10 +163,17 @@ struct field_struct {
 	size_t cap_instances;
 };
 
+/* One sampled write (a store or a locked RMW) of a line slot: when, and by whom. */
+struct slot_write {
+	uint64_t time;
+	uint32_t cpu, tid;
+};
+
 /**
  * struct line_slot - what one line holds: a member of one instance, or unattributed bytes.
  * @layout:	the type, NULL when the bytes were not attributed
- * @base:	the instance (for unattributed bytes: the 8-byte granule's address)
+ * @base:	the instance (for unattributed bytes: the address accessed, so that two small
+ *		elements side by side, two 4-byte reference counts, stay two slots)
  * @member:	index into @layout->members, -1 for a hole or unattributed bytes
  * @elem:	for an array member, the element (each element is a slot of its own)
  * @path:	the member path as attribution named it ("in_flight[1]")
@@ -183,14 +190,25 @@ struct line_slot {
 	uint64_t redundant_rmw, rmw_checked;	/* from fields__add_rmw(), summed over @st.ips */
 	int group;	/* written slots: the writer group (see field_line), -1 otherwise */
 	bool victim;	/* read-mostly, read by other CPUs than a written slot's writers */
+	/*
+	 * In time (lines whose writes carry times): @handoffs, the times consecutive sampled
+	 * writes of this slot came from different CPUs; @shared_in_time, the slot changed
+	 * writer about as often as the whole line did (true sharing of the slot itself), where
+	 * a slot written by several CPUs one at a time (a lock each thread takes for a while, a
+	 * reference count that migrates with its thread) changes writer far less often.
+	 */
+	uint64_t handoffs;
+	bool shared_in_time;
+	struct slot_write *writes;	/* every sampled write, in the order added */
+	size_t nr_writes, cap_writes;
 };
 
 enum line_verdict {
 	LINE_QUIET = 0,		/* not contended */
-	LINE_FALSE_SHARING,	/* slots written by different CPUs, or written slots beside
-				 * slots only other CPUs read */
-	LINE_TRUE_SHARING,	/* the written slots are written by the same CPUs, and
-				 * nothing else on the line is read */
+	LINE_FALSE_SHARING,	/* slots written by different CPUs at the same time, or
+				 * written slots beside slots only other CPUs read */
+	LINE_TRUE_SHARING,	/* the written slots are written by the same CPUs in turn,
+				 * and nothing else on the line is read */
 	LINE_WRITE_READ,	/* one slot written, other CPUs read the same slot */
 };
 
@@ -200,14 +218,18 @@ enum line_verdict {
  * @slots:	what it holds, by offset
  * @verdict:	after fields__finish()
  * @true_shared: for LINE_TRUE_SHARING, and for a false-sharing line where one slot is also
- *		written by several CPUs, that slot's index, else -1
+ *		written by several CPUs in turn, that slot's index, else -1
  * @victims:	read-mostly slots (stores at most 1 in 20 of their accesses) read by CPUs
  *		other than the writers, on a line with written slots
  * @written:	slots with more than a trace of stores
- * @nr_groups:	written slots fall into groups written by (mostly) the same CPUs; two groups
- *		or more is false sharing between writers, one group written by several CPUs is
- *		true sharing among them
+ * @nr_groups:	written slots fall into groups written by (mostly) the same CPUs at the same
+ *		time; two groups or more is false sharing between writers, one group written
+ *		by several CPUs in turn is true sharing among them
  * @writer_cpus: distinct CPUs storing to the line
+ * @timed:	the groups and the true sharing were decided in time: the line's sampled writes
+ *		carry distinct times (else over the whole run, by who wrote what at all)
+ * @handoffs:	in time: how often consecutive sampled writes of the line came from different
+ *		CPUs (each a transfer of the line); each slot's own count is its ->handoffs
  */
 struct field_line {
 	uint64_t addr;
@@ -217,6 +239,8 @@ struct field_line {
 	enum line_verdict verdict;
 	int true_shared;
 	unsigned int victims, written, writer_cpus, nr_groups;
+	bool timed;
+	uint64_t handoffs;
 };
 
 struct fields {
@@ -226,6 +250,7 @@ struct fields {
 	struct field_line *lines;
 	size_t nr_lines, cap_lines;
 	uint64_t first_time, last_time;
+	uint64_t hitm, stores;		/* HITM loads and store samples, over every line */
 	struct attr_stats attr_hitm;	/* HITM loads only, each weighing 1 */
 	struct attr_stats attr_all;	/* every sample, each weighing 1 */
 	struct attr_stats attr_cycles;	/* every sample, weighing its cycles */
@@ -262,8 +287,18 @@ void fields__finish(struct fields *f);
 void field_struct__rollup(const struct field_struct *s, unsigned int m, struct field_stats *out);
 void field_stats__release(struct field_stats *st);
 
-/* Contended: at least two HITMs on the line, or stores from at least two CPUs. */
-bool field_line__contended(const struct field_line *l);
+/*
+ * Contended: at least two HITMs on the line and, unless the recording sampled no store at all
+ * (loads only: the HITMs are all there is), a sampled write.  A line without a HITM gets no
+ * verdict, however many CPUs wrote it at one time or another.
+ */
+bool field_line__contended(const struct fields *f, const struct field_line *l);
+
+/*
+ * A contended line worth listing: its HITMs are at least @min_share (a fraction, 0.01 for 1%)
+ * of all the recording's HITMs.  The rest a report sums up in one line.
+ */
+bool field_line__listed(const struct fields *f, const struct field_line *l, double min_share);
 
 const char *line_verdict__name(enum line_verdict v);
 
@@ -280,6 +315,7 @@ enum verdict_advice {
 };
 
 #define VERDICT_MAX_IPS 3
+#define VERDICT_MAX_THREADS 8
 
 /* A code address and how many samples of the kind in question it has. */
 struct verdict_ip {
@@ -304,6 +340,14 @@ struct verdict_ip {
  * @span_ns:	the time the samples cover (a rate over less than 1 ms says nothing: 0 then)
  * @readers:	the code doing @sum_reads, most reads first
  * @nr_redundant: slots with RMWs that found the bits already set
+ * @timed:	the groups and the true sharing were decided in time (field_line ->timed)
+ * @handoffs:	timed: how often the line's sampled writes went from one CPU to another
+ * @max_handoffs: timed: the most any written slot but @true_shared did so itself
+ * @nr_rotating: written slots that several CPUs wrote over the run, one at a time (each
+ *		thread takes a lock of a pool for a while): false sharing between them, not
+ *		true sharing
+ * @threads:	the threads writing the line, lowest first (@nr_threads of them in all, the
+ *		first VERDICT_MAX_THREADS here)
  */
 struct field_verdict {
 	enum line_verdict kind;
@@ -316,6 +360,11 @@ struct field_verdict {
 	struct verdict_ip readers[VERDICT_MAX_IPS];
 	unsigned int nr_readers;
 	unsigned int nr_redundant;
+	bool timed;
+	uint64_t handoffs, max_handoffs;
+	unsigned int nr_rotating;
+	uint32_t threads[VERDICT_MAX_THREADS];
+	unsigned int nr_threads;
 };
 
 /* The verdict of @l (after fields__finish) as data. */

@@ -50,6 +50,7 @@ enum {
 	OPT_ALL_MEMBERS,
 	OPT_SYMFS,
 	OPT_DOUBLE_CL,
+	OPT_MIN_SHARE,
 	OPT_TIME,	/* the filters, in cli's order (CLI_FILTER_OPTIONS) */
 	OPT_PID,
 	OPT_TID,
@@ -72,6 +73,9 @@ static const struct cli_option fields_options[] = {
 	{ OPT_LINE_SIZE, 0, "line-size", "N", "cache-line size (default: the recording's, else 64)" },
 	{ OPT_DOUBLE_CL, 0, "double-cl", NULL,
 	  "lines of twice the size: the adjacent-line prefetcher's 128-byte pairs" },
+	{ OPT_MIN_SHARE, 0, "min-share", "PCT",
+	  "list the contended lines with at least PCT% of all HITMs each, sum up the rest in one "
+	  "line (default 1; 0 lists every one)" },
 	{ OPT_ALL_MEMBERS, 0, "all-members", NULL,
 	  "list nested members that nothing touched too (default: top-level ones and touched ones)" },
 	{ OPT_SYMFS, 0, "symfs", "DIR", "look for objects under DIR (perf's --symfs)" },
@@ -95,6 +99,7 @@ struct fields_opts {
 	unsigned long long line_size;
 	bool all_members;
 	bool double_cl;
+	double min_share;		/* --min-share, as a fraction */
 	struct session_filter filter;	/* --time --pid --tid --cpu --comm */
 	const struct command *cmd;
 };
@@ -128,6 +133,16 @@ static int fields_option(void *ctx, int id, const char *arg)
 	case OPT_DOUBLE_CL:
 		o->double_cl = true;
 		break;
+	case OPT_MIN_SHARE: {
+		char *end;
+		double v = strtod(arg, &end);
+
+		if (end == arg || *end || !(v >= 0) || v > 100)
+			return cli__usage_error(o->cmd, "--min-share wants a percentage from 0 to "
+						"100, not '%s'", arg);
+		o->min_share = v / 100;
+		break;
+	}
 	case OPT_STDIO:
 		o->format = OUT_STDIO;
 		return cli__output_format(o->cmd, &o->format_opt, "stdio");
@@ -321,6 +336,92 @@ static void print_align_stdio(struct fields_ctx *c, FILE *out)
 	strbuf__release(&sb);
 }
 
+/* A contended line of the selected struct with enough of the HITMs to be listed. */
+static bool line_shown(const struct fields_ctx *c, const struct field_line *l)
+{
+	return field_line__listed(c->ld.fields, l, c->o->min_share) && line_selected(c, l);
+}
+
+/* "1", "0.5": a share as a percentage, without trailing zeros. */
+static const char *share_text(double share, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.4g", share * 100);
+	return buf;
+}
+
+/*
+ * What the run found, counted once for the text and the JSON: the lines listed by verdict,
+ * the contended ones below --min-share, and how much of the recording was attributed.
+ */
+struct fields_result {
+	size_t arrays;		/* alignment findings (their lines are not counted again) */
+	size_t listed, by_verdict[LINE_WRITE_READ + 1];
+	size_t below;		/* contended, under --min-share */
+	uint64_t below_hitm;
+	const char *attribution;	/* "complete", "partial" or "none" */
+};
+
+static void fields_result(const struct fields_ctx *c, struct fields_result *r)
+{
+	const struct fields *f = c->ld.fields;
+	uint64_t resolved = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < c->align->nr_findings; i++)
+		r->arrays += align_selected(c, &c->align->findings[i]);
+	for (size_t i = 0; i < f->nr_lines; i++) {
+		const struct field_line *l = &f->lines[i];
+
+		if (l->verdict == LINE_QUIET || !line_selected(c, l) ||
+		    array_align__of_line(c->align, l->addr))
+			continue;
+		if (line_shown(c, l)) {
+			r->listed++;
+			r->by_verdict[l->verdict]++;
+		} else {
+			r->below++;
+			r->below_hitm += field_stats__hitm(&l->st);
+		}
+	}
+	for (int k = ATTR_NONE + 1; k < ATTR__NR; k++)
+		resolved += f->attr_all.by_kind_weight[k];
+	r->attribution = !resolved ? "none" :
+			 resolved == f->attr_all.weight ? "complete" : "partial";
+}
+
+/*
+ * The end of the text: the lines below --min-share in one line, then what was found, in
+ * words a script can grep: "no contended line" when nothing is listed, and whether every
+ * sample was tied to a member.
+ */
+static void print_result_text(const struct fields_ctx *c, FILE *out)
+{
+	const struct fields *f = c->ld.fields;
+	struct fields_result r;
+	char buf[32];
+
+	fields_result(c, &r);
+	if (r.below)
+		fprintf(out, "\n# %zu%s contended line%s below %s%% of all HITMs each (%" PRIu64
+			" HITM in all, %.1f%% of all HITMs): not listed; --min-share 0 lists them\n",
+			r.below, r.listed ? " more" : "", r.below == 1 ? "" : "s",
+			share_text(c->o->min_share, buf, sizeof(buf)), r.below_hitm,
+			pct(r.below_hitm, f->hitm));
+	if (!r.listed && !r.arrays)
+		fprintf(out, "\nno contended line%s\n", r.below ? " at or above --min-share" : "");
+	else
+		fprintf(out, "\n# %zu contended line%s: %zu false sharing, %zu true sharing, %zu "
+			"one writer with readers\n", r.listed, r.listed == 1 ? "" : "s",
+			r.by_verdict[LINE_FALSE_SHARING], r.by_verdict[LINE_TRUE_SHARING],
+			r.by_verdict[LINE_WRITE_READ]);
+	if (r.arrays)
+		fprintf(out, "# %zu arra%s whose elements share lines across threads (above)\n",
+			r.arrays, r.arrays == 1 ? "y" : "ys");
+	fprintf(out, "# attribution: %s (%.1f%% of the samples, %.1f%% of the HITMs tied to a "
+		"member)\n", r.attribution, 100 * attr_stats__resolved_share(&f->attr_all),
+		100 * attr_stats__resolved_share(&f->attr_hitm));
+}
+
 /* The member table's text: one header line, cells apart by a space, the last unpadded. */
 static const struct table_text_style text_style = { "", "", " ", 1, false, false };
 
@@ -329,6 +430,7 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 	struct fields *f = c->ld.fields;
 	struct strbuf sb = STRBUF_INIT;
 	struct fields_table ft;
+	char pct_buf[32];
 
 	fields_table__init(&ft, f->line_size, fields_attr__name_ip, c->ld.fa);
 
@@ -379,15 +481,15 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 	}
 	fields_table__release(&ft);
 	print_align_stdio(c, out);
-	fprintf(out, "\n# contended cache lines\n");
+	fprintf(out, "\n# contended cache lines (each with %s%% of all HITMs or more; --min-share "
+		"changes it)\n", share_text(c->o->min_share, pct_buf, sizeof(pct_buf)));
 	for (size_t i = 0; i < f->nr_lines; i++) {
 		const struct field_line *l = &f->lines[i];
 		const struct line_slot *key = line_key(l);
 		size_t same = 0, verdicts[LINE_WRITE_READ + 1] = { 0 };
 		bool seen = false;
 
-		if (l->verdict == LINE_QUIET || !line_selected(c, l) ||
-		    array_align__of_line(c->align, l->addr))
+		if (!line_shown(c, l) || array_align__of_line(c->align, l->addr))
 			continue;
 		/*
 		 * Many instances of one struct (every struct file of a kernel recording) give
@@ -395,11 +497,11 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 		 * HITMs), count the others.
 		 */
 		for (size_t k = 0; k < i && key && !seen; k++)
-			seen = f->lines[k].verdict != LINE_QUIET && same_line(&f->lines[k], l);
+			seen = line_shown(c, &f->lines[k]) && same_line(&f->lines[k], l);
 		if (seen)
 			continue;
 		for (size_t k = i + 1; k < f->nr_lines && key; k++)
-			if (f->lines[k].verdict != LINE_QUIET && same_line(&f->lines[k], l)) {
+			if (line_shown(c, &f->lines[k]) && same_line(&f->lines[k], l)) {
 				same++;
 				verdicts[f->lines[k].verdict]++;
 			}
@@ -414,6 +516,7 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 				verdicts[LINE_WRITE_READ]);
 	}
 	strbuf__release(&sb);
+	print_result_text(c, out);
 }
 
 static void json_addr(struct json *j, const char *key, uint64_t addr)
@@ -458,6 +561,20 @@ static void print_verdict_json(struct json *j, struct fields_ctx *c, const struc
 		   v.true_shared >= 0 ? l->slots[v.true_shared].st.cpus_write.nr : 0);
 	json__key(j, "no_store");
 	json__bool(j, v.no_store);
+	json__key(j, "in_time");
+	json__begin_object(j);
+	json__key(j, "timed");
+	json__bool(j, v.timed);
+	json__ku64(j, "line_handoffs", v.handoffs);
+	json__ku64(j, "max_member_handoffs", v.max_handoffs);
+	json__ku64(j, "rotating_members", v.nr_rotating);
+	json__ku64(j, "writer_threads", v.nr_threads);
+	json__key(j, "threads");
+	json__begin_array(j);
+	for (unsigned int i = 0; i < v.nr_threads && i < VERDICT_MAX_THREADS; i++)
+		json__u64(j, v.threads[i]);
+	json__end_array(j);
+	json__end_object(j);
 	if (v.advice == ADVICE_PER_CPU) {
 		json__key(j, "sum_side");
 		json__begin_object(j);
@@ -527,6 +644,14 @@ static void print_slot_json(struct json *j, const struct field_line *l, size_t k
 	json__ku64(j, "hitm", field_stats__hitm(&s->st));
 	json__ku64(j, "cpus_read", s->st.cpus_read.nr);
 	json__ku64(j, "cpus_write", s->st.cpus_write.nr);
+	json__key(j, "writer_threads");
+	json__begin_array(j);
+	for (uint32_t i = 0; i < s->st.tids_write.nr; i++)
+		json__u64(j, s->st.tids_write.ids[i]);
+	json__end_array(j);
+	json__ku64(j, "handoffs", s->handoffs);
+	json__key(j, "shared_in_time");
+	json__bool(j, s->shared_in_time);
 	json__key(j, "group");
 	json__i64(j, s->group);
 	json__key(j, "victim");
@@ -598,6 +723,28 @@ static void print_align_json(struct json *j, struct fields_ctx *c)
 	strbuf__release(&sb);
 }
 
+/* fields_result as JSON: "result": {"contended_lines": 0, "text": "no contended line", ...}. */
+static void print_result_json(struct json *j, const struct fields_ctx *c)
+{
+	struct fields_result r;
+
+	fields_result(c, &r);
+	json__key(j, "result");
+	json__begin_object(j);
+	json__kstr(j, "text", r.listed || r.arrays ? "contended lines" : "no contended line");
+	json__ku64(j, "contended_lines", r.listed);
+	json__ku64(j, "misaligned_arrays", r.arrays);
+	json__ku64(j, "false_sharing", r.by_verdict[LINE_FALSE_SHARING]);
+	json__ku64(j, "true_sharing", r.by_verdict[LINE_TRUE_SHARING]);
+	json__ku64(j, "one_writer", r.by_verdict[LINE_WRITE_READ]);
+	json__key(j, "min_share");
+	json__double(j, c->o->min_share, 4);
+	json__ku64(j, "below_min_share", r.below);
+	json__ku64(j, "below_min_share_hitm", r.below_hitm);
+	json__kstr(j, "attribution", r.attribution);
+	json__end_object(j);
+}
+
 static void print_json(struct fields_ctx *c, FILE *out)
 {
 	struct fields *f = c->ld.fields;
@@ -662,7 +809,7 @@ static void print_json(struct fields_ctx *c, FILE *out)
 	for (size_t i = 0; i < f->nr_lines && !ferror(out); i++) {
 		const struct field_line *l = &f->lines[i];
 
-		if (l->verdict == LINE_QUIET || !line_selected(c, l))
+		if (!line_shown(c, l))
 			continue;
 		json__begin_object(&j);
 		json_addr(&j, "addr", l->addr);
@@ -688,6 +835,7 @@ static void print_json(struct fields_ctx *c, FILE *out)
 	}
 	json__end_array(&j);
 	print_align_json(&j, c);
+	print_result_json(&j, c);
 	json__end_object(&j);
 	fputc('\n', out);
 	json__release(&j);
@@ -769,7 +917,7 @@ static bool struct_found(const struct fields_ctx *c)
 
 static int fields_run(const struct command *cmd, int argc, char **argv)
 {
-	struct fields_opts o = { .input = "perf.data", .cmd = cmd };
+	struct fields_opts o = { .input = "perf.data", .cmd = cmd, .min_share = 0.01 };
 	struct fields_ctx c = { .o = &o };
 	char err[4096];
 	int rc, i = cli__parse(cmd, argc, argv, fields_option, &o, &rc);
@@ -850,7 +998,16 @@ const struct command cmd_fields = {
 		"and the code touching them, and give each contended cache line a verdict: false "
 		"sharing, true sharing (with the per-CPU counter advice and how often the summing "
 		"reads run), read-mostly victims, and test-before-set for locked RMWs that find the "
-		"bits already set.  What stays unresolved is reported with its share and reason.",
+		"bits already set.  Where the samples carry times, the writers are compared per "
+		"window between sampled writes: members that several threads write over the run "
+		"but one at a time (a pool of locks, reference counts that move with their threads) "
+		"are false sharing, not true sharing, and the verdict says how often the line and "
+		"each member changed writer.  A line without two HITMs gets no verdict; contended "
+		"lines under --min-share of all HITMs are summed up in one line.  The text ends "
+		"with what was found (\"no contended line\" when nothing is) and whether the "
+		"attribution was complete or partial; what stays unresolved is reported with its "
+		"share and reason.  Exit status: 0 when it ran, contended lines or not, complete "
+		"attribution or partial; 1 when no sample could be tied to a member at all.",
 	.options = fields_options,
 	.run = fields_run,
 };

@@ -126,6 +126,106 @@ static void test_classify(void)
 	CHECK(a.store && a.locked && !a.load);
 }
 
+static const struct flat_member blk_m[] = {
+	{ "locked", "unsigned char", 0, 1, 0, 0, 0, 0, 0, NULL },
+};
+static const struct flat_layout blk = { "struct bucket_lock", 1, 1, blk_m, NULL };
+
+/*
+ * Verdicts in time (the writes carry times): a pool of 8 one-byte locks on one line, each
+ * taken by both CPUs over the run but by one at a time, is false sharing between the locks;
+ * 4-byte counts each bumped by one CPU are false sharing; one count every CPU bumps in turn is
+ * true sharing; a count bumped in turn beside per-CPU ones is both, said without contradiction.
+ */
+static void test_in_time(void)
+{
+	struct fields *f = fields__new(64);
+	const struct field_line *l;
+	struct strbuf sb = STRBUF_INIT;
+	struct field_verdict v;
+	uint64_t t = 1000;
+
+	/* 0x1000: the pool. Phase 1: CPU 0 takes the even locks, CPU 1 the odd; phase 2 swaps. */
+	for (int phase = 0; phase < 2; phase++)
+		for (int r = 0; r < 40; r++)
+			for (uint32_t cpu = 0; cpu < 2; cpu++) {
+				uint64_t lock = 0x1000 + (uint64_t)(2 * (r % 4)) + ((cpu + phase) & 1);
+
+				add(f, &blk, lock, 0, cpu, 0x10, 0, 1, 1, t++);
+				add(f, &blk, lock, 0, cpu, 0x11, 1, 0, 0, t++);
+			}
+	/* 0x2000: 4 unattributed 4-byte counts, count i bumped by CPU i only. */
+	for (int r = 0; r < 20; r++)
+		for (uint32_t cpu = 0; cpu < 4; cpu++) {
+			add(f, NULL, 0x2000 + 4 * cpu, 0, cpu, 0x20, 0, 0, 1, t++);
+			add(f, NULL, 0x2000 + 4 * cpu, 0, cpu, 0x21, 1, 0, 0, t++);
+		}
+	/* 0x3000: one count bumped by CPUs 0..3 in turn. */
+	for (int r = 0; r < 40; r++)
+		add(f, &ctr, 0x3000, 0, (uint32_t)(r % 4), 0x30, 0, 1, 1, t++);
+	add(f, &ctr, 0x3000, 0, 0, 0x31, 0, 0, 1, t++);
+	/* 0x4000: pair.a bumped by CPUs 0 and 1 in turn, pair.b (0x4008) and an unattributed
+	 * count at 0x4010 each by its own CPU. */
+	for (int r = 0; r < 20; r++)
+		for (uint32_t cpu = 0; cpu < 2; cpu++) {
+			add(f, &pair, 0x4000, 0, cpu, 0x40, 1, 1, 1, t++);
+			add(f, cpu ? NULL : &pair, cpu ? 0x4010 : 0x4000, cpu ? 0 : 1, cpu, 0x41, 0, 0,
+			    1, t++);
+			add(f, cpu ? NULL : &pair, cpu ? 0x4010 : 0x4000, cpu ? 0 : 1, cpu, 0x42, 1, 0,
+			    0, t++);
+		}
+	fields__finish(f);
+
+	l = line_at(f, 0x1000);
+	CHECK(l && l->timed && l->verdict == LINE_FALSE_SHARING && l->true_shared == -1);
+	CHECK(l && l->nr_slots == 8 && l->nr_groups == 2 && l->handoffs > 100);
+	for (size_t i = 0; l && i < l->nr_slots; i++)
+		CHECK(!l->slots[i].shared_in_time && l->slots[i].handoffs == 1 &&
+		      l->slots[i].group == (int)(i & 1));
+	fields__verdict(f, l, &v);
+	CHECK(v.advice == ADVICE_ALIGN_INSTANCES && v.instances_of == &blk);
+	CHECK(v.timed && v.nr_rotating == 8 && v.max_handoffs == 1 && v.nr_threads == 2);
+	CHECK(v.threads[0] == 100 && v.threads[1] == 101 && v.handoffs == l->handoffs);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "line 0x1000: false sharing"));
+	CHECK(strstr(sb.buf, "different instances of struct bucket_lock, each written by one CPU "
+			     "at a time, share the line"));
+	CHECK(strstr(sb.buf, "in time: 8 instances of struct bucket_lock.locked were each written "
+			     "by several CPUs over the run but by one at a time"));
+	CHECK(strstr(sb.buf, "each member 1 time at most (threads 100, 101)"));
+	CHECK(!strstr(sb.buf, "true sharing") && !strstr(sb.buf, "per-CPU or sharded"));
+
+	l = line_at(f, 0x2000);
+	CHECK(l && l->timed && l->verdict == LINE_FALSE_SHARING && l->nr_groups == 4);
+	CHECK(l && l->true_shared == -1 && l->nr_slots == 4);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "{<unattributed +0>}, {<unattributed +0x4>}, {<unattributed +0x8>}, "
+			     "{<unattributed +0xc>}"));
+	CHECK(strstr(sb.buf, "each written member 0 times at most (threads 100, 101, 102, 103)"));
+	CHECK(!strstr(sb.buf, "true sharing"));
+
+	l = line_at(f, 0x3000);
+	CHECK(l && l->timed && l->verdict == LINE_TRUE_SHARING && l->true_shared == 0);
+	CHECK(l && l->slots[0].shared_in_time && l->slots[0].handoffs == 39 && l->handoffs == 39);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "in time: count changed writer 39 times between its sampled writes, "
+			     "the line 39: the member itself goes from CPU to CPU"));
+	CHECK(strstr(sb.buf, "per-CPU or sharded counter"));
+
+	l = line_at(f, 0x4000);
+	CHECK(l && l->timed && l->verdict == LINE_FALSE_SHARING && l->nr_groups == 3);
+	CHECK(l && l->true_shared == 0 && l->slots[0].shared_in_time);
+	CHECK(l && !l->slots[1].shared_in_time && !l->slots[2].shared_in_time);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "  also: a is itself written by 2 CPUs in turn (it changed writer 39 "
+			     "times): true sharing besides"));
+	fields__verdict(f, l, &v);
+	CHECK(v.advice == ADVICE_SPLIT_GROUPS && !v.nr_rotating && v.max_handoffs == 0);
+
+	strbuf__release(&sb);
+	fields__delete(f);
+}
+
 int main(void)
 {
 	struct fields *f = fields__new(64);
@@ -135,6 +235,7 @@ int main(void)
 	const uint64_t sec = 1000000000ULL;
 
 	test_classify();
+	test_in_time();
 	/* 0x1000: struct pair, a by CPU 0, b by CPU 1, with HITM loads on each. */
 	for (int i = 0; i < 10; i++) {
 		add(f, &pair, 0x1000, 0, 0, 0x10, 1, 0, 0, 1 * sec + i);
@@ -160,17 +261,22 @@ int main(void)
 	for (int i = 0; i < 9; i++)
 		add(f, &bh, 0x4000, 0, i % 3, 0x60, 1, 1, 0, 2 * sec);
 	add(f, &bh, 0x4000, 1, 3, 0x61, 0, 0, 1, 2 * sec);
+	add(f, &bh, 0x4000, 1, 3, 0x61, 0, 0, 1, 2 * sec);
 	fields__add_rmw(f, 0x60, 60, 53);
 	fields__add_rmw(f, 0x60, 40, 40);
 	fields__add_rmw(f, 0x99, 40, 40);	/* an IP no sample touched */
 	/* 0x7000: a lock word taken by CPUs 0 and 1: true sharing, but no per-CPU counter. */
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
 		add(f, &lk, 0x7000, 1, i % 2, 0xa0, 1, 1, 0, 2 * sec);
+		add(f, &lk, 0x7000, 1, i % 2, 0xa2, 0, 0, 1, 2 * sec);
+	}
 	add(f, &lk, 0x7000, 2, 1, 0xa1, 1, 0, 0, 2 * sec);
 	/* 0x8000: two instances of struct pair on one line, each written by its own CPU. */
 	for (int i = 0; i < 4; i++) {
 		add(f, &pair, 0x8000, 0, 0, 0xb0, 1, 0, 0, 2 * sec);
 		add(f, &pair, 0x8010, 0, 1, 0xb0, 1, 0, 0, 2 * sec);
+		add(f, &pair, 0x8000, 0, 0, 0xb1, 0, 0, 1, 2 * sec);
+		add(f, &pair, 0x8010, 0, 1, 0xb1, 0, 0, 1, 2 * sec);
 	}
 	/* 0x9000: an RMW counter sampled only as locked loads (PEBS, lineup watch) from CPUs 0..3,
 	 * a read-only member beside it read by CPUs 4..7. */
@@ -191,15 +297,26 @@ int main(void)
 		a.ip = 0xc1;
 		fields__add(f, &r, &a);
 	}
-	/* 0x5000: CPU 0 alone: quiet. 0x6008: unattributed, stores from 2 CPUs. */
+	/*
+	 * 0x5000: CPU 0 alone: quiet.  0x6008 and 0x600c: two unattributed 4-byte counts, each
+	 * stored to by its own CPU, with HITMs: two slots, false sharing (one 8-byte granule
+	 * would have made it one slot written by 2 CPUs: true sharing).  0xd000: stores from 2
+	 * CPUs but no HITM, 0xe000: HITMs but no store where stores were sampled: no verdict.
+	 */
 	add(f, &pair, 0x5000, 0, 0, 0x70, 1, 0, 0, 2 * sec);
 	add(f, &pair, 0x5000, 1, 0, 0x71, 0, 0, 0, 2 * sec);
 	add(f, NULL, 0x1008, 0, 3, 0x90, 0, 0, 1, 1 * sec);	/* unattributed, inside pair.b */
 	add(f, NULL, 0x6008, 0, 0, 0x80, 1, 0, 0, 2 * sec);
 	add(f, NULL, 0x600c, 0, 1, 0x81, 1, 0, 0, 2 * sec);
+	add(f, NULL, 0x6008, 0, 0, 0x82, 0, 0, 1, 2 * sec);
+	add(f, NULL, 0x600c, 0, 1, 0x83, 0, 0, 1, 2 * sec);
+	add(f, &ctr, 0xd000, 0, 0, 0xd0, 1, 0, 0, 2 * sec);
+	add(f, &ctr, 0xd000, 0, 1, 0xd1, 1, 0, 0, 2 * sec);
+	add(f, &ctr, 0xe000, 0, 0, 0xe0, 0, 0, 1, 2 * sec);
+	add(f, &ctr, 0xe000, 0, 1, 0xe0, 0, 0, 1, 2 * sec);
 	fields__finish(f);
 
-	CHECK(f->nr_lines == 9);
+	CHECK(f->nr_lines == 11);
 	l = line_at(f, 0x9000);
 	CHECK(l && l->writer_cpus == 4 && l->written == 1 && l->victims == 1);
 	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->true_shared == 0);
@@ -255,10 +372,22 @@ int main(void)
 	CHECK(v.nr_redundant == 1 && v.nr_victims == 1);
 
 	l = line_at(f, 0x5000);
-	CHECK(l && l->verdict == LINE_QUIET && !field_line__contended(l));
+	CHECK(l && l->verdict == LINE_QUIET && !field_line__contended(f, l));
 	l = line_at(f, 0x6000);
-	CHECK(l && l->verdict == LINE_TRUE_SHARING && l->nr_slots == 1 && !l->slots[0].layout);
-	CHECK(l && l->slots[0].offset == 8);
+	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->nr_slots == 2 && !l->slots[0].layout);
+	CHECK(l && l->slots[0].offset == 8 && l->slots[1].offset == 12 && l->nr_groups == 2);
+	CHECK(l && l->true_shared == -1);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "{<unattributed +0x8>}, {<unattributed +0xc>}"));
+	CHECK(!strstr(sb.buf, "true sharing"));
+	l = line_at(f, 0xd000);
+	CHECK(l && l->verdict == LINE_QUIET && l->writer_cpus == 2);
+	l = line_at(f, 0xe000);
+	CHECK(l && l->verdict == LINE_QUIET && !field_line__contended(f, l));
+	CHECK(field_line__listed(f, line_at(f, 0x1000), 0.01));
+	CHECK(!field_line__listed(f, line_at(f, 0x6000), 0.05));
+	CHECK(field_line__listed(f, line_at(f, 0x6000), 0.0));
+	CHECK(!field_line__listed(f, line_at(f, 0xd000), 0.0));
 
 	l = line_at(f, 0x8000);
 	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->nr_groups == 2);
@@ -286,17 +415,17 @@ int main(void)
 			CHECK(s->instances[0].base == 0x1000 && s->instances[0].hitm == 20);
 			CHECK(s->instances[0].samples == 40 && s->instances[0].stores == 20);
 			/* a: 10+1 stores by CPU 0 (0x1000, 0x5000), 8 more at 0x8000/0x8010 */
-			CHECK(s->members[0].stores == 19 && s->members[0].loads == 18);
-			CHECK(s->members[0].lcl_hitm == 18 && s->members[0].cpus_write.nr == 4);
+			CHECK(s->members[0].stores == 19 && s->members[0].loads == 26);
+			CHECK(s->members[0].lcl_hitm == 26 && s->members[0].cpus_write.nr == 4);
 			CHECK(s->members[0].ips[0].ip == 0x11);	/* the HITM ip first */
-			CHECK(s->members[0].weighted == 29 &&
-			      s->members[0].weight_sum == 10 * 300 + 19 * 30);
+			CHECK(s->members[0].weighted == 37 &&
+			      s->members[0].weight_sum == 18 * 300 + 19 * 30);
 		}
 		if (s->layout == &lk) {
 			struct field_stats st;
 
 			field_struct__rollup(s, 0, &st);	/* lock = lock.val + lock.owner */
-			CHECK(st.stores == 5 && st.cpus_write.nr == 2 && st.nr_ips == 2);
+			CHECK(st.stores == 5 && st.cpus_write.nr == 2 && st.nr_ips == 3);
 			field_stats__release(&st);
 			field_struct__rollup(s, 1, &st);
 			CHECK(st.stores == 4);
@@ -309,10 +438,10 @@ int main(void)
 		}
 	}
 	CHECK(f->structs[0].layout == &pair);	/* most HITMs */
-	CHECK(f->attr_all.samples == 40 + 10 + 24 + 10 + 5 + 5 + 8 + 16);
-	CHECK(f->attr_all.unresolved_samples[ATTR_NO_DEBUGINFO] == 3);
-	CHECK(f->attr_hitm.samples == 20 + 2 + 9 + 1 + 1 + 16);
-	CHECK(f->attr_hitm.unresolved_samples[ATTR_NO_DEBUGINFO] == 1);
+	CHECK(f->attr_all.samples == 40 + 10 + 24 + 11 + 9 + 16 + 16 + 7 + 4);
+	CHECK(f->attr_all.unresolved_samples[ATTR_NO_DEBUGINFO] == 5);
+	CHECK(f->attr_hitm.samples == 20 + 2 + 9 + 2 + 1 + 16 + 4 + 8 + 2 + 2);
+	CHECK(f->attr_hitm.unresolved_samples[ATTR_NO_DEBUGINFO] == 3);
 
 	strbuf__release(&sb);
 	fields__delete(f);

@@ -45,3 +45,5 @@ check_PROGRAMS += tests/unit/array_align_test
 tests_unit_array_align_test_SOURCES = tests/unit/array_align_test.c tests/unit/check.h
 tests_unit_array_align_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/array_align_test
+TESTS += tests/fields/noise.sh
+dist_check_SCRIPTS += tests/fields/noise.sh

@@ -18,3 +18,9 @@ TESTS += tests/realprog/strmatch_bzero.case
 EXTRA_DIST += tests/realprog/mailbox_memcpy.case tests/realprog/mailbox_memcpy.c \
 	tests/realprog/mailbox_memcpy_fixed.c
 TESTS += tests/realprog/mailbox_memcpy.case
+EXTRA_DIST += tests/realprog/spinpool.case tests/realprog/spinpool.c tests/realprog/spinpool_fixed.c
+TESTS += tests/realprog/spinpool.case
+EXTRA_DIST += tests/realprog/refcount.case tests/realprog/refcount.c tests/realprog/refcount_fixed.c
+TESTS += tests/realprog/refcount.case
+EXTRA_DIST += tests/realprog/counters.case tests/realprog/counters.c tests/realprog/counters_fixed.c
+TESTS += tests/realprog/counters.case

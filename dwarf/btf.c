@@ -231,6 +231,8 @@ static void params(struct bbuild *b, const struct btf_type *fn, struct strbuf *s
 		}
 		if (pname && !*pname)
 			pname = NULL;
+		if (!layout_build_guard__name(&b->guard, sb->len))
+			break;	/* refused at the top (guard.over) */
 		if (!first)
 			strbuf__add(sb, ", ", 2);
 		first = false;
@@ -284,6 +286,8 @@ static void tag_name(struct bbuild *b, uint32_t id, struct strbuf *sb, int depth
 		strbuf__add(sb, "<type loop>", 11);
 		return;
 	}
+	if (!layout_build_guard__name(&b->guard, sb->len))
+		return;		/* refused at the top (guard.over) */
 	if (!t) {
 		strbuf__add(sb, "void", 4);
 		return;

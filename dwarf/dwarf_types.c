@@ -484,6 +484,8 @@ static void params(struct build *b, Dwarf_Die *fn, struct strbuf *sb, int depth)
 			}
 			if (tag != DW_TAG_formal_parameter)
 				continue;
+			if (!layout_build_guard__name(&b->guard, sb->len))
+				break;	/* refused at the top (guard.over) */
 			if (!first)
 				strbuf__add(sb, ", ", 2);
 			first = false;
@@ -540,6 +542,8 @@ static void tag_name_uncached(struct build *b, Dwarf_Die *die, struct strbuf *sb
 		strbuf__add(sb, "<type loop>", 11);
 		return;
 	}
+	if (!layout_build_guard__name(&b->guard, sb->len))
+		return;		/* refused at the top (guard.over) */
 	if (!die) {
 		strbuf__add(sb, "void", 4);
 		return;
@@ -605,7 +609,7 @@ static void tag_name(struct build *b, Dwarf_Die *die, struct strbuf *sb, int dep
 	}
 	start = sb->len;
 	tag_name_uncached(b, die, sb, depth);
-	if (b->cycle)
+	if (b->cycle || b->guard.over)
 		return;
 	e = hmap__slot(map, hash_u64(off), NULL, off, true);
 	e->okey = off;

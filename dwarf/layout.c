@@ -149,11 +149,11 @@ int layout_source__closest(struct layout_source *src, const char *name, const ch
 int layout_build_guard__error(const struct layout_build_guard *g, const char *path,
 			       const char *name, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s: %s: its anonymous members expand beyond the builder's budget "
-		 "(%u types and members per struct, %llu in this file): one type shared by many "
-		 "members at every level (damaged or hostile debug info?)", path,
-		 name ? name : "an anonymous type", LAYOUT_BUILD_BUDGET,
-		 (unsigned long long)g->walk_limit);
+	snprintf(err, errlen, "%s: %s: its types expand beyond the builder's budget (%u types "
+		 "and members per struct, %llu in this file, %u bytes per type name): one type "
+		 "shared by many members or parameters at every level (damaged or hostile debug "
+		 "info?)", path, name ? name : "an anonymous type", LAYOUT_BUILD_BUDGET,
+		 (unsigned long long)g->walk_limit, LAYOUT_NAME_BUDGET);
 	return -E2BIG;
 }
 

@@ -138,6 +138,22 @@ static inline void layout_build_guard__leave(struct layout_build_guard *g)
 	g->sp--;
 }
 
+/*
+ * Type names are built from their parts (pahole's declarator names: `int (*)(void (*)(...))`),
+ * and a function type whose parameters share one function-pointer type at every level names
+ * itself in 2^depth bytes.  No real name comes near 64 KiB: longer is refused (@over) like a
+ * type over the budget.  False when the name in @len bytes is over it.
+ */
+#define LAYOUT_NAME_BUDGET (64u << 10)
+
+static inline bool layout_build_guard__name(struct layout_build_guard *g, size_t len)
+{
+	if (len <= LAYOUT_NAME_BUDGET)
+		return true;
+	g->over = true;
+	return false;
+}
+
 /* The error for type @name of @path refused by the guard's budgets (returns -E2BIG). */
 int layout_build_guard__error(const struct layout_build_guard *g, const char *path,
 			       const char *name, char *err, size_t errlen);

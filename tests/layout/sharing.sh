@@ -2,8 +2,10 @@
 # Anonymous types shared among members (issue 15, and what CI's ELF fuzzer timed out on): C
 # lets `struct { ... } a, b;` and __typeof__ give many members one anonymous type, and hostile
 # DWARF can do it at every level, so a 100 KB object can describe 18 million lines of layout.
-# A little sharing prints as pahole prints it; a type that expands beyond the builder's budget
-# is refused with exit 2 and a message naming it, quickly, and the other structs of the file
+# Function-pointer types can share a parameter type the same way, and then name themselves in
+# 2^depth bytes (what CI's fuzzer timed out on next: 52 MB for one member's type).  A little
+# sharing prints as pahole prints it; a type that expands beyond the builder's budget is
+# refused with exit 2 and a message naming it, quickly, and the other structs of the file
 # still print.
 . "$top_srcdir/tests/lib.sh"
 scratch
@@ -38,6 +40,17 @@ out += "struct W { __typeof__(v0.a7) m, n, o, p, q, r, s, t; };\nstruct W w;\n"
 open(sys.argv[1], "w").write(out)
 PY
 gcc -g -c "$T/dag.c" -o "$T/dag.o" || fail "gcc dag.c"
+# void (*p1)(void (*)(int), void (*)(int)), and so on 21 times: a name of 2^21 parameters
+python3 - "$T/fn.c" <<'PY'
+import sys
+out = "void (*p0)(int);\n"
+for i in range(1, 22):
+    out += "void (*p%d)(__typeof__(p%d), __typeof__(p%d));\n" % (i, i - 1, i - 1)
+out += "struct fnptrs { __typeof__(p21) f; int x; };\nstruct fnptrs s;\n"
+out += "struct fine { int a; long b; };\nstruct fine g;\n"
+open(sys.argv[1], "w").write(out)
+PY
+gcc -g -c "$T/fn.c" -o "$T/fn.o" || fail "gcc fn.c"
 refused() {	# refused WHAT ARGS...: exit 2, the budget named, in well under a minute
 	what=$1
 	shift
@@ -45,11 +58,14 @@ refused() {	# refused WHAT ARGS...: exit 2, the budget named, in well under a mi
 	timeout 60 "$LINEUP" layout "$@" >"$T/out" 2>"$T/err" || rc=$?
 	[ "$rc" -ne 124 ] || fail "$what: still printing after 60 s"
 	[ "$rc" -eq 2 ] || fail "$what: exit $rc, expected 2: $(head -c 300 "$T/err")"
-	grep -q ": [TW][0-9]*: its anonymous members expand beyond the builder's budget" "$T/err" ||
+	grep -q ": [TWfnptrs0-9]*: its types expand beyond the builder's budget" "$T/err" ||
 		fail "$what: $(cat "$T/err")"
 }
 refused "DWARF, every struct" "$T/dag.o"
 refused "DWARF -C W" -C W "$T/dag.o"
+refused "DWARF -C fnptrs" -C fnptrs "$T/fn.o"
+refused "DWARF, every struct of fn.o" "$T/fn.o"
+"$LINEUP" layout -C fine "$T/fn.o" >/dev/null || fail "struct fine of fn.o: exit $?"
 "$LINEUP" layout -C T7 "$T/dag.o" >"$T/t7" || fail "DWARF -C T7 (under the budget): exit $?"
 [ "$(grep -c ' x; ' "$T/t7")" -eq 16384 ] || fail "DWARF -C T7: $(grep -c ' x; ' "$T/t7") members"
 "$LINEUP" layout -C fine "$T/dag.o" >/dev/null || fail "struct fine of the same file: exit $?"
@@ -59,6 +75,9 @@ refused "DWARF -C W" -C W "$T/dag.o"
 	2>/dev/null || skip "pahole -J cannot encode BTF here: DWARF cases only"
 refused "BTF, every struct" "$T/dag.btf"
 refused "BTF -C W" -C W "$T/dag.btf"
+"$PAHOLE" -J "$T/fn.o" 2>/dev/null && objcopy --dump-section .BTF="$T/fn.btf" "$T/fn.o" \
+	2>/dev/null || fail "pahole -J encoded dag.o but not fn.o"
+refused "BTF -C fnptrs" -C fnptrs "$T/fn.btf"
 "$LINEUP" layout -C T7 "$T/dag.btf" >"$T/t7" || fail "BTF -C T7 (under the budget): exit $?"
 [ "$(grep -c ' x; ' "$T/t7")" -eq 16384 ] || fail "BTF -C T7: $(grep -c ' x; ' "$T/t7") members"
 "$LINEUP" layout -C fine "$T/dag.btf" >/dev/null || fail "BTF: struct fine: exit $?"

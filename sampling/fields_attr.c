@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "analyzer/u64map.h"
@@ -257,6 +258,30 @@ static enum attr_reason source_operand(void *ctx, const struct fields_sample *s,
 	return ATTR_OK;
 }
 
+/*
+ * The object whose .bss the anonymous map @anon continues, or NULL: zero-initialised data
+ * past an object's last file page is mapped anonymous, right after the object's writable file
+ * map (/proc/PID/maps, and so perf and the collector, show it as //anon), and keeps the
+ * object's layout.  A static array of locks or counters lives there.  Sets loc->addr to the
+ * address relative to the object, as if its file map went on; the symbol must still contain
+ * it, so a heap mapped right after the program finds no variable.
+ */
+static struct map *bss_owner(struct fields_attr *c, const struct map *anon, uint64_t addr,
+			     struct addr_loc *loc)
+{
+	struct addr_loc pl;
+	struct map *pm;
+
+	if (!anon->start)
+		return NULL;
+	pm = machine__find_map(c->machine, c->cur.thread, CPUMODE_USER, anon->start - 1, &pl);
+	if (!pm || pm == anon || pm->end != anon->start || !pm->dso ||
+	    pm->dso->kind != DSO_KIND_USER || (pm->prot && !(pm->prot & PROT_WRITE)))
+		return NULL;
+	loc->addr = map__map_ip(pm, addr);
+	return pm;
+}
+
 /* The global or static variable holding the data address. */
 static enum attr_reason source_variable(void *ctx, const struct fields_sample *s,
 					struct attr_answer *a)
@@ -268,6 +293,13 @@ static enum attr_reason source_variable(void *ctx, const struct fields_sample *s
 	uint64_t off;
 	struct vartype_answer v;
 	int rc;
+
+	if (dm && dm->dso && dm->dso->kind == DSO_KIND_ANON) {
+		struct map *owner = bss_owner(c, dm, s->addr, &dl);
+
+		if (owner)
+			dm = owner;
+	}
 
 	if (!dm || !dm->dso || dm->dso->kind == DSO_KIND_ANON ||
 	    dm->dso->kind == DSO_KIND_MODULE)

@@ -47,3 +47,5 @@ tests_unit_array_align_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/array_align_test
 TESTS += tests/fields/noise.sh
 dist_check_SCRIPTS += tests/fields/noise.sh
+TESTS += tests/fields/bss.sh
+dist_check_SCRIPTS += tests/fields/bss.sh

@@ -25,6 +25,57 @@ struct decoded {
 	struct c2c_stats st;
 };
 
+/* The cycles means an entry keeps (perf's compute_stats). */
+enum { M_LOAD, M_LCL_HITM, M_RMT_HITM, M_LCL_PEER, M_RMT_PEER, M_NR };
+
+/*
+ * What one entry adds up while the samples arrive: 256 bytes, the first cache line what every
+ * sample touches.  Its key and its first sample's values are in the parallel struct ekey and
+ * struct first; a struct c2c_entry, with its names, is made of the three only for the entries
+ * of lines that are shown, so that memory per entry stays a quarter of perf's
+ * (bench/c2c_memory.sh).
+ */
+struct agg {
+	const void *code_map;
+	uint64_t period;
+	uint64_t paddr;
+	uint64_t cpus, nodes;	/* CPU and node bits while adding, when both fit a word */
+	uint32_t paddr_cnt;
+	uint32_t node_stats;
+	uint32_t cc_root;
+	uint32_t cpuset, nodeset;	/* with inline bits: UINT32_MAX until shown */
+	char level;
+	struct c2c_stats stats;
+	double mean[M_NR];
+	uint32_t mean_n[M_NR];
+	uint32_t shown;		/* its struct c2c_entry, UINT32_MAX: none yet */
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct agg) == 256, "an entry's aggregate is four cache lines");
+
+/* The first sample's values an entry shows that are not in its key. */
+struct first {
+	uint64_t ip_rel;
+	uint64_t data_rel;
+	uint32_t thread;
+};
+
+/*
+ * Entries live in chunks, never moved: a table that doubles by copying needs twice its size
+ * at the moment it grows, and entries are most of a report's memory.
+ */
+#define CHUNK_SHIFT 14
+#define CHUNK_SIZE (1u << CHUNK_SHIFT)
+
+struct chunk {
+	struct agg *agg;	/* 64-aligned (xmalloc_lines) */
+	struct ekey *keys;
+	struct first *first;
+};
+
+#define SHOWN_SHIFT 10
+#define SHOWN_SIZE (1u << SHOWN_SHIFT)
+
 struct c2c {
 	struct c2c_config cfg;
 	struct decoded dcache[C2C_DCACHE];
@@ -40,9 +91,11 @@ struct c2c {
 	struct c2c_line *lines;		/* 64-aligned (xmalloc_lines) */
 	struct lkey *lkeys;		/* parallel to lines */
 	size_t nr_lines, cap_lines;
-	struct c2c_entry *entries;	/* 64-aligned (xmalloc_lines) */
-	struct ekey *ekeys;		/* parallel to entries */
-	size_t nr_entries, cap_entries;
+	struct chunk *chunks;		/* the entries, CHUNK_SIZE a chunk */
+	size_t nr_entries, nr_chunks, cap_chunks;
+	/* the entries of lines shown, SHOWN_SIZE a block (pointers to them stay valid) */
+	struct c2c_entry **shown;
+	size_t nr_shown, cap_shown;
 
 	/*
 	 * open addressing; a slot is the key hash's high half (a tag, so that probing rarely
@@ -66,7 +119,8 @@ struct c2c {
 	uint32_t *order;	/* lines in display order */
 	uint32_t *entry_order;	/* every line's entries, grouped by line (c2c_line.entries) */
 	int offset_node_width;
-	bool key_pid, key_tid, key_iaddr, key_dso;
+	bool key_dso;
+	uint64_t mask_iaddr, mask_pidtid;	/* the parts of an ekey that are keys */
 };
 
 /* ---- statistics (perf's c2c_decode_stats / c2c_add_stats) ---- */
@@ -256,9 +310,12 @@ struct c2c *c2c__new(const struct c2c_config *cfg)
 	c->words_node = (cfg->nr_nodes + 63) / 64;
 	c->inline_bits = c->words_cpu <= 1 && c->words_node <= 1;
 	for (unsigned int i = 0; i < cfg->nr_keys; i++) {
-		c->key_pid |= cfg->keys[i] == C2C_KEY_PID;
-		c->key_tid |= cfg->keys[i] == C2C_KEY_TID;
-		c->key_iaddr |= cfg->keys[i] == C2C_KEY_IADDR;
+		if (cfg->keys[i] == C2C_KEY_PID)
+			c->mask_pidtid |= 0xffffffffULL << 32;
+		if (cfg->keys[i] == C2C_KEY_TID)
+			c->mask_pidtid |= 0xffffffffULL;
+		if (cfg->keys[i] == C2C_KEY_IADDR)
+			c->mask_iaddr = UINT64_MAX;
 		c->key_dso |= cfg->keys[i] == C2C_KEY_DSO;
 	}
 	c->line_ht_cap = 1024;
@@ -274,18 +331,27 @@ void c2c__delete(struct c2c *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nr_entries; i++) {
-		free(c->entries[i].info.srcline);
-		free(c->entries[i].nodestr);
+	for (size_t i = 0; i < c->nr_shown; i++) {
+		struct c2c_entry *e = &c->shown[i >> SHOWN_SHIFT][i & (SHOWN_SIZE - 1)];
+
+		free(e->info.srcline);
+		free(e->nodestr);
 	}
+	for (size_t i = 0; i < c->nr_shown; i += SHOWN_SIZE)
+		free(c->shown[i >> SHOWN_SHIFT]);
+	free(c->shown);
+	for (size_t i = 0; i < c->nr_chunks; i++) {
+		free(c->chunks[i].agg);
+		free(c->chunks[i].keys);
+		free(c->chunks[i].first);
+	}
+	free(c->chunks);
 	for (size_t i = 0; i < c->nr_lines; i++)
 		free(c->lines[i].nodestr);
 	free(c->cpu2node);
 	free(c->mem);
 	free(c->lines);
 	free(c->lkeys);
-	free(c->entries);
-	free(c->ekeys);
 	free(c->line_ht);
 	free(c->entry_ht);
 	free(c->bits);
@@ -326,9 +392,17 @@ struct c2c_line *c2c__line(const struct c2c *c, uint32_t i)
 	return &c->lines[c->order ? c->order[i] : i];
 }
 
+static uint32_t entry__show(struct c2c *c, uint32_t i);
+
 struct c2c_entry *c2c__entry(const struct c2c *c, uint32_t idx)
 {
-	return &c->entries[idx];
+	/*
+	 * Made on first use (c2c__finish makes those of the shown lines): like the lines' entry
+	 * order, a cache of what the aggregate says, not a change a reader sees.
+	 */
+	uint32_t at = entry__show((struct c2c *)c, idx);
+
+	return &c->shown[at >> SHOWN_SHIFT][at & (SHOWN_SIZE - 1)];
 }
 
 const struct cc_forest *c2c__callchains(const struct c2c *c)
@@ -478,12 +552,28 @@ struct lkey {
 	uint64_t gen;
 };
 
+/* The first sample's values: only the parts that are keys (c2c's masks) are hashed and compared. */
 struct ekey {
 	uint64_t lineoff;	/* line << 32 | offset */
 	uint64_t iaddr;
 	uint64_t pidtid;	/* (u32)pid << 32 | (u32)tid */
 	const char *dso;
 };
+
+static inline struct agg *agg_at(const struct c2c *c, uint32_t i)
+{
+	return &c->chunks[i >> CHUNK_SHIFT].agg[i & (CHUNK_SIZE - 1)];
+}
+
+static inline struct ekey *ekey_at(const struct c2c *c, uint32_t i)
+{
+	return &c->chunks[i >> CHUNK_SHIFT].keys[i & (CHUNK_SIZE - 1)];
+}
+
+static inline struct first *first_at(const struct c2c *c, uint32_t i)
+{
+	return &c->chunks[i >> CHUNK_SHIFT].first[i & (CHUNK_SIZE - 1)];
+}
 
 static inline uint64_t lkey_hash(struct lkey k)
 {
@@ -501,19 +591,19 @@ static inline bool lkey_eq(const struct lkey *a, struct lkey b)
 	       (!a->gen || !b.gen || a->gen == b.gen);
 }
 
-static inline uint64_t ekey_hash(struct ekey k)
+static inline uint64_t ekey_hash(const struct c2c *c, struct ekey k)
 {
-	uint64_t h = mix(k.lineoff, k.iaddr);
+	uint64_t h = mix(k.lineoff, k.iaddr & c->mask_iaddr);
 
-	h = mix(h, k.pidtid);
-	h = mix(h, (uint64_t)(uintptr_t)k.dso);
+	h = mix(h, k.pidtid & c->mask_pidtid);
+	h = mix(h, c->key_dso ? (uint64_t)(uintptr_t)k.dso : 0);
 	return fmix(h);
 }
 
-static inline bool ekey_eq(const struct ekey *a, struct ekey b)
+static inline bool ekey_eq(const struct c2c *c, const struct ekey *a, struct ekey b)
 {
-	return a->lineoff == b.lineoff && a->iaddr == b.iaddr && a->pidtid == b.pidtid &&
-	       a->dso == b.dso;
+	return a->lineoff == b.lineoff && !((a->iaddr ^ b.iaddr) & c->mask_iaddr) &&
+	       !((a->pidtid ^ b.pidtid) & c->mask_pidtid) && (!c->key_dso || a->dso == b.dso);
 }
 
 static inline uint64_t slot_of(uint64_t hash, size_t idx)
@@ -555,7 +645,7 @@ static void entry_ht_grow(struct c2c *c)
 	uint64_t *ht = xcalloc(cap, sizeof(uint64_t));
 
 	for (size_t i = 0; i < c->nr_entries; i++) {
-		uint64_t h = ekey_hash(c->ekeys[i]);
+		uint64_t h = ekey_hash(c, *ekey_at(c, i));
 		size_t at = h & (cap - 1);
 
 		while (ht[at])
@@ -614,26 +704,38 @@ static inline uint32_t line__findnew(struct c2c *c, struct lkey k, const struct 
 	}
 }
 
-static uint32_t entry__new(struct c2c *c, struct ekey k, size_t at, uint64_t hash)
+/* The entry for the first sample of its key, @s. */
+static uint32_t entry__new(struct c2c *c, struct ekey k, const struct c2c_sample *s, size_t at,
+			   uint64_t hash)
 {
-	struct c2c_entry *e;
+	struct agg *e;
 
-	if (c->nr_entries == c->cap_entries) {
-		c->cap_entries = c->cap_entries ? 2 * c->cap_entries : 256;
-		c->entries = grow_aligned(c->entries,
-					  c->nr_entries * sizeof(*c->entries),
-					  c->cap_entries * sizeof(*c->entries));
-		c->ekeys = xrealloc(c->ekeys, c->cap_entries * sizeof(*c->ekeys));
+	if (c->nr_entries == c->nr_chunks * CHUNK_SIZE) {
+		struct chunk *ch;
+
+		if (c->nr_chunks >= UINT32_MAX / CHUNK_SIZE)
+			abort();	/* 2^32 entries: their indices would wrap */
+		c->chunks = xgrow(c->chunks, &c->cap_chunks, c->nr_chunks + 1, sizeof(*c->chunks));
+		ch = &c->chunks[c->nr_chunks++];
+		ch->agg = xmalloc_lines(CHUNK_SIZE * sizeof(*ch->agg));
+		ch->keys = xmalloc(CHUNK_SIZE * sizeof(*ch->keys));
+		ch->first = xmalloc(CHUNK_SIZE * sizeof(*ch->first));
 	}
-	c->ekeys[c->nr_entries] = k;
-	e = &c->entries[c->nr_entries];
+	*ekey_at(c, c->nr_entries) = k;
+	*first_at(c, c->nr_entries) = (struct first){ s->ip_rel, s->data_rel, s->thread };
+	e = agg_at(c, c->nr_entries);
 	memset(e, 0, sizeof(*e));
-	e->line = k.lineoff >> 32;
-	e->offset = (uint32_t)k.lineoff;
-	e->cpuset = bits__alloc(c, c->words_cpu);
-	e->nodeset = bits__alloc(c, c->words_node);
+	if (c->inline_bits) {
+		e->cpuset = e->nodeset = UINT32_MAX;
+	} else {
+		e->cpuset = bits__alloc(c, c->words_cpu);
+		e->nodeset = bits__alloc(c, c->words_node);
+	}
 	e->node_stats = UINT32_MAX;
 	e->cc_root = UINT32_MAX;
+	e->shown = UINT32_MAX;
+	e->code_map = s->code_map;
+	e->level = s->level;
 	if (c->cfg.want_node_stats && c->cfg.nr_nodes) {
 		size_t n = c->cfg.nr_nodes;
 
@@ -648,7 +750,8 @@ static uint32_t entry__new(struct c2c *c, struct ekey k, size_t at, uint64_t has
 	return c->nr_entries - 1;
 }
 
-static inline uint32_t entry__findnew(struct c2c *c, struct ekey k, uint64_t h, bool *created)
+static inline uint32_t entry__findnew(struct c2c *c, struct ekey k, const struct c2c_sample *s,
+				      uint64_t h, bool *created)
 {
 	size_t at;
 
@@ -661,9 +764,9 @@ static inline uint32_t entry__findnew(struct c2c *c, struct ekey k, uint64_t h, 
 
 		if (!v) {
 			*created = true;
-			return entry__new(c, k, at, h);
+			return entry__new(c, k, s, at, h);
 		}
-		if (slot_tag_eq(v, h) && ekey_eq(&c->ekeys[slot_idx(v)], k)) {
+		if (slot_tag_eq(v, h) && ekey_eq(c, ekey_at(c, slot_idx(v)), k)) {
 			*created = false;
 			return slot_idx(v);
 		}
@@ -671,15 +774,55 @@ static inline uint32_t entry__findnew(struct c2c *c, struct ekey k, uint64_t h, 
 	}
 }
 
+uint64_t c2c__memory(const struct c2c *c)
+{
+	uint64_t per_entry = sizeof(struct agg) + sizeof(struct ekey) + sizeof(struct first);
+
+	return (uint64_t)c->nr_chunks * CHUNK_SIZE * per_entry +
+	       (uint64_t)c->entry_ht_cap * sizeof(*c->entry_ht) +
+	       (uint64_t)c->cap_lines * (sizeof(*c->lines) + sizeof(*c->lkeys)) +
+	       (uint64_t)c->line_ht_cap * sizeof(*c->line_ht) +
+	       (uint64_t)c->cap_bits * sizeof(*c->bits) +
+	       (uint64_t)c->cap_node_stats * sizeof(*c->node_stats) +
+	       (uint64_t)c->nr_shown * sizeof(struct c2c_entry);
+}
+
+uint64_t c2c__memory_next(const struct c2c *c)
+{
+	uint64_t per_entry = sizeof(struct agg) + sizeof(struct ekey) + sizeof(struct first);
+	uint64_t next = (uint64_t)CHUNK_SIZE * per_entry;
+
+	/* the entries' hash table doubles (the old one freed only after) */
+	if ((c->nr_entries + CHUNK_SIZE) * 2 > c->entry_ht_cap)
+		next += 2 * (uint64_t)c->entry_ht_cap * sizeof(*c->entry_ht);
+	return next;
+}
+
+uint64_t c2c__memory_for(uint64_t nr_entries)
+{
+	uint64_t per_entry = sizeof(struct agg) + sizeof(struct ekey) + sizeof(struct first);
+	uint64_t cap = 4096;
+
+	while (cap < 2 * nr_entries + 2)
+		cap *= 2;
+	return nr_entries * per_entry + cap * sizeof(uint64_t);
+}
+
+uint64_t c2c__nr_entries(const struct c2c *c)
+{
+	return c->nr_entries;
+}
+
 /* ---- the hot path ---- */
 
-static inline void mean__update(struct c2c_mean *m, uint64_t val)
+/* Welford's mean, perf's update_stats: @n counts as a double would (exactly, below 2^32). */
+static inline void mean__update(struct agg *e, int m, uint64_t val)
 {
 	double delta;
 
-	m->n++;
-	delta = (double)val - m->mean;
-	m->mean += delta / m->n;
+	e->mean_n[m]++;
+	delta = (double)val - e->mean[m];
+	e->mean[m] += delta / e->mean_n[m];
 }
 
 /* perf's c2c_he__set_cpu and c2c_he__set_node, for a line or an entry (@node: of phys_addr). */
@@ -774,10 +917,9 @@ static inline struct ekey entry_key(const struct c2c *c, const struct c2c_sample
 	struct ekey ek;
 
 	ek.lineoff = (uint64_t)li << 32 | (uint32_t)(s->addr & c->cl_mask);
-	ek.iaddr = c->key_iaddr ? s->ip : 0;
-	ek.pidtid = (c->key_pid ? (uint64_t)(uint32_t)s->pid << 32 : 0) |
-		    (c->key_tid ? (uint32_t)s->tid : 0);
-	ek.dso = c->key_dso ? s->code_dso : NULL;
+	ek.iaddr = s->ip;
+	ek.pidtid = (uint64_t)(uint32_t)s->pid << 32 | (uint32_t)s->tid;
+	ek.dso = s->code_dso;
 	return ek;
 }
 
@@ -823,7 +965,7 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 		/* what add_sample touches: the header, the common counters */
 		__builtin_prefetch(&c->lines[idx], 1);
 		__builtin_prefetch(&c->lines[idx].stats, 1);
-		p->ehash = ekey_hash(entry_key(c, s, p->line));
+		p->ehash = ekey_hash(c, entry_key(c, s, p->line));
 		p->have_ehash = true;
 		__builtin_prefetch(&c->entry_ht[p->ehash & (c->entry_ht_cap - 1)]);
 		p->step = 2;
@@ -836,16 +978,16 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 		if (idx < 0)
 			break;
 		p->entry = idx;
-		__builtin_prefetch(&c->ekeys[idx]);
-		/* the header, the common counters, the common means */
-		__builtin_prefetch(&c->entries[idx], 1);
-		__builtin_prefetch(&c->entries[idx].stats, 1);
-		__builtin_prefetch(&c->entries[idx].mean_load, 1);
+		__builtin_prefetch(ekey_at(c, idx));
+		/* the header, the common counters, the means */
+		__builtin_prefetch(agg_at(c, idx), 1);
+		__builtin_prefetch(&agg_at(c, idx)->stats, 1);
+		__builtin_prefetch(agg_at(c, idx)->mean, 1);
 		p->step = 3;
 		return;
 	case 3:
 		if (!c->inline_bits)
-			__builtin_prefetch(&c->bits[c->entries[p->entry].cpuset], 1);
+			__builtin_prefetch(&c->bits[agg_at(c, p->entry)->cpuset], 1);
 		break;
 	default:
 		return;
@@ -859,7 +1001,7 @@ bool c2c__same_entry(const struct c2c *c, const struct c2c_sample *a, const stru
 	struct ekey ea = entry_key(c, a, 0), eb = entry_key(c, b, 0);
 
 	return la.cl == lb.cl && la.meta == lb.meta && la.majmin == lb.majmin &&
-	       la.ino == lb.ino && la.gen == lb.gen && ekey_eq(&ea, eb);
+	       la.ino == lb.ino && la.gen == lb.gen && ekey_eq(c, &ea, eb);
 }
 
 /* @p: the sample's prefetch state, whose hashes are reused, or NULL. */
@@ -870,7 +1012,7 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 	struct c2c_line *l;
 	struct lkey lk;
 	struct ekey ek;
-	struct c2c_entry *e;
+	struct agg *e;
 	uint32_t li, ei;
 	bool created;
 	int node;
@@ -892,26 +1034,16 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 		     node);
 
 	ek = entry_key(c, s, li);
-	if (c->last_entry < c->nr_entries && ekey_eq(&c->ekeys[c->last_entry], ek)) {
+	if (c->last_entry < c->nr_entries && ekey_eq(c, ekey_at(c, c->last_entry), ek)) {
 		ei = c->last_entry;
 		created = false;
 	} else {
-		uint64_t h = p && p->have_ehash && p->line == li ? p->ehash : ekey_hash(ek);
+		uint64_t h = p && p->have_ehash && p->line == li ? p->ehash : ekey_hash(c, ek);
 
-		ei = c->last_entry = entry__findnew(c, ek, h, &created);
+		ei = c->last_entry = entry__findnew(c, ek, s, h, &created);
 	}
-	e = &c->entries[ei];
-	if (created) {
-		e->iaddr = s->ip;
-		e->pid = s->pid;
-		e->tid = s->tid;
-		e->dso = s->code_dso;
-		e->thread = s->thread;
-		e->code_map = s->code_map;
-		e->ip_rel = s->ip_rel;
-		e->data_rel = s->data_rel;
-		e->level = s->level;
-	} else if (s->code_map != e->code_map) {
+	e = agg_at(c, ei);
+	if (!created && s->code_map != e->code_map) {
 		/* perf refreshes the map of an existing entry (exec), keeping the rest */
 		e->code_map = s->code_map;
 	}
@@ -931,15 +1063,15 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 	}
 	/* perf's compute_stats: the cycles columns, by the sample's costliest class */
 	if (d->st.rmt_hitm)
-		mean__update(&e->mean_rmt_hitm, s->weight);
+		mean__update(e, M_RMT_HITM, s->weight);
 	else if (d->st.lcl_hitm)
-		mean__update(&e->mean_lcl_hitm, s->weight);
+		mean__update(e, M_LCL_HITM, s->weight);
 	else if (d->st.rmt_peer)
-		mean__update(&e->mean_rmt_peer, s->weight);
+		mean__update(e, M_RMT_PEER, s->weight);
 	else if (d->st.lcl_peer)
-		mean__update(&e->mean_lcl_peer, s->weight);
+		mean__update(e, M_LCL_PEER, s->weight);
 	else if (d->st.load)
-		mean__update(&e->mean_load, s->weight);
+		mean__update(e, M_LOAD, s->weight);
 	set_cpu_node(c, &e->cpus, &e->nodes, e->cpuset, e->nodeset, &e->paddr, &e->paddr_cnt, s,
 		     node);
 }
@@ -1001,12 +1133,14 @@ static int line_order_cmp(const void *pa, const void *pb, void *arg)
 }
 
 /* The order of perf's per-line input tree: offset, then the coalesce keys as given. */
-static int entry_key_cmp(const struct c2c *c, const struct c2c_entry *a, const struct c2c_entry *b)
+static int entry_key_cmp(const struct c2c *c, const struct ekey *a, const struct ekey *b)
 {
+	int32_t apid = (int32_t)(a->pidtid >> 32), bpid = (int32_t)(b->pidtid >> 32);
+	int32_t atid = (int32_t)a->pidtid, btid = (int32_t)b->pidtid;
 	int r;
 
-	if (a->offset != b->offset)
-		return a->offset < b->offset ? -1 : 1;
+	if ((uint32_t)a->lineoff != (uint32_t)b->lineoff)
+		return (uint32_t)a->lineoff < (uint32_t)b->lineoff ? -1 : 1;
 	for (unsigned int i = 0; i < c->cfg.nr_keys; i++) {
 		switch (c->cfg.keys[i]) {
 		case C2C_KEY_IADDR:
@@ -1014,13 +1148,13 @@ static int entry_key_cmp(const struct c2c *c, const struct c2c_entry *a, const s
 				return (int64_t)(a->iaddr - b->iaddr) < 0 ? -1 : 1;
 			break;
 		case C2C_KEY_TID:
-			if (a->tid != b->tid)
-				return a->tid < b->tid ? -1 : 1;
+			if (atid != btid)
+				return atid < btid ? -1 : 1;
 			break;
 		case C2C_KEY_PID:
 			/* perf's pid_cmp subtracts the other way round */
-			if (a->pid != b->pid)
-				return a->pid > b->pid ? -1 : 1;
+			if (apid != bpid)
+				return apid > bpid ? -1 : 1;
 			break;
 		case C2C_KEY_DSO:
 			if (a->dso != b->dso) {
@@ -1039,12 +1173,13 @@ static int entry_key_cmp(const struct c2c *c, const struct c2c_entry *a, const s
 static int entry_order_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct c2c *c = arg;
-	const struct c2c_entry *a = &c->entries[*(const uint32_t *)pa];
-	const struct c2c_entry *b = &c->entries[*(const uint32_t *)pb];
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	const struct agg *a = agg_at(c, ia), *b = agg_at(c, ib);
+	const struct ekey *ka = ekey_at(c, ia), *kb = ekey_at(c, ib);
 	uint32_t a1, b1, a2 = 0, b2 = 0;
 
-	if (a->offset != b->offset)
-		return a->offset < b->offset ? -1 : 1;
+	if ((uint32_t)ka->lineoff != (uint32_t)kb->lineoff)
+		return (uint32_t)ka->lineoff < (uint32_t)kb->lineoff ? -1 : 1;
 	switch (c->cfg.display) {
 	case C2C_DISPLAY_TOT:
 		a1 = a->stats.lcl_hitm + a->stats.rmt_hitm;
@@ -1066,7 +1201,7 @@ static int entry_order_cmp(const void *pa, const void *pb, void *arg)
 		return a1 > b1 ? -1 : 1;
 	if (a2 != b2)
 		return a2 > b2 ? -1 : 1;
-	return entry_key_cmp(c, a, b);
+	return entry_key_cmp(c, ka, kb);
 }
 
 /* perf's is_valid_hist_entry: an entry is shown when it has stores or the displayed metric. */
@@ -1075,6 +1210,68 @@ bool c2c_entry__shown(const struct c2c_entry *e, enum c2c_display d)
 	if (e->stats.store)
 		return true;
 	return c2c_stats__display_metric(&e->stats, d) != 0;
+}
+
+/*
+ * The struct c2c_entry of entry @i, made the first time it is asked for (its names are kept
+ * from then on); its numbers are the aggregate's, refreshed each time.  Returns its index
+ * among the shown ones.
+ */
+static uint32_t entry__show(struct c2c *c, uint32_t i)
+{
+	struct agg *a = agg_at(c, i);
+	const struct ekey *k = ekey_at(c, i);
+	const struct first *f = first_at(c, i);
+	struct c2c_entry *e;
+
+	if (a->shown == UINT32_MAX) {
+		if (c->nr_shown == c->cap_shown * SHOWN_SIZE) {
+			c->shown = xgrow(c->shown, &c->cap_shown, c->cap_shown + 1,
+					 sizeof(*c->shown));
+			for (size_t b = c->nr_shown >> SHOWN_SHIFT; b < c->cap_shown; b++)
+				c->shown[b] = NULL;
+		}
+		if (!c->shown[c->nr_shown >> SHOWN_SHIFT])
+			c->shown[c->nr_shown >> SHOWN_SHIFT] =
+				xmalloc(SHOWN_SIZE * sizeof(struct c2c_entry));
+		a->shown = c->nr_shown++;
+		e = &c->shown[a->shown >> SHOWN_SHIFT][a->shown & (SHOWN_SIZE - 1)];
+		memset(e, 0, sizeof(*e));
+		if (c->inline_bits) {
+			a->cpuset = bits__alloc(c, c->words_cpu);
+			a->nodeset = bits__alloc(c, c->words_node);
+			if (c->words_cpu)
+				c->bits[a->cpuset] = a->cpus;
+			if (c->words_node)
+				c->bits[a->nodeset] = a->nodes;
+		}
+	}
+	e = &c->shown[a->shown >> SHOWN_SHIFT][a->shown & (SHOWN_SIZE - 1)];
+	e->code_map = a->code_map;
+	e->period = a->period;
+	e->paddr = a->paddr;
+	e->paddr_cnt = a->paddr_cnt;
+	e->node_stats = a->node_stats;
+	e->cc_root = a->cc_root;
+	e->level = a->level;
+	e->cpuset = a->cpuset;
+	e->nodeset = a->nodeset;
+	e->stats = a->stats;
+	e->mean_load = (struct c2c_mean){ a->mean_n[M_LOAD], a->mean[M_LOAD] };
+	e->mean_lcl_hitm = (struct c2c_mean){ a->mean_n[M_LCL_HITM], a->mean[M_LCL_HITM] };
+	e->mean_rmt_hitm = (struct c2c_mean){ a->mean_n[M_RMT_HITM], a->mean[M_RMT_HITM] };
+	e->mean_lcl_peer = (struct c2c_mean){ a->mean_n[M_LCL_PEER], a->mean[M_LCL_PEER] };
+	e->mean_rmt_peer = (struct c2c_mean){ a->mean_n[M_RMT_PEER], a->mean[M_RMT_PEER] };
+	e->line = k->lineoff >> 32;
+	e->offset = (uint32_t)k->lineoff;
+	e->iaddr = k->iaddr;
+	e->pid = (int32_t)(k->pidtid >> 32);
+	e->tid = (int32_t)k->pidtid;
+	e->dso = k->dso;
+	e->thread = f->thread;
+	e->ip_rel = f->ip_rel;
+	e->data_rel = f->data_rel;
+	return a->shown;
 }
 
 #define DISPLAY_LINE_LIMIT 0.001
@@ -1111,7 +1308,7 @@ static void sort_entries(struct c2c *c, struct c2c_line *l)
 {
 	qsort_r(l->entries, l->nr_entries, sizeof(uint32_t), entry_order_cmp, c);
 	for (uint32_t k = 0; k < l->nr_entries; k++) {
-		struct c2c_entry *e = &c->entries[l->entries[k]];
+		struct c2c_entry *e = c2c__entry(c, l->entries[k]);
 
 		e->filtered = !c2c_entry__shown(e, c->cfg.display);
 	}
@@ -1126,14 +1323,14 @@ static void group_entries(struct c2c *c)
 	free(c->entry_order);
 	c->entry_order = xmalloc((c->nr_entries + 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < c->nr_entries; i++)
-		at[c->entries[i].line + 1]++;
+		at[(ekey_at(c, i)->lineoff >> 32) + 1]++;
 	for (size_t i = 0; i < c->nr_lines; i++) {
 		at[i + 1] += at[i];
 		c->lines[i].entries = c->entry_order + at[i];
 		c->lines[i].nr_entries = 0;
 	}
 	for (size_t i = 0; i < c->nr_entries; i++) {
-		struct c2c_line *l = &c->lines[c->entries[i].line];
+		struct c2c_line *l = &c->lines[ekey_at(c, i)->lineoff >> 32];
 
 		l->entries[l->nr_entries++] = i;
 	}
@@ -1150,14 +1347,6 @@ void c2c__finish(struct c2c *c)
 				c->bits[l->cpuset] = l->cpus;
 			if (c->words_node)
 				c->bits[l->nodeset] = l->nodes;
-		}
-		for (size_t i = 0; i < c->nr_entries; i++) {
-			const struct c2c_entry *e = &c->entries[i];
-
-			if (c->words_cpu)
-				c->bits[e->cpuset] = e->cpus;
-			if (c->words_node)
-				c->bits[e->nodeset] = e->nodes;
 		}
 	}
 
@@ -1229,7 +1418,7 @@ static void resolve_line(struct c2c *c, struct c2c_line *l, const struct c2c_res
 	l->w_node = set_nodestr(c, &l->nodestr, l->nodeset);
 	l->w_symbol = l->w_dso = l->w_srcline = l->w_thread = 0;
 	for (uint32_t k = 0; k < l->nr_entries; k++) {
-		struct c2c_entry *e = &c->entries[l->entries[k]];
+		struct c2c_entry *e = c2c__entry(c, l->entries[k]);
 		const char *comm = NULL;
 		int len;
 

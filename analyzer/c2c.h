@@ -16,7 +16,8 @@
  * Hot path: two open-addressing hash tables of u32 indices into flat arrays, probing packed
  * key arrays kept apart from the lines and entries; each data_src value is decoded once into
  * the list of counters it bumps; the last line and entry are tried first.  No per-sample
- * allocation: memory is bounded by the number of lines and entries.
+ * allocation: memory is bounded by the number of lines and entries, about 330 bytes an entry
+ * (a struct c2c_entry, with names, is made only for the entries of shown lines).
  *
  * Ownership: a struct c2c owns its lines, entries and everything c2c__resolve stored in them
  * (srclines); strings handed in by the caller (dso names, resolver results other than srcline)
@@ -201,18 +202,14 @@ struct c2c_mean {
 };
 
 /**
- * struct c2c_entry - one row of the Pareto table (a line's offset + coalesce keys).
+ * struct c2c_entry - one row of the Pareto table (a line's offset + coalesce keys), made by
+ * c2c__finish for the entries of shown lines only (c2c keeps a smaller aggregate per entry).
  * The key fields hold the first sample's values; display fields likewise (as perf keeps them).
  */
 struct c2c_entry {
-	/*
-	 * What every sample touches, by cache line (the array is 64-aligned): this header, the
-	 * first half of stats (the common counters), the first four means.
-	 */
 	const void *code_map;
 	uint64_t period;	/* sum of its samples' periods */
 	uint64_t paddr;
-	uint64_t cpus, nodes;	/* CPU and node bits while adding, when both fit a word */
 	uint32_t paddr_cnt;
 	uint32_t node_stats;	/* index into c2c's node stats pool, or UINT32_MAX */
 	uint32_t cc_root;	/* its call-chain tree in c2c__callchains(), UINT32_MAX: none */
@@ -234,7 +231,7 @@ struct c2c_entry {
 	/* filled by c2c__resolve for shown lines */
 	struct c2c_code_info info;
 	char *nodestr;
-} __attribute__((aligned(64)));
+};
 
 /**
  * struct c2c_line - one data cache line (a row of the Shared Data Cache Line Table).
@@ -329,6 +326,17 @@ bool c2c_entry__shown(const struct c2c_entry *e, enum c2c_display d);
  * named once: a call after c2c__set_display names the lines shown for the first time.
  */
 void c2c__resolve(struct c2c *c, const struct c2c_resolver *r, bool want_srcline);
+
+/*
+ * The bytes c2c holds (its tables at their capacity, call chains and names aside) and its
+ * number of entries, at any time: a caller can tell early that a recording will not fit.
+ */
+uint64_t c2c__memory(const struct c2c *c);
+uint64_t c2c__nr_entries(const struct c2c *c);
+/* The bytes the tables will ask for while the next few thousand entries arrive. */
+uint64_t c2c__memory_next(const struct c2c *c);
+/* The bytes the entries' tables take for @nr_entries entries (a projection's unit). */
+uint64_t c2c__memory_for(uint64_t nr_entries);
 
 /* Results (valid after c2c__finish). */
 const struct c2c_config *c2c__config(const struct c2c *c);

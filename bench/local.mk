@@ -2,7 +2,7 @@
 # shared and noisy, so speed is reported as ratios measured side by side, not asserted.
 EXTRA_DIST += bench/README.md
 EXTRA_DIST += bench/sim_overhead.sh bench/false_sharing_ab.sh
-EXTRA_DIST += bench/c2c_report.sh
+EXTRA_DIST += bench/c2c_report.sh bench/c2c_memory.sh
 EXTRA_DIST += bench/reader.sh
 EXTRA_DIST += bench/watch_overhead.sh
 EXTRA_DIST += bench/symbols.sh

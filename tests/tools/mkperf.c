@@ -4,7 +4,7 @@
  * Used by the tests (oracle tests against perf) and by bench/ (generator mode).
  *
  *   mkperf [-o FILE] [SCENARIO]		scenario from a file, or stdin
- *   mkperf --generate N [-o FILE] [--threads T] [--lines L] [--seed S]
+ *   mkperf --generate N [-o FILE] [--threads T] [--lines L] [--seed S] [--count-entries]
  *   mkperf --classes			list the data_src class names with their values
  *
  * The scenario language is documented in tests/tools/mkperf.md.  Errors name the scenario
@@ -1547,9 +1547,32 @@ static uint64_t rng(void)
  * a heap area; instruction addresses inside this program's own text, so perf resolves them.
  * The class mix is fixed so the numbers are reproducible for a given seed.
  */
-static void generate(uint64_t n, unsigned int threads, unsigned int lines, uint64_t seed,
-		     const char *self)
+static int cmp_key(const void *a, const void *b)
 {
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The number of distinct (cache line, offset, code address) of @keys: the entries perf c2c's
+ * and lineup's Pareto aggregate the samples into, with the default coalescing (bench/ divides
+ * peak memory by it).
+ */
+static uint64_t count_distinct(uint64_t *keys, uint64_t n)
+{
+	uint64_t d = 0;
+
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	for (uint64_t i = 0; i < n; i++)
+		d += !i || keys[i] != keys[i - 1];
+	return d;
+}
+
+static void generate(uint64_t n, unsigned int threads, unsigned int lines, uint64_t seed,
+		     const char *self, bool count_entries)
+{
+	uint64_t *keys = NULL;
 	static const char *const mix[] = {
 		"L1", "L1", "L1", "L1", "LFB", "L2", "LLC", "LCL_HITM", "LCL_HITM", "RMT_HITM",
 		"RMT_HIT", "LCL_DRAM", "RMT_DRAM", "ST_L1HIT", "ST_L1HIT", "ST_L1HIT", "ST_L1MISS",
@@ -1589,6 +1612,8 @@ static void generate(uint64_t n, unsigned int threads, unsigned int lines, uint6
 		run_line(buf);
 	}
 	S->percpu = true;	/* as perf record writes them: each CPU's samples in turn */
+	if (count_entries && !(keys = malloc((n ? n : 1) * sizeof(*keys))))
+		die("out of memory for %" PRIu64 " keys", n);
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t r = rng();
 		unsigned int t = r % threads;
@@ -1611,16 +1636,24 @@ static void generate(uint64_t n, unsigned int threads, unsigned int lines, uint6
 		s.weight = 30 + (r >> 48) % 400;
 		s.data_src = src[c];
 		emit_sample(&s);
+		if (keys)	/* line < 2^24, off < 64, (ip - text_lo) / 16 < 2^36 */
+			keys[i] = ((s.ip - text_lo) / 16) << 30 | line << 6 | off;
 		if ((i & 0xffff) == 0xffff)
 			cmd_finished_round();
 	}
 	flush_percpu();
+	if (keys) {
+		printf("%" PRIu64 " samples, %" PRIu64 " distinct (cache line, offset, code address)\n",
+		       n, count_distinct(keys, n));
+		free(keys);
+	}
 }
 
 static void usage(FILE *f)
 {
 	fputs("usage: mkperf [-o FILE] [SCENARIO]\n"
 	      "       mkperf --generate N [-o FILE] [--threads T] [--lines L] [--seed S]\n"
+	      "              [--count-entries]\n"
 	      "       mkperf --classes\n", f);
 }
 
@@ -1630,7 +1663,7 @@ int main(int argc, char **argv)
 	const char *in = NULL;
 	uint64_t gen = 0, seed = 1;
 	unsigned int threads = 8, lines = 4096;
-	bool generating = false;
+	bool generating = false, count_entries = false;
 
 	S = &sc;
 	sc.out = "perf.data";
@@ -1653,6 +1686,8 @@ int main(int argc, char **argv)
 			lines = num(argv[++i], "--lines");
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
 			seed = num(argv[++i], "--seed");
+		} else if (!strcmp(argv[i], "--count-entries")) {
+			count_entries = true;
 		} else if (!strcmp(argv[i], "--classes")) {
 			for (size_t k = 0; k < sizeof(classes) / sizeof(classes[0]); k++)
 				printf("%-16s %#014" PRIx64 "  %s\n", classes[k].name,
@@ -1682,7 +1717,7 @@ int main(int argc, char **argv)
 		if (k <= 0)
 			die("cannot find this program's own path");
 		self[k] = 0;
-		generate(gen, threads, lines, seed, self);
+		generate(gen, threads, lines, seed, self, count_entries);
 		set_header();
 		if (perf_writer__close(sc.w))
 			die("%s", perf_writer__strerror(sc.w));

@@ -629,6 +629,13 @@ static void print_csv(FILE *out, struct report *r, struct c2c_view *v)
 
 /* ---- the command ---- */
 
+/* c2c_load's word while the recording is read (memory that will not last). */
+static void report_warn(void *ctx, const char *msg)
+{
+	(void)ctx;
+	cli__error("%s", msg);
+}
+
 static int report_run(const struct command *cmd, int argc, char **argv)
 {
 	struct report_opts o = { .cmd = cmd, .input = "perf.data", .format = FMT_DEFAULT };
@@ -689,6 +696,7 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		.cfg = cfg, .display_set = o.display != NULL, .line_size = (unsigned int)o.line_size,
 		.double_cl = o.double_cl, .show_all = o.show_all, .node_info = o.node_info,
 		.fields = (o.fields || o.format == FMT_JSON) && !o.stats_only, .fattr = &o.fattr,
+		.warn = report_warn,
 	};
 	o.fattr.vmlinux = o.vmlinux;
 	o.fattr.symfs = o.symfs;
@@ -698,6 +706,8 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 		cli__attr_warnings(report_fields__attr(rf));
 	if (rc < 0) {
 		cli__error("%s", err);
+		if (rc == -ENOMEM)
+			ret = EXIT_RUNTIME;	/* the recording is fine, memory ran short */
 		goto out;
 	}
 	if (session__callchain_mode(c2c_load__session(r.ld)) == SESSION_CC_UNSUPPORTED &&

@@ -7,12 +7,14 @@
 #include "sampling/c2c_load.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyzer/data_src.h"
 #include "sampling/event.h"
+#include "sampling/host.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
 #include "sampling/report_fields.h"
@@ -58,6 +60,11 @@ struct c2c_load {
 	uint64_t pend_begin, pend_end;	/* their arrival numbers */
 	struct report_fields *rf;	/* the Type and Member columns, with @o.fields */
 	struct c2c_resolver resolver;
+	/* will it fit: load_memory_check */
+	uint64_t nr_seen;
+	const char *mem_which;		/* what bounds memory: MemAvailable or RLIMIT_AS */
+	bool mem_warned;
+	char *mem_stop;			/* why the run stopped, or NULL */
 };
 
 /* The machine never frees a thread, so its pointer is a stable key; c2c wants a u32 handle. */
@@ -184,6 +191,74 @@ static void load_add_pending(struct c2c_load *r)
 	c2c__add_prefetched(r->c2c, &p->cs, &p->pf);
 }
 
+#define MEM_CHECK 16384	/* samples between two looks at memory */
+#define MEM_ROOM (32u << 20)	/* what the rest of lineup may still want */
+
+static void mb(char *buf, size_t size, uint64_t bytes)
+{
+	snprintf(buf, size, "%.0f MB", (double)bytes / (1 << 20));
+}
+
+/*
+ * A recording with more distinct entries than memory can hold: say so early (at the rate of the
+ * part read so far, what the rest will need), and stop while there is still room for the next
+ * tables, instead of being killed by the kernel half-way with nothing said.  True: stop (the
+ * reason in r->mem_stop).
+ */
+static bool load_memory_check(struct c2c_load *r)
+{
+	uint64_t used = c2c__memory(r->c2c), ent = c2c__nr_entries(r->c2c), done = 0, total = 0;
+	uint64_t left = host__memory_available(&r->mem_which);
+	const struct session_stats *st = session__stats(r->session);
+	bool known = session__progress(r->session, &done, &total) && done && total;
+	char u[32], a[32], n[32];
+	double frac = 0, more;
+
+	if (!left)
+		return false;	/* neither MemAvailable nor a limit known: nothing to say */
+	/*
+	 * The samples added are behind the bytes read (the session sorts a round ahead): the share
+	 * of the records read that got here, times the share of the file read.
+	 */
+	if (known) {
+		frac = (double)done / (double)total;
+		if (st->nr_events[0] >= r->nr_seen)
+			frac *= (double)r->nr_seen / (double)st->nr_events[0];
+	}
+	mb(u, sizeof(u), used);
+	mb(a, sizeof(a), left);
+	if (left < c2c__memory_next(r->c2c) + MEM_ROOM) {
+		r->mem_stop = xasprintf("report: %s: stopped %s%.0f%% into the recording: its %"
+					PRIu64 " distinct entries (cache line, offset, code "
+					"address) so far take %s, %s is left (%s), and the rest "
+					"would not fit; --time, --cpu, --pid, --tid or --comm read "
+					"a part of it", r->o.input, known ? "" : "about ",
+					100.0 * frac, ent, u, a, r->mem_which);
+		return true;
+	}
+	/* a projection from the first 1/64 of the file is a fair one */
+	if (r->mem_warned || !r->o.warn || !known || done < total / 64)
+		return false;
+	more = (double)c2c__memory_for((uint64_t)(ent / frac)) - (double)c2c__memory_for(ent);
+	if (more + MEM_ROOM <= (double)left)
+		return false;
+	mb(n, sizeof(n), (uint64_t)more);
+	mb(a, sizeof(a), left - MEM_ROOM);
+	{
+		char *msg = xasprintf("report: warning: %s: %" PRIu64 " distinct entries (cache "
+				      "line, offset, code address) in the first %.0f%% of the "
+				      "recording take %s: at this rate the rest needs about %s "
+				      "more, and %s is left for them (%s); it may run out of memory "
+				      "(--time, --cpu, --pid, --tid or --comm read a part of it)",
+				      r->o.input, ent, 100.0 * frac, u, n, a, r->mem_which);
+
+		r->o.warn(r->o.warn_ctx, msg);
+		free(msg);
+	}
+	r->mem_warned = true;
+	return false;
+}
+
 static int load_sample(void *ctx, struct session *s, const struct session_sample *ss)
 {
 	struct c2c_load *r = ctx;
@@ -192,6 +267,8 @@ static int load_sample(void *ctx, struct session *s, const struct session_sample
 
 	if (!r->c2c)
 		load_make_c2c(r);
+	if (!(++r->nr_seen % MEM_CHECK) && load_memory_check(r))
+		return 1;
 	load_resolve(r, ss, &p->cs);
 	r->pend_end++;
 	if (seq > r->pend_begin && c2c__same_entry(r->c2c, &r->ring[(seq - 1) % PF_RING].cs, &p->cs)) {
@@ -443,7 +520,12 @@ int c2c_load__run(struct c2c_load **out, const struct c2c_load_opts *opts, char 
 		/* the Type and Member columns look at every sample: it is decoded whole */
 		tool.side_sample = load_side_sample;
 	}
-	if (session__run(r->session, &tool) < 0) {
+	rc = session__run(r->session, &tool);
+	if (r->mem_stop) {
+		snprintf(err, errlen, "%s", r->mem_stop);
+		return -ENOMEM;
+	}
+	if (rc < 0) {
 		snprintf(err, errlen, "%s", session__errmsg(r->session));
 		return -EINVAL;
 	}
@@ -459,6 +541,7 @@ void c2c_load__delete(struct c2c_load *r)
 	if (!r)
 		return;
 	report_fields__delete(r->rf);
+	free(r->mem_stop);
 	c2c__delete(r->c2c);
 	session__close(r->session);
 	free(r->threads);

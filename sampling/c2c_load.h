@@ -55,6 +55,13 @@ struct c2c_load_opts {
 	int node_info;
 	bool fields;
 	const struct fields_attr_opts *fattr;
+	/*
+	 * Said at once while the recording is read: that at the rate so far its entries will
+	 * not fit in memory (NULL: not said).  When they would not fit any more, the run stops
+	 * first, with -ENOMEM and @err saying so, rather than be killed with nothing said.
+	 */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
 };
 
 int c2c_load__run(struct c2c_load **out, const struct c2c_load_opts *opts, char *err,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* PERF_RECORD_MISC_MMAP_DATA: a mapping that is not executable. */
@@ -236,6 +237,51 @@ int host__thread_comm(pid_t pid, pid_t tid, char *buf, size_t size)
 	fclose(f);
 	buf[strcspn(buf, "\n")] = 0;
 	return 0;
+}
+
+/* One "Key: N kB" value of a /proc/meminfo-like file, in bytes; 0 when absent. */
+static uint64_t meminfo_bytes(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[256];
+	size_t n = strlen(key);
+	uint64_t v = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			v = strtoull(line + n + 1, NULL, 10) * 1024;
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+uint64_t host__memory_available(const char **which)
+{
+	uint64_t avail = meminfo_bytes("MemAvailable");
+	struct rlimit rl;
+
+	*which = "MemAvailable";
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY) {
+		FILE *f = fopen("/proc/self/statm", "re");
+		unsigned long long pages = 0;
+		uint64_t vm, left;
+
+		if (f) {
+			if (fscanf(f, "%llu", &pages) != 1)
+				pages = 0;
+			fclose(f);
+		}
+		vm = (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
+		left = rl.rlim_cur > vm ? rl.rlim_cur - vm : 0;
+		if (!avail || left < avail) {
+			avail = left;
+			*which = "RLIMIT_AS";
+		}
+	}
+	return avail;
 }
 
 unsigned int host__cache_line_size(void)

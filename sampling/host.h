@@ -100,6 +100,13 @@ int proc_maps__for_each(const char *root, pid_t pid,
  */
 unsigned int host__cache_line_size(void);
 
+/*
+ * The memory this process can still take: the smaller of MemAvailable (/proc/meminfo) and
+ * what RLIMIT_AS leaves above its present address space; 0 when neither is known.  @which
+ * says which one bounds it ("MemAvailable", "RLIMIT_AS").
+ */
+uint64_t host__memory_available(const char **which);
+
 /* The name of thread @tid of @pid (/proc/PID/task/TID/comm) in @buf: 0, or -errno. */
 int host__thread_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 

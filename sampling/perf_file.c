@@ -933,6 +933,11 @@ int perf_file__decode_sample(struct perf_file *pf, struct record *rec)
 	return 0;
 }
 
+uint64_t perf_file__offset(const struct perf_file *pf)
+{
+	return pf->buf_off + pf->head;
+}
+
 const struct perf_header_info *perf_file__header(const struct perf_file *pf)
 {
 	return &pf->h;

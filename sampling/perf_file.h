@@ -336,6 +336,9 @@ const char *perf_file__errmsg(const struct perf_file *pf);
 
 const struct perf_header_info *perf_file__header(const struct perf_file *pf);
 
+/* The file offset of the next record to read (of the data section in a file-mode file). */
+uint64_t perf_file__offset(const struct perf_file *pf);
+
 /*
  * Hand SAMPLE records out undecoded: only rec.sample.evsel, misc and cpumode are set (present
  * is 0) and the caller decodes rec.payload (rec.size - 8 bytes) with perf_sample__decode() or

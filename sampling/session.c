@@ -274,6 +274,20 @@ const char *session__path(const struct session *s)
 	return s->opts.path;
 }
 
+bool session__progress(const struct session *s, uint64_t *done, uint64_t *total)
+{
+	const struct perf_header_info *h = perf_file__header(s->pf);
+	uint64_t at = perf_file__offset(s->pf);
+
+	if (h->pipe || !h->data_size)
+		return false;
+	*total = h->data_size;
+	*done = at < h->data_offset ? 0 : at - h->data_offset;
+	if (*done > *total)
+		*done = *total;
+	return true;
+}
+
 const struct perf_header_info *session__header(const struct session *s)
 {
 	return s->h;

@@ -209,6 +209,11 @@ int session__run(struct session *s, const struct session_tool *tool);
 
 const char *session__errmsg(const struct session *s);
 const char *session__path(const struct session *s);
+/*
+ * How much of the data section has been read: @done of @total bytes; false when the size is
+ * not known beforehand (pipe mode).
+ */
+bool session__progress(const struct session *s, uint64_t *done, uint64_t *total);
 /* The recording's header facts (in pipe mode they grow while the session runs). */
 const struct perf_header_info *session__header(const struct session *s);
 struct machine *session__machine(struct session *s);

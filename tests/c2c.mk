@@ -7,3 +7,5 @@ TESTS += tests/c2c/oracle.sh
 dist_check_SCRIPTS += tests/c2c/oracle.sh
 TESTS += tests/c2c/formats.sh
 dist_check_SCRIPTS += tests/c2c/formats.sh
+TESTS += tests/c2c/memory.sh
+dist_check_SCRIPTS += tests/c2c/memory.sh

@@ -307,7 +307,7 @@ static int demo_record(struct demo *d, const char *prog, const char *data, unsig
 		snprintf(file, sizeof(file), "%s/%s", d->dir, data);
 		found = contended(file);
 		if (found < 0)
-			return EXIT_USAGE;
+			return EXIT_RUNTIME;
 		if (found || try == 3)
 			return 0;
 		/* The threads hardly met: make them take turns more often. */

@@ -525,7 +525,7 @@ static int diff_run(const struct command *cmd, int argc, char **argv)
 	note_differences(&c);
 	if (fields_diff__build(&c.d, c.side[0].ld.fields, c.side[1].ld.fields, c.scale)) {
 		cli__error("diff: out of memory");
-		rc = EXIT_USAGE;
+		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	if (o.only_struct && !(c.only = find_struct(&c.d, o.only_struct))) {

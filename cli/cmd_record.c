@@ -208,7 +208,7 @@ static void no_pmu_message(const struct pmu_mem *m)
 		   "`lineup record -e page-faults -- PROG`.", m->looked_for);
 }
 
-/* Find the memory PMU once; 0 found, EXIT_USAGE (message printed) otherwise. */
+/* Find the memory PMU once; 0 found, EXIT_RUNTIME (message printed) otherwise. */
 static int memory_pmu(struct pmu_mem *m, bool *have, unsigned int ldlat)
 {
 	char err[512];
@@ -219,11 +219,11 @@ static int memory_pmu(struct pmu_mem *m, bool *have, unsigned int ldlat)
 	rc = pmu__find_mem_events(NULL, ldlat, m, err, sizeof(err));
 	if (rc < 0) {
 		cli__error("reading the PMUs in sysfs: %s", err);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	if (rc == 1) {
 		no_pmu_message(m);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	*have = true;
 	return 0;
@@ -366,7 +366,7 @@ static int list_events(unsigned int ldlat)
 
 	if (rc < 0) {
 		cli__error("reading the PMUs in sysfs: %s", err);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	if (rc == 1) {
 		/* What there is, and what is missing: a list, not an error. */
@@ -450,7 +450,7 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 		if (ntp && tracefs__tracing_data(tps, ntp, &tracing, &tracing_size, terr,
 						 sizeof(terr))) {
 			cli__error("record: tracing data: %s", terr);
-			return EXIT_USAGE;
+			return EXIT_RUNTIME;
 		}
 		ro.tracing_data = tracing;
 		ro.tracing_size = tracing_size;
@@ -473,7 +473,7 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	cmdline = calloc(argc + 1, sizeof(*cmdline));
 	if (!cmdline) {
 		cli__error("out of memory");
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	cmdline[0] = "lineup";
 	for (int k = 0; k < argc; k++)
@@ -491,8 +491,9 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (rc) {
+		/* a program that cannot be run, an offline CPU: given wrongly; else a failure */
 		cli__error("record: %s", err);
-		return EXIT_USAGE;
+		return st.exec_errno || st.bad_options ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	fprintf(stderr, "[ lineup record: wrote %llu samples, %llu records (%llu bytes of data) "
 		"to %s ]\n", (unsigned long long)st.samples, (unsigned long long)st.records,
@@ -535,7 +536,7 @@ const struct command cmd_record = {
 		"PERIOD, DATA_SRC, WEIGHT and PHYS_ADDR, following CMD's threads; the file gets "
 		"COMM/MMAP2/FORK records and the topology, NUMA, cache and build-id headers. "
 		"Where the machine has no memory PMU (VMs, most clouds), it says so and exits with "
-		"2: use --sim (the software collector) or a software event such as -e page-faults. "
+		"1: use --sim (the software collector) or a software event such as -e page-faults. "
 		"The sysfs root is $LINEUP_SYSFS when set.",
 	.options = record_options,
 	.run = record_run,

@@ -1131,7 +1131,7 @@ static int make_patch(struct suggest_ctx *c, struct patch *p, const char *record
 		return rc ? rc : EXIT_NOTHING;
 	if (srcpatch__make(p->files, p->nr_files, p->reqs, p->nr_reqs, &p->sp) < 0 || !p->sp) {
 		cli__error("internal error: a malformed patch request");
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	for (unsigned int i = 0; i < p->sp->nr_outcomes; i++) {
 		const struct srcpatch_outcome *oc = &p->sp->outcomes[i];
@@ -1169,13 +1169,13 @@ static int write_out(const char *path, const char *text)
 				continue;
 			cli__error("%s: %s", path, strerror(errno));
 			close(fd);
-			return EXIT_USAGE;
+			return EXIT_RUNTIME;
 		}
 		off += (size_t)w;
 	}
 	if (close(fd) < 0) {
 		cli__error("%s: %s", path, strerror(errno));
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	return 0;
 }

@@ -436,7 +436,7 @@ static int install_group(struct watch_run *r)
 		if (reap_child(r, false))
 			return 0;
 		cli__error("%s", err);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	r->group_since = now_ns();
 	return 0;
@@ -1424,13 +1424,13 @@ static int plan_groups(struct watch_run *r)
 	r->slots = watcher__probe_slots(err, sizeof(err));
 	if (r->slots <= 0) {
 		cli__error("%s", err);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	r->group_size = r->pair ? r->slots / 2 : r->slots;
 	if (!r->group_size) {
 		cli__error("the pair method needs 2 free breakpoint slots, this machine has %d free",
 			   r->slots);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	if (r->o.nr_order > r->group_size && !r->cfg.rotate && r->pair) {
 		cli__error("%zu members but the pair method watches at most %zu with %d free "
@@ -1477,7 +1477,7 @@ static int attach_user(struct watch_run *r, struct watch_opts *wo)
 		if (load_base(r->wl.pid, r->exe, &base) < 0) {
 			cli__error("cannot find where %s is loaded", r->exe);
 			kill(r->wl.pid, SIGKILL);
-			return EXIT_USAGE;
+			return EXIT_RUNTIME;
 		}
 		/* --object: an address below the load base is a link-time one (nm's); nothing of
 		 * the process is mapped there. */
@@ -1499,11 +1499,11 @@ static int follow_kernel_allocs(struct watch_run *r)
 
 	if (!tracefs__dir(&mounted, err, sizeof(err))) {
 		cli__error("%s", err);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	if (watcher__follow_allocs(r->w, err, sizeof(err)) < 0) {
 		cli__error("%s", err);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	if (r->cfg.alloc && watcher__filter_allocs(r->w, r->cfg.alloc, err, sizeof(err)) < 0)
 		cli__error("%s (following every cache instead)", err);
@@ -1542,7 +1542,7 @@ static int start_watching(struct watch_run *r)
 		return rc;
 	if (watcher__new(&r->w, &wo, err, sizeof(err)) < 0) {
 		cli__error("%s", err);
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 	if (r->kernel && (rc = follow_kernel_allocs(r)))
 		return rc;
@@ -1632,7 +1632,7 @@ static int watch_loop(struct watch_run *r)
 		    now_ns() - r->group_since >= (uint64_t)(r->cfg.rotate * 1e9)) {
 			rc = rotate(r);
 			if (rc < 0)
-				return EXIT_USAGE;
+				return EXIT_RUNTIME;
 			if (rc) {
 				final_drain(r);
 				r->why = "the object was freed";
@@ -1812,7 +1812,7 @@ static int watch_run_inner(struct watch_run *r, int argc, char **argv)
 	classify_hits(r);
 	replay(r);
 	if (write_perf_data(r, argc, argv) < 0)
-		rc = EXIT_USAGE;
+		rc = EXIT_RUNTIME;
 	qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
 	if (r->cfg.json) {
 		print_report_json(r);

@@ -16,7 +16,8 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", lineup_commands[i]->name, lineup_commands[i]->summary);
 	fprintf(out, "\n'lineup SUBCOMMAND --help' shows a subcommand's options; "
 		     "'man lineup' the whole manual.\n"
-		     "Exit status: 0 success, 1 nothing found, 2 bad usage or bad input.\n");
+		     "Exit status: 0 success, 1 nothing found or a failure while running, 2 bad "
+		     "usage or bad input.\n");
 }
 
 int main(int argc, char **argv)

@@ -329,5 +329,5 @@ int cli__close_output(FILE *f, const char *name, int rc)
 	if (fflush(f) == 0 && !ferror(f))
 		return rc;
 	cli__error("writing %s: %s", name, strerror(errno ? errno : EIO));
-	return EXIT_USAGE;
+	return EXIT_RUNTIME;
 }

@@ -182,6 +182,7 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 			workload__describe_status(w.status, err, sizeof(err)));
 	if (sim_census__read(&c, path, err, sizeof(err))) {
 		cli__error("%s", err);
+		rc = EXIT_RUNTIME;	/* the runtime wrote a recording that cannot be read */
 		goto out;
 	}
 	if (pipe_out && copy_to_stdout(path)) {

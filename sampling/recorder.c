@@ -161,9 +161,12 @@ static int go_workload(struct rec *r)
 	char msg[512];
 	int rc = workload__start(&r->wl);
 
-	if (rc)
+	if (rc) {
+		/* the command could not be run: given wrongly (an exit 2), not a failure */
+		r->st->exec_errno = r->wl.err;
 		return rec_error(r, rc, "%s", r->wl.err ? workload__strerror(&r->wl, msg, sizeof(msg))
 							 : strerror(-rc));
+	}
 	r->st->workload_run = true;
 	return 0;
 }
@@ -307,8 +310,10 @@ static int open_events(struct rec *r)
 
 	libperf_init(libperf_quiet);
 	r->cpus = perf_cpu_map__new(o->cpu_list);
-	if (!r->cpus)
+	if (!r->cpus) {
+		r->st->bad_options = true;
 		return rec_error(r, -EINVAL, "bad CPU list '%s'", o->cpu_list ? o->cpu_list : "");
+	}
 	if (o->cpu_list) {
 		struct perf_cpu_map *online = perf_cpu_map__new(NULL);
 
@@ -317,6 +322,7 @@ static int open_events(struct rec *r)
 
 			if (!perf_cpu_map__has(online, c)) {
 				perf_cpu_map__put(online);
+				r->st->bad_options = true;
 				return rec_error(r, -EINVAL, "CPU %d of '%s' is not online", c.cpu,
 						 o->cpu_list);
 			}
@@ -349,9 +355,11 @@ static int open_events(struct rec *r)
 		if (r->st->user_only)
 			user_only(r, i);
 		if (o->events[i].aux) {
-			if (r->aux_ev >= 0)
+			if (r->aux_ev >= 0) {
+				r->st->bad_options = true;
 				return rec_error(r, -EINVAL, "%s and %s: one AUX-area event at most",
 						 o->events[r->aux_ev].name, o->events[i].name);
+			}
 			r->aux_ev = (int)i;
 			continue;	/* opened by open_aux */
 		}

@@ -79,6 +79,8 @@ struct recorder_stats {
 	int paranoid;
 	int workload_status;	/* wait status of the workload */
 	bool workload_run;
+	int exec_errno;		/* the workload could not be run (exec's errno), else 0 */
+	bool bad_options;	/* the options asked for what cannot be (an offline CPU ...) */
 };
 
 /*

@@ -73,7 +73,7 @@ done
 
 if [ -w /dev/full ]; then
 	for f in --stdio --json --csv; do
-		expect_rc 2 "$LINEUP" fields $f -i "$T/struct_file.data" >/dev/full 2>"$T/err"
+		expect_rc 1 "$LINEUP" fields $f -i "$T/struct_file.data" >/dev/full 2>"$T/err"
 		grep -q "writing standard output: No space left on device" "$T/err" ||
 			fail "fields $f into /dev/full: $(cat "$T/err")"
 	done

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdbool.h>
@@ -58,21 +59,284 @@ out:
 	return fd;
 }
 
-static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+/* The CRC-32 that .gnu_debuglink carries (the zlib/IEEE one) of the whole file @fd. */
+static int file_crc32(int fd, uint32_t *out)
 {
-	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+	static uint32_t table[256];
+	unsigned char buf[65536];
+	uint32_t crc = 0xffffffffu;
+	off_t at = 0;
+	ssize_t n;
+
+	if (!table[1])
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = i;
+
+			for (int k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+			table[i] = c;
+		}
+	while ((n = pread(fd, buf, sizeof(buf), at)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		for (ssize_t i = 0; i < n; i++)
+			crc = table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+		at += n;
+	}
+	*out = crc ^ 0xffffffffu;
+	return 0;
+}
+
+/* The build-id of the ELF file @fd into @id (at most @max bytes): its length, or 0. */
+static size_t elf_build_id(int fd, unsigned char *id, size_t max)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *bits = NULL;
+	ssize_t len = elf ? dwelf_elf_gnu_build_id(elf, &bits) : -1;
+	size_t n = len > 0 && (size_t)len <= max ? (size_t)len : 0;
+
+	if (n)
+		memcpy(id, bits, n);
+	elf_end(elf);
+	return n;
+}
+
+/*
+ * The build-id a .gnu_debugaltlink section of @path names (the dwz file its DWARF shares:
+ * a file name, NUL, the build-id): its length, or 0.
+ */
+static size_t altlink_build_id(const char *path, unsigned char *id, size_t max)
+{
+	int fd = file__open_regular(path);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, n = 0;
+
+	while (elf && !n && !elf_getshdrstrndx(elf, &shstrndx) && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+		    strcmp(name, ".gnu_debugaltlink") || !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+			continue;
+		const char *b = d->d_buf, *nul = memchr(b, 0, d->d_size);
+
+		if (nul && (size_t)(b + d->d_size - nul - 1) <= max) {
+			n = (size_t)(b + d->d_size - nul - 1);
+			memcpy(id, nul + 1, n);
+		}
+		break;
+	}
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+/* What a candidate debug file must match (libdwfl's validate). */
+struct debug_want {
+	unsigned char id[64];	/* the build-id it must have, when id_len */
+	size_t id_len;
+	bool check_crc;		/* else: its CRC, when the debuglink gave one */
+	GElf_Word crc;
+	struct stat self;	/* the main file: never taken as its own debuginfo */
+	bool have_self;
+};
+
+static bool debug_file_matches(int fd, const struct debug_want *w)
+{
+	unsigned char id[64];
+	struct stat st;
+	uint32_t crc;
+
+	if (w->have_self && !fstat(fd, &st) && st.st_dev == w->self.st_dev &&
+	    st.st_ino == w->self.st_ino)
+		return false;
+	if (w->id_len)
+		return elf_build_id(fd, id, sizeof(id)) == w->id_len && !memcmp(id, w->id, w->id_len);
+	return !w->check_crc || (!file_crc32(fd, &crc) && crc == w->crc);
+}
+
+/* Open @dir/@sub/@file (parts may be NULL) if it is a regular file that matches @w. */
+static int try_debug_file(const char *dir, const char *sub, const char *file,
+			  const struct debug_want *w, char **name)
+{
+	char *p = xasprintf("%s%s%s%s%s", dir ? dir : "", dir ? "/" : "", sub ? sub : "",
+			    sub ? "/" : "", file);
+	int fd = file__open_regular(p);
+
+	if (fd >= 0 && !debug_file_matches(fd, w)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		*name = p;
+	else
+		free(p);
+	return fd;
+}
+
+/*
+ * The path search of libdwfl's dwfl_standard_find_debuginfo for its default path
+ * ":.debug:/usr/lib/debug", with lineup's own open: the names come from inside the binary (its
+ * .gnu_debuglink, its debug file's .gnu_debugaltlink), and a FIFO planted at one must not hold a
+ * plain open() forever.  For the debug file: DIR/LINK, DIR/.debug/LINK (or FILE there without a
+ * link), /usr/lib/debug/DIR/LINK and its parents' tails; for a dwz alt file (@alt): DIR/LINK,
+ * DIR/.dwz/, DIR/.debug/, /usr/lib/debug/ and its .dwz/.  Validated as libdwfl does.
+ */
+static int find_in_path(const char *file_name, const char *link, bool alt,
+			const struct debug_want *w, char **name)
+{
+	const char *slash = file_name ? strrchr(file_name, '/') : NULL;
+	const char *base = slash ? slash + 1 : file_name;
+	char *dir = slash ? xstrndup(file_name, (size_t)(slash - file_name)) : NULL;
+	char *own = NULL;
+	int fd = -1;
+
+	if (!link) {
+		if (!base || alt)
+			goto out;
+		link = own = xasprintf("%s.debug", base);
+	}
+	fd = try_debug_file(dir, NULL, link, w, name);
+	if (fd < 0 && alt)
+		fd = try_debug_file(dir, ".dwz", strrchr(link, '/') ? strrchr(link, '/') + 1 : link,
+				    w, name);
+	if (fd < 0)
+		fd = try_debug_file(dir, ".debug", link, w, name);
+	if (fd < 0 && own)
+		fd = try_debug_file(dir, ".debug", base, w, name);
+	if (fd < 0 && alt) {
+		const char *lb = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+
+		fd = try_debug_file("/usr/lib/debug", NULL, lb, w, name);
+		if (fd < 0)
+			fd = try_debug_file("/usr/lib/debug", ".dwz", lb, w, name);
+	}
+	/* /usr/lib/debug + the file's absolute directory, then + each tail of it */
+	for (const char *sub = dir && dir[0] == '/' && !alt ? dir : NULL; fd < 0 && sub;) {
+		sub = strchr(sub, '/');
+		if (!sub || !*++sub)
+			break;
+		fd = try_debug_file("/usr/lib/debug", sub, link, w, name);
+		if (fd < 0 && own)
+			fd = try_debug_file("/usr/lib/debug", sub, base, w, name);
+	}
+out:
+	free(own);
+	free(dir);
+	return fd;
+}
+
+/*
+ * debuginfod, where DEBUGINFOD_URLS is set: its client library loaded as libdwfl loads it
+ * (dlopen, so that it is no build dependency), asked for the file of build-id @id.
+ */
+static int find_by_debuginfod(const unsigned char *id, size_t len, char **name)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	void *(*begin)(void);
+	int (*find)(void *client, const unsigned char *id, int len, char **path);
+	void (*end)(void *client);
+	void *lib, *client;
+	char *path = NULL;
+	int fd = -1;
+
+	if (!urls || !*urls || !len || !(lib = dlopen("libdebuginfod.so.1", RTLD_LAZY)))
+		return -1;
+	*(void **)&begin = dlsym(lib, "debuginfod_begin");
+	*(void **)&find = dlsym(lib, "debuginfod_find_debuginfo");
+	*(void **)&end = dlsym(lib, "debuginfod_end");
+	if (begin && find && end && (client = begin())) {
+		fd = find(client, id, (int)len, &path);
+		end(client);
+	}
+	/* the library stays loaded, as libdwfl keeps it */
+	if (fd >= 0) {
+		*name = path;
+		return fd;
+	}
+	return -1;
+}
+
+/* The .gnu_debuglink name of @mod's main file, or NULL. */
+static const char *main_debuglink(Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	GElf_Word crc;
+
+	return elf ? dwelf_elf_gnu_debuglink(elf, &crc) : NULL;
+}
+
+/*
+ * The search by name, for the debug file or, once that is found, for its dwz alt file (libdwfl
+ * asks with the alt link's name then), with the symbolic link's target as a second try.
+ */
+static int find_by_name(Dwfl_Module *mod, const char *file_name, const char *link, GElf_Word crc,
+			char **name)
+{
+	const char *mlink = main_debuglink(mod), *mainfile = NULL, *debugfile = NULL;
+	bool alt = link && (!mlink || strcmp(mlink, link));
+	struct debug_want w = { .crc = crc };
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int fd, n;
+
+	w.have_self = file_name && !stat(file_name, &w.self);
+	if (alt) {
+		dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+		w.id_len = altlink_build_id(debugfile ? debugfile : mainfile ? mainfile : "",
+					    w.id, sizeof(w.id));
+		if (!w.id_len)
+			return -1;	/* nothing to check an alt file against: libdwfl takes none */
+	} else if ((n = dwfl_module_build_id(mod, &bits, &vaddr)) > 0 &&
+		   (size_t)n <= sizeof(w.id)) {
+		memcpy(w.id, bits, (size_t)n);
+		w.id_len = (size_t)n;
+	} else {
+		w.check_crc = link && crc;
+	}
+	fd = find_in_path(file_name, link, alt, &w, name);
+	if (fd < 0 && file_name) {
+		char *canon = realpath(file_name, NULL);
+
+		if (canon && strcmp(canon, file_name))
+			fd = find_in_path(canon, link, alt, &w, name);
+		free(canon);
+	}
+	if (fd < 0 && !alt)
+		fd = find_in_home_cache(mod, name);
+	if (fd < 0)
+		fd = find_by_debuginfod(w.id, w.id_len, name);
+	return fd;
+}
+
+/*
+ * libdwfl's standard search with the search by name done by find_by_name: by build-id first
+ * (libdwfl's own, under /usr/lib/debug/.build-id: directories only root writes to), then by
+ * name, perf's ~/.debug build-id cache, and debuginfod.
+ */
+int debuginfo__find(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		    const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		    char **debuginfo_file_name)
+{
+	int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
 					      debuglink_file, debuglink_crc, debuginfo_file_name);
 
 	if (fd < 0)
-		fd = find_in_home_cache(mod, debuginfo_file_name);
+		fd = find_by_name(mod, file_name, debuglink_file, debuglink_crc,
+				  debuginfo_file_name);
 	return fd;
 }
 
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = find_debuginfo,
+	.find_debuginfo = debuginfo__find,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };

@@ -24,6 +24,16 @@ struct strbuf;
 int debuginfo__open(const char *path, Dwfl **dwflp, Dwfl_Module **modp, Dwarf **dwp,
 		    char *err, size_t errlen);
 
+/*
+ * The find_debuginfo callback of every Dwfl in lineup: libdwfl's standard search (build-id,
+ * .gnu_debuglink, debuginfod) with the files a binary names opened only if they are regular
+ * files (a FIFO planted at a debuglink's name would hold a plain open() forever), then perf's
+ * ~/.debug build-id cache.
+ */
+int debuginfo__find(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		    const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		    char **debuginfo_file_name);
+
 /* Hex build-id of @mod into @sb (empty when it has none); returns its length in bytes. */
 int debuginfo__build_id(Dwfl_Module *mod, struct strbuf *sb);
 

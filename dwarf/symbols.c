@@ -22,6 +22,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "dwarf/debuginfo.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -1827,7 +1828,7 @@ int symbols__find_sym(struct symbols *s, struct symbols_dso *d, uint64_t addr, c
 /* ---- source lines (libdwfl) ---- */
 
 static const Dwfl_Callbacks offline_callbacks = {
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_debuginfo = debuginfo__find,	/* no plain open() of a name a binary gives */
     .section_address = dwfl_offline_section_address,
 };
 

@@ -52,3 +52,38 @@ build_test_module() {
 	[ -f "$KO" ] || fail "no $KO after the build"
 }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+
+# pair_prog: $T/prog (gcc -O1 -g), whose reader() loads shared.a and writer() stores shared.b,
+# and $T/p.data, a recording (mkperf) of the two from threads 100 and 101: one HITM line whose
+# code addresses resolve in $T/prog.
+pair_prog() {
+	cat >"$T/prog.c" <<'SRC'
+struct pair { long a, b; } shared;
+__attribute__((noinline)) void reader(void) { (void)*(volatile long *)&shared.a; }
+__attribute__((noinline)) void writer(void) { shared.b++; }
+int main(void) { reader(); writer(); return 0; }
+SRC
+	gcc -O1 -g -o "$T/prog" "$T/prog.c" || fail "gcc prog"
+	cat >"$T/s" <<EOF2
+event load
+event store
+comm 100 100 prog
+fork 100 100 101 100
+mmap 100 auto $T/prog
+anon 100 0x7f0000000000 0x1000
+sample load tid=100 cpu=0 ip=reader addr=0x7f0000000000 src=LCL_HITM weight=200 repeat=5
+sample store tid=101 cpu=1 ip=writer addr=0x7f0000000008 src=ST_L1HIT weight=10 repeat=5
+EOF2
+	"$top_builddir/tests/tools/mkperf" -o "$T/p.data" "$T/s" || fail "mkperf"
+}
+
+# no_hang WHAT CMD...: CMD's output in $T/out and $T/err, its status in rc; a hang (timeout's
+# 124: a hang guard, not a timed assertion) or a crash fails, saying it was with WHAT.
+no_hang() {
+	local what=$1
+	shift
+	timeout 120 "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -ne 124 ] || fail "hung with $what: $*"
+	[ $rc -lt 128 ] || fail "crashed ($rc) with $what: $*"
+}

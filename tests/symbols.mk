@@ -39,3 +39,5 @@ TESTS += tests/symbols/percpu.sh
 dist_check_SCRIPTS += tests/symbols/percpu.sh
 # Shared setup of the tests/symbols/*.sh oracles, sourced by them.
 EXTRA_DIST += tests/symbols/lib-symbols.sh
+TESTS += tests/symbols/debuglink_fifo.sh
+dist_check_SCRIPTS += tests/symbols/debuglink_fifo.sh

@@ -155,6 +155,12 @@ struct watch_run {
 	uint64_t dropped_after_free;
 	uint64_t hits_over_cap;	/* hits not kept: more than MAX_HITS */
 	uint64_t start_ns, end_ns;
+	/*
+	 * Where the object's life began: its allocation, or the watch's start for an object given
+	 * by address (ns on CLOCK_MONOTONIC, as the hits' times); it ends at the free, or at
+	 * end_ns.  Cover is the share of that life a member's breakpoint was on.
+	 */
+	uint64_t life_from;
 	const char *why;	/* the watch stopped: "the object was freed", ... */
 	/* the run's tools, and what it learned */
 	char **cmd_argv;
@@ -442,16 +448,39 @@ static int install_group(struct watch_run *r)
 	return 0;
 }
 
-/* Account the time the current group was installed, then move on. */
+/* Account the time the current group was installed while the object lived, then move on. */
 static void close_group(struct watch_run *r)
 {
 	uint64_t t = now_ns(), first = r->group * r->group_size;
+	uint64_t from = r->group_since > r->life_from ? r->group_since : r->life_from;
 
 	if (!r->group_since)
 		return;
+	/* the breakpoints stay on until the free is read: the time after it saw nothing of it */
+	if (r->freed && r->free_time < t)
+		t = r->free_time;
 	for (size_t k = first; k < r->o.nr_order && k < first + r->group_size; k++)
-		r->o.members[r->o.order[k]].watched_ns += t - r->group_since;
+		if (t > from)
+			r->o.members[r->o.order[k]].watched_ns += t - from;
 	r->group_since = 0;
+}
+
+/* @secs as "0.85 ms" below a second, else "1.23 s". */
+static const char *duration_text(double secs, char *buf, size_t size)
+{
+	if (secs < 1)
+		snprintf(buf, size, "%.2f ms", secs * 1e3);
+	else
+		snprintf(buf, size, "%.2f s", secs);
+	return buf;
+}
+
+/* The part of the object's life the watch spanned, in seconds. */
+static double life_secs(const struct watch_run *r)
+{
+	uint64_t to = r->freed && r->free_time < r->end_ns ? r->free_time : r->end_ns;
+
+	return to > r->life_from ? (to - r->life_from) / 1e9 : 0.0;
 }
 
 static void note_thread(struct watch_run *r, uint32_t pid, uint32_t tid)
@@ -988,7 +1017,7 @@ static void print_report_json(const struct watch_run *r)
 	struct watch_tables wt;
 	struct json j;
 
-	watch_tables__init(&wt, &r->o, secs);
+	watch_tables__init(&wt, &r->o, life_secs(r));
 	json__init(&j, stdout, true);
 	json__begin_object(&j);
 	json__key(&j, "object");
@@ -1005,6 +1034,8 @@ static void print_report_json(const struct watch_run *r)
 	json__kstr(&j, "method", r->method ? r->method : "");
 	json__key(&j, "seconds");
 	json__double(&j, secs, 3);
+	json__key(&j, "object_life_seconds");	/* what cover is a share of */
+	json__double(&j, life_secs(r), 3);
 	json__ku64(&j, "hits", r->nr_hits);
 	json__key(&j, "hits_per_second");
 	json__double(&j, secs > 0 ? r->nr_hits / secs : 0.0, 0);
@@ -1063,6 +1094,7 @@ static const char *plural(uint64_t n)
 static void print_header(const struct watch_run *r, double secs)
 {
 	uint64_t nr_lines = watch_object__nr_lines(&r->o);
+	char lt[32];
 
 	printf("# lineup watch: %s at %#" PRIx64 " (%" PRIu64 " byte%s, %" PRIu64 " cache line%s)\n",
 	       r->type_name, r->o.addr, r->o.size, plural(r->o.size), nr_lines, plural(nr_lines));
@@ -1082,6 +1114,13 @@ static void print_header(const struct watch_run *r, double secs)
 	if (r->freed)
 		printf("# stopped: the object was freed by %s/%u; %" PRIu64 " hits after the free "
 		       "dropped\n", r->free_comm, r->free_tid, r->dropped_after_free);
+	printf("# cover: the share of the object's %s %s a member's breakpoint was on",
+	       duration_text(life_secs(r), lt, sizeof(lt)),
+	       r->cfg.alloc ? "from its allocation" : "of the watch");
+	if (r->cfg.alloc && r->start_ns > r->life_from)
+		printf(" (they went in %s after it)",
+		       duration_text((r->start_ns - r->life_from) / 1e9, lt, sizeof(lt)));
+	printf("\n");
 	printf("# counts only what was watched: one word per member; accesses to other bytes of "
 	       "the same lines are invisible, so transfers are a lower bound\n");
 }
@@ -1167,7 +1206,7 @@ static void print_report(const struct watch_run *r)
 	double secs = (r->end_ns - r->start_ns) / 1e9;
 	struct watch_tables wt;
 
-	watch_tables__init(&wt, &r->o, secs);
+	watch_tables__init(&wt, &r->o, life_secs(r));
 	print_header(r, secs);
 	printf("#\n");
 	print_table(&wt.members);
@@ -1546,7 +1585,7 @@ static int start_watching(struct watch_run *r)
 	}
 	if (r->kernel && (rc = follow_kernel_allocs(r)))
 		return rc;
-	r->start_ns = now_ns();
+	r->start_ns = r->life_from = now_ns();
 	if (r->o.addr) {
 		watch_object__place_words(&r->o);
 		rc = install_group(r);
@@ -1571,6 +1610,8 @@ static int object_found(struct watch_run *r)
 			"member%s\n", r->type_name, r->o.addr, r->alloc_comm, r->alloc_tid,
 			r->o.nr_order, r->o.nr_order == 1 ? "" : "s");
 	r->start_ns = now_ns();
+	/* from its allocation: what it met before the breakpoints went in was not seen */
+	r->life_from = r->alloc_time < r->start_ns ? r->alloc_time : r->start_ns;
 	watch_object__place_words(&r->o);
 	rc = install_group(r);
 	if (rc)
@@ -1769,14 +1810,72 @@ static void replay(struct watch_run *r)
 }
 
 /* The workload is not left behind: ended on a signal, waited for otherwise. */
+/*
+ * The workload is lineup's child: it is never left behind.  Stopped by a signal, it is ended;
+ * stopped otherwise (the object freed), it runs on until it exits, until --duration from the
+ * start, or until Ctrl-C (then it is ended), as the user chose for the run.
+ */
 static void end_workload(struct watch_run *r)
 {
-	if (r->wl.pid > 0 && !r->wl.exited) {
-		if (stop_signal)
+	uint64_t deadline = r->cfg.duration ? r->start_ns + (uint64_t)(r->cfg.duration * 1e9) : 0;
+	bool said = false;
+
+	while (r->wl.pid > 0 && !r->wl.exited) {
+		if (stop_signal || (deadline && now_ns() >= deadline)) {
 			kill(r->wl.pid, SIGTERM);
-		reap_child(r, true);
+			reap_child(r, true);
+			break;
+		}
+		reap_child(r, false);
+		if (r->wl.exited)
+			break;
+		if (!said && !r->cfg.quiet) {
+			fprintf(stderr, "lineup watch: waiting for %s (pid %d) to end%s; Ctrl-C ends "
+				"it\n", r->cmd_argv[0] ? r->cmd_argv[0] : "the workload",
+				(int)r->wl.pid, deadline ? " or the duration" : "");
+			said = true;
+		}
+		usleep(50000);
+		reap_child(r, false);
 	}
 	workload__end(&r->wl);
+}
+
+/*
+ * What the numbers leave out, said where it is easy to miss: members the rotation never reached
+ * while the object lived, and an object that died before much could be seen (a process's first
+ * files are the loader's: the hint says how to take a later one).
+ */
+static void warn_coverage(const struct watch_run *r)
+{
+	double life = life_secs(r);
+	char lt[32];
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->o.nr_order; k++)
+		n += !r->o.members[r->o.order[k]].watched_ns;
+	if (n) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (size_t k = 0; k < r->o.nr_order; k++)
+			if (!r->o.members[r->o.order[k]].watched_ns)
+				strbuf__addf(&sb, "%s%s", sb.len ? ", " : "",
+					     r->o.members[r->o.order[k]].name);
+		cli__error("watch: warning: %zu of %zu members never had a breakpoint in the "
+			   "object's %s (cover 0%%: their counts are not zero, they are "
+			   "unknown): %s%s%s", n, r->o.nr_order,
+			   duration_text(life, lt, sizeof(lt)), sb.buf,
+			   r->freed ? "" : "; run longer",
+			   r->freed || !r->cfg.rotate ? "" : " or rotate faster (--rotate)");
+		strbuf__release(&sb);
+	}
+	if (r->freed && r->cfg.alloc && (life < 0.25 || !r->nr_hits))
+		cli__error("watch: the %s allocated by %s/%u was freed %s after its "
+			   "allocation, with %zu hit%s: it may not be the object meant; --nth %lld "
+			   "watches the next allocation that matches (this was number %lld)",
+			   r->type_name, r->alloc_comm, r->alloc_tid,
+			   duration_text(life, lt, sizeof(lt)), r->nr_hits, plural(r->nr_hits),
+			   r->nth_seen + 1, r->nth_seen);
 }
 
 static int watch_run_inner(struct watch_run *r, int argc, char **argv)
@@ -1809,6 +1908,7 @@ static int watch_run_inner(struct watch_run *r, int argc, char **argv)
 			   r->wl.exited ? "the workload exited" : "the watch ended");
 		return EXIT_NOTHING;
 	}
+	warn_coverage(r);
 	classify_hits(r);
 	replay(r);
 	if (write_perf_data(r, argc, argv) < 0)
@@ -1862,7 +1962,11 @@ const struct command cmd_watch = {
 		"store or locked read-modify-write by decoding the instruction that ended at the "
 		"trap address, the exact access order is replayed through the coherence model, "
 		"and the hits are written to a perf.data that perf script and lineup report "
-		"read. Watching stops when the object is freed. Needs root for kernel objects.",
+		"read. Watching stops when the object is freed; a workload still running is "
+		"waited for (until --duration, or Ctrl-C, ends it). The cover column is the share "
+		"of the object's life, from its allocation, that a member's breakpoint was on; "
+		"an object freed before much was seen says how to take a later one (--nth). "
+		"Needs root for kernel objects.",
 	.options = watch_options,
 	.run = watch_run,
 };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <dirent.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -240,6 +241,9 @@ int watcher__follow_allocs(struct watcher *w, char *err, size_t errlen)
 			.comm = i == 0,
 			.comm_exec = i == 0,
 			.sample_id_all = 1,
+			/* times on the front end's clock: an object's life against its watch */
+			.use_clockid = 1,
+			.clockid = CLOCK_MONOTONIC,
 		};
 
 		ev[i] = w->tp_evsels[i] = perf_evsel__new(&attr);
@@ -324,6 +328,8 @@ int watcher__set_points(struct watcher *w, const struct watch_point *pts, unsign
 			.bp_type = p->type == WATCH_W ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW,
 			.bp_addr = p->addr,
 			.bp_len = p->len,
+			.use_clockid = 1,
+			.clockid = CLOCK_MONOTONIC,
 		};
 
 		if ((p->len != 1 && p->len != 2 && p->len != 4 && p->len != 8) ||

@@ -55,7 +55,7 @@ struct watch_point {
  * @kernel:	the access happened in kernel mode
  */
 struct watch_hit {
-	uint64_t ip, addr, time;
+	uint64_t ip, addr, time;	/* @time: CLOCK_MONOTONIC ns, as the allocations' */
 	uint32_t pid, tid, cpu;
 	int point;
 	unsigned int gen;

@@ -14,6 +14,8 @@ TESTS += tests/watch/classify_test
 TESTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh tests/watch/errors.sh \
 	tests/watch/pair.sh tests/watch/object.sh tests/watch/output.sh
 dist_check_SCRIPTS += tests/watch/output.sh
+TESTS += tests/watch/cover.sh
+dist_check_SCRIPTS += tests/watch/cover.sh
 dist_check_SCRIPTS += tests/watch/kernel.sh tests/watch/rotate.sh tests/watch/user.sh \
 	tests/watch/errors.sh tests/watch/pair.sh tests/watch/lib-watch.sh tests/watch/object.sh
 check_PROGRAMS += tests/watch/tracing_data_test

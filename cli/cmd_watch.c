@@ -73,7 +73,8 @@ static const struct cli_option watch_options[] = {
 	  "kmalloc-N: kmem:kmalloc of that size class)" },
 	{ OPT_COMM, 0, "comm", "NAME", "with --alloc: only allocations by a task of this name" },
 	{ OPT_PID, 0, "pid", "PID", "with --alloc: only allocations by this process" },
-	{ OPT_NTH, 0, "nth", "N", "with --alloc: the N-th matching allocation (default 1)" },
+	{ OPT_NTH, 0, "nth", "N", "with --alloc: the N-th matching allocation, however short its "
+	  "life (default: the first that outlives 250 ms)" },
 	{ OPT_TYPE, 0, "type", "'struct T'",
 	  "the object's type (--alloc knows common caches: filp, vm_area_struct, dentry ...)" },
 	{ OPT_FIELDS, 0, "fields", "F1,F2,...", "members to watch (one breakpoint each)" },
@@ -161,6 +162,10 @@ struct watch_run {
 	 * end_ns.  Cover is the share of that life a member's breakpoint was on.
 	 */
 	uint64_t life_from;
+	/* objects freed within SKIP_NS of their allocation, skipped (--alloc without --nth) */
+	unsigned int skipped;
+	bool settled;		/* the object outlived SKIP_NS, or --nth chose it: no skipping */
+	bool stopping;		/* the last records are read: no new object */
 	const char *why;	/* the watch stopped: "the object was freed", ... */
 	/* the run's tools, and what it learned */
 	char **cmd_argv;
@@ -504,6 +509,9 @@ static int on_hit(const struct watch_hit *hit, void *arg)
 
 	if (hit->point < 0 || (unsigned int)hit->point >= n)
 		return 0;
+	/* a hit of an earlier set of points, or of a skipped object, read late */
+	if (pts[hit->point].addr != hit->addr || !r->o.addr || hit->time < r->life_from)
+		return 0;
 	if (r->nr_hits >= MAX_HITS) {
 		r->hits_over_cap++;
 		return 0;
@@ -564,7 +572,8 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 		snprintf(r->free_comm, sizeof(r->free_comm), "%s", task_comm(r, a->pid, a->tid));
 		return 2;
 	}
-	if (r->o.addr || a->is_free || !r->cfg.alloc || strcmp(a->cache, r->cfg.alloc))
+	if (r->o.addr || r->stopping || a->is_free || !r->cfg.alloc ||
+	    strcmp(a->cache, r->cfg.alloc))
 		return 0;
 	if (r->cfg.pid && a->pid != (uint32_t)r->cfg.pid)
 		return 0;
@@ -1043,6 +1052,7 @@ static void print_report_json(const struct watch_run *r)
 	json__ku64(&j, "hits_over_cap", r->hits_over_cap);
 	json__key(&j, "freed");
 	json__bool(&j, r->freed);
+	json__ku64(&j, "skipped_short_lived", r->skipped);
 	json__ku64(&j, "hits_after_free_dropped", r->dropped_after_free);
 	if (r->freed) {
 		json__kstr(&j, "freed_by", r->free_comm);
@@ -1101,6 +1111,10 @@ static void print_header(const struct watch_run *r, double secs)
 	if (r->cfg.alloc)
 		printf("# allocated from cache %s by %s/%u\n", r->cfg.alloc, r->alloc_comm,
 		       r->alloc_tid);
+	if (r->skipped)
+		printf("# allocation number %lld of those that matched: %u before it freed within "
+		       "250 ms of their allocation, skipped (--nth N takes one)\n", r->nth_seen,
+		       r->skipped);
 	printf("# %zu hit%s in %.2f s: %.0f hits/s (the overhead: every hit is a debug trap and a "
 	       "perf sample)\n", r->nr_hits, plural(r->nr_hits), secs,
 	       secs > 0 ? r->nr_hits / secs : 0.0);
@@ -1243,6 +1257,7 @@ static void watch_run__release(struct watch_run *r)
 /* Read everything left: hits, and allocation records up to the object's free. */
 static void final_drain(struct watch_run *r)
 {
+	r->stopping = true;	/* an object allocated now would never get its breakpoints */
 	for (int i = 0; i < 64; i++)
 		if (watcher__drain(r->w, on_hit, on_alloc, r) == 0)
 			break;
@@ -1599,10 +1614,55 @@ static int start_watching(struct watch_run *r)
 	return 0;
 }
 
+#define SKIP_NS 250000000ULL	/* an object freed this soon after its allocation is skipped */
+
+/* --alloc without --nth, and the object not yet known to outlive SKIP_NS. */
+static bool may_skip(const struct watch_run *r)
+{
+	return r->cfg.alloc && !r->cfg.nth && !r->settled;
+}
+
+/* This object it is: only its frees from now on, no more allocations. */
+static void settle(struct watch_run *r)
+{
+	char err[1024];
+
+	r->settled = true;
+	if (watcher__filter_object(r->w, r->o.addr, err, sizeof(err)) < 0)
+		cli__error("%s", err);
+}
+
+/*
+ * The followed object was freed within SKIP_NS of its allocation (a loader's file, a
+ * temporary one): forget it, say so, and follow the next allocation that matches.
+ */
+static void skip_object(struct watch_run *r)
+{
+	char lt[32];
+
+	if (!r->cfg.quiet)
+		fprintf(stderr, "lineup watch: %s at %#" PRIx64 " (allocation %lld) was freed %s "
+			"after its allocation: skipped, following the next one (--nth %lld takes "
+			"it anyway)\n", r->type_name, r->o.addr, r->nth_seen,
+			duration_text((r->free_time - r->alloc_time) / 1e9, lt, sizeof(lt)),
+			r->nth_seen);
+	watcher__clear_points(r->w);
+	r->group_since = 0;
+	r->group = 0;
+	r->skipped++;
+	r->o.addr = 0;
+	r->freed = false;
+	r->nr_hits = 0;
+	r->dropped_after_free = 0;
+	r->hits_over_cap = 0;
+	r->life_from = 0;
+	for (size_t i = 0; i < r->o.nr_members; i++)
+		r->o.members[i].watched_ns = 0;
+}
+
 /* The followed allocation came: watch that object from now on. */
 static int object_found(struct watch_run *r)
 {
-	char err[1024];
 	int rc;
 
 	if (!r->cfg.quiet)
@@ -1616,8 +1676,9 @@ static int object_found(struct watch_run *r)
 	rc = install_group(r);
 	if (rc)
 		return rc;
-	if (watcher__filter_object(r->w, r->o.addr, err, sizeof(err)) < 0)
-		cli__error("%s", err);
+	/* while it may still be skipped, allocations keep coming (a filter is set only once) */
+	if (!may_skip(r))
+		settle(r);
 	return 0;
 }
 
@@ -1652,12 +1713,18 @@ static int watch_loop(struct watch_run *r)
 				return rc;
 			continue;
 		}
+		if (d == 2 && may_skip(r) && r->free_time - r->alloc_time < SKIP_NS) {
+			skip_object(r);
+			continue;
+		}
 		if (d == 2) {
 			/* Hits before the free still count; the rest are on freed memory. */
 			final_drain(r);
 			r->why = "the object was freed";
 			return 0;
 		}
+		if (r->o.addr && may_skip(r) && now_ns() >= r->alloc_time + SKIP_NS)
+			settle(r);
 		if (reap_child(r, false)) {
 			/* Its exit closed the file: the free is in the buffers, read it too. */
 			final_drain(r);
@@ -1901,6 +1968,14 @@ static int watch_run_inner(struct watch_run *r, int argc, char **argv)
 	if (rc)
 		return rc;
 	stop_watching(r);
+	if (!r->o.addr && r->skipped) {
+		cli__error("no %s object allocated%s%s%s outlived %s before %s: %u freed sooner, "
+			   "skipped; --nth N watches the N-th anyway",
+			   r->cfg.alloc, r->cfg.comm ? " by " : "", r->cfg.comm ? r->cfg.comm : "",
+			   r->cfg.pid ? " by that process" : "", "250 ms",
+			   r->wl.exited ? "the workload exited" : "the watch ended", r->skipped);
+		return EXIT_NOTHING;
+	}
 	if (!r->o.addr) {
 		cli__error("no %s object was allocated%s%s%s before %s", r->cfg.alloc ? r->cfg.alloc :
 			   "", r->cfg.comm ? " by " : "", r->cfg.comm ? r->cfg.comm : "",
@@ -1964,8 +2039,10 @@ const struct command cmd_watch = {
 		"and the hits are written to a perf.data that perf script and lineup report "
 		"read. Watching stops when the object is freed; a workload still running is "
 		"waited for (until --duration, or Ctrl-C, ends it). The cover column is the share "
-		"of the object's life, from its allocation, that a member's breakpoint was on; "
-		"an object freed before much was seen says how to take a later one (--nth). "
+		"of the object's life, from its allocation, that a member's breakpoint was on. "
+		"With --alloc, an object freed within 250 ms of its allocation (a loader's file, a "
+		"temporary) is skipped and the next one that matches followed, unless --nth "
+		"chose it. "
 		"Needs root for kernel objects.",
 	.options = watch_options,
 	.run = watch_run,

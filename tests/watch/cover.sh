@@ -2,9 +2,9 @@
 # Cover is the share of the object's life (from its allocation to its free) that a member's
 # breakpoint was on, on the hits' own clock: a file closed as soon as it was opened was never
 # seen (cover 0%), whatever the watch's length, and watch says so and how to take a later
-# object (--nth).  Members the rotation never reached are named in a warning.  A workload still
-# running when the object is freed is waited for, ended at --duration or on Ctrl-C: never left
-# behind.
+# object (--nth).  Without --nth such objects are skipped and the next one followed.  Members
+# the rotation never reached are named in a warning.  A workload still running when the object
+# is freed is waited for, ended at --duration or on Ctrl-C: never left behind.
 . "$top_srcdir/tests/lib.sh"
 scratch
 . "$top_srcdir/tests/watch/lib-watch.sh"
@@ -21,9 +21,9 @@ pid_of() {
 	sed -n "s/.* allocated by $1\/\([0-9]*\),.*/\1/p" "$T/err" | head -1
 }
 
-# (1) A file freed at once, then 30 s of sleep: cover 0%, the --nth hint, and --duration 1
-# ends the workload (SIGTERM) instead of waiting for it.
-timeout 120 "$LINEUP" watch -o "$T/a.data" --duration 1 --alloc filp --comm lw-short \
+# (1) A file freed at once (taken with --nth 1), then 30 s of sleep: cover 0%, the --nth
+# hint, and --duration 1 ends the workload (SIGTERM) instead of waiting for it.
+timeout 120 "$LINEUP" watch -o "$T/a.data" --duration 1 --alloc filp --comm lw-short --nth 1 \
 	--fields f_ref,f_op -- "$T/sharedfd" -n lw-short -d 0 -c -t 30 >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -ne 124 ] || fail "watch waited for the workload past --duration"
@@ -43,7 +43,7 @@ p=$(pid_of lw-short)
 gone "$p" lw-short
 
 # (2) The same without --duration: waited for, and Ctrl-C ends it.
-"$LINEUP" watch -o "$T/b.data" --alloc filp --comm lw-wait --fields f_ref -- \
+"$LINEUP" watch -o "$T/b.data" --alloc filp --comm lw-wait --nth 1 --fields f_ref -- \
 	"$T/sharedfd" -n lw-wait -d 0 -c -t 60 >"$T/out" 2>"$T/err" &
 w=$!
 i=0
@@ -68,5 +68,23 @@ line=$(grep "warning: [0-9]* of [0-9]* members never had a breakpoint in the obj
 missed=$(echo "$line" | sed 's/.*unknown): //; s/,.*//')
 awk -v m="$missed" '$1 == m && $2 ~ /^[0-9]+$/ { print $5 }' "$T/out" | grep -qx "0%" ||
 	fail "$missed, named as missed, has a cover: $(cat "$T/out")"
+# (4) Without --nth, a file freed at once is skipped and the next one followed and watched;
+# with none after it, watch says that all were skipped.
+"$LINEUP" watch -o "$T/d.data" --alloc filp --comm lw-skip --fields f_ref,f_op -- \
+	"$T/sharedfd" -n lw-skip -s -d 300 -t 1 >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] || fail "watch with a file to skip exited $rc: $(cat "$T/err")"
+grep -q "(allocation 1) was freed .* after its allocation: skipped, following the next one (--nth 1 takes it anyway)" "$T/err" ||
+	fail "the short-lived file was not skipped: $(cat "$T/err")"
+grep -q "^# allocation number 2 of those that matched: 1 before it freed within 250 ms" "$T/out" ||
+	fail "the report does not say which allocation it watched: $(cat "$T/out")"
+set -- $(member_row "$T/out" f_ref)
+[ "${1:-0}" -gt 0 ] || fail "no hits on the file followed after the skip: $(cat "$T/out")"
+"$LINEUP" watch -o "$T/e.data" --alloc filp --comm lw-none --fields f_ref -- \
+	"$T/sharedfd" -n lw-none -d 0 -c -t 0.5 >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] || fail "watch with only short-lived files exited $rc: $(cat "$T/err")"
+grep -q "no filp object allocated by lw-none outlived 250 ms before the workload exited: 1 freed sooner, skipped" "$T/err" ||
+	fail "not said that every object was skipped: $(cat "$T/err")"
 slots_free
 exit 0

@@ -11,6 +11,8 @@
  *   -t	run the threads this long (default 1 s)
  *   -p	pin thread i to CPU i (modulo the CPUs we may run on), so both CPUs write
  *   -c	close the shared fd and keep running (the object is freed while being watched)
+ *   -s	first open and close another file (a struct file that lives for microseconds, as a
+ *	loader's do), then the shared one
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -70,10 +72,10 @@ int main(int argc, char **argv)
 {
 	const char *comm = NULL;
 	long delay = 300, secs_ms = 1000, nthreads = 2;
-	int c, close_early = 0;
+	int c, close_early = 0, short_first = 0;
 	pthread_t th[16];
 
-	while ((c = getopt(argc, argv, "n:d:t:T:pc")) != -1) {
+	while ((c = getopt(argc, argv, "n:d:t:T:pcs")) != -1) {
 		switch (c) {
 		case 'n': comm = optarg; break;
 		case 'd': delay = atol(optarg); break;
@@ -81,8 +83,9 @@ int main(int argc, char **argv)
 		case 'T': nthreads = atol(optarg); break;
 		case 'c': close_early = 1; break;
 		case 'p': pin = 1; break;
+		case 's': short_first = 1; break;
 		default:
-			fprintf(stderr, "usage: sharedfd [-n COMM] [-d MS] [-t S] [-T N] [-p] [-c]\n");
+			fprintf(stderr, "usage: sharedfd [-n COMM] [-d MS] [-t S] [-T N] [-p] [-c] [-s]\n");
 			return 2;
 		}
 	}
@@ -90,6 +93,13 @@ int main(int argc, char **argv)
 		nthreads = 2;
 	if (comm)
 		prctl(PR_SET_NAME, comm);
+	if (short_first) {
+		int tmp = open("/proc/self/exe", O_RDONLY);
+
+		if (tmp >= 0)
+			close(tmp);
+		sleep_ms(30);	/* its free read before the next allocation comes */
+	}
 	fd = open("/proc/self/exe", O_RDONLY);
 	if (fd < 0) {
 		perror("open");

@@ -425,8 +425,15 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 			uint32_t tid = t->type;
 			const struct btf_type *target;
 
-			while ((target = type_at(b, tid)) && btf_kind(target) == BTF_KIND_TYPE_TAG)
+			for (int g = 0; (target = type_at(b, tid)) &&
+					btf_kind(target) == BTF_KIND_TYPE_TAG; g++) {
+				if (g == MAX_DEPTH) {
+					cycle_at(b, tid);	/* a type tag of itself */
+					target = NULL;
+					break;
+				}
 				tid = target->type;
+			}
 			if (target && btf_kind(target) == BTF_KIND_FUNC_PROTO) {
 				tag_name(b, target->type, &tn, depth);
 				m->decl_prefix = "(*";
@@ -676,7 +683,7 @@ static int cycle_error(struct bbuild *b, const char *name, char *err, size_t err
 						 DEFAULT_BTF, name, err, errlen);
 	snprintf(err, errlen, "%s: BTF type %llu: a type that refers back to itself (a cycle in "
 		 "the BTF of %s)", b->s->base.path ? b->s->base.path : DEFAULT_BTF,
-		 (unsigned long long)(b->cycle - 1), name);
+		 (unsigned long long)(b->cycle - 1), name ? name : "an anonymous type");
 	return -EINVAL;
 }
 

@@ -3,7 +3,7 @@ TESTS += tests/layout/user.sh tests/layout/kmod.sh tests/layout/btf.sh tests/lay
 	tests/layout/libc.sh tests/layout/dwz.sh tests/layout/typeunits.sh
 TESTS += tests/layout/truncated.sh tests/layout/fuzz_seeds.sh
 dist_check_SCRIPTS += tests/layout/truncated.sh tests/layout/fuzz_seeds.sh
-EXTRA_DIST += tests/fuzz/seeds/elf-btf-name-offset.bin tests/fuzz/seeds/elf-member-size-overflow.bin tests/fuzz/seeds/elf-name-blowup.bin tests/layout/cycles.c
+EXTRA_DIST += tests/fuzz/seeds/elf-btf-name-offset.bin tests/fuzz/seeds/elf-member-size-overflow.bin tests/fuzz/seeds/elf-name-blowup.bin tests/fuzz/seeds/elf-btf-type-tag-loop.bin tests/layout/cycles.c
 dist_check_SCRIPTS += tests/layout/user.sh tests/layout/kmod.sh tests/layout/btf.sh \
 	tests/layout/errors.sh tests/layout/libc.sh tests/layout/dwz.sh tests/layout/typeunits.sh
 EXTRA_DIST += tests/layout/structs.c tests/layout/hd_struct.h tests/kmod/lineup_kmod.c \

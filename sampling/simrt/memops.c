@@ -103,11 +103,67 @@ static __attribute__((noinline)) void *slow_move(void *dst, const void *src, siz
 	return resolve() && real_memmove ? real_memmove(dst, src, n) : loop_move(dst, src, n);
 }
 
-/* (Fast path: glibc's function known, one load and an indirect jump.) */
+/*
+ * Up to 16 bytes, done here: the calls the interposition adds cost more than such a copy, and
+ * a program that clears or fills a small key per item (string_match) makes little else.  The
+ * two (possibly overlapping) pieces are loaded before either is stored, so that it is a
+ * memmove too.  (Fixed-size __builtin_memcpy: one move each, never a call.)
+ */
+#define SMALL 16
+
+static inline __attribute__((always_inline)) void small_move(void *dst, const void *src, size_t n)
+{
+	char *d = dst;
+	const char *s = src;
+
+	if (n >= 8) {
+		uint64_t a, b;
+
+		__builtin_memcpy(&a, s, 8);
+		__builtin_memcpy(&b, s + n - 8, 8);
+		__builtin_memcpy(d, &a, 8);
+		__builtin_memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		__builtin_memcpy(&a, s, 4);
+		__builtin_memcpy(&b, s + n - 4, 4);
+		__builtin_memcpy(d, &a, 4);
+		__builtin_memcpy(d + n - 4, &b, 4);
+	} else if (n) {
+		char a = s[0], b = s[n / 2], c = s[n - 1];
+
+		d[0] = a;
+		d[n / 2] = b;
+		d[n - 1] = c;
+	}
+}
+
+static inline __attribute__((always_inline)) void small_set(void *dst, int c, size_t n)
+{
+	uint64_t v = 0x0101010101010101ULL * (uint8_t)c;
+	char *d = dst;
+
+	if (n >= 8) {
+		__builtin_memcpy(d, &v, 8);
+		__builtin_memcpy(d + n - 8, &v, 8);
+	} else if (n >= 4) {
+		__builtin_memcpy(d, &v, 4);
+		__builtin_memcpy(d + n - 4, &v, 4);
+	} else if (n) {
+		d[0] = d[n / 2] = d[n - 1] = (char)c;
+	}
+}
+
+/* (Fast path: small, done here; else glibc's function known, one load and an indirect jump.) */
 __attribute__((NOFRAME)) void *simrt__libc_memset(void *dst, int c, size_t n)
 {
 	memset_fn f = __atomic_load_n(&real_memset, __ATOMIC_RELAXED);
 
+	if (n <= SMALL) {
+		small_set(dst, c, n);
+		return dst;
+	}
 	return __builtin_expect(f != NULL, 1) ? f(dst, c, n) : slow_set(dst, c, n);
 }
 
@@ -115,6 +171,10 @@ __attribute__((NOFRAME)) void *simrt__libc_memcpy(void *dst, const void *src, si
 {
 	memcpy_fn f = __atomic_load_n(&real_memcpy, __ATOMIC_RELAXED);
 
+	if (n <= SMALL) {
+		small_move(dst, src, n);
+		return dst;
+	}
 	return __builtin_expect(f != NULL, 1) ? f(dst, src, n) : slow_copy(dst, src, n);
 }
 
@@ -122,52 +182,69 @@ __attribute__((NOFRAME)) void *simrt__libc_memmove(void *dst, const void *src, s
 {
 	memcpy_fn f = __atomic_load_n(&real_memmove, __ATOMIC_RELAXED);
 
+	if (n <= SMALL) {
+		small_move(dst, src, n);
+		return dst;
+	}
 	return __builtin_expect(f != NULL, 1) ? f(dst, src, n) : slow_move(dst, src, n);
 }
 
-/* A range the call reads or writes: counted here between windows, modeled in tsan.c. */
-static inline __attribute__((always_inline)) void range(uint64_t addr, size_t n, enum coh_op op,
-							 uint64_t ret)
+/*
+ * In a window (or the exact start): the ranges modeled (tsan.c), then the work.  Out of line and
+ * tail-called, so that the calls' fast path, between windows, saves no register.
+ */
+static __attribute__((noinline)) void *set_modeled(void *dst, int c, size_t n, uint64_t ret)
 {
-	if (!simrt__range_unmodeled(addr, n, op))
-		simrt__range_call(addr, n, op, ret);
+	simrt__range_call((uintptr_t)dst, n, COH_STORE, ret);
+	return simrt__libc_memset(dst, c, n);
 }
 
 /* A copy's ranges: the source read, then the destination written. */
-static inline __attribute__((always_inline)) void copied(void *dst, const void *src, size_t n,
-							  uint64_t ret)
+static __attribute__((noinline)) void *copy_modeled(void *dst, const void *src, size_t n,
+						    uint64_t ret, bool move)
 {
-	range((uintptr_t)src, n, COH_LOAD, ret);
-	range((uintptr_t)dst, n, COH_STORE, ret);
+	simrt__range_call((uintptr_t)src, n, COH_LOAD, ret);
+	simrt__range_call((uintptr_t)dst, n, COH_STORE, ret);
+	return move ? simrt__libc_memmove(dst, src, n) : simrt__libc_memcpy(dst, src, n);
 }
+
+/* Whether the ranges are to be modeled; between windows a copy's source is only counted. */
+#define SET_MODELED() (!simrt__range_unmodeled(0, 0, COH_STORE))
+#define COPY_MODELED(src, n) (!simrt__range_unmodeled((uintptr_t)(src), (n), COH_LOAD))
 
 API void *memset(void *dst, int c, size_t n)
 {
-	range((uintptr_t)dst, n, COH_STORE, RET);
+	if (SET_MODELED())
+		return set_modeled(dst, c, n, RET);
 	return simrt__libc_memset(dst, c, n);
 }
 
 API void bzero(void *dst, size_t n)
 {
-	range((uintptr_t)dst, n, COH_STORE, RET);
-	simrt__libc_memset(dst, 0, n);
+	if (SET_MODELED())
+		set_modeled(dst, 0, n, RET);
+	else
+		simrt__libc_memset(dst, 0, n);
 }
 
 API void *memcpy(void *dst, const void *src, size_t n)
 {
-	copied(dst, src, n, RET);
+	if (COPY_MODELED(src, n))
+		return copy_modeled(dst, src, n, RET, false);
 	return simrt__libc_memcpy(dst, src, n);
 }
 
 API void *memmove(void *dst, const void *src, size_t n)
 {
-	copied(dst, src, n, RET);
+	if (COPY_MODELED(src, n))
+		return copy_modeled(dst, src, n, RET, true);
 	return simrt__libc_memmove(dst, src, n);
 }
 
 API void *mempcpy(void *dst, const void *src, size_t n)
 {
-	copied(dst, src, n, RET);
+	if (COPY_MODELED(src, n))
+		return (char *)copy_modeled(dst, src, n, RET, false) + n;
 	return (char *)simrt__libc_memcpy(dst, src, n) + n;
 }
 
@@ -176,7 +253,8 @@ API void *__memset_chk(void *dst, int c, size_t n, size_t room)
 {
 	if (room < n)
 		__chk_fail();
-	range((uintptr_t)dst, n, COH_STORE, RET);
+	if (SET_MODELED())
+		return set_modeled(dst, c, n, RET);
 	return simrt__libc_memset(dst, c, n);
 }
 
@@ -184,7 +262,8 @@ API void *__memcpy_chk(void *dst, const void *src, size_t n, size_t room)
 {
 	if (room < n)
 		__chk_fail();
-	copied(dst, src, n, RET);
+	if (COPY_MODELED(src, n))
+		return copy_modeled(dst, src, n, RET, false);
 	return simrt__libc_memcpy(dst, src, n);
 }
 
@@ -192,7 +271,8 @@ API void *__memmove_chk(void *dst, const void *src, size_t n, size_t room)
 {
 	if (room < n)
 		__chk_fail();
-	copied(dst, src, n, RET);
+	if (COPY_MODELED(src, n))
+		return copy_modeled(dst, src, n, RET, true);
 	return simrt__libc_memmove(dst, src, n);
 }
 
@@ -200,6 +280,7 @@ API void *__mempcpy_chk(void *dst, const void *src, size_t n, size_t room)
 {
 	if (room < n)
 		__chk_fail();
-	copied(dst, src, n, RET);
+	if (COPY_MODELED(src, n))
+		return (char *)copy_modeled(dst, src, n, RET, false) + n;
 	return (char *)simrt__libc_memcpy(dst, src, n) + n;
 }

@@ -16,7 +16,7 @@ struct counter {
 	unsigned int handled;
 };
 
-static struct counter *stats;
+static struct counter stats[64];
 static long items = 400000;
 static long nthreads = 2;
 
@@ -50,13 +50,11 @@ int main(int argc, char **argv)
 		items = atol(argv[2]);
 	if (nthreads < 1 || nthreads > 64 || items < 0)
 		return 2;
-	stats = calloc((size_t)nthreads, sizeof(*stats));
 	for (long t = 0; t < nthreads; t++)
 		pthread_create(&tid[t], NULL, worker, (void *)t);
 	for (long t = 0; t < nthreads; t++)
 		pthread_join(tid[t], NULL);
 	for (long t = 0; t < nthreads; t++)
 		total += stats[t].handled;
-	free(stats);
 	return total ? 0 : 1;
 }

@@ -21,7 +21,7 @@ struct kref {
 	atomic_int refcount;
 } __attribute__((aligned(64)));
 
-static struct kref *refs;
+static struct kref refs[16];
 static long rounds = 200000;
 static long nthreads = 2;
 
@@ -54,7 +54,6 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	struct kref *objs;
 	pthread_t tid[16];
 	long bad = 0;
 
@@ -64,10 +63,8 @@ int main(int argc, char **argv)
 		rounds = atol(argv[2]);
 	if (nthreads < 1 || nthreads > 16 || rounds < 0)
 		return 2;
-	objs = calloc((size_t)nthreads, sizeof(*objs));
 	for (long t = 0; t < nthreads; t++)
-		kref_init(&objs[t]);
-	refs = objs;
+		kref_init(&refs[t]);
 	for (long t = 0; t < nthreads; t++)
 		pthread_create(&tid[t], NULL, worker, (void *)t);
 	for (long t = 0; t < nthreads; t++) {
@@ -76,6 +73,5 @@ int main(int argc, char **argv)
 		pthread_join(tid[t], &released);
 		bad += released != NULL;
 	}
-	free(objs);
 	return bad ? 1 : 0;
 }

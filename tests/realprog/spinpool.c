@@ -6,8 +6,7 @@
  * and walks it round-robin, taking the bucket's lock for each item.  Over the run every lock
  * is taken by every thread, but at any moment by one thread only: the line bounces between
  * locks that nobody shares (false sharing), not between threads fighting for one lock.
- * The fix (spinpool_fixed.c): pad each lock to a line of its own.  (calloc's 16-byte
- * alignment may split the 41 bytes over two lines: two lines of false sharing then.)
+ * The fix (spinpool_fixed.c): pad each lock to a line of its own.
  *
  * usage: spinpool [THREADS [ITEMS]]
  */
@@ -24,8 +23,8 @@ struct bucket {
 	long items;
 } __attribute__((aligned(64)));
 
-static struct bucket_lock *pool;
-static struct bucket *buckets;
+static struct bucket_lock pool[NR_BUCKETS] __attribute__((aligned(64)));	/* zeroed: free */
+static struct bucket buckets[NR_BUCKETS];
 static long items = 200000;
 static long nthreads = 2;
 static pthread_barrier_t phase_end;
@@ -64,7 +63,6 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	struct bucket_lock *locks;
 	pthread_t tid[64];
 
 	if (argc > 1)
@@ -73,17 +71,10 @@ int main(int argc, char **argv)
 		items = atol(argv[2]);
 	if (nthreads < 1 || nthreads > 64 || items < 0)
 		return 2;
-	/* the buckets first: nothing of theirs is written beside the pool (the last chunk) */
-	buckets = calloc(NR_BUCKETS, sizeof(*buckets));
-	/* zeroed: every lock starts free, and no thread's store is the first */
-	locks = calloc(NR_BUCKETS, sizeof(*locks));
-	pool = locks;
 	pthread_barrier_init(&phase_end, NULL, (unsigned int)nthreads);
 	for (long t = 0; t < nthreads; t++)
 		pthread_create(&tid[t], NULL, worker, (void *)t);
 	for (long t = 0; t < nthreads; t++)
 		pthread_join(tid[t], NULL);
-	free(buckets);
-	free(locks);
 	return 0;
 }

@@ -693,6 +693,13 @@ static bool member_pointee(Dwarf_Die *st, uint64_t off, Dwarf_Die *out, int dept
 	return false;
 }
 
+/* A local's stack slot: [rbp + disp] or [rsp + disp], no index. */
+static bool stack_slot(const cs_x86_op *op)
+{
+	return op->type == X86_OP_MEM && op->mem.index == X86_REG_INVALID &&
+	       (op->mem.base == X86_REG_RBP || op->mem.base == X86_REG_RSP);
+}
+
 struct trace {
 	struct vartype *vt;
 	struct vt_file *f;
@@ -722,11 +729,235 @@ static bool global_pointer(struct trace *tr, const cs_insn *in, struct candidate
 	return out->type != NULL;
 }
 
+/* The subprogram of @cu whose code holds @pc (functions nested in others are not seen). */
+static bool function_at(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	if (dwarf_child(cu, out) != 0)
+		return false;
+	do {
+		if (dwarf_tag(out) == DW_TAG_subprogram && dwarf_haspc(out, pc) > 0)
+			return true;
+	} while (dwarf_siblingof(out, out) == 0);
+	return false;
+}
+
+/*
+ * The frame base of the function at @pc as register + constant (*reg, *k): DW_OP_bregN k,
+ * DW_OP_regN (k 0: clang's rbp), or DW_OP_call_frame_cfa, which the call frame information
+ * puts in terms of a register (gcc's CFA = rbp + 16 after the prologue).
+ */
+static bool frame_base(struct trace *tr, Dwarf_Addr pc, int *reg, int64_t *k)
+{
+	Dwarf_Die fn;
+	Dwarf_Attribute at;
+	Dwarf_Op *expr, *cfa;
+	size_t len, nr_cfa;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr cfi_bias;
+	Dwarf_Frame *frame;
+	bool ok = false;
+
+	if (!function_at(tr->cu, pc, &fn) || !dwarf_attr_integrate(&fn, DW_AT_frame_base, &at) ||
+	    dwarf_getlocation_addr(&at, pc, &expr, &len, 1) != 1 || len != 1)
+		return false;
+	if (expr[0].atom >= DW_OP_breg0 && expr[0].atom <= DW_OP_breg15) {
+		*reg = expr[0].atom - DW_OP_breg0;
+		*k = (int64_t)expr[0].number;
+		return true;
+	}
+	if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg15) {
+		*reg = expr[0].atom - DW_OP_reg0;
+		*k = 0;
+		return true;
+	}
+	if (expr[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	cfi = dwfl_module_eh_cfi(tr->f->mod, &cfi_bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc + tr->bias - cfi_bias, &frame) != 0)
+		return false;
+	/* libdw gives a register + offset rule as DW_OP_bregx reg offset */
+	if (dwarf_frame_cfa(frame, &cfa, &nr_cfa) == 0 && nr_cfa == 1) {
+		if (cfa[0].atom == DW_OP_bregx && cfa[0].number < 16) {
+			*reg = (int)cfa[0].number;
+			*k = (int64_t)cfa[0].number2;
+			ok = true;
+		} else if (cfa[0].atom >= DW_OP_breg0 && cfa[0].atom <= DW_OP_breg15) {
+			*reg = cfa[0].atom - DW_OP_breg0;
+			*k = (int64_t)cfa[0].number;
+			ok = true;
+		}
+	}
+	free(frame);
+	return ok;
+}
+
+struct slot_scan {
+	Dwarf_Addr pc;
+	int64_t fbreg;		/* the slot as an offset from the frame base */
+	struct candidate *best;
+};
+
+/* A local whose home at @pc is the slot (DW_OP_fbreg N), a pointer to a struct. */
+static void slot_var(Dwarf_Die *die, void *arg)
+{
+	struct slot_scan *ss = arg;
+	Dwarf_Attribute at;
+	Dwarf_Op *expr;
+	size_t len;
+	Dwarf_Die t, p;
+
+	if (ss->best->type || !dwarf_attr_integrate(die, DW_AT_location, &at) ||
+	    dwarf_getlocation_addr(&at, ss->pc, &expr, &len, 1) != 1 || len != 1 ||
+	    expr[0].atom != DW_OP_fbreg || (int64_t)expr[0].number != ss->fbreg)
+		return;
+	if (!type_of(die, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type ||
+	    !type_of(&t, &p) || !strip(&p, &p))
+		return;
+	ss->best->type = struct_name(&p);
+	ss->best->size = die_size(&p);
+	ss->best->die = p;
+	ss->best->var = dwarf_diename(die);
+	ss->best->offset = 0;
+}
+
+/*
+ * A pointer loaded from a stack slot (mov -0x20(%rbp),%rax: unoptimised code keeps every
+ * local in memory): the local living in that slot at instruction @idx, by the function's
+ * frame base.
+ */
+static bool slot_type(struct trace *tr, size_t idx, const cs_x86_op *op, struct candidate *out)
+{
+	Dwarf_Addr pc = tr->insn[idx].address - tr->bias;
+	struct candidate best = { 0 };
+	struct slot_scan ss = { pc, 0, &best };
+	int reg;
+	int64_t k;
+
+	if (!frame_base(tr, pc, &reg, &k) || reg != dwarf_reg(op->mem.base))
+		return false;
+	ss.fbreg = op->mem.disp - k;	/* the slot is reg + disp = (reg + k) + (disp - k) */
+	scan_pc(tr->cu, pc, 0, false, slot_var, &ss);
+	if (!best.type)
+		return false;
+	*out = best;
+	return true;
+}
+
+static bool callee_saved(int reg)
+{
+	return reg == 3 || reg == 6 || (reg >= 12 && reg <= 15);
+}
+
+/* Whether instruction @in writes register @reg (DWARF number; a pop restores, no value). */
+static bool writes_reg(struct trace *tr, const cs_insn *in, int reg)
+{
+	cs_regs rd, wr;
+	uint8_t nr_rd, nr_wr;
+
+	if (in->id == X86_INS_POP ||
+	    cs_regs_access(tr->vt->cs, in, rd, &nr_rd, wr, &nr_wr) != CS_ERR_OK)
+		return false;
+	for (uint8_t i = 0; i < nr_wr; i++)
+		if (dwarf_reg((x86_reg)wr[i]) == reg)
+			return true;
+	return false;
+}
+
+/*
+ * The one instruction of the function that sets @reg, when there is exactly one and it comes
+ * before @idx: a loop keeps a pointer computed before it in a callee-saved register across
+ * the hooks' calls, and the only value the register can hold there is that one.
+ */
+static size_t unique_def(struct trace *tr, size_t idx, int reg)
+{
+	size_t def = SIZE_MAX;
+
+	for (size_t j = 0; j < tr->n; j++) {
+		if (!writes_reg(tr, &tr->insn[j], reg))
+			continue;
+		if (def != SIZE_MAX)
+			return SIZE_MAX;
+		def = j;
+	}
+	return def < idx ? def : SIZE_MAX;
+}
+
+static bool reg_type(struct trace *tr, size_t idx, int reg, int depth, struct candidate *out);
+
+/* The type @reg holds after instruction @j, which sets it. */
+static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct candidate *out)
+{
+	const cs_insn *in = &tr->insn[j];
+	const cs_x86 *x = &in->detail->x86;
+	struct candidate up = { 0 };
+	int src_reg;
+
+	if (x->op_count != 2)
+		return false;
+	if (x->operands[1].type == X86_OP_REG && in->id == X86_INS_MOV) {
+		src_reg = dwarf_reg(x->operands[1].reg);
+		return src_reg >= 0 && src_reg != 7 && reg_type(tr, j, src_reg, depth + 1, out);
+	}
+	if (x->operands[1].type == X86_OP_IMM &&
+	    (in->id == X86_INS_ADD || in->id == X86_INS_SUB)) {
+		/* &p->member computed in place (add $0x8,%rax) */
+		int64_t d = in->id == X86_INS_ADD ? x->operands[1].imm : -x->operands[1].imm;
+
+		if (!reg_type(tr, j, reg, depth + 1, &up))
+			return false;
+		up.offset += d;
+		if (up.offset < 0 || (uint64_t)up.offset >= up.size) {
+			free(up.type);
+			return false;
+		}
+		*out = up;
+		return true;
+	}
+	if (x->operands[1].type == X86_OP_MEM && x->operands[1].mem.base == X86_REG_RIP &&
+	    in->id == X86_INS_MOV)
+		return global_pointer(tr, in, out);	/* mov file(%rip),%r12 */
+	if (x->operands[1].type != X86_OP_MEM || x->operands[1].mem.index != X86_REG_INVALID ||
+	    x->operands[1].mem.base == X86_REG_RIP)
+		return false;
+	if (in->id == X86_INS_MOV && stack_slot(&x->operands[1]) &&
+	    slot_type(tr, j, &x->operands[1], out))
+		return true;	/* a local's stack slot */
+	src_reg = dwarf_reg(x->operands[1].mem.base);
+	if (src_reg < 0 || src_reg == 7 || !reg_type(tr, j, src_reg, depth + 1, &up))
+		return false;
+	if (in->id == X86_INS_LEA) {	/* &up->member: the same object, further in */
+		up.offset += x->operands[1].mem.disp;
+		if (up.offset < 0 || (uint64_t)up.offset >= up.size) {
+			free(up.type);
+			return false;
+		}
+		*out = up;
+		return true;
+	}
+	if (in->id == X86_INS_MOV) {	/* up->member, a pointer: its pointee */
+		Dwarf_Die p;
+		int64_t at = up.offset + x->operands[1].mem.disp;
+
+		free(up.type);
+		if (at < 0 || !member_pointee(&up.die, (uint64_t)at, &p, 0))
+			return false;
+		memset(out, 0, sizeof(*out));
+		out->type = struct_name(&p);
+		out->size = die_size(&p);
+		out->die = p;
+		out->var = NULL;
+		return out->type != NULL;
+	}
+	return false;
+}
+
 /*
  * What struct the pointer in @reg points into just before instruction @idx (and at which
  * offset): a variable living in it (location lists), else, within the few instructions
  * before, the load or address computation that set it from another typed register
- * (mov 0x30(%rdi),%rax with %rdi a struct buffer_head *: %rax is its b_bdev), or a copy.
+ * (mov 0x30(%rdi),%rax with %rdi a struct buffer_head *: %rax is its b_bdev), a local's stack
+ * slot, or a copy.  Calls keep callee-saved registers; where the code before is no straight
+ * line, a callee-saved register set once in the whole function has that value.
  */
 static bool reg_type(struct trace *tr, size_t idx, int reg, int depth, struct candidate *out)
 {
@@ -738,69 +969,31 @@ static bool reg_type(struct trace *tr, size_t idx, int reg, int depth, struct ca
 		*out = best;
 		return true;
 	}
-	if (depth >= 3)
+	if (depth >= 4)
 		return false;
 	for (size_t j = idx; j-- > 0 && idx - j <= 12;) {
 		const cs_insn *in = &tr->insn[j];
-		const cs_x86 *x = &in->detail->x86;
-		struct candidate up = { 0 };
-		int src_reg;
 
+		if (cs_insn_group(tr->vt->cs, in, CS_GRP_CALL) && callee_saved(reg))
+			continue;
 		if (cs_insn_group(tr->vt->cs, in, CS_GRP_JUMP) ||
 		    cs_insn_group(tr->vt->cs, in, CS_GRP_CALL) ||
-		    cs_insn_group(tr->vt->cs, in, CS_GRP_RET))
-			return false;	/* the block ends: give up rather than guess */
-		if (!x->op_count || x->operands[0].type != X86_OP_REG ||
-		    dwarf_reg(x->operands[0].reg) != reg)
-			continue;
-		if (x->op_count != 2)
-			return false;
-		if (x->operands[1].type == X86_OP_REG && in->id == X86_INS_MOV) {
-			src_reg = dwarf_reg(x->operands[1].reg);
-			return src_reg >= 0 && src_reg != 7 &&
-			       reg_type(tr, j, src_reg, depth + 1, out);
-		}
-		if (x->operands[1].type == X86_OP_MEM && x->operands[1].mem.base == X86_REG_RIP &&
-		    in->id == X86_INS_MOV)
-			return global_pointer(tr, in, out);	/* mov file(%rip),%r12 */
-		if (x->operands[1].type != X86_OP_MEM || x->operands[1].mem.index != X86_REG_INVALID ||
-		    x->operands[1].mem.base == X86_REG_RIP)
-			return false;
-		src_reg = dwarf_reg(x->operands[1].mem.base);
-		if (src_reg < 0 || src_reg == 7 || !reg_type(tr, j, src_reg, depth + 1, &up))
-			return false;
-		if (in->id == X86_INS_LEA) {	/* &up->member: the same object, further in */
-			up.offset += x->operands[1].mem.disp;
-			if (up.offset < 0 || (uint64_t)up.offset >= up.size) {
-				free(up.type);
-				return false;
-			}
-			*out = up;
-			return true;
-		}
-		if (in->id == X86_INS_MOV) {	/* up->member, a pointer: its pointee */
-			Dwarf_Die p;
-			int64_t at = up.offset + x->operands[1].mem.disp;
+		    cs_insn_group(tr->vt->cs, in, CS_GRP_RET)) {
+			size_t def = callee_saved(reg) ? unique_def(tr, idx, reg) : SIZE_MAX;
 
-			free(up.type);
-			if (at < 0 || !member_pointee(&up.die, (uint64_t)at, &p, 0))
-				return false;
-			memset(out, 0, sizeof(*out));
-			out->type = struct_name(&p);
-			out->size = die_size(&p);
-			out->die = p;
-			out->var = NULL;
-			return out->type != NULL;
+			/* the block ends: give up rather than guess, unless one value is possible */
+			return def != SIZE_MAX && def_type(tr, def, reg, depth, out);
 		}
-		return false;
+		if (!writes_reg(tr, in, reg))
+			continue;
+		return def_type(tr, j, reg, depth, out);
 	}
 	return false;
 }
 
 /*
  * No variable lives in the base register: follow how the register got its value in the
- * instructions before (perf's data-type profiling does the same), decoding the function from
- * its start up to the access.
+ * instructions before (perf's data-type profiling does the same), decoding the whole function.
  */
 static bool traced_type(struct vartype *vt, struct vt_file *f, const struct sym_entry *se,
 			uint64_t off, Dwarf_Die *cu, Dwarf_Addr bias, int reg, int64_t disp,
@@ -812,9 +1005,12 @@ static bool traced_type(struct vartype *vt, struct vt_file *f, const struct sym_
 	struct candidate c = { 0 };
 	bool ok = false;
 
-	if (!code || off >= len || off > 4096)
+	if (!code || off >= len || off > 16384)
 		return false;
-	n = cs_disasm(vt->cs, code, off + 16 < len ? off + 16 : len, se->dwfl_addr, 0, &tr.insn);
+	/* the whole function: a register set once in it is known anywhere after */
+	if (se->size > off && se->size < len)
+		len = se->size;
+	n = cs_disasm(vt->cs, code, len < 16384 ? len : 16384, se->dwfl_addr, 0, &tr.insn);
 	tr.n = n;
 	for (idx = 0; idx < n && tr.insn[idx].address != se->dwfl_addr + off; idx++)
 		;
@@ -884,6 +1080,16 @@ static bool hook_argument(struct vartype *vt, struct vt_file *f, const struct sy
 			op->mem.base = y->operands[1].reg;
 			op->mem.index = X86_REG_INVALID;
 			found = true;
+		} else if (insn[j].id == X86_INS_MOV && y->operands[1].type == X86_OP_MEM) {
+			/* a pointer loaded into rdi (mov -0x10(%rbp),%rdi): what rdi holds at
+			 * the call, traced from that load */
+			memset(op, 0, sizeof(*op));
+			op->type = X86_OP_MEM;
+			op->mem.base = X86_REG_RDI;
+			op->mem.index = X86_REG_INVALID;
+			*at = off;
+			found = true;
+			break;
 		}
 		if (found)
 			*at = insn[j].address - se->dwfl_addr;
@@ -1087,13 +1293,6 @@ static int reg_of_op(const cs_x86_op *op)
 	return r >= 0 && r < 16 ? r : -1;
 }
 
-/* A local's stack slot: [rbp + disp] or [rsp + disp], no index. */
-static bool stack_slot(const cs_x86_op *op)
-{
-	return op->type == X86_OP_MEM && op->mem.index == X86_REG_INVALID &&
-	       (op->mem.base == X86_REG_RBP || op->mem.base == X86_REG_RSP);
-}
-
 /*
  * The variable that receives what the call at @sym+@off returns: follow the result from rax
  * through the instructions after the call (and the stack slots it is spilled to), to a
@@ -1111,7 +1310,7 @@ static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct s
 	bool found = false;
 	/* stack slots holding it: -O0 code spills the result around the hooks' calls */
 	struct { x86_reg base; int64_t disp; } slots[8];
-	int nr_slots = 0;
+	int nr_slots = 0, jumps = 0;
 
 	if (!code || !vt->cs_open)
 		return false;
@@ -1142,6 +1341,23 @@ static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct s
 			/* Calls keep callee-saved registers: an instrumented program calls its
 			 * hooks between the allocation and the store of its result. */
 			regs &= callee_saved;
+			continue;
+		}
+		if (insn[i].id == X86_INS_JMP && x->op_count == 1 &&
+		    x->operands[0].type == X86_OP_IMM && jumps++ < 2 &&
+		    (uint64_t)x->operands[0].imm >= se->dwfl_addr &&
+		    (uint64_t)x->operands[0].imm - se->dwfl_addr < se->size) {
+			/* the block continues elsewhere (two call sites sharing the store):
+			 * decode on from there */
+			uint64_t to = (uint64_t)x->operands[0].imm - se->dwfl_addr;
+			const uint8_t *more = code_at(f, se, to, &len);
+
+			cs_free(insn, n);
+			n = more ? cs_disasm(vt->cs, more, len < 256 ? len : 256,
+					     se->dwfl_addr + to, 24, &insn) : 0;
+			if (!n)
+				return false;
+			i = (size_t)-1;	/* the loop's i++ makes it 0 */
 			continue;
 		}
 		if (insn[i].id == X86_INS_JMP || insn[i].id == X86_INS_RET)
@@ -1217,10 +1433,17 @@ int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, u
 		return cache_put(f, key, VT_NO_DEBUGINFO, NULL);
 	if (!alloc_receiver(vt, f, se, off, cu, bias, &var))
 		return cache_put(f, key, VT_NO_VARIABLE, NULL);
-	if (!type_of(&var, &t) || !strip(&t, &t) || !type_of(&t, &p) || !strip(&p, &p))
+	if (!type_of(&var, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type)
 		return cache_put(f, key, VT_NOT_STRUCT, NULL);
-	sz = die_size(&p);
 	a.var = keep(vt, xstrdup(dwarf_diename(&var) ? dwarf_diename(&var) : "?"));
+	if (!type_of(&t, &p) || !strip(&p, &p)) {
+		/* A void *: no type, but the variable names the block (its accesses may type
+		 * it) */
+		a.origin = keep(vt, xasprintf("malloc(%" PRIu64 ") in %s for %s", size, sym, a.var));
+		*out = a;
+		return cache_put(f, key, VT_OK, &a);
+	}
+	sz = die_size(&p);
 	name = struct_name(&p);
 	if (name && sz && sz <= size) {
 		a.type = keep(vt, name);

@@ -94,7 +94,10 @@ int vartype__section_sym(struct vartype *vt, const char *path, const char *secti
 int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint64_t off,
 		     char *buf, size_t size);
 
-/* The type of @size bytes allocated by the call at @sym+@off of @path.  0 or a reason. */
+/*
+ * The type of @size bytes allocated by the call at @sym+@off of @path.  0 or a reason; 0 with
+ * a NULL type when the variable it is stored to is a void * (@var still names it).
+ */
 int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, uint64_t off,
 			uint64_t size, struct vartype_answer *out);
 

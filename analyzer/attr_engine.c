@@ -7,12 +7,40 @@
 #include "analyzer/attr_engine.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/xalloc.h"
+
+/*
+ * A heap block whose allocation says nothing of its type (malloc into a void *, a byte
+ * buffer for placement new): the types its accesses' operands name, one vote per type and
+ * element grid.
+ * @fallback:	the type the allocation gave it (a byte array), NULL for none
+ * @chosen:	the vote believed (-1: none yet), recomputed when @dirty
+ */
+struct attr_block {
+	uint64_t base, size;
+	const char *var, *origin, *fallback;
+	struct attr_vote *votes;
+	size_t nr_votes, cap_votes;
+	int chosen;
+	bool dirty;
+	const char *typed_origin;
+};
+
+/* The allocation a sample fell in, as attribution found it (for naming its element). */
+struct alloc_view {
+	struct attr_block *block;
+	uint32_t block_id;		/* 1 + index into blocks */
+	const char *var;		/* the variable holding it, NULL when unknown */
+	const char *elem_type;		/* the type of its elements, NULL when unknown */
+	uint64_t grid, elem_size;	/* the first element's address, the element size */
+};
 
 /* A one-member layout for a scalar variable or heap array. */
 struct attr_scalar {
@@ -45,6 +73,7 @@ void attr_engine__init(struct attr_engine *e)
 	memset(e, 0, sizeof(*e));
 	alloc_index__init(&e->allocs);
 	u64map__init(&e->warned);
+	u64map__init(&e->block_of);
 }
 
 void attr_engine__exit(struct attr_engine *e)
@@ -60,6 +89,14 @@ void attr_engine__exit(struct attr_engine *e)
 	for (size_t i = 0; i < e->nr_warnings; i++)
 		free(e->warnings[i]);
 	free(e->warnings);
+	for (size_t i = 0; i < e->nr_blocks; i++) {
+		for (size_t k = 0; k < e->blocks[i]->nr_votes; k++)
+			free(e->blocks[i]->votes[k].sites);
+		free(e->blocks[i]->votes);
+		free(e->blocks[i]);
+	}
+	free(e->blocks);
+	u64map__exit(&e->block_of);
 	free(e->hints);
 	free(e->rmw);
 	u64map__exit(&e->warned);
@@ -264,13 +301,161 @@ static void evidence_variable(struct attr_engine *e, const struct fields_sample 
 						   a.size, a.origin };
 }
 
-/* An allocation record; the collector's carry no type: the call site's variables tell it. */
+/* --- heap blocks typed by their accesses --- */
+
+/* Whether vote @in lies inside @out's elements, at the place it was seen. */
+static bool vote_inside(const struct attr_vote *out, const struct attr_vote *in,
+			const struct attr_types *types)
+{
+	const struct flat_layout *l;
+	uint64_t at;
+
+	if (in->size >= out->size || !(l = types->find(types->ctx, out->type)))
+		return false;
+	/* @in's first element relative to an element of @out */
+	at = (in->phase + out->size - out->phase % out->size) % out->size;
+	return at + in->size <= out->size && flat_layout__find_type_at(l, at, in->type) != -1;
+}
+
+static bool vote_tiles(const struct attr_vote *v, uint64_t block_size)
+{
+	return v->size && block_size > v->phase && (block_size - v->phase) % v->size == 0;
+}
+
+int attr_votes__choose(const struct attr_vote *v, size_t nr, uint64_t block_size,
+		       const struct attr_types *types)
+{
+	int best = -1;
+	uint64_t best_score = 0;
+	size_t best_sites = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t score = v[i].accesses;
+		size_t sites = v[i].nr_sites;
+		bool better;
+
+		for (size_t k = 0; k < nr; k++)
+			if (k != i && vote_inside(&v[i], &v[k], types)) {
+				score += v[k].accesses;
+				sites += v[k].nr_sites;
+			}
+		if (best < 0)
+			better = true;
+		else if (vote_tiles(&v[i], block_size) != vote_tiles(&v[best], block_size))
+			better = vote_tiles(&v[i], block_size);
+		else if (score != best_score)
+			better = score > best_score;
+		else
+			better = sites > best_sites;
+		if (better) {
+			best = (int)i;
+			best_score = score;
+			best_sites = sites;
+		}
+	}
+	return best;
+}
+
+/* The block of allocation @ae, made on first use. */
+static struct attr_block *block_of(struct attr_engine *e, const struct alloc_entry *ae,
+				   uint32_t *id)
+{
+	uint64_t key = (uint64_t)(ae - e->allocs.entries), i;
+	struct attr_block *b;
+
+	if (!u64map__get(&e->block_of, key, &i)) {
+		i = e->nr_blocks;
+		e->blocks = xgrow(e->blocks, &e->cap_blocks, i + 1, sizeof(*e->blocks));
+		b = xcalloc(1, sizeof(*b));
+		b->base = ae->base;
+		b->size = ae->size;
+		b->origin = ae->origin;
+		b->chosen = -1;
+		e->blocks[e->nr_blocks++] = b;
+		u64map__set(&e->block_of, key, i);
+	}
+	*id = (uint32_t)i + 1;
+	return e->blocks[i];
+}
+
+/* Count an access whose operand names @type at @base as a vote for the block's elements. */
+static void block_vote(struct attr_engine *e, struct attr_block *b, const struct attr_fact *op,
+		       uint64_t ip)
+{
+	const struct flat_layout *l = op->type ? attr_engine__find_type(e, op->type) : NULL;
+	struct attr_vote *v = NULL;
+	uint64_t phase;
+
+	if (!l || !l->size || op->base < b->base || op->base - b->base + l->size > b->size)
+		return;
+	phase = (op->base - b->base) % l->size;
+	for (size_t i = 0; i < b->nr_votes && !v; i++)
+		if (b->votes[i].size == l->size && b->votes[i].phase == phase &&
+		    flat_layout__same_type(b->votes[i].type, op->type))
+			v = &b->votes[i];
+	if (!v) {
+		b->votes = xgrow(b->votes, &b->cap_votes, b->nr_votes + 1, sizeof(*b->votes));
+		v = &b->votes[b->nr_votes++];
+		*v = (struct attr_vote){ .type = op->type, .size = l->size, .phase = phase };
+	}
+	v->accesses++;
+	b->dirty = true;
+	for (size_t i = 0; i < v->nr_sites; i++)
+		if (v->sites[i] == ip)
+			return;
+	v->sites = xgrow(v->sites, &v->cap_sites, v->nr_sites + 1, sizeof(*v->sites));
+	v->sites[v->nr_sites++] = ip;
+}
+
+static const struct attr_vote *block_type(struct attr_engine *e, struct attr_block *b)
+{
+	struct attr_types types = { find_type, e };
+
+	if (b->dirty) {
+		b->chosen = attr_votes__choose(b->votes, b->nr_votes, b->size, &types);
+		b->dirty = false;
+	}
+	return b->chosen >= 0 ? &b->votes[b->chosen] : NULL;
+}
+
+/* The allocation fact of block @b for @addr: its elements' type where its accesses tell it. */
+static void block_fact(struct attr_engine *e, struct attr_block *b, uint64_t addr,
+		       struct attr_fact *f, struct alloc_view *av)
+{
+	const struct attr_vote *v = block_type(e, b);
+	uint64_t grid;
+
+	*f = (struct attr_fact){ ATTR_ALLOC, b->fallback, b->base, b->size, b->origin };
+	av->block = b;
+	av->var = b->var;
+	if (!v || addr < b->base + v->phase)
+		return;		/* a header before the first element stays untyped */
+	grid = b->base + v->phase;
+	f->type = v->type;
+	f->base = grid + (addr - grid) / v->size * v->size;
+	f->size = v->size;
+	if (!b->typed_origin)
+		b->typed_origin = attr_engine__own(e, xasprintf("%s, typed by its accesses",
+								b->origin ? b->origin : "heap"));
+	f->origin = b->typed_origin;
+	av->elem_type = v->type;
+	av->grid = grid;
+	av->elem_size = v->size;
+}
+
+/*
+ * An allocation record; the collector's carry no type: the call site's variables tell it,
+ * else (a void *, a byte buffer) the operands of the accesses to it (@op: this access's).
+ */
 static void evidence_alloc(struct attr_engine *e, const struct fields_sample *s,
-			   struct attr_query *q, struct attr_fact *facts)
+			   struct attr_query *q, struct attr_fact *facts,
+			   const struct attr_fact *op, struct alloc_view *av)
 {
 	const struct alloc_entry *ae = alloc_index__find(&e->allocs, s->addr, s->time);
 	struct attr_answer a = { 0 };
 	struct attr_fact *f;
+	struct attr_block *b;
+	bool site;
 
 	if (!ae) {
 		if (e->allocs.nr)
@@ -279,39 +464,148 @@ static void evidence_alloc(struct attr_engine *e, const struct fields_sample *s,
 	}
 	f = &facts[q->nr_facts++];
 	alloc_entry__fact(ae, f);
-	if (f->type || !ae->site || e->src->alloc_site(e->src->ctx, ae->pid, ae->site, ae->size, &a))
+	if (f->type)
 		return;
-	if (a.scalar) {
-		f->type = scalar_layout(e, a.type, a.var, "heap array", ae->size, a.elem_size);
-	} else {
+	site = ae->site && !e->src->alloc_site(e->src->ctx, ae->pid, ae->site, ae->size, &a);
+	if (site && a.type && !a.scalar) {
 		/* An array of structs: each element is an instance. */
 		f->type = a.type;
 		f->base = ae->base + (s->addr - ae->base) / a.size * a.size;
 		f->size = a.size;
+		f->origin = a.origin;
+		*av = (struct alloc_view){ .var = a.var, .elem_type = a.type, .grid = ae->base,
+					   .elem_size = a.size };
+		return;
 	}
-	f->origin = a.origin;
+	if (site && a.type && a.elem_size > 1) {
+		f->type = scalar_layout(e, a.type, a.var, "heap array", ae->size, a.elem_size);
+		f->origin = a.origin;
+		return;
+	}
+	/* untyped (a void *), or bytes (placement new into a char buffer): ask its accesses */
+	b = block_of(e, ae, &av->block_id);
+	if (site && !b->var) {
+		b->var = a.var;
+		b->origin = a.origin;
+		if (a.type)
+			b->fallback = scalar_layout(e, a.type, a.var, "heap array", ae->size,
+						    a.elem_size);
+	}
+	if (op)
+		block_vote(e, b, op, s->ip);
+	block_fact(e, b, s->addr, f, av);
 }
 
-int attr_engine__resolve(struct attr_engine *e, const struct attr_sources *src,
-			 const struct fields_sample *s, struct attr_result *res)
+/* "stats[3]" for a result that is an element of a heap array whose variable is known. */
+static void name_element(const struct alloc_view *av, struct attr_result *res)
+{
+	if (!av->var || !av->elem_type || !av->elem_size || !res->layout ||
+	    !flat_layout__same_type(res->layout->name, av->elem_type) || res->base < av->grid ||
+	    (res->base - av->grid) % av->elem_size)
+		return;
+	snprintf(res->element, sizeof(res->element), "%s[%" PRIu64 "]", av->var,
+		 (res->base - av->grid) / av->elem_size);
+}
+
+int attr_engine__resolve_later(struct attr_engine *e, const struct attr_sources *src,
+			       const struct fields_sample *s, struct attr_result *res,
+			       struct attr_pending *p)
 {
 	struct attr_types types = { find_type, e };
 	struct attr_fact facts[8];
 	struct attr_query q = { .addr = s->addr, .facts = facts };
+	struct alloc_view av = { 0 };
+	int rc;
 
 	if (!e->prepared) {
 		alloc_index__prepare(&e->allocs);
 		e->prepared = true;
 	}
 	e->src = src;
+	memset(p, 0, sizeof(*p));
+	p->addr = s->addr;
 	if (!s->addr) {
 		q.why_not[ATTR_OPERAND] = ATTR_NO_ADDR;
 	} else {
 		evidence_operand(e, s, &q, facts);
+		if (q.nr_facts)
+			p->operand = facts[0];
 		evidence_variable(e, s, &q, facts);
-		evidence_alloc(e, s, &q, facts);
+		evidence_alloc(e, s, &q, facts, q.nr_facts && facts[0].kind == ATTR_OPERAND ?
+						&facts[0] : NULL, &av);
 		for (size_t k = 0; k < e->nr_hints && q.nr_facts < 8; k++)
 			facts[q.nr_facts++] = e->hints[k];
 	}
-	return attribution__resolve(&types, &q, res);
+	p->block = av.block_id;
+	rc = attribution__resolve(&types, &q, res);
+	name_element(&av, res);
+	return rc;
+}
+
+int attr_engine__resolve(struct attr_engine *e, const struct attr_sources *src,
+			 const struct fields_sample *s, struct attr_result *res)
+{
+	struct attr_pending p;
+
+	return attr_engine__resolve_later(e, src, s, res, &p);
+}
+
+void attr_engine__finish(struct attr_engine *e)
+{
+	for (size_t i = 0; i < e->nr_blocks; i++) {
+		struct attr_block *b = e->blocks[i];
+		struct attr_types types = { find_type, e };
+		const struct attr_vote *v = block_type(e, b);
+		uint64_t against = 0;
+		size_t nr_against = 0;
+		const struct attr_vote *other = NULL;
+
+		if (!v)
+			continue;
+		for (size_t k = 0; k < b->nr_votes; k++) {
+			const struct attr_vote *w = &b->votes[k];
+
+			if (w == v || vote_inside(v, w, &types))
+				continue;
+			against += w->accesses;
+			nr_against++;
+			if (!other || w->accesses > other->accesses)
+				other = w;
+		}
+		if (!other)
+			continue;
+		attr_engine__warn(e, 0, "heap block %s (%s): its accesses disagree on its type: "
+				  "%s (%" PRIu64 "-byte elements from +%" PRIu64 ") by %" PRIu64
+				  " access%s at %zu site%s, %zu other type%s by %" PRIu64
+				  " (the most: %s, %" PRIu64 " at %zu site%s); taken as %s, %s",
+				  b->var ? b->var : "?", b->origin ? b->origin : "malloc", v->type,
+				  v->size, v->phase, v->accesses, v->accesses == 1 ? "" : "es",
+				  v->nr_sites, v->nr_sites == 1 ? "" : "s", nr_against,
+				  nr_against == 1 ? "" : "s", against, other->type, other->accesses,
+				  other->nr_sites, other->nr_sites == 1 ? "" : "s", v->type,
+				  vote_tiles(v, b->size) && !vote_tiles(other, b->size) ?
+					  "whose elements tile the block" : "the most accesses");
+	}
+}
+
+int attr_engine__settle(struct attr_engine *e, const struct attr_pending *p,
+			struct attr_result *res)
+{
+	struct attr_types types = { find_type, e };
+	struct attr_fact facts[8];
+	struct attr_query q = { .addr = p->addr, .facts = facts };
+	struct alloc_view av = { 0 };
+	int rc;
+
+	if (p->operand.kind != ATTR_NONE)
+		facts[q.nr_facts++] = p->operand;
+	if (p->block && p->block <= e->nr_blocks)
+		block_fact(e, e->blocks[p->block - 1], p->addr, &facts[q.nr_facts++], &av);
+	for (size_t k = 0; k < e->nr_hints && q.nr_facts < 8; k++)
+		facts[q.nr_facts++] = e->hints[k];
+	if (!q.nr_facts)
+		q.why_not[ATTR_OPERAND] = ATTR_NO_OBJECT;
+	rc = attribution__resolve(&types, &q, res);
+	name_element(&av, res);
+	return rc;
 }

@@ -68,7 +68,7 @@ struct attr_answer {
  * @variable:	the global or static variable holding the data address: ATTR_OK with @a
  *		(@a->type NULL: not a question for variables, e.g. heap or stack), or why not
  * @alloc_site:	the type an allocating call at @site of process @pid stores its @size-byte block
- *		as: 0 with @a, else nonzero
+ *		as: 0 with @a (@a->type NULL: a void *, @a->var its name), else nonzero
  * @find_type:	a type's flat layout, NULL when no object at hand has it
  */
 struct attr_sources {
@@ -83,6 +83,47 @@ struct attr_sources {
 };
 
 struct attr_scalar;
+struct attr_block;
+
+/**
+ * struct attr_vote - what the typed accesses to one heap block say its elements are.
+ * @type:	the type an access's operand named (borrowed from the sources)
+ * @size:	its size: the element size it implies
+ * @phase:	where the first whole element starts in the block (a header may come first)
+ * @accesses:	samples that said so
+ * @nr_sites:	distinct code addresses among them
+ */
+struct attr_vote {
+	const char *type;
+	uint64_t size, phase;
+	uint64_t accesses;
+	size_t nr_sites;
+	uint64_t *sites;
+	size_t cap_sites;
+};
+
+/*
+ * Of @nr votes about one @block_size-byte block, the element type to believe, by evidence:
+ * each vote counts its own accesses and those of the votes whose type lies inside its
+ * elements at the place they were seen (an operand typed as a member's struct supports its
+ * container); an element size that tiles the block from its phase outranks one that does
+ * not; then the most accesses, the most sites.  Returns its index, -1 when @nr is 0.
+ */
+int attr_votes__choose(const struct attr_vote *v, size_t nr, uint64_t block_size,
+		       const struct attr_types *types);
+
+/**
+ * struct attr_pending - a sample in a heap block whose type its accesses tell, waiting for
+ * all of them (attr_engine__resolve_later, attr_engine__settle).
+ * @block:	1 + the block's index; 0 when the answer given is final
+ * @addr:	the sample's data address
+ * @operand:	the fact the access's own operand gave (kind ATTR_NONE: none)
+ */
+struct attr_pending {
+	uint32_t block;
+	uint64_t addr;
+	struct attr_fact operand;
+};
 
 struct attr_engine {
 	struct alloc_index allocs;
@@ -100,6 +141,9 @@ struct attr_engine {
 	char **warnings;
 	size_t nr_warnings, cap_warnings, next_warning;
 	struct u64map warned;
+	struct attr_block **blocks;	/* heap blocks typed by their accesses */
+	size_t nr_blocks, cap_blocks;
+	struct u64map block_of;		/* allocation entry index -> index into blocks */
 	const struct attr_sources *src;	/* of the sample being resolved */
 };
 
@@ -136,8 +180,26 @@ const char *attr_engine__next_warning(struct attr_engine *e);
 /* A type's layout: a scalar's made here, else @src's. */
 const struct flat_layout *attr_engine__find_type(struct attr_engine *e, const char *type);
 
-/* Attribute one memory sample: 0 resolved, 1 not (res->reason says why). */
+/*
+ * Attribute one memory sample: 0 resolved, 1 not (res->reason says why).  A sample in a heap
+ * block of unknown type (malloc into a void *, placement new into raw memory) is typed by
+ * what the block's accesses seen so far say (see attr_votes__choose).
+ */
 int attr_engine__resolve(struct attr_engine *e, const struct attr_sources *src,
 			 const struct fields_sample *s, struct attr_result *res);
+
+/*
+ * The same, for a caller that can wait for the last sample: where the answer depends on a
+ * heap block's type, @p->block is set; after attr_engine__finish(), attr_engine__settle()
+ * gives the answer all the block's accesses support.
+ */
+int attr_engine__resolve_later(struct attr_engine *e, const struct attr_sources *src,
+			       const struct fields_sample *s, struct attr_result *res,
+			       struct attr_pending *p);
+/* Decide every block's type; where its accesses disagree, say which won and why (a warning). */
+void attr_engine__finish(struct attr_engine *e);
+/* The final answer for a pending sample: 0 resolved, 1 not. */
+int attr_engine__settle(struct attr_engine *e, const struct attr_pending *p,
+			struct attr_result *res);
 
 #endif

@@ -110,6 +110,8 @@ struct attr_types {
  * @member:	index into @layout->members, -1 in a hole or padding
  * @path:	the member path with array indexes: "f_path.dentry", "in_flight[1]"
  * @origin:	the origin of the fact that named the type
+ * @element:	for an element of a heap array whose variable is known, its name: "stats[3]"
+ *		(empty otherwise)
  */
 struct attr_result {
 	enum attr_evidence kind;
@@ -121,6 +123,7 @@ struct attr_result {
 	int member;
 	char path[160];
 	const char *origin;
+	char element[64];
 };
 
 /* Decide one sample.  Returns 0 when resolved, 1 when not (@res->reason says why). */

@@ -315,8 +315,10 @@ static struct line_slot *slot_of(struct field_line *l, const struct attr_result 
 	s->member = member;
 	s->elem = elem;
 	s->offset = (uint32_t)(addr - l->addr);
-	if (layout)
+	if (layout) {
 		snprintf(s->path, sizeof(s->path), "%s", res->path);
+		snprintf(s->element, sizeof(s->element), "%s", res->element);
+	}
 	return s;
 }
 
@@ -362,6 +364,8 @@ void fields__add(struct fields *f, const struct attr_result *res, const struct f
 					     sizeof(*s->instances));
 			memset(&s->instances[k], 0, sizeof(s->instances[k]));
 			s->instances[k].base = res->base;
+			snprintf(s->instances[k].element, sizeof(s->instances[k].element), "%s",
+				 res->element);
 			u64map__set(inst, res->base, k);
 		}
 		s->instances[k].samples++;
@@ -837,11 +841,17 @@ void line_slot__name(const struct line_slot *s, struct strbuf *out)
 		return;
 	}
 	/* the member's own address (the element's for an array), where a watchpoint goes;
-	 * the object's base for bytes in no member */
-	strbuf__addf(out, "%s.%s @%#" PRIx64, s->layout->name, s->path[0] ? s->path : "?",
-		     s->member >= 0 ? s->base + s->layout->members[s->member].offset +
-					  s->elem * s->layout->members[s->member].elem_size
-				    : s->base);
+	 * the object's base for bytes in no member; a heap array's element by its index */
+	uint64_t at = s->member >= 0 ? s->base + s->layout->members[s->member].offset +
+					       s->elem * s->layout->members[s->member].elem_size
+				     : s->base;
+
+	if (s->element[0])
+		strbuf__addf(out, "%s.%s @%#" PRIx64 " (%s)", s->element,
+			     s->path[0] ? s->path : "?", at, s->layout->name);
+	else
+		strbuf__addf(out, "%s.%s @%#" PRIx64, s->layout->name, s->path[0] ? s->path : "?",
+			     at);
 }
 
 static void name_ip(fields_ip_namer namer, void *ctx, uint64_t ip, struct strbuf *out)

@@ -137,10 +137,11 @@ static inline int field_stats__read_mostly(const struct field_stats *s)
 	       (s->writes * 20 <= field_stats__plain_loads(s) && !field_stats__publishes(s));
 }
 
-/* One instance of a struct: its address and how hot it is. */
+/* One instance of a struct: its address, its name as a heap array's element, how hot it is. */
 struct field_instance {
 	uint64_t base;
 	uint64_t samples, hitm, stores;
+	char element[64];
 };
 
 /**
@@ -177,6 +178,7 @@ struct slot_write {
  * @member:	index into @layout->members, -1 for a hole or unattributed bytes
  * @elem:	for an array member, the element (each element is a slot of its own)
  * @path:	the member path as attribution named it ("in_flight[1]")
+ * @element:	the instance as an element of a heap array ("stats[3]"), empty when unnamed
  * @offset:	the lowest data address seen in the slot minus the line's address
  */
 struct line_slot {
@@ -185,6 +187,7 @@ struct line_slot {
 	int member;
 	uint64_t elem;
 	char path[160];
+	char element[64];
 	uint32_t offset;
 	struct field_stats st;
 	uint64_t redundant_rmw, rmw_checked;	/* from fields__add_rmw(), summed over @st.ips */

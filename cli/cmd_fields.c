@@ -635,6 +635,7 @@ static void print_slot_json(struct json *j, const struct field_line *l, size_t k
 	json__begin_object(j);
 	json__kstr(j, "type", s->layout ? s->layout->name : "");
 	json__kstr(j, "member", s->layout ? s->path : "");
+	json__kstr(j, "element", s->layout ? s->element : "");
 	json_addr(j, "instance", s->base);
 	json__ku64(j, "offset", s->offset);
 	json__ku64(j, "loads", s->st.loads);
@@ -786,6 +787,7 @@ static void print_json(struct fields_ctx *c, FILE *out)
 		for (size_t k = 0; k < fs->nr_instances && k < 10; k++) {
 			json__begin_object(&j);
 			json_addr(&j, "addr", fs->instances[k].base);
+			json__kstr(&j, "element", fs->instances[k].element);
 			json__ku64(&j, "samples", fs->instances[k].samples);
 			json__ku64(&j, "hitm", fs->instances[k].hitm);
 			json__ku64(&j, "stores", fs->instances[k].stores);

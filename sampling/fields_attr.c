@@ -574,6 +574,25 @@ int fields_attr__source_line(struct fields_attr *c, uint64_t ip, const char **fi
 int fields_attr__resolve(struct fields_attr *c, const struct fields_sample *ms,
 			 struct attr_result *res)
 {
+	struct attr_pending p;
+
+	return fields_attr__resolve_later(c, ms, res, &p);
+}
+
+void fields_attr__finish(struct fields_attr *c)
+{
+	attr_engine__finish(&c->engine);
+}
+
+int fields_attr__settle(struct fields_attr *c, const struct attr_pending *p,
+			struct attr_result *res)
+{
+	return attr_engine__settle(&c->engine, p, res);
+}
+
+int fields_attr__resolve_later(struct fields_attr *c, const struct fields_sample *ms,
+			       struct attr_result *res, struct attr_pending *p)
+{
 	struct addr_loc loc;
 	struct thread *th = machine__findnew_thread(c->machine, ms->pid, ms->tid);
 	struct map *map = machine__find_map(c->machine, th, ms->cpumode, ms->ip, &loc);
@@ -591,7 +610,7 @@ int fields_attr__resolve(struct fields_attr *c, const struct fields_sample *ms,
 	} else {
 		code_remember(c, ms->ip, NULL, NULL);
 	}
-	return attr_engine__resolve(&c->engine, &c->sources, ms, res);
+	return attr_engine__resolve_later(&c->engine, &c->sources, ms, res, p);
 }
 
 const char *fields_attr__next_warning(struct fields_attr *c)

@@ -16,6 +16,8 @@
  *	for each record: the caller feeds its machine; for each sample,
  *		if (!fields_attr__side_sample(fa, h, &sample)) ... a memory sample: keep it
  *	after the last record: fields_attr__resolve(fa, &fs, &res) for each memory sample
+ *	(or fields_attr__resolve_later() as they come, then fields_attr__finish() and
+ *	fields_attr__settle() for those it left pending)
  *	warnings: while ((w = fields_attr__next_warning(fa))) the front end prints w
  *
  * Allocation records may come after the samples they explain (perf.data is in write order),
@@ -89,6 +91,18 @@ bool fields_attr__is_side_sample(const struct perf_header_info *h, const struct 
 /* Attribute one memory sample: 0 resolved, 1 not (res->reason says why). */
 int fields_attr__resolve(struct fields_attr *fa, const struct fields_sample *s,
 			 struct attr_result *res);
+
+/*
+ * The same, for a caller that keeps the samples whose answer depends on a heap block's type
+ * (@p->block set: malloc into a void *, placement new into raw memory, typed by the operands
+ * of all the block's accesses): after the last sample, fields_attr__finish(), then
+ * fields_attr__settle() for each of them.
+ */
+int fields_attr__resolve_later(struct fields_attr *fa, const struct fields_sample *s,
+			       struct attr_result *res, struct attr_pending *p);
+void fields_attr__finish(struct fields_attr *fa);
+int fields_attr__settle(struct fields_attr *fa, const struct attr_pending *p,
+			struct attr_result *res);
 
 /* What the sources had to say once ("a module without symbols here ..."), oldest first. */
 const char *fields_attr__next_warning(struct fields_attr *fa);

@@ -15,6 +15,7 @@
 #include "dwarf/symbols.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
+#include "util/xalloc.h"
 
 /* The line size: the option's, else the recording's (known once its first sample comes). */
 static unsigned int fields_line_size(const struct fields_load *c)
@@ -25,11 +26,18 @@ static unsigned int fields_line_size(const struct fields_load *c)
 	       << (c->double_cl ? 1 : 0);
 }
 
+/* A sample kept until its heap block's type is known. */
+struct fields_load_pending {
+	struct attr_pending p;
+	struct fields_access a;
+};
+
 static void attribute_one(struct fields_load *c, const struct fields_sample *ms)
 {
 	struct attr_result res;
+	struct attr_pending p;
 	struct fields_access a = { 0 };
-	bool resolved = !fields_attr__resolve(c->fa, ms, &res);
+	bool resolved = !fields_attr__resolve_later(c->fa, ms, &res, &p);
 
 	a.ip = ms->ip;
 	a.addr = ms->addr;
@@ -39,6 +47,13 @@ static void attribute_one(struct fields_load *c, const struct fields_sample *ms)
 	a.tid = ms->tid;
 	if (fields_access__classify(&a, ms->data_src, ms->addr))
 		c->nr_peer++;	/* said in the header */
+	/* a tool that sees the accesses in time order gets the block's type as known so far */
+	if (p.block && !c->access) {
+		c->pending = xgrow(c->pending, &c->cap_pending, c->nr_pending + 1,
+				   sizeof(*c->pending));
+		c->pending[c->nr_pending++] = (struct fields_load_pending){ p, a };
+		return;
+	}
 	fields__add(c->fields, &res, &a);
 	if (c->access && resolved)
 		c->access(c->ctx, &res, &a);
@@ -66,6 +81,21 @@ static bool is_progress(struct fields_load *c, struct session *s, const struct s
 		return true;
 	machine__find_any_cpumode(session__machine(s), ss->al.thread, ss->sample->addr, &dl);
 	return symbol_is(s, &dl, c->progress_sym);
+}
+
+/* The samples in heap blocks typed by their accesses, now that all of them are known. */
+static void settle_pending(struct fields_load *c)
+{
+	struct attr_result res;
+
+	fields_attr__finish(c->fa);
+	for (size_t i = 0; i < c->nr_pending; i++) {
+		fields_attr__settle(c->fa, &c->pending[i].p, &res);
+		fields__add(c->fields, &res, &c->pending[i].a);
+	}
+	free(c->pending);
+	c->pending = NULL;
+	c->nr_pending = c->cap_pending = 0;
 }
 
 /*
@@ -112,6 +142,8 @@ static int read_recording(struct fields_load *c, bool filtered, char *err, size_
 		snprintf(err, errlen, "%s", session__errmsg(c->session));
 		return -EINVAL;
 	}
+	if (c->fields)
+		settle_pending(c);
 	if (!c->nr_samples) {
 		snprintf(err, errlen, "%s: no sample carries a data address (record with perf c2c "
 			 "record, perf mem record, or lineup record)%s", c->input,
@@ -152,6 +184,7 @@ void fields_load__release(struct fields_load *ld)
 {
 	if (ld->fields)
 		fields__delete(ld->fields);
+	free(ld->pending);
 	fields_attr__delete(ld->fa);
 	session__close(ld->session);
 	*ld = (struct fields_load){ 0 };

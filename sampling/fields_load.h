@@ -33,6 +33,7 @@
 struct attr_result;
 struct fields;
 struct fields_access;
+struct fields_load_pending;
 struct session;
 struct session_filter;
 
@@ -54,7 +55,9 @@ struct session_filter;
  * @progress:	the periods of the samples @progress_sym names, summed; @progress_samples:
  *		how many samples those were
  * @access:	set by the caller, or NULL: each memory sample that could be attributed, once
- *		attributed and classified, in time order
+ *		attributed and classified, in time order (a heap block typed by its accesses
+ *		then has the type those seen so far give it; without @access its samples wait
+ *		for all of them)
  * @ctx:	handed to @access
  */
 struct fields_load {
@@ -71,6 +74,9 @@ struct fields_load {
 	uint64_t progress, progress_samples;
 	void (*access)(void *ctx, const struct attr_result *res, const struct fields_access *a);
 	void *ctx;
+	/* private: samples whose heap block's type waits for the last sample */
+	struct fields_load_pending *pending;
+	size_t nr_pending, cap_pending;
 };
 
 /*

@@ -781,7 +781,7 @@ static long param_list(const char *d, size_t end, long *last_space)
 	return params;
 }
 
-static char *demangle(const char *name)
+char *symbols__demangle(const char *name)
 {
 	static const char *const special[] = {
 	    "vtable for ",
@@ -904,7 +904,7 @@ static int load_elf_syms(struct symbols *s, Elf *syms, Elf *runtime, GElf_Word t
 		}
 		{
 			/* perf demangles user-space names only (symbol_conf.demangle_kernel off) */
-			char *dm = kernel ? NULL : demangle(name);
+			char *dm = kernel ? NULL : symbols__demangle(name);
 
 			symtab__add(s, b, sym.st_value, sym.st_size, dm ? dm : name, (uint8_t)stt,
 				    (uint8_t)GELF_ST_BIND(sym.st_info));
@@ -1168,7 +1168,7 @@ static void synthesize_plt(struct symbols *s, Elf *elf, struct symtab_builder *b
 			continue;
 		name = elf_strptr(elf, dsh.sh_link, sym.st_name);
 		{
-			char *dm = name ? demangle(name) : NULL;
+			char *dm = name ? symbols__demangle(name) : NULL;
 
 			snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name ? name : "");
 			free(dm);

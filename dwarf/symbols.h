@@ -204,6 +204,9 @@ int symbols__lookup_objdump(struct symbols *s, struct symbols_dso *dso, uint64_t
 int symbols__percpu_var(struct symbols *s, struct symbols_dso *kernel, uint64_t offset,
 			const char **name, uint64_t *var_offset, uint64_t *size);
 
+/* A C++ symbol's name as perf shows it (the bare name), allocated; NULL when not mangled. */
+char *symbols__demangle(const char *name);
+
 /* Only the ELF symbol (no DWARF): for callers that need no Source:Line; 0 found, 1 not. */
 int symbols__find_sym(struct symbols *s, struct symbols_dso *dso, uint64_t addr, const char **name,
 		      uint64_t *start, bool *is_object);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dwarf/debuginfo.h"
+#include "dwarf/symbols.h"
 #include "util/file.h"
 #include "util/xalloc.h"
 
@@ -122,7 +123,7 @@ static int sym_cmp(const void *a, const void *b)
 	return x->hash < y->hash ? -1 : x->hash > y->hash;
 }
 
-static void load_symbols(struct vt_file *f)
+static void load_symbols(struct vartype *vt, struct vt_file *f)
 {
 	int n = dwfl_module_getsymtab(f->mod);
 	size_t cap = 0;
@@ -136,15 +137,23 @@ static void load_symbols(struct vt_file *f)
 		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, &shndx, &elf,
 							   &bias);
 		int type = GELF_ST_TYPE(sym.st_info);
+		char *dm;
 
 		if (!name || !*name || shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
 			continue;
 		if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE &&
 		    type != STT_TLS)
 			continue;
-		f->syms = xgrow(f->syms, &cap, f->nr_syms + 1, sizeof(*f->syms));
+		f->syms = xgrow(f->syms, &cap, f->nr_syms + 2, sizeof(*f->syms));
 		f->syms[f->nr_syms++] = (struct sym_entry){ hash_str(name), name, addr, sym.st_value,
 							    sym.st_size, shndx, type };
+		/* callers name C++ code as perf does (demangled): found by that name too */
+		dm = name[0] == '_' && name[1] == 'Z' ? symbols__demangle(name) : NULL;
+		if (dm) {
+			f->syms[f->nr_syms] = f->syms[f->nr_syms - 1];
+			f->syms[f->nr_syms].name = keep(vt, dm);
+			f->syms[f->nr_syms++].hash = hash_str(dm);
+		}
 	}
 	if (f->nr_syms)
 		qsort(f->syms, f->nr_syms, sizeof(*f->syms), sym_cmp);
@@ -204,7 +213,7 @@ static struct vt_file *get_file(struct vartype *vt, const char *path)
 		return f;
 	}
 	(void)bias;
-	load_symbols(f);
+	load_symbols(vt, f);
 	return f;
 }
 
@@ -1080,9 +1089,9 @@ static bool hook_argument(struct vartype *vt, struct vt_file *f, const struct sy
 			op->mem.base = y->operands[1].reg;
 			op->mem.index = X86_REG_INVALID;
 			found = true;
-		} else if (insn[j].id == X86_INS_MOV && y->operands[1].type == X86_OP_MEM) {
-			/* a pointer loaded into rdi (mov -0x10(%rbp),%rdi): what rdi holds at
-			 * the call, traced from that load */
+		} else {
+			/* rdi loaded or adjusted (mov -0x10(%rbp),%rdi; add $0x4,%rdi): what
+			 * rdi holds at the call, traced from there */
 			memset(op, 0, sizeof(*op));
 			op->type = X86_OP_MEM;
 			op->mem.base = X86_REG_RDI;

@@ -40,6 +40,7 @@ struct alloc_view {
 	const char *var;		/* the variable holding it, NULL when unknown */
 	const char *elem_type;		/* the type of its elements, NULL when unknown */
 	uint64_t grid, elem_size;	/* the first element's address, the element size */
+	uint64_t end;			/* the block's end */
 };
 
 /* A one-member layout for a scalar variable or heap array. */
@@ -441,6 +442,7 @@ static void block_fact(struct attr_engine *e, struct attr_block *b, uint64_t add
 	av->elem_type = v->type;
 	av->grid = grid;
 	av->elem_size = v->size;
+	av->end = b->base + b->size;
 }
 
 /*
@@ -474,7 +476,7 @@ static void evidence_alloc(struct attr_engine *e, const struct fields_sample *s,
 		f->size = a.size;
 		f->origin = a.origin;
 		*av = (struct alloc_view){ .var = a.var, .elem_type = a.type, .grid = ae->base,
-					   .elem_size = a.size };
+					   .elem_size = a.size, .end = ae->base + ae->size };
 		return;
 	}
 	if (site && a.type && a.elem_size > 1) {
@@ -496,10 +498,14 @@ static void evidence_alloc(struct attr_engine *e, const struct fields_sample *s,
 	block_fact(e, b, s->addr, f, av);
 }
 
-/* "stats[3]" for a result that is an element of a heap array whose variable is known. */
+/*
+ * "stats[3]" for a result that is an element of a heap array whose variable is known (an
+ * array: a block of one object keeps the type's name).
+ */
 static void name_element(const struct alloc_view *av, struct attr_result *res)
 {
 	if (!av->var || !av->elem_type || !av->elem_size || !res->layout ||
+	    av->end < av->grid + 2 * av->elem_size ||
 	    !flat_layout__same_type(res->layout->name, av->elem_type) || res->base < av->grid ||
 	    (res->base - av->grid) % av->elem_size)
 		return;

@@ -4,8 +4,9 @@
  * (no recording, no debug info): an operand typed `struct path` inside a filp allocation
  * becomes struct file's f_path; an indexed operand lands on an aligned array element; a
  * scalar global gets a one-member layout whose elements are told apart; an untyped heap block
- * is typed by its allocating call (an array of structs: one instance per element); hints,
- * the kmem cache table, and warnings returned once as data.
+ * is typed by its allocating call (an array of structs: one instance per element), or by the
+ * operands of its accesses (a void * block: elements named pool[N], the evidence deciding
+ * between types); hints, the kmem cache table, and warnings returned once as data.
  */
 #include <config.h>
 
@@ -37,6 +38,20 @@ static const struct flat_member hd_members[] = {
 };
 static const struct flat_layout hd_layout = { "struct hd", 16, 2, hd_members, NULL };
 
+/* A small lock with a counter, and a 16-byte struct holding one at +8. */
+static const struct flat_member lock_members[] = {
+	{ "locked", "_Bool", 0, 1, 0, 0, 0, 0, 0, NULL },
+	{ "count", "int", 4, 4, 0, 0, 0, 0, 0, NULL },
+};
+static const struct flat_layout lock_layout = { "struct lock8", 8, 2, lock_members, NULL };
+static const struct flat_member outer_members[] = {
+	{ "n", "long", 0, 8, 0, 0, 0, 0, 0, NULL },
+	{ "l", "struct lock8", 8, 8, 0, 0, 0, 0, 0, NULL },
+	{ "l.locked", "_Bool", 8, 1, 0, 0, 0, 1, 0, NULL },
+	{ "l.count", "int", 12, 4, 0, 0, 0, 1, 0, NULL },
+};
+static const struct flat_layout outer_layout = { "struct outer", 16, 4, outer_members, NULL };
+
 /* What the made-up sources answer, per sample IP. */
 static enum attr_reason operand(void *ctx, const struct fields_sample *s, struct attr_answer *a)
 {
@@ -47,6 +62,12 @@ static enum attr_reason operand(void *ctx, const struct fields_sample *s, struct
 	case 0x20:	/* lock incl 0x0(%rdi,%rsi,4): in_flight[rsi] of a struct hd */
 		*a = (struct attr_answer){ .type = "struct hd", .offset = 0, .index_scale = 4,
 					   .origin = "rdi" };
+		return ATTR_OK;
+	case 0x30:	/* incl 0x4(%rdi) with rdi a struct lock8 *: its count */
+		*a = (struct attr_answer){ .type = "struct lock8", .offset = 4, .origin = "this" };
+		return ATTR_OK;
+	case 0x40:	/* mov 0x8(%rdi) with rdi a struct path *: in a block of lock8s */
+		*a = (struct attr_answer){ .type = "struct path", .offset = 8, .origin = "p" };
 		return ATTR_OK;
 	}
 	return ATTR_NO_VARIABLE;
@@ -66,6 +87,10 @@ static enum attr_reason variable(void *ctx, const struct fields_sample *s, struc
 static int alloc_site(void *ctx, uint32_t pid, uint64_t site, uint64_t size,
 		      struct attr_answer *a)
 {
+	if (site == 0x500) {	/* void *pool = malloc(n): no type, a name */
+		*a = (struct attr_answer){ .var = "pool", .origin = "pool = malloc" };
+		return 0;
+	}
 	if (site != 0x400)
 		return -1;
 	*a = (struct attr_answer){ .type = "struct path", .size = 16, .origin = "paths = malloc" };
@@ -80,6 +105,10 @@ static const struct flat_layout *find(void *ctx, const char *type)
 		return &path_layout;
 	if (flat_layout__same_type(type, "struct hd"))
 		return &hd_layout;
+	if (flat_layout__same_type(type, "struct lock8"))
+		return &lock_layout;
+	if (flat_layout__same_type(type, "struct outer"))
+		return &outer_layout;
 	return NULL;
 }
 
@@ -168,9 +197,84 @@ static void test_hints_caches_warnings(void)
 	attr_engine__exit(&e);
 }
 
+static int later(struct attr_engine *e, uint64_t ip, uint64_t addr, struct attr_result *res,
+		 struct attr_pending *p)
+{
+	struct fields_sample s = { .ip = ip, .addr = addr, .time = 50 };
+
+	return attr_engine__resolve_later(e, &sources, &s, res, p);
+}
+
+/*
+ * Heap blocks typed by their accesses: a void * block whose one typed site says struct lock8
+ * types every sample in it, those before the typed access too once settled, and names the
+ * elements pool[N]; where sites disagree the evidence decides and a warning says so.
+ */
+static void test_typed_by_accesses(void)
+{
+	struct attr_engine e;
+	struct attr_result res;
+	struct attr_pending first, p;
+	const char *w;
+
+	attr_engine__init(&e);
+	alloc_index__add(&e.allocs, &(struct alloc_entry){ 0x8000, 64, 10, 0, NULL, "malloc",
+							   0x500, 7 });
+	alloc_index__add(&e.allocs, &(struct alloc_entry){ 0x9000, 64, 10, 0, NULL, "malloc",
+							   0x500, 7 });
+	/* an untyped site first: nothing says the type yet */
+	CHECK(later(&e, 0x31, 0x8010, &res, &first) == 1 && res.reason == ATTR_UNTYPED_ALLOC);
+	CHECK(first.block != 0 && first.operand.kind == ATTR_NONE);
+	/* the typed site: element 1's count, named */
+	CHECK(later(&e, 0x30, 0x800c, &res, &p) == 0 && res.layout == &lock_layout);
+	CHECK(!strcmp(res.path, "count") && !strcmp(res.element, "pool[1]") && p.block);
+	/* later untyped samples are typed at once */
+	CHECK(resolve(&e, 0x31, 0x8038, &res) == 0 && res.kind == ATTR_ALLOC &&
+	      res.base == 0x8038 && !strcmp(res.path, "locked") && !strcmp(res.element, "pool[7]"));
+	/* block 2: three accesses say struct lock8, one struct path */
+	for (int i = 0; i < 3; i++)
+		CHECK(later(&e, 0x30, 0x9004 + 8 * (uint64_t)i, &res, &p) == 0);
+	CHECK(later(&e, 0x40, 0x9018, &res, &p) == 0 && res.layout == &path_layout);
+	attr_engine__finish(&e);
+	CHECK(attr_engine__settle(&e, &first, &res) == 0 && res.layout == &lock_layout &&
+	      res.kind == ATTR_ALLOC && !strcmp(res.path, "locked") &&
+	      !strcmp(res.element, "pool[2]"));
+	/* settled, the struct path access keeps its own operand's type */
+	CHECK(attr_engine__settle(&e, &p, &res) == 0 && res.layout == &path_layout &&
+	      !res.element[0]);
+	w = attr_engine__next_warning(&e);
+	CHECK(w && strstr(w, "heap block pool") && strstr(w, "struct lock8") &&
+	      strstr(w, "struct path") && strstr(w, "taken as struct lock8, the most accesses"));
+	CHECK(!attr_engine__next_warning(&e));
+	attr_engine__exit(&e);
+}
+
+/* The choice among votes: tiling first, a member's struct counting for its container. */
+static void test_votes(void)
+{
+	struct attr_types types = { find, NULL };
+	struct attr_vote v[2] = {
+		{ .type = "struct path", .size = 16, .phase = 0, .accesses = 5, .nr_sites = 2 },
+		{ .type = "struct lock8", .size = 8, .phase = 0, .accesses = 2, .nr_sites = 1 },
+	};
+	struct attr_vote nested[2] = {
+		{ .type = "struct outer", .size = 16, .phase = 0, .accesses = 1, .nr_sites = 1 },
+		{ .type = "struct lock8", .size = 8, .phase = 8, .accesses = 5, .nr_sites = 1 },
+	};
+
+	CHECK(attr_votes__choose(v, 0, 64, &types) == -1);
+	CHECK(attr_votes__choose(v, 2, 64, &types) == 0);	/* both tile: most accesses */
+	CHECK(attr_votes__choose(v, 2, 24, &types) == 1);	/* 16 does not tile 24 bytes */
+	CHECK(attr_votes__choose(nested, 2, 64, &types) == 0);	/* lock8 is outer's l */
+	nested[1].phase = 0;	/* at +0 no outer holds a lock8: the accesses decide */
+	CHECK(attr_votes__choose(nested, 2, 64, &types) == 1);
+}
+
 int main(void)
 {
 	test_resolve();
+	test_typed_by_accesses();
+	test_votes();
 	test_hints_caches_warnings();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

@@ -51,5 +51,4 @@ TESTS += tests/fields/bss.sh
 dist_check_SCRIPTS += tests/fields/bss.sh
 TESTS += tests/fields/heap_typed.sh
 dist_check_SCRIPTS += tests/fields/heap_typed.sh
-EXTRA_DIST += tests/realprog/voidp_stats.c tests/realprog/voidp_stats_fixed.c \
-	tests/realprog/spinlock_pool.cc tests/realprog/spinlock_pool_fixed.cc
+# (its programs are the corpus's: tests/realprog.mk distributes them)

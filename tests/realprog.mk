@@ -9,9 +9,6 @@ EXTRA_DIST += tests/realprog/lockstat.case tests/realprog/lockstat.c tests/realp
 TESTS += tests/realprog/lockstat.case
 EXTRA_DIST += tests/realprog/partial.case tests/realprog/partial.c tests/realprog/partial_fixed.c
 TESTS += tests/realprog/partial.case
-# linreg passes its lreg_args * to the threads as void *: typed only by the accesses' operand
-# types (issue 16, item 3).  Until then it is expected to fail; an XPASS says: remove this.
-XFAIL_TESTS += tests/realprog/linreg.case
 EXTRA_DIST += tests/realprog/strmatch_bzero.case tests/realprog/strmatch_bzero.c \
 	tests/realprog/strmatch_bzero_fixed.c
 TESTS += tests/realprog/strmatch_bzero.case
@@ -24,3 +21,9 @@ EXTRA_DIST += tests/realprog/refcount.case tests/realprog/refcount.c tests/realp
 TESTS += tests/realprog/refcount.case
 EXTRA_DIST += tests/realprog/counters.case tests/realprog/counters.c tests/realprog/counters_fixed.c
 TESTS += tests/realprog/counters.case
+EXTRA_DIST += tests/realprog/voidp_stats.case tests/realprog/voidp_stats.c \
+	tests/realprog/voidp_stats_fixed.c
+TESTS += tests/realprog/voidp_stats.case
+EXTRA_DIST += tests/realprog/spinlock_pool.case tests/realprog/spinlock_pool.cc \
+	tests/realprog/spinlock_pool_fixed.cc
+TESTS += tests/realprog/spinlock_pool.case

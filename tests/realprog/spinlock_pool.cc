@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A pool of small spinlocked counters built with placement new in raw memory, as allocators
- * and lock tables do: `arena = malloc(n * sizeof(Slot))`, then `new (p) Slot` for each; each
- * thread takes its own slot's lock.  Eight-byte slots: neighbouring threads' locks share a
+ * and lock tables do: `arena = malloc(n * sizeof(Slot))`, each thread placing `new (p) Slot`
+ * in its own slot and taking that slot's lock.  Eight-byte slots: neighbouring threads' locks share a
  * cache line (false sharing between locks).  The allocation has no type (a void *): lineup
  * types the block by the accesses made through Slot's methods (`this`) and names the
  * elements arena[N].  The fix (spinlock_pool_fixed.cc): a slot per cache line.
@@ -32,7 +32,8 @@ static long iterations;
 
 static void *worker(void *arg)
 {
-	Slot *s = static_cast<Slot *>(arena) + reinterpret_cast<long>(arg);
+	/* each thread places its own slot (a lock table's slots are made where they are used) */
+	Slot *s = new (static_cast<Slot *>(arena) + reinterpret_cast<long>(arg)) Slot;
 
 	for (long i = 0; i < iterations; i++) {
 		s->lock();
@@ -44,7 +45,7 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? std::atol(argv[1]) : 2, sum = 0;
+	long n = argc > 1 ? std::atol(argv[1]) : 4, sum = 0;
 	pthread_t th[64];
 
 	iterations = argc > 2 ? std::atol(argv[2]) : 100000;
@@ -53,8 +54,6 @@ int main(int argc, char **argv)
 	arena = std::malloc(n * sizeof(Slot));
 	if (!arena)
 		return 1;
-	for (long t = 0; t < n; t++)
-		new (static_cast<char *>(arena) + t * sizeof(Slot)) Slot;
 	for (long t = 0; t < n; t++)
 		pthread_create(&th[t], nullptr, worker, reinterpret_cast<void *>(t));
 	for (long t = 0; t < n; t++) {

@@ -28,7 +28,8 @@ static long iterations;
 
 static void *worker(void *arg)
 {
-	Slot *s = static_cast<Slot *>(arena) + reinterpret_cast<long>(arg);
+	/* each thread places its own slot (a lock table's slots are made where they are used) */
+	Slot *s = new (static_cast<Slot *>(arena) + reinterpret_cast<long>(arg)) Slot;
 
 	for (long i = 0; i < iterations; i++) {
 		s->lock();
@@ -40,17 +41,15 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? std::atol(argv[1]) : 2, sum = 0;
+	long n = argc > 1 ? std::atol(argv[1]) : 4, sum = 0;
 	pthread_t th[64];
 
 	iterations = argc > 2 ? std::atol(argv[2]) : 100000;
 	if (n < 1 || n > 64 || iterations < 1)
 		return 2;
-	arena = std::aligned_alloc(64, n * sizeof(Slot));
+	arena = aligned_alloc(64, n * sizeof(Slot));
 	if (!arena)
 		return 1;
-	for (long t = 0; t < n; t++)
-		new (static_cast<char *>(arena) + t * sizeof(Slot)) Slot;
 	for (long t = 0; t < n; t++)
 		pthread_create(&th[t], nullptr, worker, reinterpret_cast<void *>(t));
 	for (long t = 0; t < n; t++) {

@@ -47,7 +47,7 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 2, words = 0;
+	long n = argc > 1 ? atol(argv[1]) : 4, words = 0;
 	pthread_t th[64];
 
 	iterations = argc > 2 ? atol(argv[2]) : 200000;

@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct wstat {
 	long words;
@@ -33,6 +32,7 @@ static void *worker(void *arg)
 {
 	struct wstat *me = (struct wstat *)stats + (long)arg;
 
+	me->words = me->bytes = 0;	/* each thread sets up its own slot */
 	for (long i = 0; i < iterations; i++) {
 		char c = text[i % sizeof(text)];
 
@@ -58,7 +58,6 @@ int main(int argc, char **argv)
 	stats = malloc(n * sizeof(struct wstat));
 	if (!stats)
 		return 1;
-	memset(stats, 0, n * sizeof(struct wstat));
 	for (long t = 0; t < n; t++)
 		pthread_create(&th[t], NULL, worker, (void *)t);
 	for (long t = 0; t < n; t++) {

@@ -46,7 +46,10 @@ for cc in gcc clang; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 a = d["attribution"]["all"]
-assert a["share"] > 0.99 and a["by_evidence"]["variable"] == a["total"], a
+# the variable, or at -O0 the operand's type (the local pointer's stack slot) where that
+# now answers first: either way every sample is tied to struct counter
+e = a["by_evidence"]
+assert a["share"] > 0.99 and e["variable"] + e["operand"] == a["total"], a
 assert [s["type"] for s in d["structs"]] == ["struct counter"], d["structs"]
 for l in d["lines"]:
     assert {s["type"] for s in l["slots"]} == {"struct counter"}, l["slots"]

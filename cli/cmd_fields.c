@@ -148,7 +148,7 @@ static int fields_option(void *ctx, int id, const char *arg)
 		return cli__output_format(o->cmd, &o->format_opt, "stdio");
 	case OPT_TUI:
 		o->format = OUT_TUI;
-		return cli__output_format(o->cmd, &o->format_opt, "tui");
+		return cli__tui_option() ?: cli__output_format(o->cmd, &o->format_opt, "tui");
 	case OPT_JSON:
 		o->format = OUT_JSON;
 		return cli__output_format(o->cmd, &o->format_opt, "json");

@@ -123,7 +123,7 @@ static int report_option(void *ctx, int id, const char *arg)
 		return cli__output_format(o->cmd, &o->format_opt, "stdio");
 	case OPT_TUI:
 		o->format = FMT_TUI;
-		return cli__output_format(o->cmd, &o->format_opt, "tui");
+		return cli__tui_option() ?: cli__output_format(o->cmd, &o->format_opt, "tui");
 	case OPT_JSON:
 		o->format = FMT_JSON;
 		return cli__output_format(o->cmd, &o->format_opt, "json");
@@ -661,11 +661,6 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 	if (o.format == FMT_DEFAULT)
 		o.format = tui__available() && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
 			   !o.stats_only ? FMT_TUI : FMT_STDIO;
-	if (o.format == FMT_TUI && !tui__available()) {
-		cli__error("--tui: this lineup was built without ncursesw (configure found no "
-			   "libncursesw): use --stdio");
-		goto out_opts;
-	}
 	if (o.format == FMT_TUI && o.stats_only) {
 		ret = cli__usage_error(cmd, "--stats prints text: use it with --stdio");
 		goto out_opts;

@@ -261,7 +261,7 @@ static int suggest_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_TUI:
 		o->format = FMT_TUI;
-		break;
+		return cli__tui_option();
 	case OPT_TIME ... OPT_COMM:
 		return cli__filter_option(o->cmd, &o->filter, id - OPT_TIME, arg);
 	}

@@ -97,6 +97,11 @@ void cli__attr_warnings(struct fields_attr *fa);
  * given so far (NULL at first).  Returns 0, or EXIT_USAGE after the message.
  */
 int cli__output_format(const struct command *cmd, const char **chosen, const char *opt);
+/*
+ * --tui: 0 where this lineup has the browser; in a build without ncursesw, EXIT_USAGE after
+ * saying so (every command's --tui, before it reads anything).
+ */
+int cli__tui_option(void);
 
 /*
  * The attribution options of every command that ties samples to members (fields, suggest,

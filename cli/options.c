@@ -11,6 +11,7 @@
 
 #include "sampling/fields_attr.h"
 #include "sampling/session.h"
+#include "tui/tui.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -46,6 +47,15 @@ int cli__output_format(const struct command *cmd, const char **chosen, const cha
 					"format", *chosen, opt);
 	*chosen = opt;
 	return 0;
+}
+
+int cli__tui_option(void)
+{
+	if (tui__available())
+		return 0;
+	cli__error("--tui: this lineup was built without ncursesw (configure found no libncursesw): "
+		   "use --stdio");
+	return EXIT_USAGE;
 }
 
 int cli__parse_u64(const struct command *cmd, const char *opt, const char *s,

@@ -11,9 +11,13 @@ MKPERF=$(cd "$top_builddir" && pwd)/tests/tools/mkperf
 [ -x "$MKPERF" ] || fail "mkperf was not built"
 "$LINEUP" report --help | grep -q -- --tui || fail "report --help does not list --tui"
 if ! grep -q '^#define HAVE_NCURSESW 1' "$top_builddir/config.h"; then
-	# a build without ncursesw: text as before, and --tui says why it cannot
-	expect_rc 2 "$LINEUP" report --tui -i /dev/null >"$T/out" 2>"$T/err"
-	grep -q "built without ncursesw" "$T/err" || fail "--tui without ncursesw: $(cat "$T/err")"
+	# a build without ncursesw: text as before, and every --tui says why it cannot, before
+	# reading anything
+	for c in report fields suggest; do
+		expect_rc 2 "$LINEUP" $c --tui -i /dev/null >"$T/out" 2>"$T/err"
+		grep -q "built without ncursesw" "$T/err" ||
+			fail "$c --tui without ncursesw: $(cat "$T/err")"
+	done
 	exit 0
 fi
 

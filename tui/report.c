@@ -36,6 +36,7 @@ struct report_browser {
 	struct table lines;	/* the view's lines table, with Members when there are names */
 	struct line_members *members;	/* by c2c_line.serial; NULL: no names */
 	size_t nr_members;
+	int w_members;		/* the Members column's width for the lines shown now */
 	char **symbols;		/* by c2c_line.serial: its code's symbols, for / */
 };
 
@@ -146,18 +147,25 @@ static void val_members(const struct table *t, const struct table_column *col, c
 	table_cell__set_str(out, members_of(col->ctx, row));
 }
 
+/* Asked for each cell drawn: the width found once for the lines shown (build). */
 static int width_members(const struct table *t, const struct table_column *col)
 {
 	const struct report_browser *rb = col->ctx;
-	int w = 7;
 
+	return rb->w_members;
+}
+
+static void members_width(struct report_browser *rb)
+{
+	rb->w_members = 7;
 	for (size_t i = 0; i < rb->lines.nr_rows; i++) {
 		int len = (int)strlen(members_of(rb, rb->lines.rows[i]));
 
-		if (len > w)
-			w = len;
+		if (len > rb->w_members)
+			rb->w_members = len;
 	}
-	return w > 40 ? 40 : w;
+	if (rb->w_members > 40)
+		rb->w_members = 40;
 }
 
 static int text_members(const struct table *t, const struct table_column *col, const void *row,
@@ -211,6 +219,7 @@ static void build(struct report_browser *rb)
 				line_members(rb, l, table__column(&et, "member"), &et);
 		}
 		table__release(&et);
+		members_width(rb);
 		/* beside the line's address (after the columns its group header spans) */
 		for (int i = 0; i < rb->lines.nr_cols; i++)
 			if (!strcmp(rb->lines.cols[i].name, "dcacheline_count"))

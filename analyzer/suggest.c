@@ -939,15 +939,83 @@ static void add_finding(struct suggest_result *r, enum suggest_finding_kind kind
 	r->findings[r->nr_findings++] = (struct suggest_finding){ kind, unit, a, b, rate };
 }
 
+static int by_time(const void *a, const void *b, void *arg)
+{
+	const struct suggest_access *acc = arg;
+	uint64_t x = acc[*(const size_t *)a].time, y = acc[*(const size_t *)b].time;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * In time, as fields' verdict decides it (issue 16): a unit written by several threads over
+ * the run is truly shared only when its writer changes about as often as its line's does.
+ * A pool of small locks, each taken by every thread but by one at a time, changes writer
+ * rarely per lock while the line they share changes all the time: that is false sharing
+ * between instances (padding fixes it), not a counter to shard.  Per unit, over its writes
+ * in time order: how often the previous write of the same instance and unit, and of the same
+ * cache line, came from another thread.  Without times (fewer than 4 distinct) every unit
+ * counts as rotating, the verdict over the whole run.  @slot_ho (per unit): its writer changes.
+ */
+static bool *rotating_units(struct suggest *sg, uint64_t *slot_ho)
+{
+	bool *rot = xcalloc(sg->nr_units ? sg->nr_units : 1, sizeof(*rot));
+	uint64_t *line_ho = xcalloc(sg->nr_units + 1, sizeof(*line_ho));
+	size_t *ix = xcalloc(sg->nr_acc + 1, sizeof(*ix)), n = 0, times = 0;
+	struct u64map slot_last, line_last;
+
+	for (size_t i = 0; i < sg->nr_acc; i++)
+		if (access_writes(&sg->acc[i]) && suggest__unit_at(sg, sg->acc[i].offset) >= 0)
+			ix[n++] = i;
+	qsort_r(ix, n, sizeof(*ix), by_time, sg->acc);
+	for (size_t i = 0; i < n; i++)
+		times += !i || sg->acc[ix[i]].time != sg->acc[ix[i - 1]].time;
+	if (times < 4) {
+		for (unsigned int u = 0; u < sg->nr_units; u++)
+			rot[u] = true;
+		goto out;
+	}
+	u64map__init(&slot_last);
+	u64map__init(&line_last);
+	for (size_t i = 0; i < n; i++) {
+		const struct suggest_access *a = &sg->acc[ix[i]];
+		unsigned int u = (unsigned int)suggest__unit_at(sg, a->offset);
+		uint64_t slot = a->instance * 131 + u, line = (a->instance + a->offset) /
+							      sg->cfg.line_size, prev;
+
+		if (u64map__get(&slot_last, slot, &prev) && prev != (uint64_t)a->tid + 1)
+			slot_ho[u]++;
+		if (u64map__get(&line_last, line, &prev) && prev != (uint64_t)a->tid + 1)
+			line_ho[u]++;
+		u64map__set(&slot_last, slot, (uint64_t)a->tid + 1);
+		u64map__set(&line_last, line, (uint64_t)a->tid + 1);
+	}
+	for (unsigned int u = 0; u < sg->nr_units; u++)
+		rot[u] = slot_ho[u] && slot_ho[u] * 2 >= line_ho[u];
+	u64map__exit(&slot_last);
+	u64map__exit(&line_last);
+out:
+	free(ix);
+	free(line_ho);
+	return rot;
+}
+
 static void find_advice(struct suggest *sg, struct suggest_result *r)
 {
+	uint64_t *handoffs = xcalloc(sg->nr_units + 1, sizeof(*handoffs));
+	bool *rotating = rotating_units(sg, handoffs);
+
 	double secs = r->last_time > r->first_time ? (r->last_time - r->first_time) / 1e9 : 0;
 
 	for (unsigned int u = 0; u < sg->nr_units; u++) {
 		const struct suggest_profile *p = &r->profiles[u];
 		const struct suggest_unit *un = &sg->units[u];
 
-		if (p->use == SUGGEST_WRITTEN && p->max_writers >= 2 && !p->elem_writers) {
+		/* true sharing costs only where the line moves with the writes: a counter
+		 * each thread owns for a phase at a time (HITMs under 1 in 20 of its writes,
+		 * its writer changing at fewer than 1 in 4) needs no sharding */
+		if (p->use == SUGGEST_WRITTEN && p->max_writers >= 2 && !p->elem_writers &&
+		    rotating[u] && (p->hitm * 20 >= p->writes || handoffs[u] * 4 >= p->writes)) {
 			/* the sum side: loads by the readers of a sharded counter */
 			uint64_t reads = p->reads;
 
@@ -964,6 +1032,8 @@ static void find_advice(struct suggest *sg, struct suggest_result *r)
 				    (esz - un->elem_size) * un->nr_elems, 0);
 		}
 	}
+	free(rotating);
+	free(handoffs);
 	/* instances next to each other on one line, written by different threads */
 	uint64_t shared = 0;
 

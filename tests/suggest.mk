@@ -8,6 +8,6 @@ tests_unit_suggest_layout_test_SOURCES = tests/unit/suggest_layout_test.c tests/
 tests_unit_suggest_layout_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/suggest_layout_test
 TESTS += tests/suggest/workloads.sh tests/suggest/kernel.sh tests/suggest/options.sh \
-	tests/suggest/watch.sh tests/suggest/align.sh
+	tests/suggest/watch.sh tests/suggest/align.sh tests/suggest/pool.sh
 dist_check_SCRIPTS += tests/suggest/workloads.sh tests/suggest/kernel.sh \
-	tests/suggest/options.sh tests/suggest/watch.sh tests/suggest/align.sh
+	tests/suggest/options.sh tests/suggest/watch.sh tests/suggest/align.sh tests/suggest/pool.sh

@@ -19,11 +19,14 @@
  * @elem:	both sides are instances of this type (different ones), else NULL
  * @first:	for @elem, where its instances start in the object, modulo its size
  * @name:	the slots' type name (a scalar array's "heap matrix"), NULL if unattributed
+ * @written:	both sides are written slots (not a victim only read: that one's readers may be
+ *		a thread reading everything at the end)
  */
 struct boundary {
 	struct align_object obj;
 	size_t line;
 	uint32_t lo, hi;
+	bool written;
 	const struct flat_layout *elem;
 	uint64_t first;
 	const char *name;
@@ -132,6 +135,7 @@ static void line_boundaries(const struct field_line *l, size_t li, const struct 
 		if (b->lo > b->hi)	/* overlapping slots: the boundary is where the next starts */
 			b->lo = b->hi;
 		b->elem = elem;
+		b->written = prev->group >= 0 && s->group >= 0;
 		if (elem)
 			b->first = (s->base - ob.base) % elem->size;
 		b->name = s->layout ? s->layout->name : NULL;
@@ -162,13 +166,25 @@ static void finding_add_line(struct array_align *a, struct align_finding *af, co
 	id_set__merge(cpus, &l->st.cpus_write);
 }
 
-/* Whether every boundary of object @base on line @li lies around line offset @m. */
+/*
+ * Whether the boundaries of object @base on line @li lie around line offset @m: one does,
+ * and every one between two written slots does.
+ */
 static bool line_at(const struct boundary *v, size_t n, uint64_t base, size_t li, uint32_t m)
 {
-	for (size_t i = 0; i < n; i++)
-		if (v[i].obj.base == base && v[i].line == li && (m < v[i].lo || m > v[i].hi))
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		bool at;
+
+		if (v[i].obj.base != base || v[i].line != li)
+			continue;
+		at = m >= v[i].lo && m <= v[i].hi;
+		if (!at && v[i].written)
 			return false;
-	return true;
+		any |= at;
+	}
+	return any;
 }
 
 /*
@@ -257,6 +273,62 @@ static bool object_finding(struct array_align *a, const struct fields *f, const 
 	return true;
 }
 
+/*
+ * Whether contended line @l, in which sampling caught no boundary between two owners (a store
+ * of one side only, or no store), still shows the finding's pattern: slots of two elements
+ * of its array, or for a scalar array slots on both sides of the line offset where its
+ * parts meet.
+ */
+static bool line_fits(const struct align_finding *af, const struct field_line *l)
+{
+	bool before = false, after = false;
+
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		const struct line_slot *s = &l->slots[i];
+
+		if (af->elem) {
+			if (s->layout != af->elem || s->base < af->obj.base)
+				continue;
+			for (size_t k = 0; k < i; k++)
+				if (l->slots[k].layout == af->elem && l->slots[k].base != s->base)
+					return true;
+			continue;
+		}
+		if (s->offset + slot_size(s) <= af->misalign)
+			before = true;
+		else if (s->offset >= af->misalign)
+			after = true;
+	}
+	return !af->elem && before && after;
+}
+
+/* The object's other contended lines that fit the finding (sampling saw less of them). */
+static void absorb_lines(struct array_align *a, const struct fields *f,
+			 const struct align_objects *objs, struct align_finding *af)
+{
+	struct id_set cpus = { 0 };
+
+	if (af->causes & ALIGN_BLOCKS || (!af->elem && !af->misalign))
+		return;
+	for (size_t i = 0; i < f->nr_lines; i++) {
+		const struct field_line *l = &f->lines[i];
+		struct align_object o;
+
+		if (l->verdict == LINE_QUIET || !l->nr_slots ||
+		    l->addr + l->slots[0].offset < af->obj.base ||
+		    l->addr >= af->obj.base + af->obj.size || !line_fits(af, l) ||
+		    objs->at(objs->ctx, l->addr + l->slots[0].offset, l->slots[0].st.first_time, &o) ||
+		    o.base != af->obj.base)
+			continue;
+		finding_add_line(a, af, f, i, &cpus);
+	}
+	for (size_t i = 0; i < f->nr_lines; i++)
+		if (has_line(af->lines, af->nr_lines, f->lines[i].addr))
+			id_set__merge(&cpus, &f->lines[i].st.cpus_write);
+	af->writer_cpus = cpus.nr;
+	id_set__release(&cpus);
+}
+
 static int finding_cmp(const void *x, const void *y)
 {
 	const struct align_finding *a = x, *b = y;
@@ -289,6 +361,7 @@ struct array_align *array_align__find(const struct fields *f, const struct align
 			seen = v[i].obj.base == v[k].obj.base;
 		if (seen || !object_finding(a, f, v, nr, k, &af))
 			continue;
+		absorb_lines(a, f, objs, &af);
 		a->findings = xrealloc(a->findings, (a->nr_findings + 1) * sizeof(*a->findings));
 		a->findings[a->nr_findings++] = af;
 	}

@@ -9,6 +9,14 @@ EXTRA_DIST += tests/realprog/lockstat.case tests/realprog/lockstat.c tests/realp
 TESTS += tests/realprog/lockstat.case
 EXTRA_DIST += tests/realprog/partial.case tests/realprog/partial.c tests/realprog/partial_fixed.c
 TESTS += tests/realprog/partial.case
+EXTRA_DIST += tests/realprog/malloc16.case tests/realprog/malloc16.c tests/realprog/malloc16_fixed.c
+TESTS += tests/realprog/malloc16.case
+EXTRA_DIST += tests/realprog/histo_slot.case tests/realprog/histo_slot.c \
+	tests/realprog/histo_slot_fixed.c
+TESTS += tests/realprog/histo_slot.case
+EXTRA_DIST += tests/realprog/block_matrix.case tests/realprog/block_matrix.c \
+	tests/realprog/block_matrix_fixed.c
+TESTS += tests/realprog/block_matrix.case
 EXTRA_DIST += tests/realprog/strmatch_bzero.case tests/realprog/strmatch_bzero.c \
 	tests/realprog/strmatch_bzero_fixed.c
 TESTS += tests/realprog/strmatch_bzero.case

@@ -83,6 +83,18 @@ static bool other_owners(const struct id_set *x, const struct id_set *y)
 	return 2 * both < x->nr + y->nr - both;
 }
 
+/*
+ * Whether @b belongs to another thread than @a: for two written slots, another writer group
+ * of the line (fields.c decides those, in time where it can: a pool's locks that every thread
+ * takes one at a time are groups of their own); else mostly other owners.
+ */
+static bool other_slot(const struct line_slot *a, const struct line_slot *b)
+{
+	if (a->group >= 0 && b->group >= 0)
+		return a->group != b->group;
+	return other_owners(slot_owners(a), slot_owners(b));
+}
+
 /* Two elements of one scalar array member (or two unattributed granules). */
 static bool same_array(const struct line_slot *a, const struct line_slot *b)
 {
@@ -110,7 +122,7 @@ static void line_boundaries(const struct field_line *l, size_t li, const struct 
 
 		if (!slot_owners(s))
 			continue;
-		if (!prev || !other_owners(slot_owners(prev), slot_owners(s))) {
+		if (!prev || !other_slot(prev, s)) {
 			prev = s;
 			continue;
 		}

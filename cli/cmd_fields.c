@@ -313,9 +313,18 @@ static bool align_selected(const struct fields_ctx *c, const struct align_findin
 }
 
 /*
- * Arrays whose threads' elements meet inside lines: one finding each, before the lines, which
- * are not listed again one by one.
+ * The lines of an array that starts inside a line are that finding's, not listed one by one:
+ * their verdicts would advise aligning the type, which does not move the array (a blocked
+ * matrix gave hundreds).  A padded element's lines stay: their verdicts say the same.
  */
+static bool align_hides(const struct fields_ctx *c, uint64_t addr)
+{
+	const struct align_finding *af = array_align__of_line(c->align, addr);
+
+	return af && af->causes & ALIGN_BASE;
+}
+
+/* Arrays whose threads' elements meet inside lines: one finding each, before the lines. */
 static void print_align_stdio(struct fields_ctx *c, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -328,7 +337,8 @@ static void print_align_stdio(struct fields_ctx *c, FILE *out)
 			continue;
 		if (!n++)
 			fprintf(out, "\n# arrays whose elements share cache lines across threads "
-				"(their lines are not listed again below)\n");
+				"(the lines of one that starts inside a line are not listed again "
+				"below)\n");
 		strbuf__reset(&sb);
 		align_finding__explain(c->align, af, fields_attr__name_ip, c->ld.fa, &sb);
 		fprintf(out, "\n%s", sb.buf);
@@ -373,7 +383,7 @@ static void fields_result(const struct fields_ctx *c, struct fields_result *r)
 		const struct field_line *l = &f->lines[i];
 
 		if (l->verdict == LINE_QUIET || !line_selected(c, l) ||
-		    array_align__of_line(c->align, l->addr))
+		    align_hides(c, l->addr))
 			continue;
 		if (line_shown(c, l)) {
 			r->listed++;
@@ -489,7 +499,7 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 		size_t same = 0, verdicts[LINE_WRITE_READ + 1] = { 0 };
 		bool seen = false;
 
-		if (!line_shown(c, l) || array_align__of_line(c->align, l->addr))
+		if (!line_shown(c, l) || align_hides(c, l->addr))
 			continue;
 		/*
 		 * Many instances of one struct (every struct file of a kernel recording) give

@@ -13,11 +13,13 @@
 #define NBLOCKS 512
 
 static double *matrix;
+static double partial[64];
 static long nthreads, sweeps;
 
 static void *worker(void *arg)
 {
 	long t = (long)arg;
+	double sum = 0;
 
 	for (long b = t; b < NBLOCKS; b += nthreads)	/* first touch: each thread its blocks */
 		for (int i = 0; i < B * B; i++)
@@ -29,6 +31,10 @@ static void *worker(void *arg)
 			for (int i = 0; i < B * B; i++)
 				blk[i] = blk[i] * 0.5 + (double)s;
 		}
+	for (long b = t; b < NBLOCKS; b += nthreads)	/* each thread sums its own blocks */
+		for (int i = 0; i < B * B; i++)
+			sum += matrix[b * B * B + i];
+	partial[t] = sum;
 	return NULL;
 }
 
@@ -48,8 +54,8 @@ int main(int argc, char **argv)
 		pthread_create(&tid[t], NULL, worker, (void *)t);
 	for (long t = 0; t < nthreads; t++)
 		pthread_join(tid[t], NULL);
-	for (long i = 0; i < NBLOCKS * B * B; i++)
-		sum += matrix[i];
+	for (long t = 0; t < nthreads; t++)
+		sum += partial[t];
 	printf("%g\n", sum);
 	free(matrix);
 	return 0;

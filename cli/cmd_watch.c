@@ -1988,7 +1988,8 @@ static int watch_run_inner(struct watch_run *r, int argc, char **argv)
 	replay(r);
 	if (write_perf_data(r, argc, argv) < 0)
 		rc = EXIT_RUNTIME;
-	qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
+	if (r->nr_sites)	/* none when the object died before a breakpoint went in */
+		qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
 	if (r->cfg.json) {
 		print_report_json(r);
 	} else {

@@ -488,9 +488,14 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	rc = recorder__run(&ro, &st, err, sizeof(err));
 	free(cmdline);
 	free(tracing);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	/*
+	 * The handlers stay until record returns: a second ^C (or timeout(1), which signals the
+	 * process and then its group) landing while the summary is printed would otherwise kill
+	 * a run that has already stopped and written its file, with status 130.
+	 */
 	if (rc) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
 		/* a program that cannot be run, an offline CPU: given wrongly; else a failure */
 		cli__error("record: %s", err);
 		return st.exec_errno || st.bad_options ? EXIT_USAGE : EXIT_RUNTIME;
@@ -520,6 +525,8 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 		fprintf(stderr, "[ lineup record: %s %s ]\n", argv[i],
 			workload__describe_status(st.workload_status, how, sizeof(how)));
 	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	return EXIT_OK;
 }
 

@@ -939,12 +939,18 @@ static void add_finding(struct suggest_result *r, enum suggest_finding_kind kind
 	r->findings[r->nr_findings++] = (struct suggest_finding){ kind, unit, a, b, rate };
 }
 
-static int by_time(const void *a, const void *b, void *arg)
-{
-	const struct suggest_access *acc = arg;
-	uint64_t x = acc[*(const size_t *)a].time, y = acc[*(const size_t *)b].time;
+struct timed_write {
+	uint64_t time;
+	size_t i;	/* index in suggest.acc: ties keep the order of arrival */
+};
 
-	return x < y ? -1 : x > y;
+static int by_time(const void *a, const void *b)
+{
+	const struct timed_write *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
 }
 
 /*
@@ -961,15 +967,17 @@ static bool *rotating_units(struct suggest *sg, uint64_t *slot_ho)
 {
 	bool *rot = xcalloc(sg->nr_units ? sg->nr_units : 1, sizeof(*rot));
 	uint64_t *line_ho = xcalloc(sg->nr_units + 1, sizeof(*line_ho));
-	size_t *ix = xcalloc(sg->nr_acc + 1, sizeof(*ix)), n = 0, times = 0;
+	struct timed_write *ix = xcalloc(sg->nr_acc + 1, sizeof(*ix));
+	size_t n = 0, times = 0;
 	struct u64map slot_last, line_last;
 
 	for (size_t i = 0; i < sg->nr_acc; i++)
 		if (access_writes(&sg->acc[i]) && suggest__unit_at(sg, sg->acc[i].offset) >= 0)
-			ix[n++] = i;
-	qsort_r(ix, n, sizeof(*ix), by_time, sg->acc);
+			ix[n++] = (struct timed_write){ sg->acc[i].time, i };
+	/* qsort, not qsort_r: its argument order differs between libcs (see sort_cold) */
+	qsort(ix, n, sizeof(*ix), by_time);
 	for (size_t i = 0; i < n; i++)
-		times += !i || sg->acc[ix[i]].time != sg->acc[ix[i - 1]].time;
+		times += !i || ix[i].time != ix[i - 1].time;
 	if (times < 4) {
 		for (unsigned int u = 0; u < sg->nr_units; u++)
 			rot[u] = true;
@@ -978,7 +986,7 @@ static bool *rotating_units(struct suggest *sg, uint64_t *slot_ho)
 	u64map__init(&slot_last);
 	u64map__init(&line_last);
 	for (size_t i = 0; i < n; i++) {
-		const struct suggest_access *a = &sg->acc[ix[i]];
+		const struct suggest_access *a = &sg->acc[ix[i].i];
 		unsigned int u = (unsigned int)suggest__unit_at(sg, a->offset);
 		uint64_t slot = a->instance * 131 + u, line = (a->instance + a->offset) /
 							      sg->cfg.line_size, prev;

@@ -350,12 +350,23 @@ static void describe_search(Dwfl_Module *mod, const char *path, struct strbuf *s
 	Elf *elf = dwfl_module_getelf(mod, &bias);
 	GElf_Word crc;
 	const char *link = elf ? dwelf_elf_gnu_debuglink(elf, &crc) : NULL;
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *abs;
 
 	if (slash)
 		*slash = '\0';
 	else
 		strcpy(dir, ".");
+	/*
+	 * "./prog" was searched as /usr/lib/debug/CWD/: the places named as absolute paths, the
+	 * root as "" (so that no "//" or "/./" appears).
+	 */
+	abs = *dir ? realpath(dir, NULL) : NULL;
+	if (abs) {
+		free(dir);
+		dir = abs;
+	}
+	if (!strcmp(dir, "/"))
+		*dir = '\0';
 	strbuf__addf(sb, "no DWARF in the file itself (no .debug_info section)");
 	if (debuginfo__build_id(mod, &id) > 1) {
 		strbuf__addf(sb, "; build-id %s: not in /usr/lib/debug/.build-id/%.2s/%s.debug",
@@ -368,7 +379,7 @@ static void describe_search(Dwfl_Module *mod, const char *path, struct strbuf *s
 	}
 	if (link)
 		strbuf__addf(sb, "; .gnu_debuglink '%s': not in %s/, %s/.debug/ nor /usr/lib/debug%s%s/",
-			     link, dir, dir, dir[0] == '/' ? "" : "/", dir);
+			     link, dir, dir, dir[0] == '/' || !*dir ? "" : "/", dir);
 	else
 		strbuf__addf(sb, "; no .gnu_debuglink");
 	if (urls && *urls)

@@ -33,3 +33,6 @@ dist_check_SCRIPTS += tests/layout/cycles.sh
 TESTS += tests/layout/sharing.sh
 dist_check_SCRIPTS += tests/layout/sharing.sh
 EXTRA_DIST += tests/tools/btf_patch.py
+# The no-DWARF message's debuglink places as clean absolute paths (issue 15, item 11).
+TESTS += tests/layout/nodwarf_path.sh
+dist_check_SCRIPTS += tests/layout/nodwarf_path.sh

@@ -6,14 +6,13 @@
  *
  * The order and the prediction are analyzer/suggest.h's, the words analyzer/suggest_text.h's,
  * the new layout analyzer/layout.h's layout__build, the patch analyzer/srcpatch.h's; the
- * recording is read by sampling/fields_load.h into analyzer/suggest_targets.h's suggesters.
- * This file chooses the structs, finds the source, prints, writes the files, and runs the
- * compiler for --verify.
+ * recording is read into analyzer/suggest_targets.h's suggesters, and the source found and
+ * patched, by sampling/suggest_load.h (the browser's suggestion view runs it too).  This file
+ * chooses the structs, prints, writes the files, and runs the compiler for --verify.
  */
 #include <config.h>
 
 #include <errno.h>
-#include <ftw.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -42,9 +41,9 @@
 #include "sampling/fields_load.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
+#include "sampling/suggest_load.h"
 #include "sampling/workload.h"
 #include "tui/tui.h"
-#include "util/arena.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -146,14 +145,11 @@ struct suggest_opts {
 	enum suggest_format format;
 };
 
-/* The recording read once (sampling/fields_load.h), its structs' suggesters fed on the way. */
+/* The recording read once (sampling/suggest_load.h), its structs' suggesters fed on the way. */
 struct suggest_ctx {
 	struct suggest_opts *o;
-	struct fields_load ld;
-	struct suggest_targets ts;
-	unsigned int line_size;
-	struct arena arena;
-	struct array_align *align;	/* arrays whose threads' elements share lines */
+	struct suggest_load_opts lo;
+	struct suggest_load sl;
 };
 
 static int parse_growth(struct suggest_opts *o, const char *arg)
@@ -270,50 +266,24 @@ static int suggest_option(void *ctx, int id, const char *arg)
 
 /* ---- reading the recording ---- */
 
-/* The suggesters' settings, once the recording has said its line size. */
-static void targets_init(struct suggest_ctx *c)
-{
-	struct suggest_opts *o = c->o;
-	struct suggest_targets_config cfg = {
-		.pins = (const char *const *)o->pins.v, .nr_pins = (unsigned int)o->pins.nr,
-	};
-
-	c->line_size = c->ld.fields->line_size;
-	if (o->max_growth_lines)
-		o->max_growth = o->max_growth_lines * c->line_size;
-	cfg.line_size = c->line_size;
-	cfg.max_growth = o->max_growth;
-	suggest_targets__init(&c->ts, &cfg);
-}
-
-/* Each attributed access, in time order, to its struct's suggester. */
-static void on_access(void *ctx, const struct attr_result *res, const struct fields_access *a)
-{
-	struct suggest_ctx *c = ctx;
-
-	if (!c->line_size)
-		targets_init(c);
-	suggest_targets__add(&c->ts, res, a);
-}
-
 /* -C's structs, or the worst ones: 0, or an exit code after saying what is wrong. */
 static int select_targets(struct suggest_ctx *c)
 {
 	struct suggest_opts *o = c->o;
 
-	suggest_targets__sort(&c->ts);
+	suggest_targets__sort(&c->sl.ts);
 	if (!o->structs.nr) {
 		size_t n = 0;
 
-		for (size_t i = 0; i < c->ts.nr && n < (o->limit ? o->limit : 3); i++)
-			if (c->ts.v[i].hitm) {
-				c->ts.v[i].selected = true;
+		for (size_t i = 0; i < c->sl.ts.nr && n < (o->limit ? o->limit : 3); i++)
+			if (c->sl.ts.v[i].hitm) {
+				c->sl.ts.v[i].selected = true;
 				n++;
 			}
 		if (!n) {
 			cli__error("%s: no HITM on any attributed struct (%" PRIu64 " of %" PRIu64
 				   " samples attributed): nothing to lay out", c->o->input,
-				   c->ts.attributed, (uint64_t)c->ld.nr_samples);
+				   c->sl.ts.attributed, (uint64_t)c->sl.ld.nr_samples);
 			return EXIT_NOTHING;
 		}
 		return 0;
@@ -322,17 +292,17 @@ static int select_targets(struct suggest_ctx *c)
 		const char *want = fields_attr__strip_tag(o->structs.v[s]);
 		bool found = false;
 
-		for (size_t i = 0; i < c->ts.nr; i++)
-			if (!strcmp(fields_attr__strip_tag(c->ts.v[i].flat->name), want))
-				found = c->ts.v[i].selected = true;
+		for (size_t i = 0; i < c->sl.ts.nr; i++)
+			if (!strcmp(fields_attr__strip_tag(c->sl.ts.v[i].flat->name), want))
+				found = c->sl.ts.v[i].selected = true;
 		if (found)
 			continue;
-		if (fields_attr__has_struct(c->ld.fa, want)) {
+		if (fields_attr__has_struct(c->sl.ld.fa, want)) {
 			cli__error("%s: no sample was attributed to struct %s", o->input, want);
 			return EXIT_NOTHING;
 		}
 		const char *close[5];
-		int nc = fields_attr__closest(c->ld.fa, want, close, 5);
+		int nc = fields_attr__closest(c->sl.ld.fa, want, close, 5);
 		struct strbuf sb = STRBUF_INIT;
 
 		for (int i = 0; i < nc; i++)
@@ -345,63 +315,16 @@ static int select_targets(struct suggest_ctx *c)
 	return 0;
 }
 
-static const char *unit_code(void *ctx, unsigned int unit, int write);
-
-struct names_ctx {
-	struct suggest_ctx *c;
-	struct suggest_target *t;
-	struct strbuf sb;
-};
-
-static const char *unit_code(void *ctx, unsigned int unit, int write)
-{
-	struct names_ctx *n = ctx;
-	uint64_t ip;
-
-	if (!suggest_target__top_ip(n->t, unit, write, &ip))
-		return NULL;
-	strbuf__reset(&n->sb);
-	fields_attr__name_ip(n->c->ld.fa, ip, &n->sb);
-	return n->sb.buf;
-}
-
-static void names_init(struct suggest_names *n, struct names_ctx *nc, struct suggest_ctx *c,
-		       struct suggest_target *t, const char *recording)
-{
-	memset(nc, 0, sizeof(*nc));
-	nc->c = c;
-	nc->t = t;
-	*n = (struct suggest_names){
-		.code = unit_code, .ctx = nc, .units = t->plan.units, .type = t->flat->name,
-		.recording = recording, .line_size = c->line_size,
-	};
-}
-
 /* ---- output ---- */
-
-/* The current layout (@after false) or the suggested one, annotated with its figures. */
-static void print_layout(struct suggest_ctx *c, struct suggest_target *t, bool after, struct strbuf *out)
-{
-	struct layout_print_opts popts = { .line_size = c->line_size, .addr_size = 8 };
-	struct suggest_print_ctx pc = {
-		.plan = &t->plan, .res = &t->res, .printed = after ? t->built : t->flat->type,
-		.after = after, .line_size = c->line_size,
-	};
-	struct layout_annotate ann;
-
-	suggest_plan__annotate(&pc, &ann);
-	popts.annotate = &ann;
-	layout__print(pc.printed, &popts, out);
-}
 
 static void print_layouts(struct suggest_ctx *c, struct suggest_target *t, struct strbuf *out)
 {
 	strbuf__addf(out, "\ncurrent layout (measured):\n");
-	print_layout(c, t, false, out);
+	suggest_load__print_layout(&c->sl, t, false, out);
 	if (t->res.status != SUGGEST_OK || !t->built)
 		return;
 	strbuf__addf(out, "\nsuggested layout (offsets as gcc/clang place them on x86-64):\n");
-	print_layout(c, t, true, out);
+	suggest_load__print_layout(&c->sl, t, true, out);
 }
 
 /* --tui: the browser's suggestion view on the first struct with a suggestion. */
@@ -415,8 +338,8 @@ static int browse(struct suggest_ctx *c, struct suggest_target *t, const struct 
 	char err[256];
 	int rc = EXIT_OK;
 
-	print_layout(c, t, false, &cur);
-	print_layout(c, t, true, &prop);
+	suggest_load__print_layout(&c->sl, t, false, &cur);
+	suggest_load__print_layout(&c->sl, t, true, &prop);
 	suggest__explain(&t->res, n, &sum);
 	suggest__comment(&t->res, n, &com);
 	for (int i = 0; i < 2; i++) {
@@ -433,7 +356,7 @@ static int browse(struct suggest_ctx *c, struct suggest_target *t, const struct 
 	struct tui_suggestion ts = {
 		.title = title.buf, .summary = sum.buf, .current = cur.buf, .proposed = prop.buf,
 		.before = fig[0], .nr_before = pred[0]->nr_lines, .after = fig[1],
-		.nr_after = pred[1]->nr_lines, .line_size = c->line_size, .comment = com.buf,
+		.nr_after = pred[1]->nr_lines, .line_size = c->sl.line_size, .comment = com.buf,
 		.patch = patch, .patch_name = "layout.patch",
 	};
 
@@ -518,7 +441,7 @@ static void json_target(struct suggest_ctx *c, struct suggest_target *t, const s
 			 ", \"size\": {\"before\": %" PRIu64 ", \"after\": %" PRIu64 "}"
 			 ", \"align\": {\"before\": %u, \"after\": %u}"
 			 ", \"holes\": {\"before\": %" PRIu64 ", \"after\": %" PRIu64 "}",
-		     c->line_size, r->nr_accesses, r->nr_instances, r->old_size,
+		     c->sl.line_size, r->nr_accesses, r->nr_instances, r->old_size,
 		     r->status == SUGGEST_OK ? r->size : r->old_size, r->old_align,
 		     r->status == SUGGEST_OK ? r->align : r->old_align, r->old_holes,
 		     r->status == SUGGEST_OK ? r->holes : r->old_holes);
@@ -592,426 +515,21 @@ static void json_target(struct suggest_ctx *c, struct suggest_target *t, const s
 	strbuf__release(&tmp);
 }
 
-/* ---- the source ---- */
-
-static bool is_file(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
-/*
- * Where the debug info's @decl_file is here: as it is, else under --source-root with its
- * leading directories dropped one by one (a tree built in /build/linux-6.1 read in
- * /usr/src/linux).  Returns a new string, or NULL.
- */
-static char *find_source(const char *decl_file, const char *root)
-{
-	if (!decl_file)
-		return NULL;
-	if (!root && is_file(decl_file))
-		return xstrdup(decl_file);
-	if (!root)
-		return NULL;
-	for (const char *p = decl_file; p; p = strchr(p + 1, '/')) {
-		const char *rel = *p == '/' ? p + 1 : p;
-		char *path = xasprintf("%s/%s", root, rel);
-
-		if (*rel && is_file(path))
-			return path;
-		free(path);
-	}
-	return is_file(decl_file) ? xstrdup(decl_file) : NULL;
-}
-
-/* @path relative to @root (or the current directory), for the patch's a/ and b/ names. */
-static char *patch_name(const char *path, const char *root)
-{
-	char rbuf[PATH_MAX], pbuf[PATH_MAX];
-
-	if (realpath(root ? root : ".", rbuf) && realpath(path, pbuf)) {
-		size_t n = strlen(rbuf);
-
-		if (!strncmp(pbuf, rbuf, n) && pbuf[n] == '/')
-			return xstrdup(pbuf + n + 1);
-	}
-	while (*path == '/')
-		path++;
-	return xstrdup(path);
-}
-
-/*
- * A layout from BTF has no declaration file: look for "struct NAME {" at the start of a line
- * in the tree's headers (include/ first, then everything), as a reader with grep would.
- */
-static const char *search_name;
-static char *search_found;
-
-static int search_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	size_t n = strlen(path);
-	char err[64], *text, *want;
-
-	(void)st;
-	(void)ftw;
-	if (type != FTW_F || n < 3 || (strcmp(path + n - 2, ".h") && strcmp(path + n - 2, ".c")))
-		return 0;
-	if (!(text = file__read_text(path, err, sizeof(err))))
-		return 0;
-	want = xasprintf("\nstruct %s {", search_name);
-	if (strstr(text, want) || !strncmp(text, want + 1, strlen(want + 1)))
-		search_found = xstrdup(path);
-	free(want);
-	free(text);
-	return search_found != NULL;
-}
-
-static char *find_source_by_name(const char *root, const char *name)
-{
-	char *inc = xasprintf("%s/include", root);
-
-	search_name = name;
-	search_found = NULL;
-	if (nftw(inc, search_one, 32, FTW_PHYS) <= 0 && !search_found)
-		nftw(root, search_one, 32, FTW_PHYS);
-	free(inc);
-	return search_found;
-}
-
-/* The tree's convention: cacheline groups where include/linux/cache.h has them (6.8+), the
- * kernel's alignment macro in other kernel sources, GNU C's attribute in user space. */
-static enum srcpatch_style tree_style(const char *root, const char *text)
-{
-	char *cache = root ? xasprintf("%s/include/linux/cache.h", root) : NULL;
-	enum srcpatch_style style = SRCPATCH_ATTR_ALIGNED;
-	char err[64];
-	char *ct = cache && is_file(cache) ? file__read_text(cache, err, sizeof(err)) : NULL;
-
-	if (ct)
-		style = strstr(ct, "__cacheline_group_begin") ? SRCPATCH_KERNEL_GROUPS :
-								SRCPATCH_KERNEL_ALIGNED;
-	else if (strstr(text, "#include <linux/"))
-		style = SRCPATCH_KERNEL_ALIGNED;
-	free(ct);
-	free(cache);
-	return style;
-}
-
-/*
- * struct patch - the source files of the suggested structs and the patcher's answer.
- */
-struct patch {
-	struct srcpatch_file *files;
-	char **paths;		/* where each file is here */
-	unsigned int nr_files;
-	struct srcpatch_request *reqs;
-	struct suggest_target **req_target;
-	unsigned int nr_reqs;
-	struct srcpatch *sp;
-	char **comments;
-	char **names;		/* by-name matches: the source's units, the slots' names */
-	unsigned int nr_names;
-	char **orig;		/* each file as read (files[].text: what srcpatch is given) */
-	struct alloc_fix *allocs;	/* the misaligned arrays' allocations */
-	unsigned int nr_allocs;
-	char *diff;		/* every change, allocations and structs, as one diff */
-};
-
-/* One misaligned array's allocating call, rewritten or not (and why). */
-struct alloc_fix {
-	const struct align_finding *af;
-	char *where;		/* "file.c:42" */
-	char *message;		/* why not, or NULL when rewritten */
-};
-
-static unsigned int patch_file(struct patch *p, const char *path, const char *root,
-			       const char *text)
-{
-	char *name = patch_name(path, root);
-
-	for (unsigned int i = 0; i < p->nr_files; i++)
-		if (!strcmp(p->files[i].path, name)) {
-			free(name);
-			free((char *)text);
-			return i;
-		}
-	p->files = xrealloc(p->files, (p->nr_files + 1) * sizeof(*p->files));
-	p->paths = xrealloc(p->paths, (p->nr_files + 1) * sizeof(*p->paths));
-	p->orig = xrealloc(p->orig, (p->nr_files + 1) * sizeof(*p->orig));
-	p->files[p->nr_files] = (struct srcpatch_file){ .path = name, .text = text };
-	p->paths[p->nr_files] = xstrdup(path);
-	p->orig[p->nr_files] = xstrdup(text);
-	return p->nr_files++;
-}
-
-static void patch_release(struct patch *p)
-{
-	for (unsigned int i = 0; i < p->nr_files; i++) {
-		free((char *)p->files[i].path);
-		free((char *)p->files[i].text);
-		free(p->paths[i]);
-		free(p->orig[i]);
-	}
-	for (unsigned int i = 0; i < p->nr_allocs; i++) {
-		free(p->allocs[i].where);
-		free(p->allocs[i].message);
-	}
-	free(p->allocs);
-	free(p->orig);
-	free(p->diff);
-	for (unsigned int i = 0; i < p->nr_reqs; i++) {
-		free((void *)p->reqs[i].slots);
-		free((void *)p->reqs[i].expected);
-		free(p->comments[i]);
-	}
-	free(p->files);
-	free(p->paths);
-	free(p->reqs);
-	free(p->req_target);
-	free(p->comments);
-	for (unsigned int i = 0; i < p->nr_names; i++)
-		free(p->names[i]);
-	free(p->names);
-	srcpatch__delete(p->sp);
-	memset(p, 0, sizeof(*p));
-}
-
-/* Whether '|'-joined @names holds @name. */
-static bool names_have(const char *names, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *x = names; x; x = strchr(x, '|') ? strchr(x, '|') + 1 : NULL)
-		if (!strncmp(x, name, len) && (x[len] == '\0' || x[len] == '|'))
-			return true;
-	return false;
-}
-
-/*
- * A layout from BTF (the running kernel) and a source tree of another version: the members
- * are matched by name, unit by unit as the source has them (an anonymous union's names
- * differ between versions: it goes where the first of its names that the kernel has went).
- * Units only the kernel has are left out of the order, those only the source has keep their
- * place after the unit they follow there; both are said.  The offsets predicted are the
- * recorded kernel's, not the source's.
- */
-static void match_by_name(struct patch *p, struct srcpatch_request *rq, const char *type,
-			  struct srcpatch_slot **slots, const char ***expected)
-{
-	struct srcpatch_scan *sc;
-	struct srcpatch_slot *in = *slots, *out;
-	unsigned int n = rq->nr_slots, k = 0, nu = 0;
-	struct strbuf only_kernel = STRBUF_INIT, only_source = STRBUF_INIT;
-
-	if (srcpatch__scan(&p->files[rq->file], rq->name, rq->decl_line, &sc) != 0) {
-		srcpatch_scan__delete(sc);
-		return;	/* srcpatch__make says why */
-	}
-	/* the source's units: their names joined, in declaration order */
-	char **unit = xcalloc(sc->nr_members + 1, sizeof(*unit));
-	bool *used = xcalloc(sc->nr_members + 1, sizeof(*used));
-
-	for (unsigned int j = 0; j < sc->nr_members; j++) {
-		if (j && sc->members[j - 1].unit == sc->members[j].unit) {
-			char *joined = xasprintf("%s|%s", unit[nu - 1], sc->members[j].name);
-
-			free(unit[nu - 1]);
-			unit[nu - 1] = joined;
-			continue;
-		}
-		unit[nu++] = xstrdup(sc->members[j].name);
-	}
-	out = xcalloc(n + nu + 1, sizeof(*out));
-	for (unsigned int i = 0; i < n; i++) {
-		unsigned int u = nu;
-		char *names = xstrdup(in[i].member), *save = NULL;
-
-		for (char *x = strtok_r(names, "|", &save); x && u == nu; x = strtok_r(NULL, "|", &save))
-			for (u = 0; u < nu && (used[u] || !names_have(unit[u], x)); u++)
-				;
-		free(names);
-		if (u < nu) {
-			used[u] = true;
-			out[k] = in[i];
-			out[k++].member = unit[u];
-			continue;
-		}
-		strbuf__addf(&only_kernel, "%s%s", only_kernel.len ? ", " : "", in[i].member);
-		/* a group start moves to the next member kept */
-		if (in[i].group && i + 1 < n && !in[i + 1].group) {
-			in[i + 1].group = in[i].group;
-			in[i + 1].new_line |= in[i].new_line;
-		}
-	}
-	/* the source's own units, after the unit that precedes them in the source */
-	for (unsigned int u = 0; u < nu; u++) {
-		unsigned int at = 0;
-
-		if (used[u])
-			continue;
-		strbuf__addf(&only_source, "%s%s", only_source.len ? ", " : "", unit[u]);
-		for (int q = (int)u - 1; q >= 0 && !at; q--)
-			for (unsigned int w = 0; w < k; w++)
-				if (out[w].member == unit[q])
-					at = w + 1;
-		memmove(out + at + 1, out + at, (k - at) * sizeof(*out));
-		out[at] = (struct srcpatch_slot){ .member = unit[u] };
-		used[u] = true;
-		k++;
-	}
-	const char **exp = xcalloc(k + 1, sizeof(*exp));
-
-	for (unsigned int i = 0; i < k; i++)
-		exp[i] = out[i].member;
-	if (only_kernel.len || only_source.len)
-		fprintf(stderr, "lineup suggest: warning: %s: the source's members differ from the "
-			"recorded kernel's (BTF): matched by name%s%s%s%s; the offsets above are "
-			"the recorded kernel's\n", type,
-			only_kernel.len ? "; only in the kernel: " : "",
-			only_kernel.len ? only_kernel.buf : "",
-			only_source.len ? "; only in the source (kept where they are): " : "",
-			only_source.len ? only_source.buf : "");
-	strbuf__release(&only_kernel);
-	strbuf__release(&only_source);
-	srcpatch_scan__delete(sc);
-	free(used);
-	free(in);
-	free(*expected);
-	*slots = out;
-	*expected = exp;
-	rq->nr_slots = rq->nr_expected = k;
-	/* the joined names are the slots' until the patch is made */
-	p->names = xrealloc(p->names, (p->nr_names + nu) * sizeof(*p->names));
-	memcpy(p->names + p->nr_names, unit, nu * sizeof(*unit));
-	p->nr_names += nu;
-	free(unit);
-}
-
-/* Whether finding @af concerns the structs asked for (-C), or any without -C. */
-static bool align_selected(const struct suggest_ctx *c, const struct align_finding *af)
-{
-	if (!c->o->structs.nr)
-		return true;
-	for (size_t k = 0; k < c->ts.nr; k++)
-		if (c->ts.v[k].selected &&
-		    (c->ts.v[k].flat == af->elem ||
-		     (af->name && !strcmp(c->ts.v[k].flat->name, af->name))))
-			return true;
-	return false;
-}
-
-/* A finding whose fix lineup can write: an aligned allocation, a padded element. */
-static bool align_fixable(const struct align_finding *af)
-{
-	return !(af->causes & ALIGN_BLOCKS) && af->causes;
-}
-
-/* The structs whose instances are a misaligned array's elements: padded, or left alone. */
-static void array_targets(struct suggest_ctx *c)
-{
-	for (size_t i = 0; i < c->align->nr_findings; i++) {
-		const struct align_finding *af = &c->align->findings[i];
-
-		if (!af->elem || !align_fixable(af))
-			continue;
-		for (size_t k = 0; k < c->ts.nr; k++)
-			if (c->ts.v[k].flat == af->elem && c->ts.v[k].sg)
-				suggest__set_array_causes(c->ts.v[k].sg, af->causes);
-	}
-}
-
-static void alloc_fix_add(struct patch *p, const struct align_finding *af, char *where,
-			  char *message)
-{
-	p->allocs = xrealloc(p->allocs, (p->nr_allocs + 1) * sizeof(*p->allocs));
-	p->allocs[p->nr_allocs++] = (struct alloc_fix){ af, where, message };
-}
-
-/*
- * The allocating calls of the misaligned arrays rewritten to return line-aligned memory,
- * before the structs are laid out (a struct rewrite of the same file starts from that text;
- * the diff of both is made from the file as read).  EXIT_NOTHING when one could not be.
- */
-static int make_alloc_fixes(struct suggest_ctx *c, struct patch *p)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < c->align->nr_findings; i++) {
-		const struct align_finding *af = &c->align->findings[i];
-		const char *file;
-		unsigned int line;
-		char err[PATH_MAX + 128], *path, *text, *fixed;
-
-		if (!(af->causes & ALIGN_BASE) || !align_fixable(af) || !align_selected(c, af))
-			continue;
-		rc = EXIT_NOTHING;	/* until it is done */
-		if (!af->obj.site || fields_attr__source_line(c->ld.fa, af->obj.site, &file, &line)) {
-			alloc_fix_add(p, af, NULL, xstrdup("the debug info gives no source line for "
-							   "the allocating call"));
-			continue;
-		}
-		char *where = xasprintf("%s:%u", file, line);
-
-		if (af->first) {
-			alloc_fix_add(p, af, where, xasprintf("the array starts %" PRIu64 " bytes "
-							      "into its allocation: align it by hand",
-							      af->first));
-			continue;
-		}
-		if (!(path = find_source(file, c->o->source_root))) {
-			alloc_fix_add(p, af, where, xasprintf("%s not found%s%s", file,
-							      c->o->source_root ? " under " : "",
-							      c->o->source_root ? c->o->source_root : ""));
-			continue;
-		}
-		if (!(text = file__read_text(path, err, sizeof(err)))) {
-			alloc_fix_add(p, af, where, xstrdup(err));
-			free(path);
-			continue;
-		}
-		unsigned int f = patch_file(p, path, c->o->source_root, text);
-
-		free(path);
-		fixed = srcpatch__align_alloc(&p->files[f], line, c->line_size, err, sizeof(err));
-		if (!fixed) {
-			alloc_fix_add(p, af, where, xstrdup(err));
-			continue;
-		}
-		free((char *)p->files[f].text);
-		p->files[f].text = fixed;
-		alloc_fix_add(p, af, where, NULL);
-		rc = 0;
-	}
-	return rc;
-}
-
-/* The one diff: each file as read against its final text. */
-static void patch_diff(struct patch *p)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	for (unsigned int i = 0; i < p->nr_files; i++)
-		srcpatch__diff(&sb, p->files[i].path, p->orig[i],
-			       p->sp && i < p->sp->nr_texts ? p->sp->texts[i] : p->files[i].text);
-	p->diff = sb.buf ? sb.buf : xstrdup("");
-}
-
 /* The misaligned arrays, each with its fix and what became of its patch. */
-static void print_align(struct suggest_ctx *c, const struct patch *p, struct strbuf *out)
+static void print_align(struct suggest_ctx *c, const struct suggest_patch *p, struct strbuf *out)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < c->align->nr_findings; i++) {
-		const struct align_finding *af = &c->align->findings[i];
+	for (size_t i = 0; i < c->sl.align->nr_findings; i++) {
+		const struct align_finding *af = &c->sl.align->findings[i];
 
-		if (!align_selected(c, af))
+		if (!suggest_load__align_selected(&c->sl, af))
 			continue;
 		if (!n++)
 			strbuf__addf(out, "arrays whose elements share cache lines across threads:\n");
-		align_finding__explain(c->align, af, fields_attr__name_ip, c->ld.fa, out);
+		align_finding__explain(c->sl.align, af, fields_attr__name_ip, c->sl.ld.fa, out);
 		for (unsigned int k = 0; k < p->nr_allocs; k++) {
-			const struct alloc_fix *x = &p->allocs[k];
+			const struct suggest_alloc_fix *x = &p->allocs[k];
 
 			if (x->af != af)
 				continue;
@@ -1027,19 +545,19 @@ static void print_align(struct suggest_ctx *c, const struct patch *p, struct str
 	}
 }
 
-static void json_align(struct suggest_ctx *c, const struct patch *p, struct strbuf *out)
+static void json_align(struct suggest_ctx *c, const struct suggest_patch *p, struct strbuf *out)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	size_t n = 0;
 
 	strbuf__addf(out, ", \"alignment\": [");
-	for (size_t i = 0; i < c->align->nr_findings; i++) {
-		const struct align_finding *af = &c->align->findings[i];
+	for (size_t i = 0; i < c->sl.align->nr_findings; i++) {
+		const struct align_finding *af = &c->sl.align->findings[i];
 
-		if (!align_selected(c, af))
+		if (!suggest_load__align_selected(&c->sl, af))
 			continue;
 		strbuf__reset(&tmp);
-		align_finding__explain(c->align, af, fields_attr__name_ip, c->ld.fa, &tmp);
+		align_finding__explain(c->sl.align, af, fields_attr__name_ip, c->sl.ld.fa, &tmp);
 		strbuf__addf(out, "%s{", n++ ? ", " : "");
 		json_str(out, "object", af->name, false);
 		json_str(out, "element", af->elem ? af->elem->name : NULL, true);
@@ -1060,91 +578,6 @@ static void json_align(struct suggest_ctx *c, const struct patch *p, struct strb
 	}
 	strbuf__addf(out, "]");
 	strbuf__release(&tmp);
-}
-
-/* One request per suggested struct whose source is found; the others are said. */
-static int make_patch(struct suggest_ctx *c, struct patch *p, const char *recording)
-{
-	struct suggest_opts *o = c->o;
-	int rc = 0;
-
-	for (size_t k = 0; k < c->ts.nr; k++) {
-		struct suggest_target *t = &c->ts.v[k];
-		const struct layout_type *ty = t->planned ? t->flat->type : NULL;
-		char err[PATH_MAX + 64];
-
-		if (!t->selected || !ty || t->res.status != SUGGEST_OK)
-			continue;
-		char *path = find_source(ty->decl_file, o->source_root);
-
-		if (!path && !ty->decl_file && o->source_root && ty->name)
-			path = find_source_by_name(o->source_root, ty->name);
-		if (!path) {
-			cli__error("%s: no source file for the patch: the debug info says %s%s%s",
-				   t->flat->name, ty->decl_file ? ty->decl_file : "nothing",
-				   o->source_root ? ", not found under " : " (try --source-root)",
-				   o->source_root ? o->source_root : "");
-			rc = EXIT_NOTHING;
-			continue;
-		}
-		char *text = file__read_text(path, err, sizeof(err));
-
-		if (!text) {
-			cli__error("%s", err);
-			free(path);
-			rc = EXIT_NOTHING;
-			continue;
-		}
-		struct srcpatch_request rq = {
-			.file = patch_file(p, path, o->source_root, text),
-			.name = ty->name ? ty->name : ty->typedef_name,
-			.decl_line = ty->decl_line,
-			.style = o->style >= 0 ? (enum srcpatch_style)o->style :
-						 tree_style(o->source_root, text),
-			.line_size = c->line_size,
-		};
-		struct srcpatch_slot *slots;
-		const char **expected;
-		struct suggest_names n;
-		struct names_ctx nc;
-		struct strbuf cm = STRBUF_INIT;
-
-		free(path);
-		suggest_plan__slots(&t->plan, &t->res, &slots, &rq.nr_slots, &expected,
-				    &rq.nr_expected);
-		if (!ty->decl_file)
-			match_by_name(p, &rq, t->flat->name, &slots, &expected);
-		rq.slots = slots;
-		rq.expected = expected;
-		names_init(&n, &nc, c, t, recording);
-		suggest__comment(&t->res, &n, &cm);
-		strbuf__release(&nc.sb);
-		p->reqs = xrealloc(p->reqs, (p->nr_reqs + 1) * sizeof(*p->reqs));
-		p->req_target = xrealloc(p->req_target, (p->nr_reqs + 1) * sizeof(*p->req_target));
-		p->comments = xrealloc(p->comments, (p->nr_reqs + 1) * sizeof(*p->comments));
-		p->comments[p->nr_reqs] = cm.buf;
-		rq.comment = cm.buf;
-		p->req_target[p->nr_reqs] = t;
-		p->reqs[p->nr_reqs++] = rq;
-	}
-	if (!p->nr_reqs)
-		return rc ? rc : EXIT_NOTHING;
-	if (srcpatch__make(p->files, p->nr_files, p->reqs, p->nr_reqs, &p->sp) < 0 || !p->sp) {
-		cli__error("internal error: a malformed patch request");
-		return EXIT_RUNTIME;
-	}
-	for (unsigned int i = 0; i < p->sp->nr_outcomes; i++) {
-		const struct srcpatch_outcome *oc = &p->sp->outcomes[i];
-
-		for (unsigned int w = 0; w < oc->nr_warnings; w++)
-			fprintf(stderr, "lineup suggest: warning: %s\n", oc->warnings[w]);
-		if (oc->error) {
-			cli__error("%s: no patch: %s", p->req_target[i]->flat->name,
-				   oc->message ? oc->message : "refused");
-			rc = EXIT_NOTHING;
-		}
-	}
-	return rc;
 }
 
 /* Write @text to @path ('-': stdout), never through a symlink; 0 or an exit code. */
@@ -1260,7 +693,7 @@ struct verify_result {
 	char detail[512];
 };
 
-static void verify_one(struct suggest_ctx *c, struct patch *p, unsigned int i,
+static void verify_one(struct suggest_ctx *c, struct suggest_patch *p, unsigned int i,
 		       struct verify_result *vr)
 {
 	const struct srcpatch_request *rq = &p->reqs[i];
@@ -1387,38 +820,34 @@ out:
 
 /* ---- the command ---- */
 
+/* What the pipeline says, as lineup suggest always said it. */
+static void say(void *ctx, bool warning, const char *msg)
+{
+	if (warning)
+		fprintf(stderr, "lineup suggest: warning: %s\n", msg);
+	else
+		cli__error("%s", msg);
+}
+
 static int open_recording(struct suggest_ctx *c)
 {
 	struct suggest_opts *o = c->o;
-	const struct fields_rmw *rmw;
 	char err[4096];
 	int rc;
 
-	c->ld.access = on_access;
-	c->ld.ctx = c;
-	rc = fields_load__run(&c->ld, o->input, &o->attr, &o->filter, (unsigned int)o->line_size,
-			      o->double_cl, err, sizeof(err));
-	if (c->ld.fa)
-		cli__attr_warnings(c->ld.fa);
+	c->lo = (struct suggest_load_opts){
+		.input = o->input, .attr = &o->attr, .filter = &o->filter,
+		.line_size = (unsigned int)o->line_size, .double_cl = o->double_cl,
+		.max_growth = o->max_growth, .max_growth_lines = o->max_growth_lines,
+		.pins = &o->pins, .source_root = o->source_root, .style = o->style,
+		.by_name = o->structs.nr > 0, .say = say,
+	};
+	rc = suggest_load__run(&c->sl, &c->lo, err, sizeof(err));
 	if (rc) {
 		cli__error("%s", err);
 		return rc == -ENODATA ? EXIT_NOTHING : EXIT_USAGE;
 	}
-	struct align_objects objs = { fields_attr__object_at, c->ld.fa };
-
-	c->align = array_align__find(c->ld.fields, &objs);
-	if (!c->line_size)	/* nothing attributed: the line size all the same */
-		targets_init(c);
-	suggest_targets__add_rmw(&c->ts, rmw, fields_attr__rmw(c->ld.fa, &rmw));
 	return 0;
-}
-
-static void ctx_release(struct suggest_ctx *c)
-{
-	suggest_targets__release(&c->ts);
-	array_align__delete(c->align);
-	fields_load__release(&c->ld);
-	arena__release(&c->arena);
 }
 
 /*
@@ -1468,7 +897,7 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 	struct suggest_opts o = { .cmd = cmd, .input = "perf.data", .max_growth = UINT64_MAX,
 				  .style = -1 };
 	struct suggest_ctx c = { .o = &o };
-	struct patch patch = { 0 };
+	struct suggest_patch patch = { 0 };
 	struct verify_result *vr = NULL;
 	struct strbuf out = STRBUF_INIT;
 	int rc, first = cli__parse(cmd, argc, argv, suggest_option, &o, &rc);
@@ -1496,43 +925,34 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 	rc = select_targets(&c);
 	if (rc)
 		goto out;
-	for (size_t k = 0; k < c.ts.nr; k++)
-		if (c.ts.v[k].selected && c.ts.v[k].plan_rc == -ENOENT) {
-			cli__error("%s", c.ts.v[k].plan_err);
+	for (size_t k = 0; k < c.sl.ts.nr; k++)
+		if (c.sl.ts.v[k].selected && c.sl.ts.v[k].plan_rc == -ENOENT) {
+			cli__error("%s", c.sl.ts.v[k].plan_err);
 			rc = EXIT_USAGE;
 			goto out;
 		}
 	char *recording = xasprintf("%s (%" PRIu64 " samples, %" PRIu64 " attributed)", o.input,
-				    (uint64_t)c.ld.nr_samples, c.ts.attributed);
+				    (uint64_t)c.sl.ld.nr_samples, c.sl.ts.attributed);
 
-	array_targets(&c);
-	for (size_t k = 0; k < c.ts.nr; k++)
-		if (c.ts.v[k].selected) {
-			suggest_target__decide(&c.ts.v[k], &c.arena);
-			any_ok |= c.ts.v[k].res.status == SUGGEST_OK && c.ts.v[k].planned;
-		}
+	any_ok = suggest_load__decide(&c.sl);
 	int prc = 0;
 
-	for (size_t i = 0; i < c.align->nr_findings; i++)
-		any_align |= align_fixable(&c.align->findings[i]) &&
-			     align_selected(&c, &c.align->findings[i]);
+	for (size_t i = 0; i < c.sl.align->nr_findings; i++)
+		any_align |= suggest_load__align_fixable(&c.sl.align->findings[i]) &&
+			     suggest_load__align_selected(&c.sl, &c.sl.align->findings[i]);
 	if ((o.patch || o.verify || o.format == FMT_TUI) && (any_ok || any_align)) {
-		int arc = make_alloc_fixes(&c, &patch);
-
-		prc = any_ok ? make_patch(&c, &patch, recording) : 0;
-		prc = prc ? prc : arc;
-		patch_diff(&patch);
+		prc = suggest_load__patch(&c.sl, &patch, recording);
 	}
 	if (o.format == FMT_TUI) {
 		rc = EXIT_NOTHING;
-		for (size_t k = 0; k < c.ts.nr && rc == EXIT_NOTHING; k++) {
-			struct suggest_target *t = &c.ts.v[k];
+		for (size_t k = 0; k < c.sl.ts.nr && rc == EXIT_NOTHING; k++) {
+			struct suggest_target *t = &c.sl.ts.v[k];
 			struct suggest_names nm;
-			struct names_ctx nc;
+			struct suggest_load_names nc;
 
 			if (!t->selected || t->res.status != SUGGEST_OK || !t->built)
 				continue;
-			names_init(&nm, &nc, &c, t, recording);
+			suggest_load__names(&c.sl, t, recording, &nm, &nc);
 			rc = browse(&c, t, &nm, patch.diff && *patch.diff ? patch.diff : NULL);
 			strbuf__release(&nc.sb);
 		}
@@ -1565,13 +985,13 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 
 	if (o.format == FMT_JSON)
 		strbuf__addf(&out, "{\"input\": \"%s\", \"line_size\": %u, \"structs\": [",
-			     o.input, c.line_size);
+			     o.input, c.sl.line_size);
 	else
 		print_align(&c, &patch, &out);
-	for (size_t k = 0, n = 0; k < c.ts.nr; k++) {
-		struct suggest_target *t = &c.ts.v[k];
+	for (size_t k = 0, n = 0; k < c.sl.ts.nr; k++) {
+		struct suggest_target *t = &c.sl.ts.v[k];
 		struct suggest_names nm;
-		struct names_ctx nc;
+		struct suggest_load_names nc;
 		int req = -1;
 
 		if (!t->selected)
@@ -1579,7 +999,7 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 		for (unsigned int i = 0; i < patch.nr_reqs; i++)
 			if (patch.req_target[i] == t)
 				req = (int)i;
-		names_init(&nm, &nc, &c, t, recording);
+		suggest_load__names(&c.sl, t, recording, &nm, &nc);
 		if (o.format == FMT_JSON) {
 			strbuf__addf(&out, "%s\n", n++ ? "," : "");
 			json_target(&c, t, &nm, &out);
@@ -1645,8 +1065,8 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 out:
 	free(vr);
 	strbuf__release(&out);
-	patch_release(&patch);
-	ctx_release(&c);
+	suggest_patch__release(&patch);
+	suggest_load__release(&c.sl);
 	fields_list__release(&o.structs);
 	fields_list__release(&o.pins);
 	fields_list__release(&o.attr.debug_files);

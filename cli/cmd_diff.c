@@ -439,7 +439,7 @@ static void note_differences(struct diff_ctx *c)
 		if (s->has_census && sim_census__overlap(&s->census) == SIM_OVERLAP_NONE)
 			strbuf__addf(&c->notes, "# inconclusive: in %s (%s) the threads never ran at "
 						"the same time: HITMs missing there prove nothing, "
-						"not a fix (record again with LINEUP_SIM_YIELD=500 or "
+						"not a fix (record again with --sim-turns 100 or "
 						"on more free CPUs)\n", side_names[k], s->ld.input);
 	}
 	if (c->o->norm == NORM_TIME && (!c->side[0].seconds || !c->side[1].seconds))

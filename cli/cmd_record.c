@@ -39,6 +39,7 @@ enum {
 	OPT_SIM_WINDOW,
 	OPT_SIM_EXACT,
 	OPT_SIM_COUNT,
+	OPT_SIM_TURNS,
 };
 
 static const struct cli_option record_options[] = {
@@ -76,6 +77,11 @@ static const struct cli_option record_options[] = {
 	{ OPT_SIM_COUNT, 0, "sim-count", NULL, "with --sim: between windows, count the loads "
 	  "instead of patching the calls out (sample periods from exact counts rather than CPU "
 	  "time; slower: 12-20x on tight loops)" },
+	{ OPT_SIM_TURNS, 0, "sim-turns", "N", "with --sim: the threads take turns every N modeled "
+	  "accesses, handing one baton around, so that they interleave whatever the scheduler "
+	  "does: on a busy machine, or one with fewer CPUs than threads, where they would "
+	  "otherwise run at different times and show no contention (100 is a good value; "
+	  "slower: they no longer run at the same time)" },
 	CLI_OPTION_END
 };
 
@@ -85,6 +91,7 @@ struct record_cli {
 	const char *events[8];
 	unsigned int nr_events;
 	unsigned long long ldlat, count, freq, mmap_pages;
+	unsigned long long sim_turns;
 	bool all, user, kernel, list, sim, sim_count;
 	const char *cpus;
 	const char *sim_window; /* LINEUP_SIM_WINDOW for the collector, or NULL */
@@ -184,6 +191,11 @@ static int record_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_SIM_COUNT:
 		o->sim_count = true;
+		break;
+	case OPT_SIM_TURNS:
+		if (cli__parse_u64(o->cmd, "--sim-turns", arg, &o->sim_turns) || !o->sim_turns)
+			return cli__usage_error(o->cmd, "--sim-turns wants a number of accesses, "
+						"1 or more (e.g. 100), not '%s'", arg);
 		break;
 	}
 	return 0;
@@ -411,6 +423,7 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	const char **cmdline;
 	void *tracing = NULL;
 	size_t tracing_size = 0;
+	struct sim_record_opts so;
 	char err[1024];
 	int rc, i = cli__parse(cmd, argc, argv, record_option, &o, &rc);
 
@@ -424,12 +437,13 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 			return cli__usage_error(cmd, "--sim runs CMD under the software collector: -e, "
 						"--ldlat, -a, -u, -k, -C, -F and -m do not apply (-c "
 						"sets its sampling period)");
-		return sim_record__run(o.output, o.count, o.sim_window, o.sim_count, argc - i,
-				       argv + i);
+		so = (struct sim_record_opts){.period = o.count, .turns = o.sim_turns,
+					      .window = o.sim_window, .count = o.sim_count};
+		return sim_record__run(o.output, &so, argc - i, argv + i);
 	}
-	if (o.sim_window || o.sim_count)
-		return cli__usage_error(cmd, "--sim-window, --sim-exact and --sim-count go with "
-					"--sim");
+	if (o.sim_window || o.sim_count || o.sim_turns)
+		return cli__usage_error(cmd, "--sim-window, --sim-exact, --sim-count and --sim-turns "
+					"go with --sim");
 	if (o.user && o.kernel)
 		return cli__usage_error(cmd, "-u and -k exclude each other");
 	if (i >= argc && !o.all)
@@ -534,7 +548,7 @@ const struct command cmd_record = {
 	.name = "record",
 	.summary = "record memory accesses into perf.data (memory PMU, software event, or --sim)",
 	.usage = "[-o FILE] [-e EVENT]... [--ldlat N] [-a] [-u|-k] [-C LIST] [--sim [--sim-window "
-		 "BURST/EVERY[/START]|--sim-exact] [--sim-count]] [-- CMD ARGS]",
+		 "BURST/EVERY[/START]|--sim-exact] [--sim-count] [--sim-turns N]] [-- CMD ARGS]",
 	.description =
 		"Record the memory accesses of CMD (or of every CPU with -a) into a standard "
 		"perf.data that lineup and perf c2c report read. The default events are the "

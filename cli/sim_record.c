@@ -87,11 +87,11 @@ static int copy_to_stdout(const char *path)
 	return rc;
 }
 
-int sim_record__run(const char *output, unsigned long long period, const char *window, bool count,
-		    int argc, char **argv)
+int sim_record__run(const char *output, const struct sim_record_opts *o, int argc, char **argv)
 {
 	char cwd[PATH_MAX], path[2 * PATH_MAX], err[PATH_MAX + 256];
-	char env_out[2 * PATH_MAX + 32], env_period[48], env_window[256], tmpdir[PATH_MAX] = "";
+	char env_out[2 * PATH_MAX + 32], env_period[48], env_turns[48], env_window[256];
+	char tmpdir[PATH_MAX] = "";
 	const char *env[8];
 	struct sigaction ign = {.sa_handler = SIG_IGN}, oint, oterm;
 	bool pipe_out = !strcmp(output, "-");
@@ -142,15 +142,19 @@ int sim_record__run(const char *output, unsigned long long period, const char *w
 		/* the recording is stdout's: the program's own output goes to stderr */
 		wo.stdio[1] = STDERR_FILENO;
 	}
-	if (period) {
-		snprintf(env_period, sizeof(env_period), "LINEUP_SIM_PERIOD=%llu", period);
+	if (o->period) {
+		snprintf(env_period, sizeof(env_period), "LINEUP_SIM_PERIOD=%llu", o->period);
 		env[nenv++] = env_period;
 	}
-	if (window) {
-		snprintf(env_window, sizeof(env_window), "LINEUP_SIM_WINDOW=%s", window);
+	if (o->turns) {
+		snprintf(env_turns, sizeof(env_turns), "LINEUP_SIM_TURNS=%llu", o->turns);
+		env[nenv++] = env_turns;
+	}
+	if (o->window) {
+		snprintf(env_window, sizeof(env_window), "LINEUP_SIM_WINDOW=%s", o->window);
 		env[nenv++] = env_window;
 	}
-	if (count)
+	if (o->count)
 		env[nenv++] = "LINEUP_SIM_PATCH=0";
 	env[nenv++] = "LINEUP_SIM_ACTIVE";
 	env[nenv] = NULL;

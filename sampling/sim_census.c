@@ -77,12 +77,12 @@ enum sim_overlap sim_census__no_contention(const struct sim_census *c, char *buf
 	else if (o == SIM_OVERLAP_NONE)
 		snprintf(buf, size, "no contention seen, and nothing can be concluded: the threads "
 			 "never ran at the same time (%.1f ms of %.1f ms modeled); where CPUs are "
-			 "fewer than threads or busy, LINEUP_SIM_YIELD=500 makes them take turns, "
-			 "or record on more free CPUs", c->overlap_ns / 1e6, c->observed_ns / 1e6);
+			 "fewer than threads or busy, record again with --sim-turns 100 (the "
+			 "threads take turns), or on more free CPUs", c->overlap_ns / 1e6, c->observed_ns / 1e6);
 	else
 		snprintf(buf, size, "no load found its line modified by another thread: no "
 			 "contention seen (the recording does not say whether threads ran at the "
-			 "same time; where CPUs are fewer than threads, LINEUP_SIM_YIELD=500 makes "
+			 "same time; where CPUs are fewer than threads or busy, --sim-turns 100 makes "
 			 "them interleave)");
 	return o;
 }

@@ -205,10 +205,14 @@ static inline __attribute__((always_inline)) void model(struct simrt_thread *t, 
 	struct simrt_pair_slot *slot = &simrt__table[s.index];
 
 	if (unlikely(simrt__yield_every) && --t->yield_left <= 0) {
-		/* Threads sharing a CPU interleave only at yields: see LINEUP_SIM_YIELD.  Jittered,
-		 * so that the yield does not always fall before the same access of a loop. */
+		/* Threads sharing a CPU interleave only at yields: see LINEUP_SIM_YIELD, and
+		 * LINEUP_SIM_TURNS (turns.c).  Jittered, so that the yield does not always fall
+		 * before the same access of a loop. */
 		t->yield_left = simrt__yield_every / 2 + t->rng % (uint64_t)simrt__yield_every;
-		sched_yield();
+		if (simrt__turns)
+			simrt__turn(t);
+		else
+			sched_yield();
 	}
 	if (likely(
 		coherence__silent(

@@ -10,7 +10,7 @@
 noinst_LIBRARIES += sampling/simrt/libsimrt-parts.a
 sampling_simrt_libsimrt_parts_a_SOURCES = sampling/simrt/simrt.h sampling/simrt/tsan.c \
 	sampling/simrt/access.h sampling/simrt/runtime.c sampling/simrt/alloc.c sampling/simrt/locks.c \
-	sampling/simrt/output.c sampling/simrt/patch.c sampling/simrt/memops.c \
+	sampling/simrt/output.c sampling/simrt/patch.c sampling/simrt/memops.c sampling/simrt/turns.c \
 	analyzer/coherence.h sampling/perf_writer.c sampling/perf_writer.h \
 	sampling/perf_writer_host.c sampling/small_file.c sampling/small_file.h
 sampling_simrt_libsimrt_parts_a_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -g -O2 -fPIC \

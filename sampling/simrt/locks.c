@@ -116,6 +116,11 @@ static inline int modeled(const void *lock, int rc, const struct lock_model *loc
 
 API int pthread_mutex_lock(pthread_mutex_t *m)
 {
+	/* Taking turns (turns.c), a thread about to block on a mutex gives the baton away
+	 * first: its holder may be waiting for the baton. */
+	if (simrt__turns && real_mutex_trylock(m) == 0)
+		return modeled(m, 0, &mutex_locked, &untouched, RET);
+	simrt__turn_away(simrt__cur);
 	return modeled(m, real_mutex_lock(m), &mutex_locked, &untouched, RET);
 }
 
@@ -164,6 +169,9 @@ API int pthread_spin_unlock(pthread_spinlock_t *l)
 
 API int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
+	if (simrt__turns && real_rwlock_tryrdlock(l) == 0)
+		return modeled(l, 0, &rw_rdlocked, &untouched, RET);
+	simrt__turn_away(simrt__cur);
 	return modeled(l, real_rwlock_rdlock(l), &rw_rdlocked, &untouched, RET);
 }
 
@@ -174,6 +182,9 @@ API int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 
 API int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
+	if (simrt__turns && real_rwlock_trywrlock(l) == 0)
+		return modeled(l, 0, &rw_wrlocked, &untouched, RET);
+	simrt__turn_away(simrt__cur);
 	return modeled(l, real_rwlock_wrlock(l), &rw_wrlocked, &untouched, RET);
 }
 

@@ -541,6 +541,7 @@ static void thread_retire(void *arg)
 
 	if (t->tid == (uint32_t)getpid())
 		atomic_store(&main_gone, 1);
+	simrt__turn_end(t);
 	simrt__mutex_lock(&cold_lock);
 	if (t->registered) {
 		thread_close(t);
@@ -625,6 +626,7 @@ struct simrt_thread *simrt__thread(void)
 	t->nrec = 1;
 	pthread_setspecific(thread_key, t);
 	simrt__cur = t;
+	simrt__turn_join(t);
 	inside--;
 	return t;
 }
@@ -1195,6 +1197,10 @@ void simrt__init(void)
 		if (!simrt__periods[k])
 			simrt__periods[k] = 1;
 	simrt__yield_every = (int64_t)env_u64("LINEUP_SIM_YIELD", 0);
+	if (env_u64("LINEUP_SIM_TURNS", 0)) {
+		simrt__yield_every = (int64_t)env_u64("LINEUP_SIM_TURNS", 0);
+		simrt__turns = true;
+	}
 	{
 		cpu_set_t set;
 

@@ -39,6 +39,9 @@
  *				model sees the interleaving that really happened; on a machine
  *				with fewer free CPUs than threads, threads sharing a CPU only
  *				interleave at time-slice ends unless they yield.
+ *	LINEUP_SIM_TURNS	N: the threads take turns every N modeled accesses, handing
+ *				one baton around (turns.c), so that they interleave whatever
+ *				the scheduler does (a busy machine); overrides LINEUP_SIM_YIELD
  *	LINEUP_SIM_DEBUG	set: each thread's access counts (seen, modeled) on stderr at
  *				its end
  *	LINEUP_SIM_ACTIVE	the pid of the first instrumented process, set by it: a process
@@ -212,7 +215,7 @@ struct simrt_thread {
 	unsigned ignore; /* __tsan_ignore_thread_begin depth: accesses not modeled */
 	uint32_t tid;
 	int64_t left[SIMRT_NR_COUNTDOWNS]; /* sampling countdowns, enum simrt_countdown */
-	int64_t yield_left;		   /* accesses until the next sched_yield() */
+	int64_t yield_left;		   /* accesses until the next yield or turn */
 	uint64_t rng;
 	unsigned nrec;
 	bool registered;
@@ -248,6 +251,14 @@ extern struct simrt_pair_slot *simrt__table;
 extern struct coh_costs simrt__costs;
 extern uint64_t simrt__periods[2]; /* sampling periods: [0] hits, [1] misses */
 extern int64_t simrt__yield_every;
+/* turns.c: LINEUP_SIM_TURNS's baton.  simrt__turn at a yield point (every simrt__yield_every
+ * modeled accesses); simrt__turn_join when a thread registers, simrt__turn_away before a call
+ * that may block, simrt__turn_end at its end. */
+extern bool simrt__turns;
+void simrt__turn(struct simrt_thread *t);
+void simrt__turn_join(struct simrt_thread *t);
+void simrt__turn_away(struct simrt_thread *t);
+void simrt__turn_end(struct simrt_thread *t);
 extern __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
 /*
  * The phase every thread is in, one byte alone in its cache line (read-mostly: an L1 hit for

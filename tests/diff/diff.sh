@@ -73,7 +73,7 @@ assert abs(n[1] * j["scale"] / n[0] - 1) < 0.15, (n, j["scale"])
 ' "recordings of different lengths not normalised"
 
 # Never overlapping (one CPU, no yielding): inconclusive, never fixed.
-taskset -c 0 env -u LINEUP_SIM_YIELD "$LINEUP" record --sim --sim-exact -o "$T/alone.data" -- \
+taskset -c 0 env -u LINEUP_SIM_YIELD -u LINEUP_SIM_TURNS "$LINEUP" record --sim --sim-exact -o "$T/alone.data" -- \
 	"$T/fs_padded-gcc" 200000 2 >/dev/null 2>&1 || fail "record on one CPU"
 "$LINEUP" diff "$T/before.data" "$T/alone.data" >"$T/alone.txt" || fail "diff alone"
 grep -q "^# inconclusive: in after ($T/alone.data) the threads never ran at the same time" \

@@ -199,19 +199,21 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 /*
- * LINEUP_SIM_YIELD for the first recording.  Two threads contend only while both run; where
- * the CPUs this process may use are not comfortably more than the threads (a 2-CPU machine
- * with another job running), they would take turns by whole time slices and hardly ever meet:
- * yielding every 500 modeled accesses makes them interleave.  0 where CPUs are plenty.
+ * `record --sim-turns` for the first recording.  Two threads contend only while both run;
+ * where the CPUs this process may use are not comfortably more than the threads (a 2-CPU
+ * machine with another job running), they would run at different times and hardly ever meet,
+ * and yielding hands the CPU to the other job as often as to the other thread: taking turns
+ * every 100 modeled accesses (a baton handed between them) makes them interleave whatever the
+ * scheduler does.  0 where CPUs are plenty.
  */
-static unsigned int first_yield(unsigned int threads)
+static unsigned int first_turns(unsigned int threads)
 {
 	cpu_set_t set;
 	int cpus = 0;
 
 	if (!sched_getaffinity(0, sizeof(set), &set))
 		cpus = CPU_COUNT(&set);
-	return cpus > 0 && (unsigned int)cpus >= threads + 2 ? 0 : 500;
+	return cpus > 0 && (unsigned int)cpus >= threads + 2 ? 0 : 100;
 }
 
 /*
@@ -285,23 +287,34 @@ static int demo_build(struct demo *d, const char *out, bool plain)
 
 /*
  * Record ./@prog with the collector into @data, again (3 tries) while the two threads hardly
- * met; @yield carries the yield that worked over to the next recording.
+ * met, taking turns more often each time; @turns carries what worked over to the next
+ * recording.
  */
-static int demo_record(struct demo *d, const char *prog, const char *data, unsigned int *yield)
+static int demo_record(struct demo *d, const char *prog, const char *data, unsigned int *turns)
 {
-	char path[NAME_MAX + 3], file[PATH_MAX + 16], yield_env[48];
+	char path[NAME_MAX + 3], file[PATH_MAX + 16], nturns[16];
 
 	snprintf(path, sizeof(path), "./%s", prog);
 	for (int try = 1;; try++) {
-		char *const rec[] = { (char *)d->self, "record", "--sim", "-o", (char *)data, "--",
-				      path, d->iters, "2", NULL };
-		int rc, found;
+		char *rec[16] = { (char *)d->self, "record", "--sim" };
+		int rc, found, n = 3;
 
-		snprintf(yield_env, sizeof(yield_env), "LINEUP_SIM_YIELD=%u", *yield);
+		snprintf(nturns, sizeof(nturns), "%u", *turns);
+		if (*turns) {
+			rec[n++] = "--sim-turns";
+			rec[n++] = nturns;
+		}
+		rec[n++] = "-o";
+		rec[n++] = (char *)data;
+		rec[n++] = "--";
+		rec[n++] = path;
+		rec[n++] = d->iters;
+		rec[n++] = "2";
+		rec[n] = NULL;
 		strbuf__reset(&d->what);
-		strbuf__addf(&d->what, "%s%slineup record --sim -o %s -- ./%s %s 2",
-			     *yield ? yield_env : "", *yield ? " " : "", data, prog, d->iters);
-		rc = run(d->what.buf, d->dir, rec, *yield ? yield_env : NULL, d->devnull);
+		strbuf__addf(&d->what, "lineup record --sim%s%s -o %s -- ./%s %s 2",
+			     *turns ? " --sim-turns " : "", *turns ? nturns : "", data, prog, d->iters);
+		rc = run(d->what.buf, d->dir, rec, NULL, d->devnull);
 		if (rc)
 			return rc;
 		snprintf(file, sizeof(file), "%s/%s", d->dir, data);
@@ -310,11 +323,11 @@ static int demo_record(struct demo *d, const char *prog, const char *data, unsig
 			return EXIT_RUNTIME;
 		if (found || try == 3)
 			return 0;
-		/* The threads hardly met: make them take turns more often. */
-		*yield = *yield ? *yield / 5 : 500;
+		/* The threads hardly met: make them take turns, then more often. */
+		*turns = *turns ? *turns / 5 : 100;
 		printf("(few HITMs: the two threads hardly ran at the same time, the machine is "
-		       "busy; recording again with LINEUP_SIM_YIELD=%u, so that they interleave: "
-		       "try %d of 3)\n", *yield, try + 1);
+		       "busy; recording again with --sim-turns %u, so that they take turns: "
+		       "try %d of 3)\n", *turns, try + 1);
 	}
 }
 
@@ -353,7 +366,7 @@ static int demo_copy_sources(struct demo *d, const char *src)
  * sources, build and record the patched program, and show the two recordings side by side
  * and the two plain builds timed against each other.
  */
-static int demo_fix(struct demo *d, unsigned int *yield)
+static int demo_fix(struct demo *d, unsigned int *turns)
 {
 	char *const sug[] = { (char *)d->self, "suggest", "-i", "perf.data", "--patch", "fix.diff",
 			      "--source-root", "src", NULL };
@@ -386,7 +399,7 @@ static int demo_fix(struct demo *d, unsigned int *yield)
 	snprintf(fixed, sizeof(fixed), "%s.fixed", d->workload);
 	rc = demo_build(d, fixed, false);
 	if (!rc)
-		rc = demo_record(d, fixed, "after.data", yield);
+		rc = demo_record(d, fixed, "after.data", turns);
 	if (!rc && demo_has_command("diff"))
 		rc = run("lineup diff perf.data after.data       # before and after, line by line",
 			 d->dir, dif, NULL, -1);
@@ -428,7 +441,7 @@ static int demo_run(const struct command *cmd, int argc, char **argv)
 	struct demo_opts o = { .cmd = cmd, .workload = "struct_file", .iterations = 1000000 };
 	char self[PATH_MAX], src[PATH_MAX], tmpl[] = "/tmp/lineup-demo.XXXXXX";
 	struct demo d = { .what = STRBUF_INIT };
-	unsigned int yield;
+	unsigned int turns;
 	int rc, i = cli__parse(cmd, argc, argv, demo_option, &o, &rc);
 	ssize_t n;
 
@@ -471,9 +484,9 @@ static int demo_run(const struct command *cmd, int argc, char **argv)
 	rc = demo_copy_sources(&d, src);
 	if (!rc)
 		rc = demo_build(&d, o.workload, false);
-	yield = first_yield(2);
+	turns = first_turns(2);
 	if (!rc)
-		rc = demo_record(&d, o.workload, "perf.data", &yield);
+		rc = demo_record(&d, o.workload, "perf.data", &turns);
 	if (!rc) {
 		char *const rep[] = { self, "report", "-i", "perf.data", "--stdio", NULL };
 
@@ -487,7 +500,7 @@ static int demo_run(const struct command *cmd, int argc, char **argv)
 			 d.dir, fld, NULL, -1);
 	}
 	if (!rc)
-		rc = demo_fix(&d, &yield);
+		rc = demo_fix(&d, &turns);
 	if (d.devnull >= 0)
 		close(d.devnull);
 	/* our own temporary directory only: never what --keep named */

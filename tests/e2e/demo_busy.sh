@@ -1,6 +1,6 @@
 #!/bin/sh
 # lineup demo on a small, busy machine: two CPUs, both running another job.  The threads then
-# meet only if they take turns often, so the demo records with LINEUP_SIM_YIELD from the start
+# meet only if they take turns, so the demo records with --sim-turns from the start
 # (chosen from the CPUs it may use) and shows the contention.  And --keep DIR is a name, never
 # shell text.
 . "$top_srcdir/tests/lib.sh"
@@ -21,8 +21,8 @@ for c in 0 1; do
 done
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT
 taskset -c 0-1 "$LINEUP" demo -n 200000 >"$T/out" 2>&1 || { cat "$T/out"; fail "lineup demo failed"; }
-grep -q '^\$ LINEUP_SIM_YIELD=500 lineup record --sim' "$T/out" ||
-	{ cat "$T/out"; fail "on 2 CPUs the demo did not choose a yield"; }
+grep -qF '$ lineup record --sim --sim-turns 100 ' "$T/out" ||
+	{ cat "$T/out"; fail "on 2 CPUs the demo did not take turns"; }
 grep -q '^line 0x[0-9a-f]*: false sharing' "$T/out" ||
 	{ cat "$T/out"; fail "lineup demo on a busy 2-CPU machine names no false-sharing line"; }
 grep -q 'struct file.f_count @' "$T/out" ||

@@ -38,7 +38,7 @@ for cc in gcc clang; do
 		# shellcheck disable=SC2046
 		"$cc" $("$LINEUP" sim-flags --cc "$cc") -$o -o "$b" "$T/bss.c" || fail "$cc -$o bss.c"
 		nm "$b" | grep -q ' b stats$' || fail "$cc -$o: stats is not in .bss"
-		LINEUP_SIM_YIELD=500 LINEUP_SIM_MISS_PERIOD=5 "$LINEUP" record --sim --sim-exact \
+		LINEUP_SIM_TURNS=100 LINEUP_SIM_MISS_PERIOD=5 "$LINEUP" record --sim --sim-exact \
 			-o "$b.data" -- "$b" >/dev/null 2>"$T/rec.err" || { cat "$T/rec.err"; fail "record"; }
 		"$LINEUP" fields -i "$b.data" --json >"$b.json" 2>"$T/err" ||
 			fail "$cc -$o: fields: $(cat "$T/err")"

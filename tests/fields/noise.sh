@@ -83,7 +83,7 @@ for v in counters counters_fixed; do
 	# shellcheck disable=SC2086
 	gcc $cflags -O2 -c -o "$T/$v.o" "$RP/$v.c" && gcc -o "$T/$v" "$T/$v.o" $libs ||
 		fail "building $v for the collector"
-	LINEUP_SIM_YIELD=500 LINEUP_SIM_MISS_PERIOD=5 "$LINEUP" record --sim --sim-exact \
+	LINEUP_SIM_TURNS=100 LINEUP_SIM_MISS_PERIOD=5 "$LINEUP" record --sim --sim-exact \
 		-o "$T/$v.data" -- "$T/$v" 2 100000 >/dev/null 2>"$T/rec.err" ||
 		{ cat "$T/rec.err"; fail "record --sim $v"; }
 	expect_rc 0 "$LINEUP" fields -i "$T/$v.data" >"$T/$v.out" 2>"$T/$v.err"

@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sim/sim-lib.sh"
 scratch
-export LINEUP_SIM_YIELD=500
+export LINEUP_SIM_TURNS=100
 
 for cc in gcc clang g++; do
 	command -v $cc >/dev/null || continue

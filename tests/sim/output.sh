@@ -8,7 +8,7 @@
 scratch
 sim_build fs_adjacent gcc
 prog="$T/fs_adjacent-gcc"
-export LINEUP_SIM_YIELD=500
+export LINEUP_SIM_TURNS=100
 
 # The spool: before, OUT.spool.PID was opened O_CREAT|O_TRUNC, following a link planted there.
 # (sh's pid is the program's after the exec.)

@@ -24,15 +24,16 @@ sim_build() {
 
 # sim_record OUT PROG ARGS...: record PROG with the collector, sampling misses densely
 # (LINEUP_SIM_MISS_PERIOD=5 unless set) so that a short run still shows its contention, and
-# with threads yielding every 500 accesses (LINEUP_SIM_YIELD), so that they interleave even
-# when a busy machine gives them a single CPU.  $SIM_OPTS: more `lineup record` options;
+# with threads taking turns every 100 accesses (LINEUP_SIM_TURNS, `record --sim-turns`), so
+# that they interleave whatever a busy machine's scheduler does (unless the test set
+# LINEUP_SIM_YIELD or LINEUP_SIM_TURNS itself).  $SIM_OPTS: more `lineup record` options;
 # unset, --sim-exact: the tests' runs are short, and a busy machine can stretch one past the
 # collector's exact start into a window or two, which is not what they test (the sampled
 # default is tests/sim/sampling.sh's); set it (even empty) for the windows.
 sim_record() {
 	local out=$1
 	shift
-	export LINEUP_SIM_YIELD=${LINEUP_SIM_YIELD:-500}
+	[ -n "${LINEUP_SIM_YIELD:-}" ] || export LINEUP_SIM_TURNS=${LINEUP_SIM_TURNS:-100}
 	# shellcheck disable=SC2086
 	LINEUP_SIM_MISS_PERIOD=${LINEUP_SIM_MISS_PERIOD:-5} \
 		"$LINEUP" record --sim ${SIM_OPTS---sim-exact} -o "$out" -- "$@" >"$T/record.out" \

@@ -77,7 +77,13 @@ fi
 "$LINEUP" watch -o "$T/i.data" --alloc filp --comm lw-int --fields f_ref -- \
 	"$T/sharedfd" -n lw-int -d 200 -t 30 >"$T/out" 2>"$T/err" &
 p=$!
-sleep 1.5
+# ^C once it watches (before, a background job's SIGINT is still the shell's ignored one):
+# a busy machine can take seconds to get there.
+for i in $(seq 300); do
+	grep -q 'watching' "$T/err" 2>/dev/null && break
+	sleep 0.2
+done
+sleep 0.5
 kill -INT $p
 wait $p
 rc=$?

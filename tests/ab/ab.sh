@@ -54,8 +54,9 @@ if command -v python3 >/dev/null 2>&1; then
 	sleep_pair 0.12 0.10 faster || fail "sleep 0.12 against sleep 0.10: not the 20% faster"
 	sleep_pair 0.10 0.12 slower || fail "sleep 0.10 against sleep 0.12: not the 20% slower"
 fi
-# The text says the same.
-"$LINEUP" ab -n 6 -p 0 -- sleep 0.12 --- sleep 0.02 >"$T/out"
+# The text says the same.  (12 runs each: with 6, one run's wake-up late by 200 ms on a busy
+# machine widened the rank interval past 1.)
+"$LINEUP" ab -n 12 -p 0 -- sleep 0.12 --- sleep 0.02 >"$T/out"
 rc=$?
 cat "$T/out"
 [ $rc -eq 0 ] || fail "sleep 0.12 against sleep 0.02: exit $rc, not 0 (better)"
@@ -89,7 +90,10 @@ fi
 expect_rc 1 "$LINEUP" ab -n 3 -w 0 -- true --- true >"$T/out"
 grep -q "too few runs for a 95% interval" "$T/out" || fail "3 runs: too few not said"
 
-# --plot: both rows over one axis.
-expect_rc 1 "$LINEUP" ab -n 4 --plot -- true --- true >"$T/out"
+# --plot: both rows over one axis.  (The verdict is not what is tested: 4 runs of identical
+# commands separate completely by chance 1 time in 35, and a busy machine makes it likelier.)
+"$LINEUP" ab -n 4 --plot -- true --- true >"$T/out"
+rc=$?
+[ $rc -le 1 ] || fail "--plot: exit $rc"
 grep -q '^  A |' "$T/out" && grep -q '^  B |' "$T/out" || fail "--plot drew no rows"
 exit 0

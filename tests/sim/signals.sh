@@ -13,7 +13,13 @@ for sig in TERM SEGV; do
 	rm -f "$T/s.data"
 	LINEUP_SIM_OUTPUT="$T/s.data" "$T/fs_adjacent-gcc" 1000000000000 2 >/dev/null 2>&1 &
 	pid=$!
-	sleep 0.5
+	# Once its two threads run (the runtime's handlers are in by then): a busy machine can
+	# take seconds to get there.
+	for i in $(seq 150); do
+		[ "$(ls "/proc/$pid/task" 2>/dev/null | wc -l)" -ge 3 ] && break
+		sleep 0.2
+	done
+	sleep 0.3
 	kill -$sig $pid
 	wait $pid
 	rc=$?

@@ -118,8 +118,15 @@ API int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	/* Taking turns (turns.c), a thread about to block on a mutex gives the baton away
 	 * first: its holder may be waiting for the baton. */
-	if (simrt__turns && real_mutex_trylock(m) == 0)
-		return modeled(m, 0, &mutex_locked, &untouched, RET);
+	if (simrt__turns) {
+		int rc = real_mutex_trylock(m);
+
+		/* taken (a robust mutex whose owner died is taken too: EOWNERDEAD) */
+		if (rc == 0 || rc == EOWNERDEAD) {
+			model_words(m, &mutex_locked, RET);
+			return rc;
+		}
+	}
 	simrt__turn_away(simrt__cur);
 	return modeled(m, real_mutex_lock(m), &mutex_locked, &untouched, RET);
 }

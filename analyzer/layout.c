@@ -295,6 +295,51 @@ const struct layout_member *layout__find_member(const struct layout_type *type, 
 	return NULL;
 }
 
+/* Member @name of @type, searching anonymous members; its offset from @base in *@off. */
+static const struct layout_member *find_at(const struct layout_type *type, const char *name,
+					   size_t len, uint64_t base, uint64_t *off)
+{
+	for (uint32_t i = 0; i < type->nr_members; i++) {
+		const struct layout_member *m = &type->members[i];
+
+		if (m->name && strlen(m->name) == len && !strncmp(m->name, name, len)) {
+			*off = base + m->offset;
+			return m;
+		}
+		if (!m->name && m->type && m->type->kind != LAYOUT_ENUM) {
+			const struct layout_member *in = find_at(m->type, name, len, base + m->offset,
+								 off);
+			if (in)
+				return in;
+		}
+	}
+	return NULL;
+}
+
+const struct layout_member *layout__find_path(const struct layout_type *type, const char *path,
+					      uint64_t *offset)
+{
+	const struct layout_member *m = NULL;
+	size_t n = strlen(path);
+	uint64_t base = 0;
+
+	if (!n || path[n - 1] == '.')
+		return NULL;
+	while (*path) {
+		size_t len = strcspn(path, ".");
+
+		if (!type || !len)
+			return NULL;
+		m = find_at(type, path, len, base, &base);
+		if (!m)
+			return NULL;
+		type = m->type;
+		path += len + (path[len] == '.');
+	}
+	*offset = base;
+	return m;
+}
+
 const char *layout_kind__name(enum layout_kind k)
 {
 	switch (k) {

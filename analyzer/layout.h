@@ -287,6 +287,14 @@ int layout__member_at(const struct layout_type *type, uint64_t offset,
 /* The member called @name (searching anonymous members too), or NULL. */
 const struct layout_member *layout__find_member(const struct layout_type *type, const char *name);
 
+/*
+ * The member at @path ("f_path.dentry": named members of nested structs, whose layouts must be
+ * present in layout_member.type; anonymous members searched at each step), its offset from
+ * the start of @type in *@offset; NULL when there is none.
+ */
+const struct layout_member *layout__find_path(const struct layout_type *type, const char *path,
+					      uint64_t *offset);
+
 /* Number of cache lines of @line_size bytes the type spans when it starts line-aligned. */
 static inline uint64_t layout__nr_cachelines(const struct layout_type *type, unsigned int line_size)
 {

@@ -30,6 +30,7 @@
 #include "dwarf/code.h"
 #include "dwarf/layout.h"
 #include "sampling/host.h"
+#include "sampling/kobject.h"
 #include "sampling/perf_writer.h"
 #include "sampling/tracefs.h"
 #include "sampling/watch.h"
@@ -148,6 +149,8 @@ struct watch_run {
 	char alloc_comm[32], free_comm[32];
 	bool freed;
 	struct watch_alloc alloc_rec, free_rec;	/* written to the perf.data */
+	struct kobject_namer *namer;	/* says what each followed kernel object is */
+	struct kobject_what what;	/* ... what the current one is */
 	char *type_owned, *method_owned, *exe;
 	/* hits */
 	struct watch_hit *hits;
@@ -274,50 +277,6 @@ static void anon_name(const struct layout_member *m, struct strbuf *sb)
 	}
 }
 
-/* Find member @name (searching anonymous members), its absolute offset in *off. */
-static const struct layout_member *find_member(const struct layout_type *t, const char *name,
-					       uint64_t base, uint64_t *off)
-{
-	for (uint32_t i = 0; i < t->nr_members; i++) {
-		const struct layout_member *m = &t->members[i];
-
-		if (m->name && !strcmp(m->name, name)) {
-			*off = base + m->offset;
-			return m;
-		}
-		if (!m->name && m->type) {
-			const struct layout_member *in = find_member(m->type, name, base + m->offset,
-								     off);
-			if (in)
-				return in;
-		}
-	}
-	return NULL;
-}
-
-/* A member path "a.b.c" (named nested structs need LAYOUT_EXPAND). */
-static const struct layout_member *find_path(const struct layout_type *t, const char *path,
-					     uint64_t *off)
-{
-	char *copy = xstrdup(path), *save = NULL;
-	const struct layout_member *m = NULL;
-	uint64_t base = 0;
-
-	for (char *part = strtok_r(copy, ".", &save); part; part = strtok_r(NULL, ".", &save)) {
-		if (!t) {
-			m = NULL;
-			break;
-		}
-		m = find_member(t, part, base, &base);
-		if (!m)
-			break;
-		t = m->type;
-	}
-	free(copy);
-	*off = base;
-	return m;
-}
-
 /* Every top-level member (anonymous unions as one, named by their alternatives). */
 static void add_top_members(struct watch_run *r, const struct layout_type *t)
 {
@@ -343,7 +302,7 @@ static int add_chosen_members(struct watch_run *r, const struct layout_type *t, 
 
 	for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
 		uint64_t off;
-		const struct layout_member *m = find_path(t, f, &off);
+		const struct layout_member *m = layout__find_path(t, f, &off);
 		bool dup = false;
 
 		if (!m) {
@@ -486,6 +445,32 @@ static double life_secs(const struct watch_run *r)
 	uint64_t to = r->freed && r->free_time < r->end_ns ? r->free_time : r->end_ns;
 
 	return to > r->life_from ? (to - r->life_from) / 1e9 : 0.0;
+}
+
+/* Kernel objects whose path can be told: struct file. */
+static bool is_file(const struct watch_run *r)
+{
+	return !strcmp(r->type_name, "struct file");
+}
+
+/* What the object just allocated is: a file's path, the allocating call chain. */
+static void name_object(struct watch_run *r)
+{
+	const struct watch_alloc *a = &r->alloc_rec;
+
+	memset(&r->what, 0, sizeof(r->what));
+	if (!r->namer)
+		return;
+	if (is_file(r))
+		kobject_namer__file(r->namer, r->o.addr, (pid_t)a->pid, (pid_t)a->tid, &r->what);
+	kobject_namer__chain(r->namer, a->chain, a->nr_chain, a->call_site, (pid_t)a->pid, 6,
+			     &r->what);
+}
+
+/* The name was read after the object's free: it may be of a later object at that address. */
+static bool named_late(const struct watch_run *r)
+{
+	return r->freed && r->what.read_at && r->free_time < r->what.read_at;
 }
 
 static void note_thread(struct watch_run *r, uint32_t pid, uint32_t tid)
@@ -838,7 +823,8 @@ static void add_kmem_events(struct watch_writer *ww)
 			.type = PW_TYPE_TRACEPOINT,
 			.config = id < 0 ? 0 : id,
 			.sample_period = 1,
-			.sample_type = SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_CPU | SF_RAW,
+			.sample_type = SF_IDENTIFIER | SF_IP | SF_TID | SF_TIME | SF_CPU |
+				       SF_CALLCHAIN | SF_RAW,
 			.sample_id_all = true,
 		};
 
@@ -886,6 +872,8 @@ static int write_kmem(struct watch_writer *ww, const struct watch_alloc *rec)
 	s.period = 1;
 	s.raw = rec->raw;
 	s.raw_size = rec->raw_size;
+	s.callchain = rec->chain;	/* who allocated (freed): perf script shows it */
+	s.callchain_nr = rec->nr_chain;
 	s.id = perf_writer__event_id(ww->pw, s.evsel);
 	return perf_writer__sample(ww->pw, &s);
 }
@@ -1019,6 +1007,24 @@ static void member_sites_json(struct json *j, const struct watch_run *r, int mi)
 	json__end_array(j);
 }
 
+/* What the object is, as the text's header says it. */
+static void what_json(struct json *j, const struct watch_run *r)
+{
+	const struct kobject_what *w = &r->what;
+
+	json__key(j, "what");
+	json__begin_object(j);
+	json__kstr(j, "path", w->path);
+	json__kstr(j, "how", w->how);
+	json__key(j, "read_after_free");
+	json__bool(j, named_late(r));
+	json__kstr(j, "allocated_at", w->chain);
+	json__kstr(j, "user_caller", w->user);
+	if (w->why[0])
+		json__kstr(j, "unknown_why", w->why);
+	json__end_object(j);
+}
+
 /* The report as one JSON object (same numbers as the text). */
 static void print_report_json(const struct watch_run *r)
 {
@@ -1038,6 +1044,7 @@ static void print_report_json(const struct watch_run *r)
 		json__kstr(&j, "cache", r->cfg.alloc);
 		json__kstr(&j, "allocated_by", r->alloc_comm);
 		json__ku64(&j, "allocated_by_tid", r->alloc_tid);
+		what_json(&j, r);
 	}
 	json__end_object(&j);
 	json__kstr(&j, "method", r->method ? r->method : "");
@@ -1101,6 +1108,22 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* What the object is: its path (a file), its allocating call chain and user-space caller. */
+static void print_what(const struct watch_run *r)
+{
+	const struct kobject_what *w = &r->what;
+
+	if (w->path[0])
+		printf("# what: %s (%s)%s\n", w->path, w->how, named_late(r) ?
+		       " [read after its free: it may be a later object's]" : "");
+	else if (w->why[0])
+		printf("# what: unknown (%s)\n", w->why);
+	if (w->chain[0])
+		printf("# allocated at: %s\n", w->chain);
+	if (w->user[0])
+		printf("# from user space: %s\n", w->user);
+}
+
 static void print_header(const struct watch_run *r, double secs)
 {
 	uint64_t nr_lines = watch_object__nr_lines(&r->o);
@@ -1108,6 +1131,7 @@ static void print_header(const struct watch_run *r, double secs)
 
 	printf("# lineup watch: %s at %#" PRIx64 " (%" PRIu64 " byte%s, %" PRIu64 " cache line%s)\n",
 	       r->type_name, r->o.addr, r->o.size, plural(r->o.size), nr_lines, plural(nr_lines));
+	print_what(r);
 	if (r->cfg.alloc)
 		printf("# allocated from cache %s by %s/%u\n", r->cfg.alloc, r->alloc_comm,
 		       r->alloc_tid);
@@ -1249,6 +1273,7 @@ static void watch_run__release(struct watch_run *r)
 	free(r->type_owned);
 	free(r->method_owned);
 	free(r->exe);
+	kobject_namer__delete(r->namer);
 	code_reader__delete(r->code);
 	free(r->wh);
 	free(r->sites);
@@ -1561,6 +1586,8 @@ static int follow_kernel_allocs(struct watch_run *r)
 	}
 	if (r->cfg.alloc && watcher__filter_allocs(r->w, r->cfg.alloc, err, sizeof(err)) < 0)
 		cli__error("%s (following every cache instead)", err);
+	if (r->cfg.alloc)
+		kobject_namer__new(&r->namer, r->code, is_file(r));
 	if (!r->cfg.alloc && r->o.addr && watcher__filter_object(r->w, r->o.addr, err, sizeof(err)) < 0)
 		cli__error("%s", err);
 	return 0;
@@ -1641,9 +1668,11 @@ static void skip_object(struct watch_run *r)
 	char lt[32];
 
 	if (!r->cfg.quiet)
-		fprintf(stderr, "lineup watch: %s at %#" PRIx64 " (allocation %lld) was freed %s "
-			"after its allocation: skipped, following the next one (--nth %lld takes "
+		fprintf(stderr, "lineup watch: %s at %#" PRIx64 " (allocation %lld%s%s) was freed "
+			"%s after its allocation: skipped, following the next one (--nth %lld takes "
 			"it anyway)\n", r->type_name, r->o.addr, r->nth_seen,
+			r->what.path[0] ? ", " : "", r->what.path[0] && named_late(r) ?
+			"unknown, read after its free" : r->what.path,
 			duration_text((r->free_time - r->alloc_time) / 1e9, lt, sizeof(lt)),
 			r->nth_seen);
 	watcher__clear_points(r->w);
@@ -1665,10 +1694,6 @@ static int object_found(struct watch_run *r)
 {
 	int rc;
 
-	if (!r->cfg.quiet)
-		fprintf(stderr, "lineup watch: %s at %#" PRIx64 " allocated by %s/%u, watching %zu "
-			"member%s\n", r->type_name, r->o.addr, r->alloc_comm, r->alloc_tid,
-			r->o.nr_order, r->o.nr_order == 1 ? "" : "s");
 	r->start_ns = now_ns();
 	/* from its allocation: what it met before the breakpoints went in was not seen */
 	r->life_from = r->alloc_time < r->start_ns ? r->alloc_time : r->start_ns;
@@ -1676,6 +1701,12 @@ static int object_found(struct watch_run *r)
 	rc = install_group(r);
 	if (rc)
 		return rc;
+	/* named now, said once its free (or not) shows whether the memory was still its own */
+	name_object(r);
+	if (!r->cfg.quiet)
+		fprintf(stderr, "lineup watch: %s at %#" PRIx64 " allocated by %s/%u, watching %zu "
+			"member%s\n", r->type_name, r->o.addr, r->alloc_comm, r->alloc_tid,
+			r->o.nr_order, r->o.nr_order == 1 ? "" : "s");
 	/* while it may still be skipped, allocations keep coming (a filter is set only once) */
 	if (!may_skip(r))
 		settle(r);
@@ -2044,6 +2075,9 @@ const struct command cmd_watch = {
 		"With --alloc, an object freed within 250 ms of its allocation (a loader's file, a "
 		"temporary) is skipped and the next one that matches followed, unless --nth "
 		"chose it. "
+		"Each object followed is said: a struct file by its path (the allocating task's "
+		"fd or mapping of it, else its dentries, read from kernel memory), any object by "
+		"its allocating kernel call chain and user-space caller. "
 		"Needs root for kernel objects.",
 	.options = watch_options,
 	.run = watch_run,

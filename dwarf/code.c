@@ -287,6 +287,13 @@ static int kernel_read(struct code_reader *r, uint64_t addr, uint8_t *buf, size_
 	return 0;
 }
 
+int code_reader__read_kernel(struct code_reader *r, uint64_t addr, void *buf, size_t len)
+{
+	if (!r->ksource)
+		return -ENODATA;
+	return kernel_read(r, addr, buf, len);
+}
+
 void code_reader__add_kernel_symbol(struct code_reader *r, uint64_t addr, const char *name)
 {
 	if (addr)

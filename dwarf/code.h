@@ -62,6 +62,12 @@ void code_reader__add_kernel_symbol(struct code_reader *r, uint64_t addr, const 
  * Returns 0, or -errno with the reason (no symbol addresses, no kcore and no BPF).
  */
 int code_reader__add_kernel(struct code_reader *r, char *err, size_t errlen);
+/*
+ * Read @len bytes of kernel memory at @addr (code, or data such as a slab object's words)
+ * through the source _add_kernel found: 0, -ENODATA without one, -EFAULT (or -EIO) where
+ * nothing is mapped.
+ */
+int code_reader__read_kernel(struct code_reader *r, uint64_t addr, void *buf, size_t len);
 /* How kernel code bytes are read: "/proc/kcore", "bpf_probe_read_kernel", or NULL (none). */
 const char *code_reader__kernel_source(const struct code_reader *r);
 

@@ -35,4 +35,7 @@ sampling_libsession_a_SOURCES = sampling/session.c sampling/session.h \
 	sampling/sim_census.c sampling/sim_census.h sampling/report_fields.c sampling/report_fields.h \
 	sampling/c2c_load.c sampling/c2c_load.h \
 	sampling/suggest_load.c sampling/suggest_load.h
+# What a kernel object that watch follows is: a file's path, an allocation's call chain (its
+# memory read through dwarf/code.h, its offsets from dwarf/layout.h's BTF).
+sampling_libsession_a_SOURCES += sampling/kobject.c sampling/kobject.h
 sampling_libsession_a_CFLAGS = $(AM_CFLAGS) $(LIBTRACEEVENT_CFLAGS)

@@ -33,7 +33,9 @@
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU)
 #define TP_SAMPLE_TYPE                                                                    \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |   \
-	 PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
+/* Frames per context in an allocation's call chain: who allocated, not the whole stack. */
+#define TP_MAX_STACK 28
 
 /* Which event an id belongs to. */
 struct id_ent {
@@ -235,6 +237,7 @@ int watcher__follow_allocs(struct watcher *w, char *err, size_t errlen)
 			.config = ids[i],
 			.sample_period = 1,
 			.sample_type = TP_SAMPLE_TYPE,
+			.sample_max_stack = TP_MAX_STACK,
 			.read_format = PERF_FORMAT_ID,
 			.disabled = 1,
 			/* Task names as they change (exec, prctl), in the same buffers. */
@@ -351,11 +354,15 @@ int watcher__set_points(struct watcher *w, const struct watch_point *pts, unsign
 		if (rc == -ENOSPC) {
 			int slots = watcher__probe_slots(NULL, 0);
 
-			snprintf(err, errlen,
-				 "cannot install %u breakpoints: this machine has %d debug-register "
-				 "slots per CPU%s",
-				 n, slots, slots > 0 && (int)n > slots ? "" :
-				 " and some are in use by another tool (perf, gdb)");
+			if (slots <= 0)
+				snprintf(err, errlen, "cannot install %u breakpoints: no debug-register "
+					 "slot is free (all in use by other tools: perf, gdb, another "
+					 "lineup watch)", n);
+			else
+				snprintf(err, errlen, "cannot install %u breakpoints: this machine has "
+					 "%d debug-register slots per CPU%s", n, slots,
+					 (int)n > slots ? "" :
+					 " and some are in use by another tool (perf, gdb)");
 		} else {
 			snprintf(err, errlen, "cannot open the breakpoints: %s%s", strerror(-rc),
 				 open_errmsg(-rc));
@@ -444,14 +451,20 @@ static int decode_alloc(struct watcher *w, const struct perf_event_header *h,
 			struct watch_alloc *a)
 {
 	struct rd r = { (const unsigned char *)(h + 1), h->size - sizeof(*h) };
-	uint64_t id, ip, pidtid, cpu;
+	uint64_t id, ip, pidtid, cpu, nr;
 	uint32_t raw_size;
 	struct tp_event ev;
 	const struct tp_field *f;
 	char err[256];
 
 	if (rd_u64(&r, &id) || rd_u64(&r, &ip) || rd_u64(&r, &pidtid) || rd_u64(&r, &a->time) ||
-	    rd_u64(&r, &cpu) || r.left < 4)
+	    rd_u64(&r, &cpu) || rd_u64(&r, &nr) || nr > r.left / 8)
+		return -1;
+	a->nr_chain = nr < WATCH_CHAIN_MAX ? (uint32_t)nr : WATCH_CHAIN_MAX;
+	memcpy(a->chain, r.p, a->nr_chain * 8);
+	r.p += nr * 8;
+	r.left -= nr * 8;
+	if (r.left < 4)
 		return -1;
 	memcpy(&raw_size, r.p, 4);
 	r.p += 4;

@@ -8,7 +8,8 @@
  *
  * A watcher has two independent sets of events:
  *  - the allocation followers: kmem:kmem_cache_alloc and kmem:kmem_cache_free on every CPU,
- *    PERF_SAMPLE_RAW decoded with libtraceevent from the running kernel's formats;
+ *    PERF_SAMPLE_RAW decoded with libtraceevent from the running kernel's formats, with the
+ *    call chain (PERF_SAMPLE_CALLCHAIN) that says who allocated;
  *  - the breakpoints: PERF_TYPE_BREAKPOINT, period 1, IP/TID/TIME/ADDR/CPU/IDENTIFIER, one
  *    event per watch point, per CPU for kernel objects (pid -1), per CPU for the workload's
  *    process with inherit for user objects (an inherited per-task event cannot be mmapped
@@ -70,10 +71,15 @@ struct watch_hit {
  *		writing the record to a perf.data
  * @is_comm:	a PERF_RECORD_COMM (exec or prctl(PR_SET_NAME)): @comm is the task's name
  *		from @time on; only @pid, @tid and @time are set besides
+ * @chain, @nr_chain: the sample's call chain as the kernel wrote it (PERF_SAMPLE_CALLCHAIN:
+ *		context markers, kernel frames, then user frames), at most WATCH_CHAIN_MAX
+ *		entries
  *
  * Each drain hands these out in time order across CPUs, so a task's name is known as it was
  * when it allocated (reading /proc later would see a newer one).
  */
+#define WATCH_CHAIN_MAX 32
+
 struct watch_alloc {
 	bool is_free, is_comm;
 	char comm[16];
@@ -84,6 +90,8 @@ struct watch_alloc {
 	uint32_t pid, tid, cpu;
 	uint64_t bytes_req, bytes_alloc;
 	char cache[64];
+	uint32_t nr_chain;
+	uint64_t chain[WATCH_CHAIN_MAX];
 };
 
 struct watcher;

@@ -42,3 +42,7 @@ tests_watch_setpoints_test_LDADD = sampling/libsampling.a util/libutil.a $(LIBTR
 TESTS += tests/watch/setpoints_test
 TESTS += tests/watch/tables.sh
 dist_check_SCRIPTS += tests/watch/tables.sh
+# What each followed object is: a file's path, an allocation's call chain (issue 15, item 11).
+TESTS += tests/watch/naming.sh
+dist_check_SCRIPTS += tests/watch/naming.sh
+EXTRA_DIST += tests/watch/pipeloop.c

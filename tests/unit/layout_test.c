@@ -140,6 +140,16 @@ static void test_member_at(void)
 	CHECK(n == 2 && !strcmp(path[0]->name, "arr") && !strcmp(path[1]->name, "y"));
 	CHECK(layout__find_member(&o, "hi") == &inner_m[1]);
 	CHECK(layout__find_member(&o, "nope") == NULL);
+	{
+		uint64_t off = 0;
+
+		/* a path: anonymous members searched, offsets from the outer struct */
+		CHECK(layout__find_path(&o, "hi", &off) == &inner_m[1] && off == 8 + 2);
+		CHECK(layout__find_path(&o, "arr.y", &off) == &e_m[1] && off == 16 + 4);
+		CHECK(layout__find_path(&o, "arr.nope", &off) == NULL);
+		CHECK(layout__find_path(&o, "kind.x", &off) == NULL);	/* no struct */
+		CHECK(layout__find_path(&o, "arr.", &off) == NULL);
+	}
 	CHECK(layout__nr_cachelines(&o, 64) == 1 && layout__nr_cachelines(&o, 32) == 2);
 }
 

@@ -4,15 +4,16 @@
  * pread + lseek on it, the UnixBench-syscall-like pattern of seed 003 (fdget/fput on f_ref,
  * f_pos_lock for lseek, f_op read by vfs_read).
  *
- * Usage: sharedfd [-n COMM] [-d DELAY_MS] [-t SECONDS] [-T THREADS] [-p] [-c]
+ * Usage: sharedfd [-n COMM] [-f FILE] [-d DELAY_MS] [-t SECONDS] [-T THREADS] [-p] [-c] [-s]
  *   -n	set the process name (prctl) just before opening the shared file, so that the file's
  *	struct file is the first allocation of that comm (`lineup watch --alloc filp --comm`)
+ *   -f	the shared file (default /proc/self/exe)
  *   -d	wait this long after opening before the threads start (time to set breakpoints)
  *   -t	run the threads this long (default 1 s)
  *   -p	pin thread i to CPU i (modulo the CPUs we may run on), so both CPUs write
  *   -c	close the shared fd and keep running (the object is freed while being watched)
- *   -s	first open and close another file (a struct file that lives for microseconds, as a
- *	loader's do), then the shared one
+ *   -s	first open another file (/proc/self/exe) and close it 100 ms later (a struct file
+ *	that lives shortly, as a loader's do), then the shared one
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -70,14 +71,15 @@ static void sleep_ms(long ms)
 
 int main(int argc, char **argv)
 {
-	const char *comm = NULL;
+	const char *comm = NULL, *path = "/proc/self/exe";
 	long delay = 300, secs_ms = 1000, nthreads = 2;
 	int c, close_early = 0, short_first = 0;
 	pthread_t th[16];
 
-	while ((c = getopt(argc, argv, "n:d:t:T:pcs")) != -1) {
+	while ((c = getopt(argc, argv, "n:f:d:t:T:pcs")) != -1) {
 		switch (c) {
 		case 'n': comm = optarg; break;
+		case 'f': path = optarg; break;
 		case 'd': delay = atol(optarg); break;
 		case 't': secs_ms = (long)(atof(optarg) * 1000); break;
 		case 'T': nthreads = atol(optarg); break;
@@ -85,7 +87,8 @@ int main(int argc, char **argv)
 		case 'p': pin = 1; break;
 		case 's': short_first = 1; break;
 		default:
-			fprintf(stderr, "usage: sharedfd [-n COMM] [-d MS] [-t S] [-T N] [-p] [-c] [-s]\n");
+			fprintf(stderr, "usage: sharedfd [-n COMM] [-f FILE] [-d MS] [-t S] [-T N] [-p] [-c] "
+			"[-s]\n");
 			return 2;
 		}
 	}
@@ -96,11 +99,12 @@ int main(int argc, char **argv)
 	if (short_first) {
 		int tmp = open("/proc/self/exe", O_RDONLY);
 
+		sleep_ms(100);	/* open long enough to be named from the fd table */
 		if (tmp >= 0)
 			close(tmp);
 		sleep_ms(30);	/* its free read before the next allocation comes */
 	}
-	fd = open("/proc/self/exe", O_RDONLY);
+	fd = open(path, O_RDONLY);
 	if (fd < 0) {
 		perror("open");
 		return 1;

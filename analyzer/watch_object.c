@@ -26,6 +26,36 @@ void watch_object__exit(struct watch_object *o)
 	memset(o, 0, sizeof(*o));
 }
 
+void watch_object__copy(struct watch_object *dst, const struct watch_object *src)
+{
+	size_t kinds = (size_t)src->nr_cpus * WR_NR_KINDS;
+
+	*dst = *src;
+	dst->members = xcalloc(src->nr_members ? src->nr_members : 1, sizeof(*dst->members));
+	for (size_t i = 0; i < src->nr_members; i++) {
+		const struct watch_member *m = &src->members[i];
+
+		dst->members[i] = *m;
+		dst->members[i].name = xstrdup(m->name);
+		if (m->st.cpu_kinds) {
+			dst->members[i].st.cpu_kinds = xcalloc(kinds, sizeof(uint64_t));
+			memcpy(dst->members[i].st.cpu_kinds, m->st.cpu_kinds, kinds * sizeof(uint64_t));
+		}
+	}
+	dst->order = xcalloc(src->nr_order ? src->nr_order : 1, sizeof(*dst->order));
+	memcpy(dst->order, src->order, src->nr_order * sizeof(*dst->order));
+}
+
+void watch_object__reset(struct watch_object *o)
+{
+	o->addr = 0;
+	for (size_t i = 0; i < o->nr_members; i++) {
+		free(o->members[i].st.cpu_kinds);
+		memset(&o->members[i].st, 0, sizeof(o->members[i].st));
+		o->members[i].watched_ns = 0;
+	}
+}
+
 int watch_object__add_member(struct watch_object *o, const char *name, uint64_t offset,
 			     uint64_t size)
 {

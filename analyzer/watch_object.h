@@ -59,6 +59,15 @@ struct watch_object {
 void watch_object__init(struct watch_object *o, unsigned int line_size, unsigned int nr_cpus);
 void watch_object__exit(struct watch_object *o);
 
+/*
+ * A deep copy of @src into @dst (not initialized): members, names, counts, watch times and
+ * order, for keeping an object's results once the next object takes its place.
+ */
+void watch_object__copy(struct watch_object *dst, const struct watch_object *src);
+
+/* Make room for the next object of the same type: no address, no counts, no watch times. */
+void watch_object__reset(struct watch_object *o);
+
 /* Add a member (its name copied); returns its index. */
 int watch_object__add_member(struct watch_object *o, const char *name, uint64_t offset,
 			     uint64_t size);

@@ -129,6 +129,24 @@ struct site {
 	uint64_t transfers;	/* of those, accesses that took the line from another CPU */
 };
 
+/* Skipped objects given a section of their own; beyond, counted only. */
+#define MAX_SECTIONS 16
+
+/*
+ * An object followed and skipped (freed within SKIP_NS of its allocation): its results, kept
+ * for its own section of the report.
+ */
+struct skipped_object {
+	struct watch_object o;	/* its members, counts and watch times */
+	struct kobject_what what;
+	bool late;		/* @what read after its free */
+	long long nth;		/* its number among the matching allocations */
+	uint64_t alloc_time, free_time, life_from;
+	uint32_t alloc_tid, free_tid;
+	char alloc_comm[32], free_comm[32];
+	size_t nr_hits;
+};
+
 struct watch_run {
 	struct watch_cfg cfg;
 	const struct command *cmd;
@@ -167,6 +185,8 @@ struct watch_run {
 	uint64_t life_from;
 	/* objects freed within SKIP_NS of their allocation, skipped (--alloc without --nth) */
 	unsigned int skipped;
+	struct skipped_object *skips;	/* the first MAX_SECTIONS of them */
+	size_t nr_skips;
 	bool settled;		/* the object outlived SKIP_NS, or --nth chose it: no skipping */
 	bool stopping;		/* the last records are read: no new object */
 	const char *why;	/* the watch stopped: "the object was freed", ... */
@@ -1008,21 +1028,58 @@ static void member_sites_json(struct json *j, const struct watch_run *r, int mi)
 }
 
 /* What the object is, as the text's header says it. */
-static void what_json(struct json *j, const struct watch_run *r)
+static void what_json(struct json *j, const struct kobject_what *w, bool late)
 {
-	const struct kobject_what *w = &r->what;
-
 	json__key(j, "what");
 	json__begin_object(j);
 	json__kstr(j, "path", w->path);
 	json__kstr(j, "how", w->how);
 	json__key(j, "read_after_free");
-	json__bool(j, named_late(r));
+	json__bool(j, late);
 	json__kstr(j, "allocated_at", w->chain);
 	json__kstr(j, "user_caller", w->user);
 	if (w->why[0])
 		json__kstr(j, "unknown_why", w->why);
 	json__end_object(j);
+}
+
+/* The skipped objects, each as its text section says it. */
+static void skipped_json(struct json *j, const struct watch_run *r)
+{
+	json__key(j, "skipped_objects");
+	json__begin_array(j);
+	for (size_t i = 0; i < r->nr_skips; i++) {
+		const struct skipped_object *k = &r->skips[i];
+		double life = k->free_time > k->life_from ? (k->free_time - k->life_from) / 1e9 : 0;
+		struct watch_tables wt;
+
+		json__begin_object(j);
+		json__ku64(j, "address", k->o.addr);
+		json__ku64(j, "allocation_number", (uint64_t)k->nth);
+		json__kstr(j, "allocated_by", k->alloc_comm);
+		json__ku64(j, "allocated_by_tid", k->alloc_tid);
+		what_json(j, &k->what, k->late);
+		json__kstr(j, "why", "freed within 250 ms of its allocation");
+		json__kstr(j, "freed_by", k->free_comm);
+		json__ku64(j, "freed_by_tid", k->free_tid);
+		json__key(j, "life_seconds");
+		json__double(j, (k->free_time - k->alloc_time) / 1e9, 6);
+		json__key(j, "object_life_seconds");	/* what cover is a share of */
+		json__double(j, life, 6);
+		json__ku64(j, "hits", k->nr_hits);
+		json__key(j, "members");
+		json__begin_array(j);
+		watch_tables__init(&wt, &k->o, life);
+		for (size_t m = 0; m < wt.members.nr_rows; m++) {
+			json__begin_object(j);
+			json__row(j, &wt.members, wt.members.rows[m]);
+			json__end_object(j);
+		}
+		watch_tables__release(&wt);
+		json__end_array(j);
+		json__end_object(j);
+	}
+	json__end_array(j);
 }
 
 /* The report as one JSON object (same numbers as the text). */
@@ -1044,7 +1101,7 @@ static void print_report_json(const struct watch_run *r)
 		json__kstr(&j, "cache", r->cfg.alloc);
 		json__kstr(&j, "allocated_by", r->alloc_comm);
 		json__ku64(&j, "allocated_by_tid", r->alloc_tid);
-		what_json(&j, r);
+		what_json(&j, &r->what, named_late(r));
 	}
 	json__end_object(&j);
 	json__kstr(&j, "method", r->method ? r->method : "");
@@ -1060,6 +1117,7 @@ static void print_report_json(const struct watch_run *r)
 	json__key(&j, "freed");
 	json__bool(&j, r->freed);
 	json__ku64(&j, "skipped_short_lived", r->skipped);
+	skipped_json(&j, r);
 	json__ku64(&j, "hits_after_free_dropped", r->dropped_after_free);
 	if (r->freed) {
 		json__kstr(&j, "freed_by", r->free_comm);
@@ -1109,12 +1167,10 @@ static const char *plural(uint64_t n)
 }
 
 /* What the object is: its path (a file), its allocating call chain and user-space caller. */
-static void print_what(const struct watch_run *r)
+static void print_what(const struct kobject_what *w, bool late)
 {
-	const struct kobject_what *w = &r->what;
-
 	if (w->path[0])
-		printf("# what: %s (%s)%s\n", w->path, w->how, named_late(r) ?
+		printf("# what: %s (%s)%s\n", w->path, w->how, late ?
 		       " [read after its free: it may be a later object's]" : "");
 	else if (w->why[0])
 		printf("# what: unknown (%s)\n", w->why);
@@ -1129,9 +1185,12 @@ static void print_header(const struct watch_run *r, double secs)
 	uint64_t nr_lines = watch_object__nr_lines(&r->o);
 	char lt[32];
 
-	printf("# lineup watch: %s at %#" PRIx64 " (%" PRIu64 " byte%s, %" PRIu64 " cache line%s)\n",
+	printf("# lineup watch: %s at %#" PRIx64 " (%" PRIu64 " byte%s, %" PRIu64 " cache line%s)",
 	       r->type_name, r->o.addr, r->o.size, plural(r->o.size), nr_lines, plural(nr_lines));
-	print_what(r);
+	if (r->skipped)
+		printf(": object %u of %u, watched", r->skipped + 1, r->skipped + 1);
+	printf("\n");
+	print_what(&r->what, named_late(r));
 	if (r->cfg.alloc)
 		printf("# allocated from cache %s by %s/%u\n", r->cfg.alloc, r->alloc_comm,
 		       r->alloc_tid);
@@ -1239,12 +1298,51 @@ static void print_not_watched(const struct watch_run *r)
 	       "1/2/4/8 aligned");
 }
 
+/* A skipped object's section: what it was, its short life, its hits per member. */
+static void print_skipped(const struct watch_run *r, const struct skipped_object *k)
+{
+	double life = k->free_time > k->life_from ? (k->free_time - k->life_from) / 1e9 : 0;
+	uint64_t nr_lines = watch_object__nr_lines(&k->o);
+	struct watch_tables wt;
+	char lt[32];
+
+	printf("# lineup watch: %s at %#" PRIx64 " (%" PRIu64 " byte%s, %" PRIu64 " cache line%s): "
+	       "object %lld of %u, skipped\n", r->type_name, k->o.addr, k->o.size,
+	       plural(k->o.size), nr_lines, plural(nr_lines), (long long)(k - r->skips) + 1,
+	       r->skipped + 1);
+	print_what(&k->what, k->late);
+	printf("# allocated from cache %s by %s/%u (allocation number %lld of those that matched)\n",
+	       r->cfg.alloc, k->alloc_comm, k->alloc_tid, k->nth);
+	printf("# skipped: freed by %s/%u %s after its allocation, within 250 ms, with %zu hit%s "
+	       "(--nth %lld watches it anyway)\n", k->free_comm, k->free_tid,
+	       duration_text((k->free_time - k->alloc_time) / 1e9, lt, sizeof(lt)), k->nr_hits,
+	       plural(k->nr_hits), k->nth);
+	printf("# cover: the share of the object's %s from its allocation a member's breakpoint "
+	       "was on\n#\n", duration_text(life, lt, sizeof(lt)));
+	watch_tables__init(&wt, &k->o, life);
+	print_table(&wt.members);
+	watch_tables__release(&wt);
+	printf("#\n");
+}
+
+/* The skipped objects' sections, before the watched one's. */
+static void print_skipped_all(const struct watch_run *r)
+{
+	for (size_t i = 0; i < r->nr_skips; i++)
+		print_skipped(r, &r->skips[i]);
+	if (r->skipped > r->nr_skips)
+		printf("# objects %zu to %u were skipped too (freed within 250 ms of their allocation); "
+		       "only the first %d get a section\n#\n", r->nr_skips + 1, r->skipped,
+		       MAX_SECTIONS);
+}
+
 static void print_report(const struct watch_run *r)
 {
 	double secs = (r->end_ns - r->start_ns) / 1e9;
 	struct watch_tables wt;
 
 	watch_tables__init(&wt, &r->o, life_secs(r));
+	print_skipped_all(r);
 	print_header(r, secs);
 	printf("#\n");
 	print_table(&wt.members);
@@ -1273,6 +1371,9 @@ static void watch_run__release(struct watch_run *r)
 	free(r->type_owned);
 	free(r->method_owned);
 	free(r->exe);
+	for (size_t i = 0; i < r->nr_skips; i++)
+		watch_object__exit(&r->skips[i].o);
+	free(r->skips);
 	kobject_namer__delete(r->namer);
 	code_reader__delete(r->code);
 	free(r->wh);
@@ -1659,9 +1760,39 @@ static void settle(struct watch_run *r)
 		cli__error("%s", err);
 }
 
+static void drop_after_free(struct watch_run *r);
+static void classify_hits(struct watch_run *r);
+static void replay(struct watch_run *r);
+
+/* The skipped object's hits classified and replayed, and kept with it for its section. */
+static void keep_skipped(struct watch_run *r)
+{
+	struct skipped_object *k;
+
+	drop_after_free(r);
+	classify_hits(r);
+	replay(r);
+	r->skips = xrealloc(r->skips, (r->nr_skips + 1) * sizeof(*r->skips));
+	k = &r->skips[r->nr_skips++];
+	memset(k, 0, sizeof(*k));
+	watch_object__copy(&k->o, &r->o);
+	k->what = r->what;
+	k->late = named_late(r);
+	k->nth = r->nth_seen;
+	k->alloc_time = r->alloc_time;
+	k->free_time = r->free_time;
+	k->life_from = r->life_from;
+	k->alloc_tid = r->alloc_tid;
+	k->free_tid = r->free_tid;
+	memcpy(k->alloc_comm, r->alloc_comm, sizeof(k->alloc_comm));
+	memcpy(k->free_comm, r->free_comm, sizeof(k->free_comm));
+	k->nr_hits = r->nr_hits;
+}
+
 /*
  * The followed object was freed within SKIP_NS of its allocation (a loader's file, a
- * temporary one): forget it, say so, and follow the next allocation that matches.
+ * temporary one): keep its results for a section of its own, say so, and follow the next
+ * allocation that matches.
  */
 static void skip_object(struct watch_run *r)
 {
@@ -1675,18 +1806,24 @@ static void skip_object(struct watch_run *r)
 			"unknown, read after its free" : r->what.path,
 			duration_text((r->free_time - r->alloc_time) / 1e9, lt, sizeof(lt)),
 			r->nth_seen);
+	close_group(r);
 	watcher__clear_points(r->w);
-	r->group_since = 0;
+	if (r->nr_skips < MAX_SECTIONS)
+		keep_skipped(r);
+	free(r->wh);
+	r->wh = NULL;
+	r->nr_wh = 0;
+	free(r->sites);
+	r->sites = NULL;
+	r->nr_sites = r->sites_cap = 0;
+	watch_object__reset(&r->o);
 	r->group = 0;
 	r->skipped++;
-	r->o.addr = 0;
 	r->freed = false;
 	r->nr_hits = 0;
 	r->dropped_after_free = 0;
 	r->hits_over_cap = 0;
 	r->life_from = 0;
-	for (size_t i = 0; i < r->o.nr_members; i++)
-		r->o.members[i].watched_ns = 0;
 }
 
 /* The followed allocation came: watch that object from now on. */
@@ -1783,6 +1920,25 @@ static int watch_loop(struct watch_run *r)
 	return 0;
 }
 
+/* The breakpoints stay on until the free is read: the hits after it are on memory no longer
+ * the object's, dropped (and counted). */
+static void drop_after_free(struct watch_run *r)
+{
+	size_t k = 0;
+
+	if (!r->freed)
+		return;
+	for (size_t h = 0; h < r->nr_hits; h++) {
+		if (r->hits[h].time > r->free_time) {
+			r->dropped_after_free++;
+			continue;
+		}
+		r->hit_member[k] = r->hit_member[h];
+		r->hits[k++] = r->hits[h];
+	}
+	r->nr_hits = k;
+}
+
 /* Breakpoints off, the stop said, and the hits on freed memory dropped. */
 static void stop_watching(struct watch_run *r)
 {
@@ -1796,19 +1952,7 @@ static void stop_watching(struct watch_run *r)
 	watcher__stop_allocs(r->w);
 	if (stop_signal && !r->cfg.quiet)
 		fprintf(stderr, "lineup watch: stopped by signal %d\n", (int)stop_signal);
-	if (r->freed) {
-		size_t k = 0;
-
-		for (size_t h = 0; h < r->nr_hits; h++) {
-			if (r->hits[h].time > r->free_time) {
-				r->dropped_after_free++;
-				continue;
-			}
-			r->hit_member[k] = r->hit_member[h];
-			r->hits[k++] = r->hits[h];
-		}
-		r->nr_hits = k;
-	}
+	drop_after_free(r);
 }
 
 /* Pair mode: each hit's kind from its two breakpoints (analyzer/watch_replay.h). */
@@ -2074,7 +2218,8 @@ const struct command cmd_watch = {
 		"of the object's life, from its allocation, that a member's breakpoint was on. "
 		"With --alloc, an object freed within 250 ms of its allocation (a loader's file, a "
 		"temporary) is skipped and the next one that matches followed, unless --nth "
-		"chose it. "
+		"chose it; each object skipped keeps a section of the report (what it was, its "
+		"life, its hits per member and cover), before the watched one's. "
 		"Each object followed is said: a struct file by its path (the allocating task's "
 		"fd or mapping of it, else its dentries, read from kernel memory), any object by "
 		"its allocating kernel call chain and user-space caller. "

@@ -46,3 +46,6 @@ dist_check_SCRIPTS += tests/watch/tables.sh
 TESTS += tests/watch/naming.sh
 dist_check_SCRIPTS += tests/watch/naming.sh
 EXTRA_DIST += tests/watch/pipeloop.c
+# One section per object followed (issue 15, item 11).
+TESTS += tests/watch/sections.sh
+dist_check_SCRIPTS += tests/watch/sections.sh

@@ -84,6 +84,23 @@ static void test_lines(void)
 	CHECK(nr == 2 && lines[0].nr_members == 3 && lines[0].writer_cpus == 3 &&
 	      lines[0].hits == 19);
 	watch_lines__free(lines, nr);
+
+	/* A copy keeps the counts while the original is reset for the next object. */
+	{
+		struct watch_object k;
+
+		watch_object__copy(&k, &o);
+		watch_object__reset(&o);
+		CHECK(!o.addr && !o.members[a].st.hits && !o.members[a].st.cpu_kinds &&
+		      !o.members[c].watched_ns && o.nr_order == k.nr_order);
+		CHECK(k.addr == 0x1030 && k.members[a].st.hits == 7 &&
+		      k.members[c].watched_ns == 1 && !strcmp(k.members[b].name, "b") &&
+		      k.members[a].name != o.members[a].name && k.order[0] == a);
+		nr = watch_object__lines(&k, &lines);
+		CHECK(nr == 2 && lines[0].hits == 19);
+		watch_lines__free(lines, nr);
+		watch_object__exit(&k);
+	}
 	watch_object__exit(&o);
 }
 

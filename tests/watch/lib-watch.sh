@@ -31,9 +31,11 @@ build_workload() {
 	${CC:-cc} -O2 -g -pthread -o "$T/$1" "$top_srcdir/tests/watch/$1.c" || fail "cannot build $1"
 }
 
-# A row of the member table: prints "hits load store rmw lockrmw unknown transfers cpus".
+# A row of the member table: prints "hits load store rmw lockrmw unknown transfers cpus"; of
+# the watched object, whose section comes after those of the objects skipped.
 member_row() {
-	awk -v m="$2" '$1 == m && $2 ~ /^[0-9]+$/ && NF >= 13 { print $6, $7, $8, $9, $10, $11, $12, $13 }' "$1"
+	awk -v m="$2" '$1 == m && $2 ~ /^[0-9]+$/ && NF >= 13 { r = $6 " " $7 " " $8 " " $9 " " $10 " " $11 " " $12 " " $13 }
+		END { if (r != "") print r }' "$1"
 }
 
 # Tracefs state that must be the same before and after a watch: the kmem events' enable

@@ -129,6 +129,9 @@ struct site {
 	uint64_t transfers;	/* of those, accesses that took the line from another CPU */
 };
 
+/* Later allocations kept for the --nth hint. */
+#define MAX_LATER 64
+
 /* Skipped objects given a section of their own; beyond, counted only. */
 #define MAX_SECTIONS 16
 
@@ -187,6 +190,17 @@ struct watch_run {
 	unsigned int skipped;
 	struct skipped_object *skips;	/* the first MAX_SECTIONS of them */
 	size_t nr_skips;
+	/*
+	 * --nth chose the object: the allocations that matched after it, followed (while the
+	 * workload runs) to tell which N would have watched an object that lived long.
+	 */
+	bool tracking;
+	struct {
+		long long nth;
+		uint64_t ptr, time, free_time;	/* free_time 0: not freed (yet) */
+	} later[MAX_LATER];
+	size_t nr_later;
+	long long later_seen;
 	bool settled;		/* the object outlived SKIP_NS, or --nth chose it: no skipping */
 	bool stopping;		/* the last records are read: no new object */
 	const char *why;	/* the watch stopped: "the object was freed", ... */
@@ -557,6 +571,45 @@ static void set_comm(struct watch_run *r, uint32_t pid, uint32_t tid, const char
 	r->nr_threads++;
 }
 
+/* An allocation of the followed cache by the task(s) chosen. */
+static bool alloc_matches(struct watch_run *r, const struct watch_alloc *a)
+{
+	if (a->is_free || !r->cfg.alloc || strcmp(a->cache, r->cfg.alloc))
+		return false;
+	if (r->cfg.pid && a->pid != (uint32_t)r->cfg.pid)
+		return false;
+	if (!r->cfg.pid && !r->cfg.comm && r->wl.pid > 0 && a->pid != (uint32_t)r->wl.pid)
+		return false;
+	return !r->cfg.comm || !strcmp(task_comm(r, a->pid, a->tid), r->cfg.comm);
+}
+
+/*
+ * After the object --nth chose: the later allocations that match and their frees, until the
+ * workload ends, so that an early death can say which --nth would have had a long life.
+ * True when @a was one of them.
+ */
+static bool track_later(struct watch_run *r, const struct watch_alloc *a)
+{
+	if (a->is_free) {
+		for (size_t i = 0; i < r->nr_later; i++)
+			if (r->later[i].ptr == a->ptr && !r->later[i].free_time &&
+			    a->time >= r->later[i].time)
+				r->later[i].free_time = a->time;
+		return false;	/* it may be the watched object's too */
+	}
+	if (!r->o.addr || r->o.addr == a->ptr || !alloc_matches(r, a))
+		return false;
+	r->later_seen++;
+	if (r->nr_later < MAX_LATER) {
+		r->later[r->nr_later].nth = r->nth_seen + r->later_seen;
+		r->later[r->nr_later].ptr = a->ptr;
+		r->later[r->nr_later].time = a->time;
+		r->later[r->nr_later].free_time = 0;
+		r->nr_later++;
+	}
+	return true;
+}
+
 /* Return 1: object found (install), 2: object freed (stop). */
 static int on_alloc(const struct watch_alloc *a, void *arg)
 {
@@ -567,6 +620,8 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 		set_comm(r, a->pid, a->tid, a->comm);
 		return 0;
 	}
+	if (r->tracking && track_later(r, a))
+		return 0;
 	if (r->freed)
 		return 0;	/* the address may be reused: nothing after the free is ours */
 	if (r->o.addr && a->is_free && a->ptr == r->o.addr && a->time >= r->alloc_time) {
@@ -577,16 +632,9 @@ static int on_alloc(const struct watch_alloc *a, void *arg)
 		snprintf(r->free_comm, sizeof(r->free_comm), "%s", task_comm(r, a->pid, a->tid));
 		return 2;
 	}
-	if (r->o.addr || r->stopping || a->is_free || !r->cfg.alloc ||
-	    strcmp(a->cache, r->cfg.alloc))
-		return 0;
-	if (r->cfg.pid && a->pid != (uint32_t)r->cfg.pid)
-		return 0;
-	if (!r->cfg.pid && !r->cfg.comm && r->wl.pid > 0 && a->pid != (uint32_t)r->wl.pid)
+	if (r->o.addr || r->stopping || !alloc_matches(r, a))
 		return 0;
 	comm = task_comm(r, a->pid, a->tid);
-	if (r->cfg.comm && strcmp(comm, r->cfg.comm))
-		return 0;
 	if (++r->nth_seen < (r->cfg.nth ? r->cfg.nth : 1))
 		return 0;
 	r->o.addr = a->ptr;
@@ -1309,7 +1357,7 @@ static void print_skipped(const struct watch_run *r, const struct skipped_object
 	printf("# lineup watch: %s at %#" PRIx64 " (%" PRIu64 " byte%s, %" PRIu64 " cache line%s): "
 	       "object %lld of %u, skipped\n", r->type_name, k->o.addr, k->o.size,
 	       plural(k->o.size), nr_lines, plural(nr_lines), (long long)(k - r->skips) + 1,
-	       r->skipped + 1);
+	       r->skipped + !!r->o.addr);
 	print_what(&k->what, k->late);
 	printf("# allocated from cache %s by %s/%u (allocation number %lld of those that matched)\n",
 	       r->cfg.alloc, k->alloc_comm, k->alloc_tid, k->nth);
@@ -1756,7 +1804,13 @@ static void settle(struct watch_run *r)
 	char err[1024];
 
 	r->settled = true;
-	if (watcher__filter_object(r->w, r->o.addr, err, sizeof(err)) < 0)
+	/*
+	 * --nth on a slab cache: its allocations and frees (already filtered to the cache) go on
+	 * being read, for the hint if the object dies early.  A kmalloc size class's frees are
+	 * kfree's, of every object: those are cut down to this one's.
+	 */
+	r->tracking = r->cfg.nth && strncmp(r->cfg.alloc, "kmalloc-", 8);
+	if (!r->tracking && watcher__filter_object(r->w, r->o.addr, err, sizeof(err)) < 0)
 		cli__error("%s", err);
 }
 
@@ -1949,7 +2003,8 @@ static void stop_watching(struct watch_run *r)
 			(r->end_ns - r->start_ns) / 1e9, r->nr_hits);
 	close_group(r);
 	watcher__clear_points(r->w);
-	watcher__stop_allocs(r->w);
+	if (!r->tracking)
+		watcher__stop_allocs(r->w);
 	if (stop_signal && !r->cfg.quiet)
 		fprintf(stderr, "lineup watch: stopped by signal %d\n", (int)stop_signal);
 	drop_after_free(r);
@@ -2077,10 +2132,46 @@ static void end_workload(struct watch_run *r)
 				(int)r->wl.pid, deadline ? " or the duration" : "");
 			said = true;
 		}
-		usleep(50000);
+		if (r->tracking && r->w) {
+			/* the later allocations, for the --nth hint */
+			watcher__poll(r->w, 50);
+			watcher__drain(r->w, NULL, on_alloc, r);
+		} else {
+			usleep(50000);
+		}
 		reap_child(r, false);
 	}
+	if (r->tracking && r->w)
+		watcher__drain(r->w, NULL, on_alloc, r);
 	workload__end(&r->wl);
+}
+
+/*
+ * The object --nth chose died early: the first later allocation that lived SKIP_NS or more
+ * (freed that late, or still allocated when the workload ended) is the --nth to take.
+ */
+static void hint_later(const struct watch_run *r)
+{
+	uint64_t end = now_ns();
+	char lt[32];
+
+	if (!r->tracking || !r->freed || (life_secs(r) >= 0.25 && r->nr_hits))
+		return;
+	for (size_t i = 0; i < r->nr_later; i++) {
+		uint64_t until = r->later[i].free_time ? r->later[i].free_time : end;
+
+		if (until - r->later[i].time < SKIP_NS)
+			continue;
+		cli__error("watch: allocation %lld of those that matched (at %#" PRIx64 ") lived "
+			   "%s%s: --nth %lld watches it", r->later[i].nth, r->later[i].ptr,
+			   r->later[i].free_time ? "" : "at least ",
+			   duration_text((until - r->later[i].time) / 1e9, lt, sizeof(lt)),
+			   r->later[i].nth);
+		return;
+	}
+	if (r->later_seen)
+		cli__error("watch: none of the %lld allocations that matched after number %lld "
+			   "lived 250 ms while the workload ran", r->later_seen, r->nth_seen);
 }
 
 /*
@@ -2144,11 +2235,27 @@ static int watch_run_inner(struct watch_run *r, int argc, char **argv)
 		return rc;
 	stop_watching(r);
 	if (!r->o.addr && r->skipped) {
+		const struct skipped_object *longest = NULL;
+		char lt[32], best[KOBJECT_PATH + 96] = "";
+
+		/* what they were, each in its section; the longest-lived is the best guess */
+		if (!r->cfg.json)
+			print_skipped_all(r);
+		for (size_t i = 0; i < r->nr_skips; i++)
+			if (!longest || r->skips[i].free_time - r->skips[i].alloc_time >
+					longest->free_time - longest->alloc_time)
+				longest = &r->skips[i];
+		if (longest)
+			snprintf(best, sizeof(best), " (the longest-lived: --nth %lld, %s%s%s)",
+				 longest->nth, longest->late ? "" : longest->what.path,
+				 longest->what.path[0] && !longest->late ? ", " : "",
+				 duration_text((longest->free_time - longest->alloc_time) / 1e9, lt,
+					       sizeof(lt)));
 		cli__error("no %s object allocated%s%s%s outlived %s before %s: %u freed sooner, "
-			   "skipped; --nth N watches the N-th anyway",
+			   "skipped; --nth N watches the N-th anyway%s",
 			   r->cfg.alloc, r->cfg.comm ? " by " : "", r->cfg.comm ? r->cfg.comm : "",
 			   r->cfg.pid ? " by that process" : "", "250 ms",
-			   r->wl.exited ? "the workload exited" : "the watch ended", r->skipped);
+			   r->wl.exited ? "the workload exited" : "the watch ended", r->skipped, best);
 		return EXIT_NOTHING;
 	}
 	if (!r->o.addr) {
@@ -2192,9 +2299,10 @@ static int watch_run(const struct command *cmd, int argc, char **argv)
 		nr_cpus = 1;
 	watch_object__init(&run.o, host__cache_line_size(), nr_cpus);
 	rc = watch_run_inner(&run, argc, argv);
+	end_workload(&run);
+	hint_later(&run);
 	if (run.w)
 		watcher__delete(run.w);
-	end_workload(&run);
 	if (run.wl.exited && WIFEXITED(run.wl.status) && WEXITSTATUS(run.wl.status) == 127 &&
 	    !run.nr_hits && !rc)
 		rc = EXIT_USAGE;
@@ -2219,7 +2327,9 @@ const struct command cmd_watch = {
 		"With --alloc, an object freed within 250 ms of its allocation (a loader's file, a "
 		"temporary) is skipped and the next one that matches followed, unless --nth "
 		"chose it; each object skipped keeps a section of the report (what it was, its "
-		"life, its hits per member and cover), before the watched one's. "
+		"life, its hits per member and cover), before the watched one's. When an object "
+		"--nth chose dies early, the allocations after it are followed while the workload "
+		"runs, and the --nth of the first that lived 250 ms is named. "
 		"Each object followed is said: a struct file by its path (the allocating task's "
 		"fd or mapping of it, else its dentries, read from kernel memory), any object by "
 		"its allocating kernel call chain and user-space caller. "

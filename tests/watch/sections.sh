@@ -1,5 +1,5 @@
 #!/bin/sh
-# Two objects followed in one run, two sections: the workload opens a file for 100 ms (skipped:
+# Two objects followed in one run, two sections: the workload opens a file for 150 ms (skipped:
 # freed within 250 ms of its allocation), then the file it works on (watched).  Each section
 # says which object it is (number, address, path), its life, its hits per member and cover, and
 # the skipped one says why it was skipped; --json has the skipped one in skipped_objects.
@@ -52,5 +52,18 @@ grep -q '"skipped_objects":\[{"address":[0-9]*,"allocation_number":1,.*"path":"'
 	fail "no skipped object in the JSON: $(head -c 2000 "$T/json")"
 grep -q '"what":{"path":"'"$abs"'/work.txt"' "$T/json" ||
 	fail "the watched object's path is not in the JSON: $(head -c 2000 "$T/json")"
+# --nth 1 takes the short-lived file: it dies early, and watch, which went on following the
+# allocations while the workload ran, names the --nth that takes the long-lived one.
+"$LINEUP" watch -q -o "$T/c.data" --alloc filp --comm lw-nth --nth 1 --fields f_ref -- \
+	"$T/sharedfd" -n lw-nth -s -f "$T/work.txt" -d 300 -t 0.5 >"$T/out" 2>"$T/err"
+grep -q "watch: allocation 2 of those that matched (at 0x[0-9a-f]*) lived [0-9.]* m*s: --nth 2 watches it$" "$T/err" ||
+	fail "no --nth hint naming the long-lived allocation: $(cat "$T/err")"
+# Every object skipped: each has its section, and the longest-lived is named.
+"$LINEUP" watch -o "$T/d.data" --alloc filp --comm lw-all --fields f_ref -- \
+	"$T/sharedfd" -n lw-all -s -d 0 -c -t 0.3 >"$T/out" 2>"$T/err"
+[ "$(grep -c '^# lineup watch: struct file at 0x.*: object [12] of 2, skipped$' "$T/out")" -eq 2 ] ||
+	fail "not two skipped sections when every object was skipped: $(cat "$T/out")"
+grep -q "2 freed sooner, skipped; --nth N watches the N-th anyway (the longest-lived: --nth 1, \($abs/sharedfd, \)\{0,1\}[0-9.]* ms)" "$T/err" ||
+	fail "the longest-lived skipped object is not named: $(cat "$T/err")"
 slots_free
 exit 0

@@ -12,7 +12,7 @@
  *   -t	run the threads this long (default 1 s)
  *   -p	pin thread i to CPU i (modulo the CPUs we may run on), so both CPUs write
  *   -c	close the shared fd and keep running (the object is freed while being watched)
- *   -s	first open another file (/proc/self/exe) and close it 100 ms later (a struct file
+ *   -s	first open another file (/proc/self/exe) and close it 150 ms later (a struct file
  *	that lives shortly, as a loader's do), then the shared one
  */
 #define _GNU_SOURCE
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 	if (short_first) {
 		int tmp = open("/proc/self/exe", O_RDONLY);
 
-		sleep_ms(100);	/* open long enough to be named from the fd table */
+		sleep_ms(150);	/* open long enough to be named from the fd table */
 		if (tmp >= 0)
 			close(tmp);
 		sleep_ms(30);	/* its free read before the next allocation comes */

@@ -100,6 +100,42 @@ static const struct table_column member_columns[] = {
 	DATA("invalidations", val_inval),
 };
 
+/* ---- the object columns (a table of several objects' members) ---- */
+
+VALUE(val_onumber)
+{
+	out->u = wt_of(t)->info->number;
+}
+
+VALUE(val_oaddress)
+{
+	out->u = wt_of(t)->info->address;
+}
+
+#define OBJECT_STRING(name, field)                                                                \
+	VALUE(name)                                                                               \
+	{                                                                                         \
+		const char *v = wt_of(t)->info->field;                                            \
+                                                                                                  \
+		table_cell__set_str(out, v ? v : "");                                             \
+	}
+
+OBJECT_STRING(val_ostatus, status)
+OBJECT_STRING(val_opath, path)
+OBJECT_STRING(val_oalloc, allocated_at)
+OBJECT_STRING(val_ouser, user_caller)
+
+#define OBJ_STR(n, fn) { .name = n, .kind = TABLE_STRING, .value = fn, .flags = TABLE_DATA_ONLY }
+
+static const struct table_column object_columns[] = {
+	DATA("object", val_onumber),
+	OBJ_STR("status", val_ostatus),
+	DATA("object_address", val_oaddress),
+	OBJ_STR("path", val_opath),
+	OBJ_STR("allocated_at", val_oalloc),
+	OBJ_STR("user_caller", val_ouser),
+};
+
 /* ---- the line table ---- */
 
 VALUE(val_lline)
@@ -158,11 +194,20 @@ static const struct table_column line_columns[] = {
 
 void watch_tables__init(struct watch_tables *wt, const struct watch_object *o, double secs)
 {
+	watch_tables__init_section(wt, o, secs, NULL);
+}
+
+void watch_tables__init_section(struct watch_tables *wt, const struct watch_object *o,
+				double secs, const struct watch_section_info *info)
+{
 	memset(wt, 0, sizeof(*wt));
 	wt->o = o;
+	wt->info = info;
 	wt->secs = secs;
 	table__init(&wt->members, "members", wt);
 	table__init(&wt->lines, "lines", wt);
+	for (size_t i = 0; info && i < sizeof(object_columns) / sizeof(object_columns[0]); i++)
+		table__add_column(&wt->members, &object_columns[i], NULL);
 	for (size_t i = 0; i < sizeof(member_columns) / sizeof(member_columns[0]); i++)
 		table__add_column(&wt->members, &member_columns[i], NULL);
 	for (size_t i = 0; i < sizeof(line_columns) / sizeof(line_columns[0]); i++)

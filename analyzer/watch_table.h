@@ -25,8 +25,23 @@
 #include "analyzer/table.h"
 #include "analyzer/watch_object.h"
 
+/**
+ * struct watch_section_info - the object a member table's rows are of, for one table of
+ * several objects' members (--csv): its leading data-only columns.
+ * @number:	1 for the first object followed
+ * @status:	"watched", "skipped"
+ * @path, @allocated_at, @user_caller: what the object is ("" when not known)
+ */
+struct watch_section_info {
+	unsigned int number;
+	const char *status;
+	uint64_t address;
+	const char *path, *allocated_at, *user_caller;
+};
+
 struct watch_tables {
 	const struct watch_object *o;
+	const struct watch_section_info *info;	/* NULL: no object columns */
 	double secs;			/* the run's length, for the cover column */
 	struct table members;		/* rows: const struct watch_member * */
 	struct table lines;		/* rows: const struct watch_line * */
@@ -35,6 +50,10 @@ struct watch_tables {
 };
 
 void watch_tables__init(struct watch_tables *wt, const struct watch_object *o, double secs);
+/* The same, the member table led by data-only columns saying which object (@info outlives
+ * the tables). */
+void watch_tables__init_section(struct watch_tables *wt, const struct watch_object *o,
+				double secs, const struct watch_section_info *info);
 void watch_tables__release(struct watch_tables *wt);
 
 #endif

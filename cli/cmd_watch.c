@@ -55,6 +55,7 @@ enum {
 	OPT_QUIET,
 	OPT_METHOD,
 	OPT_JSON,
+	OPT_CSV,
 };
 
 /* Hits kept in memory for the replay (48 bytes each): beyond, counted and left out. */
@@ -90,6 +91,10 @@ static const struct cli_option watch_options[] = {
 	{ OPT_QUIET, 'q', "quiet", NULL, "print the header and the member table only" },
 	{ OPT_JSON, 0, "json", NULL,
 	  "print the report as one JSON object (the workload's output goes to stderr)" },
+	{ OPT_CSV, 0, "csv", NULL,
+	  "print the member tables of every object followed as one CSV table, led by columns "
+	  "saying which object (number, status, address, path, allocating call chain); the "
+	  "workload's output goes to stderr" },
 	{ OPT_METHOD, 0, "method", "decode|pair",
 	  "how to tell loads from writes: decode the instruction (default; kernel text from "
 	  "/proc/kcore or BPF) or pair a write-only breakpoint with each read/write one (two "
@@ -116,7 +121,8 @@ struct watch_cfg {
 	const char *output;
 	const char *object, *symbol, *alloc, *comm, *type, *fields, *binary, *method;
 	long long pid, nth;
-	bool all_fields, quiet, json;
+	bool all_fields, quiet, json, csv;
+	const char *format;	/* the output format option given (they exclude each other) */
 	double rotate, duration;
 };
 
@@ -257,7 +263,12 @@ static int watch_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_ALL_FIELDS: c->all_fields = true; break;
 	case OPT_QUIET: c->quiet = true; break;
-	case OPT_JSON: c->json = true; break;
+	case OPT_JSON:
+		c->json = true;
+		return cli__output_format(r->cmd, &c->format, "json");
+	case OPT_CSV:
+		c->csv = true;
+		return cli__output_format(r->cmd, &c->format, "csv");
 	case OPT_PID:
 	case OPT_NTH: {
 		long long v = strtoll(arg, &end, 0);
@@ -658,8 +669,8 @@ static int start_workload(struct watch_run *r, bool trace)
 	o.trace = trace;
 	o.hold = !trace;
 	o.default_signals = true;
-	/* With --json, stdout is lineup's: the workload writes to stderr. */
-	if (r->cfg.json)
+	/* With --json or --csv, stdout is lineup's: the workload writes to stderr. */
+	if (r->cfg.json || r->cfg.csv)
 		o.stdio[1] = STDERR_FILENO;
 	rc = workload__prepare(&r->wl, &o);
 	if (rc < 0) {
@@ -1207,6 +1218,52 @@ static void print_report_json(const struct watch_run *r)
 	fputc('\n', stdout);
 	json__release(&j);
 	watch_tables__release(&wt);
+}
+
+/* What a section's object columns say of it. */
+static void section_info(struct watch_section_info *info, unsigned int number, bool skipped,
+			 uint64_t address, const struct kobject_what *w, bool late)
+{
+	info->number = number;
+	info->status = skipped ? "skipped" : "watched";
+	info->address = address;
+	info->path = late ? "" : w->path;
+	info->allocated_at = w->chain;
+	info->user_caller = w->user;
+}
+
+/* The members of every object followed, one CSV table led by the columns saying which. */
+static void print_report_csv(const struct watch_run *r)
+{
+	size_t n = r->nr_skips + !!r->o.addr;
+	struct watch_section_info *info = xcalloc(n ? n : 1, sizeof(*info));
+	struct watch_tables *wt = xcalloc(n ? n : 1, sizeof(*wt));
+	struct csv c;
+
+	for (size_t i = 0; i < r->nr_skips; i++) {
+		const struct skipped_object *k = &r->skips[i];
+
+		section_info(&info[i], (unsigned int)i + 1, true, k->o.addr, &k->what, k->late);
+		watch_tables__init_section(&wt[i], &k->o, k->free_time > k->life_from ?
+					   (k->free_time - k->life_from) / 1e9 : 0, &info[i]);
+	}
+	if (r->o.addr) {
+		section_info(&info[n - 1], r->skipped + 1, false, r->o.addr, &r->what,
+			     named_late(r));
+		watch_tables__init_section(&wt[n - 1], &r->o, life_secs(r), &info[n - 1]);
+	}
+	csv__init(&c, stdout, false);
+	if (n)
+		csv__add_columns(&c, &wt[0].members);
+	csv__header(&c);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < wt[i].members.nr_rows; k++)
+			csv__row(&c, &wt[i].members, wt[i].members.rows[k]);
+		watch_tables__release(&wt[i]);
+	}
+	csv__release(&c);
+	free(wt);
+	free(info);
 }
 
 static const char *plural(uint64_t n)
@@ -2239,7 +2296,9 @@ static int watch_run_inner(struct watch_run *r, int argc, char **argv)
 		char lt[32], best[KOBJECT_PATH + 96] = "";
 
 		/* what they were, each in its section; the longest-lived is the best guess */
-		if (!r->cfg.json)
+		if (r->cfg.csv)
+			print_report_csv(r);
+		else if (!r->cfg.json)
 			print_skipped_all(r);
 		for (size_t i = 0; i < r->nr_skips; i++)
 			if (!longest || r->skips[i].free_time - r->skips[i].alloc_time >
@@ -2274,6 +2333,8 @@ static int watch_run_inner(struct watch_run *r, int argc, char **argv)
 		qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
 	if (r->cfg.json) {
 		print_report_json(r);
+	} else if (r->cfg.csv) {
+		print_report_csv(r);
 	} else {
 		print_report(r);
 		printf("# written to %s (perf script -i %s lists the hits)\n", r->cfg.output,

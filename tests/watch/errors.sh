@@ -20,6 +20,7 @@ check() {
 	grep -q "$text" "$T/err" || fail "message lacks '$text': $(cat "$T/err")"
 }
 
+check 2 "json and --csv exclude each other" --json --csv --alloc filp --comm x --fields f_ref
 "$LINEUP" watch -o /nonexistent-dir/w.data --alloc filp --comm x --fields f_ref -- true \
 	>"$T/out" 2>"$T/err"
 [ $? -eq 2 ] && grep -q 'cannot write /nonexistent-dir/w.data' "$T/err" ||

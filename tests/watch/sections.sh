@@ -2,7 +2,8 @@
 # Two objects followed in one run, two sections: the workload opens a file for 150 ms (skipped:
 # freed within 250 ms of its allocation), then the file it works on (watched).  Each section
 # says which object it is (number, address, path), its life, its hits per member and cover, and
-# the skipped one says why it was skipped; --json has the skipped one in skipped_objects.
+# the skipped one says why it was skipped; --json has the skipped one in skipped_objects, --csv
+# one table of both objects' members.  An early death names the --nth that would have lived.
 . "$top_srcdir/tests/lib.sh"
 scratch
 . "$top_srcdir/tests/watch/lib-watch.sh"
@@ -52,6 +53,20 @@ grep -q '"skipped_objects":\[{"address":[0-9]*,"allocation_number":1,.*"path":"'
 	fail "no skipped object in the JSON: $(head -c 2000 "$T/json")"
 grep -q '"what":{"path":"'"$abs"'/work.txt"' "$T/json" ||
 	fail "the watched object's path is not in the JSON: $(head -c 2000 "$T/json")"
+# --csv: one table of both objects' members, led by the columns saying which object.
+"$LINEUP" watch --csv -o "$T/e.data" --alloc filp --comm lw-csv --fields f_ref,f_op -- \
+	"$T/sharedfd" -n lw-csv -s -f "$T/work.txt" -d 300 -t 0.3 >"$T/csv" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] || fail "watch --csv exited $rc: $(cat "$T/err")"
+head -1 "$T/csv" | grep -q '^object,status,object_address,path,allocated_at,user_caller,member,' ||
+	fail "no object columns in the CSV header: $(head -1 "$T/csv")"
+for want in "1,skipped,[0-9]*,$abs/sharedfd,alloc_empty_file+0x[0-9a-f]* <- .*,f_ref," \
+	"1,skipped,[0-9]*,$abs/sharedfd,.*,f_op," "2,watched,[0-9]*,$abs/work.txt,.*,f_ref," \
+	"2,watched,[0-9]*,$abs/work.txt,.*,f_op,"; do
+	grep -q "^$want" "$T/csv" || fail "no CSV row '$want': $(cat "$T/csv")"
+done
+[ "$(wc -l <"$T/csv")" -eq 5 ] || fail "not a header and four rows: $(cat "$T/csv")"
+
 # --nth 1 takes the short-lived file: it dies early, and watch, which went on following the
 # allocations while the workload ran, names the --nth that takes the long-lived one.
 "$LINEUP" watch -q -o "$T/c.data" --alloc filp --comm lw-nth --nth 1 --fields f_ref -- \

@@ -880,18 +880,154 @@ static void replay(struct suggest *sg, const uint64_t *offsets, uint32_t new_ali
 	u64map__exit(&threads);
 }
 
+struct timed_write {
+	uint64_t time;
+	size_t i;	/* index in suggest.acc: ties keep the order of arrival */
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct timed_write *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * In time: how much a HITM sample re-bucketed on an (instance, new line) still counts.  A line
+ * whose sampled writes, in time order, change writer about as often as writers taking turns
+ * at random would (1 - 1/k of the time for k writers) keeps its HITMs; one whose writers come
+ * in long runs (a pool of locks, each taken by one thread for a phase) keeps that share of
+ * them: the line moves between threads only when its writer changes.  Keys are
+ * instance << 24 | new line; the weight is in millionths.  Without times (fewer than 4
+ * distinct: watch, old recordings) every key weighs 1, the verdict over the whole run.
+ */
+#define TURNOVER_ONE 1000000ULL
+
+static uint64_t turnover_key(const struct suggest *sg, const uint64_t *offsets,
+			     const struct suggest_access *a, bool *ok)
+{
+	int u = suggest__unit_at(sg, a->offset);
+	uint64_t inst = 0;
+
+	*ok = u >= 0 && u64map__get(&sg->instances, a->instance, &inst);
+	if (!*ok)
+		return 0;
+	return inst << 24 |
+	       (offsets[u] + (a->offset - sg->units[u].offset)) / sg->cfg.line_size;
+}
+
+static void turnover(struct suggest *sg, const uint64_t *offsets, struct u64map *weight)
+{
+	struct timed_write *ix = xcalloc(sg->nr_acc + 1, sizeof(*ix));
+	struct u64map last, hand, writes, writers, seen;
+	size_t n = 0, times = 0;
+	uint64_t key, v;
+
+	u64map__init(weight);
+	for (size_t i = 0; i < sg->nr_acc; i++)
+		if (access_writes(&sg->acc[i]) && suggest__unit_at(sg, sg->acc[i].offset) >= 0)
+			ix[n++] = (struct timed_write){ sg->acc[i].time, i };
+	qsort(ix, n, sizeof(*ix), by_time);
+	for (size_t i = 0; i < n; i++)
+		times += !i || ix[i].time != ix[i - 1].time;
+	if (times < 4) {
+		free(ix);
+		return; /* no key: every weight 1 */
+	}
+	u64map__init(&last);
+	u64map__init(&hand);
+	u64map__init(&writes);
+	u64map__init(&writers);
+	u64map__init(&seen);
+	for (size_t i = 0; i < n; i++) {
+		const struct suggest_access *a = &sg->acc[ix[i].i];
+		uint64_t tid = (uint64_t)a->tid + 1, prev;
+		bool ok;
+
+		key = turnover_key(sg, offsets, a, &ok);
+		if (!ok)
+			continue;
+		if (u64map__get(&last, key, &prev) && prev != tid)
+			u64map__set(&hand, key, (u64map__get(&hand, key, &v) ? v : 0) + 1);
+		u64map__set(&last, key, tid);
+		u64map__set(&writes, key, (u64map__get(&writes, key, &v) ? v : 0) + 1);
+		if (!u64map__get(&seen, key * 1000003 ^ tid, &v)) {
+			u64map__set(&seen, key * 1000003 ^ tid, 1);
+			u64map__set(&writers, key, (u64map__get(&writers, key, &v) ? v : 0) + 1);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct suggest_access *a = &sg->acc[ix[i].i];
+		uint64_t w = 0, h = 0, k = 0;
+		bool ok;
+
+		key = turnover_key(sg, offsets, a, &ok);
+		if (!ok || u64map__get(weight, key, &v))
+			continue;
+		u64map__get(&writes, key, &w);
+		u64map__get(&hand, key, &h);
+		u64map__get(&writers, key, &k);
+		if (k < 2 || w < 2) {
+			v = k < 2 ? 0 : TURNOVER_ONE;
+		} else {
+			/* (h / (w - 1)) / (1 - 1/k), capped at 1 */
+			double f = (double)h * (double)k / ((double)(w - 1) * (double)(k - 1));
+
+			v = f >= 1 ? TURNOVER_ONE : (uint64_t)(f * TURNOVER_ONE);
+		}
+		u64map__set(weight, key, v);
+	}
+	u64map__exit(&last);
+	u64map__exit(&hand);
+	u64map__exit(&writes);
+	u64map__exit(&writers);
+	u64map__exit(&seen);
+	free(ix);
+}
+
+/* A staying HITM sample @a on new line @l, weighed by its key's turnover, into @acc. */
+static void stay(struct suggest *sg, const uint64_t *offsets, struct u64map *weight,
+		 const struct suggest_access *a, uint64_t l, struct suggest_prediction *pred,
+		 uint64_t *acc)
+{
+	uint64_t w = TURNOVER_ONE;
+	bool ok;
+
+	if (weight->nr) {
+		uint64_t key = turnover_key(sg, offsets, a, &ok);
+
+		if (!ok || !u64map__get(weight, key, &w))
+			w = 0;
+	}
+	acc[pred->nr_lines] += w;
+	for (unsigned int k = 0; k < pred->nr_lines; k++)
+		if (pred->lines[k].offset == l * sg->cfg.line_size)
+			acc[k] += w;
+}
+
+/* The weighed sums, rounded, into @pred. */
+static void stay_sums(const uint64_t *acc, struct suggest_prediction *pred)
+{
+	pred->hitm_measured = (acc[pred->nr_lines] + TURNOVER_ONE / 2) / TURNOVER_ONE;
+	for (unsigned int k = 0; k < pred->nr_lines; k++)
+		pred->lines[k].hitm_measured = (acc[k] + TURNOVER_ONE / 2) / TURNOVER_ONE;
+}
+
 /*
  * The recorded HITM samples re-bucketed on the new layout: one stays when its new line holds
- * a written unit whose writers include a thread other than the sample's.
+ * a written unit whose writers include a thread other than the sample's, weighed in time by
+ * how often that line's writer changes (turnover).
  */
 static void rebucket_hitm(struct suggest *sg, const uint64_t *offsets, struct suggest_prediction *pred)
 {
 	const struct suggest_result *r = sg->res;
 	unsigned int line = sg->cfg.line_size;
+	uint64_t *acc = xcalloc(pred->nr_lines + 1, sizeof(*acc));
+	struct u64map weight;
 
-	for (unsigned int i = 0; i < pred->nr_lines; i++)
-		pred->lines[i].hitm_measured = 0;
-	pred->hitm_measured = 0;
+	turnover(sg, offsets, &weight);
 	for (size_t i = 0; i < sg->nr_acc; i++) {
 		const struct suggest_access *a = &sg->acc[i];
 		int u = suggest__unit_at(sg, a->offset);
@@ -913,13 +1049,12 @@ static void rebucket_hitm(struct suggest *sg, const uint64_t *offsets, struct su
 			for (uint32_t k = 0; k < r->profiles[v].writers.nr && !stays; k++)
 				stays = r->profiles[v].writers.ids[k] != a->tid;
 		}
-		if (!stays)
-			continue;
-		pred->hitm_measured++;
-		for (unsigned int k = 0; k < pred->nr_lines; k++)
-			if (pred->lines[k].offset == l * line)
-				pred->lines[k].hitm_measured++;
+		if (stays)
+			stay(sg, offsets, &weight, a, l, pred, acc);
 	}
+	stay_sums(acc, pred);
+	u64map__exit(&weight);
+	free(acc);
 }
 
 void suggest__predict(struct suggest *sg, const uint64_t *offsets, uint32_t align,
@@ -937,20 +1072,6 @@ static void add_finding(struct suggest_result *r, enum suggest_finding_kind kind
 {
 	r->findings = xrealloc(r->findings, (r->nr_findings + 1) * sizeof(*r->findings));
 	r->findings[r->nr_findings++] = (struct suggest_finding){ kind, unit, a, b, rate };
-}
-
-struct timed_write {
-	uint64_t time;
-	size_t i;	/* index in suggest.acc: ties keep the order of arrival */
-};
-
-static int by_time(const void *a, const void *b)
-{
-	const struct timed_write *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
 }
 
 /*
@@ -1153,30 +1274,26 @@ static bool same_as_before(const struct suggest *sg, const struct suggest_result
 
 /*
  * rebucket_hitm for instances that get lines of their own (the padded elements of an aligned
- * array): a HITM sample stays where another thread writes the same instance's new line.
+ * array): a HITM sample stays where another thread writes the same instance's new line,
+ * weighed in time by that line's turnover.
  */
 static void rebucket_own_lines(struct suggest *sg, const uint64_t *offsets,
 			       struct suggest_prediction *pred)
 {
-	unsigned int line = sg->cfg.line_size;
 	struct u64map writer;	/* instance << 24 | new line -> writing tid + 1, or UINT64_MAX */
-	uint64_t w;
+	struct u64map weight;
+	uint64_t w, *acc = xcalloc(pred->nr_lines + 1, sizeof(*acc));
 
 	u64map__init(&writer);
-	for (unsigned int i = 0; i < pred->nr_lines; i++)
-		pred->lines[i].hitm_measured = 0;
-	pred->hitm_measured = 0;
+	turnover(sg, offsets, &weight);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < sg->nr_acc; i++) {
 			const struct suggest_access *a = &sg->acc[i];
-			int u = suggest__unit_at(sg, a->offset);
-			uint64_t inst = 0, l;
+			bool ok;
+			uint64_t key = turnover_key(sg, offsets, a, &ok);
 
-			if (u < 0 || !u64map__get(&sg->instances, a->instance, &inst))
+			if (!ok)
 				continue;
-			l = (offsets[u] + (a->offset - sg->units[u].offset)) / line;
-			uint64_t key = inst << 24 | l;
-
 			if (!pass && (a->store || a->locked)) {
 				if (!u64map__get(&writer, key, &w))
 					u64map__set(&writer, key, (uint64_t)a->tid + 1);
@@ -1187,12 +1304,12 @@ static void rebucket_own_lines(struct suggest *sg, const uint64_t *offsets,
 			if (!pass || !a->hitm || !u64map__get(&writer, key, &w) ||
 			    w == (uint64_t)a->tid + 1)
 				continue;
-			pred->hitm_measured++;
-			for (unsigned int k = 0; k < pred->nr_lines; k++)
-				if (pred->lines[k].offset == l * line)
-					pred->lines[k].hitm_measured++;
+			stay(sg, offsets, &weight, a, key & ((1u << 24) - 1), pred, acc);
 		}
+	stay_sums(acc, pred);
 	u64map__exit(&writer);
+	u64map__exit(&weight);
+	free(acc);
 }
 
 void suggest__set_array_causes(struct suggest *sg, unsigned int causes)

@@ -193,7 +193,8 @@ struct suggest_prediction {
  * order through the coherence model (exact for record --sim-exact and watch, whose order is
  * every access's); @hitm_measured re-buckets the recorded HITM samples by (instance, new
  * line) and keeps those whose new line still holds a member that a thread other than the
- * sample's writes (what a sampled PMU recording supports).
+ * sample's writes, weighed by how often the line's writer changes between its sampled writes
+ * in time (what a sampled PMU recording supports).
  */
 
 enum suggest_status {

@@ -24,6 +24,12 @@ grep -q '^struct bucket_lock: new layout' "$T/out" || fail "no layout for struct
 ! grep -q 'true sharing' "$T/out" || fail "true sharing said of a lock pool: $(grep 'true sharing' "$T/out")"
 grep -q 'instances of struct bucket_lock share a cache line' "$T/out" ||
 	fail "no word of the instances sharing lines: $(head -20 "$T/out")"
+# Each lock changes owner only between phases: the recorded HITMs, re-bucketed on the padded
+# lines in time, fall as the modeled transfers do (all of them stayed when they were
+# re-bucketed on the writers over the whole run).
+set -- $(sed -n 's/^struct bucket_lock: new layout, predicted .*, \([0-9]*\) -> \([0-9]*\) HITM samples$/\1 \2/p' "$T/out")
+[ $# -eq 2 ] && [ "$1" -gt 0 ] && [ $(($2 * 10)) -le "$1" ] ||
+	fail "the HITMs predicted to stay did not fall to a tenth: $(head -1 "$T/out")"
 grep -q 'aligned(64)' "$T/pool.diff" || fail "the patch does not align the lock: $(cat "$T/pool.diff")"
 (cd "$T/src" && git apply "$T/pool.diff") || fail "the patch does not apply"
 sim_build spinpool gcc -g

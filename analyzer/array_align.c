@@ -148,7 +148,11 @@ static void line_boundaries(const struct field_line *l, size_t li, const struct 
 			b->lo = b->hi;
 		b->elem = elem;
 		b->written = prev->group >= 0 && s->group >= 0;
-		if (elem)
+		/* where the elements start: after a header (a flexible array member's struct)
+		 * where attribution placed them, else on the grid from the object's start */
+		if (elem && s->array >= ob.base && s->array < ob.base + ob.size)
+			b->first = s->array - ob.base;
+		else if (elem)
 			b->first = (s->base - ob.base) % elem->size;
 		b->name = s->layout ? s->layout->name : NULL;
 		prev = s;
@@ -230,7 +234,10 @@ static bool object_finding(struct array_align *a, const struct fields *f, const 
 		af->stride = t0->elem->size;
 		af->nr_elems = (af->obj.size - af->first) / af->stride;
 		af->misalign = (uint32_t)((af->obj.base + af->first) % line);
-		af->causes = (af->stride % line ? ALIGN_PAD : 0) | (af->misalign ? ALIGN_BASE : 0);
+		/* an array after a header in a line-aligned block (a flexible array member):
+		 * aligning the allocation changes nothing there */
+		af->causes = (af->stride % line ? ALIGN_PAD : 0) |
+			     (af->misalign && af->obj.base % line ? ALIGN_BASE : 0);
 		if (!af->causes)
 			return false;
 		af->new_stride = round_up(af->stride, line);
@@ -479,6 +486,11 @@ static void explain_cause(const struct array_align *a, const struct align_findin
 		strbuf__addf(out, "  and: the array starts %u bytes into a cache line (malloc "
 			     "aligns to 16 bytes), so padded elements alone would still straddle "
 			     "lines\n", af->misalign);
+	else if (af->misalign)
+		strbuf__addf(out, "  and: the array starts %u bytes into a cache line, after a "
+			     "%" PRIu64 "-byte header in a line-aligned block: as a flexible array "
+			     "member, the padded element starts on the next line (an array placed by "
+			     "hand must be moved there)\n", af->misalign, af->first);
 }
 
 static void explain_fix(const struct array_align *a, const struct align_finding *af,

@@ -33,11 +33,28 @@ struct attr_block {
 	const char *typed_origin;
 };
 
+/*
+ * A struct whose last member is a flexible array (struct cstats { long nr; struct cstat
+ * tail[]; }), allocated with room for its elements (malloc(sizeof(*h) + n * sizeof(h->tail[0]))):
+ * what a sample in the tail is.
+ * @type:	the struct (borrowed)
+ * @elem:	the elements' type (owned by the engine); NULL: @type has no flexible array
+ * @member:	the array's member path ("tail", borrowed from the layout)
+ * @offset:	where the array starts (sizeof the struct or less: it may take its padding)
+ * @scalar:	the elements are no struct (long tail[]): the tail is one indexed member
+ */
+struct attr_flex {
+	const char *type, *elem, *member;
+	uint64_t offset, elem_size;
+	bool scalar;
+};
+
 /* The allocation a sample fell in, as attribution found it (for naming its element). */
 struct alloc_view {
 	struct attr_block *block;
 	uint32_t block_id;		/* 1 + index into blocks */
 	const char *var;		/* the variable holding it, NULL when unknown */
+	const char *member;		/* elements of its flexible array member: its name */
 	const char *elem_type;		/* the type of its elements, NULL when unknown */
 	uint64_t grid, elem_size;	/* the first element's address, the element size */
 	uint64_t end;			/* the block's end */
@@ -97,6 +114,7 @@ void attr_engine__exit(struct attr_engine *e)
 		free(e->blocks[i]);
 	}
 	free(e->blocks);
+	free(e->flex);
 	u64map__exit(&e->block_of);
 	free(e->hints);
 	free(e->rmw);
@@ -302,24 +320,106 @@ static void evidence_variable(struct attr_engine *e, const struct fields_sample 
 						   a.size, a.origin };
 }
 
+/* --- structs with a flexible array member --- */
+
+/* What @type's flexible array member is, NULL when it has none (each type looked at once). */
+static const struct attr_flex *flex_of(struct attr_engine *e, const char *type)
+{
+	const struct flat_layout *l, *el;
+	struct attr_flex *x;
+	char elem[128];
+	int m;
+
+	for (size_t i = 0; i < e->nr_flex; i++)
+		if (e->flex[i].type == type || flat_layout__same_type(e->flex[i].type, type))
+			return e->flex[i].elem ? &e->flex[i] : NULL;
+	l = attr_engine__find_type(e, type);
+	m = flat_layout__flex(l, elem, sizeof(elem));
+	e->flex = xgrow(e->flex, &e->cap_flex, e->nr_flex + 1, sizeof(*e->flex));
+	x = &e->flex[e->nr_flex++];
+	*x = (struct attr_flex){ .type = type };
+	if (m < 0)
+		return NULL;
+	el = attr_engine__find_type(e, elem);
+	x->elem = attr_engine__own(e, xstrdup(elem));
+	x->member = l->members[m].path;
+	x->offset = l->members[m].offset;
+	x->elem_size = l->members[m].elem_size;
+	x->scalar = !el || el->size != x->elem_size;
+	return x;
+}
+
+/*
+ * @f names a struct with a flexible array member at f->base, in a block that ends at @end (the
+ * allocation's end): a sample at @addr past the array's start is one of its elements, named
+ * VAR->tail[N] through @av (@var: the block's variable, NULL when unknown); one before it is
+ * the struct's own.  Elements of no struct type make one indexed member, "tail[N]".
+ */
+static void flex_fact(struct attr_engine *e, struct attr_fact *f, uint64_t addr, uint64_t end,
+		      const char *var, struct alloc_view *av)
+{
+	const struct attr_flex *x = f->type ? flex_of(e, f->type) : NULL;
+	uint64_t tail;
+
+	if (!x || addr < f->base + x->offset || end <= f->base + x->offset)
+		return;
+	tail = f->base + x->offset;
+	if (x->scalar) {
+		char *name = xasprintf("%s in %s", x->member, f->type);
+
+		f->type = scalar_layout(e, name, x->member, x->elem, end - tail, x->elem_size);
+		free(name);
+		f->base = tail;
+		f->size = end - tail;
+		return;
+	}
+	f->type = x->elem;
+	f->base = tail + (addr - tail) / x->elem_size * x->elem_size;
+	f->size = x->elem_size;
+	av->var = var;
+	av->member = x->member;
+	av->elem_type = x->elem;
+	av->grid = tail;
+	av->elem_size = x->elem_size;
+	av->end = end;
+}
+
 /* --- heap blocks typed by their accesses --- */
 
 /* Whether vote @in lies inside @out's elements, at the place it was seen. */
 static bool vote_inside(const struct attr_vote *out, const struct attr_vote *in,
 			const struct attr_types *types)
 {
-	const struct flat_layout *l;
+	const struct flat_layout *l = types->find(types->ctx, out->type);
 	uint64_t at;
+	char elem[128];
+	int m = flat_layout__flex(l, elem, sizeof(elem));
 
-	if (in->size >= out->size || !(l = types->find(types->ctx, out->type)))
+	if (m >= 0 && in->size == l->members[m].elem_size &&
+	    flat_layout__same_type(in->type, elem) &&
+	    (in->phase + in->size - (out->phase + l->members[m].offset) % in->size) % in->size == 0)
+		return true;	/* the elements of its flexible array member */
+	if (!l || in->size >= out->size)
 		return false;
 	/* @in's first element relative to an element of @out */
 	at = (in->phase + out->size - out->phase % out->size) % out->size;
 	return at + in->size <= out->size && flat_layout__find_type_at(l, at, in->type) != -1;
 }
 
-static bool vote_tiles(const struct attr_vote *v, uint64_t block_size)
+/*
+ * Whether @v's elements fill the block from their phase to its end: for a struct with a
+ * flexible array member, one of it and its array's elements do.
+ */
+static bool vote_tiles(const struct attr_vote *v, uint64_t block_size,
+		       const struct attr_types *types)
 {
+	const struct flat_layout *l = types->find(types->ctx, v->type);
+	char elem[128];
+	int m = flat_layout__flex(l, elem, sizeof(elem));
+
+	if (m >= 0)
+		return block_size >= v->phase + l->members[m].offset &&
+		       (block_size - v->phase - l->members[m].offset) % l->members[m].elem_size == 0;
 	return v->size && block_size > v->phase && (block_size - v->phase) % v->size == 0;
 }
 
@@ -342,8 +442,9 @@ int attr_votes__choose(const struct attr_vote *v, size_t nr, uint64_t block_size
 			}
 		if (best < 0)
 			better = true;
-		else if (vote_tiles(&v[i], block_size) != vote_tiles(&v[best], block_size))
-			better = vote_tiles(&v[i], block_size);
+		else if (vote_tiles(&v[i], block_size, types) !=
+			 vote_tiles(&v[best], block_size, types))
+			better = vote_tiles(&v[i], block_size, types);
 		else if (score != best_score)
 			better = score > best_score;
 		else
@@ -432,12 +533,21 @@ static void block_fact(struct attr_engine *e, struct attr_block *b, uint64_t add
 	if (!v || addr < b->base + v->phase)
 		return;		/* a header before the first element stays untyped */
 	grid = b->base + v->phase;
-	f->type = v->type;
-	f->base = grid + (addr - grid) / v->size * v->size;
-	f->size = v->size;
 	if (!b->typed_origin)
 		b->typed_origin = attr_engine__own(e, xasprintf("%s, typed by its accesses",
 								b->origin ? b->origin : "heap"));
+	if (flex_of(e, v->type)) {
+		/* one struct, then the elements of its flexible array member */
+		f->type = v->type;
+		f->base = grid;
+		f->size = v->size;
+		f->origin = b->typed_origin;
+		flex_fact(e, f, addr, b->base + b->size, b->var, av);
+		return;
+	}
+	f->type = v->type;
+	f->base = grid + (addr - grid) / v->size * v->size;
+	f->size = v->size;
 	f->origin = b->typed_origin;
 	av->elem_type = v->type;
 	av->grid = grid;
@@ -469,6 +579,15 @@ static void evidence_alloc(struct attr_engine *e, const struct fields_sample *s,
 	if (f->type)
 		return;
 	site = ae->site && !e->src->alloc_site(e->src->ctx, ae->pid, ae->site, ae->size, &a);
+	if (site && a.type && !a.scalar && flex_of(e, a.type)) {
+		/* A struct and the elements of its flexible array member after it */
+		f->type = a.type;
+		f->base = ae->base;
+		f->size = a.size;
+		f->origin = a.origin;
+		flex_fact(e, f, s->addr, ae->base + ae->size, a.var, av);
+		return;
+	}
 	if (site && a.type && !a.scalar) {
 		/* An array of structs: each element is an instance. */
 		f->type = a.type;
@@ -504,13 +623,22 @@ static void evidence_alloc(struct attr_engine *e, const struct fields_sample *s,
  */
 static void name_element(const struct alloc_view *av, struct attr_result *res)
 {
-	if (!av->var || !av->elem_type || !av->elem_size || !res->layout ||
-	    av->end < av->grid + 2 * av->elem_size ||
+	uint64_t k;
+
+	if (!(av->var || av->member) || !av->elem_type || !av->elem_size || !res->layout ||
+	    (!av->member && av->end < av->grid + 2 * av->elem_size) ||
 	    !flat_layout__same_type(res->layout->name, av->elem_type) || res->base < av->grid ||
 	    (res->base - av->grid) % av->elem_size)
 		return;
-	snprintf(res->element, sizeof(res->element), "%s[%" PRIu64 "]", av->var,
-		 (res->base - av->grid) / av->elem_size);
+	k = (res->base - av->grid) / av->elem_size;
+	res->array = av->grid;
+	if (!av->member)
+		snprintf(res->element, sizeof(res->element), "%s[%" PRIu64 "]", av->var, k);
+	else if (av->var)	/* a flexible array member's element: hdr->tail[3] */
+		snprintf(res->element, sizeof(res->element), "%s->%s[%" PRIu64 "]", av->var,
+			 av->member, k);
+	else
+		snprintf(res->element, sizeof(res->element), "%s[%" PRIu64 "]", av->member, k);
 }
 
 int attr_engine__resolve_later(struct attr_engine *e, const struct attr_sources *src,
@@ -589,7 +717,8 @@ void attr_engine__finish(struct attr_engine *e)
 				  v->nr_sites, v->nr_sites == 1 ? "" : "s", nr_against,
 				  nr_against == 1 ? "" : "s", against, other->type, other->accesses,
 				  other->nr_sites, other->nr_sites == 1 ? "" : "s", v->type,
-				  vote_tiles(v, b->size) && !vote_tiles(other, b->size) ?
+				  vote_tiles(v, b->size, &types) &&
+						  !vote_tiles(other, b->size, &types) ?
 					  "whose elements tile the block" : "the most accesses");
 	}
 }

@@ -84,6 +84,7 @@ struct attr_sources {
 
 struct attr_scalar;
 struct attr_block;
+struct attr_flex;
 
 /**
  * struct attr_vote - what the typed accesses to one heap block say its elements are.
@@ -141,6 +142,8 @@ struct attr_engine {
 	char **warnings;
 	size_t nr_warnings, cap_warnings, next_warning;
 	struct u64map warned;
+	struct attr_flex *flex;		/* structs ending in a flexible array, and not */
+	size_t nr_flex, cap_flex;
 	struct attr_block **blocks;	/* heap blocks typed by their accesses */
 	size_t nr_blocks, cap_blocks;
 	struct u64map block_of;		/* allocation entry index -> index into blocks */

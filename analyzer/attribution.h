@@ -112,6 +112,8 @@ struct attr_types {
  * @origin:	the origin of the fact that named the type
  * @element:	for an element of a heap array whose variable is known, its name: "stats[3]"
  *		(empty otherwise)
+ * @array:	with @element, the address of the array's first element (after a header: a
+ *		flexible array member's elements start past their struct), else 0
  */
 struct attr_result {
 	enum attr_evidence kind;
@@ -124,6 +126,7 @@ struct attr_result {
 	char path[160];
 	const char *origin;
 	char element[64];
+	uint64_t array;
 };
 
 /* Decide one sample.  Returns 0 when resolved, 1 when not (@res->reason says why). */

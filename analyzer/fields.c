@@ -318,6 +318,7 @@ static struct line_slot *slot_of(struct field_line *l, const struct attr_result 
 	if (layout) {
 		snprintf(s->path, sizeof(s->path), "%s", res->path);
 		snprintf(s->element, sizeof(s->element), "%s", res->element);
+		s->array = res->element[0] ? res->array : 0;
 	}
 	return s;
 }

@@ -188,6 +188,7 @@ struct line_slot {
 	uint64_t elem;
 	char path[160];
 	char element[64];
+	uint64_t array;		/* with @element: its array's first element (attr_result's) */
 	uint32_t offset;
 	struct field_stats st;
 	uint64_t redundant_rmw, rmw_checked;	/* from fields__add_rmw(), summed over @st.ips */

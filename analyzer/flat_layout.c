@@ -68,6 +68,34 @@ int flat_layout__name_at(const struct flat_layout *l, uint64_t offset, char *buf
 	return i;
 }
 
+int flat_layout__flex(const struct flat_layout *l, char *elem, size_t n)
+{
+	const struct flat_member *m = NULL;
+	size_t len;
+
+	if (!l)
+		return -1;
+	for (unsigned int i = 0; i < l->nr_members; i++)
+		if (!l->members[i].depth)
+			m = &l->members[i];
+	/* the last member of the outermost type, of no size, an array of unknown bound */
+	if (!m || m->size || !m->elem_size || m->bit_size || !m->type)
+		return -1;
+	/* "[]", or GNU's "[0]" that older code (the kernel's) ends such structs with */
+	len = strlen(m->type);
+	if (len > 2 && !strcmp(m->type + len - 2, "[]"))
+		len -= 2;
+	else if (len > 3 && !strcmp(m->type + len - 3, "[0]"))
+		len -= 3;
+	else
+		return -1;
+	if (len >= n)
+		return -1;
+	memcpy(elem, m->type, len);
+	elem[len] = 0;
+	return (int)(m - l->members);
+}
+
 /* Skip qualifiers and blanks so "const struct file_operations *" matches its DWARF name. */
 static const char *skip_noise(const char *s)
 {

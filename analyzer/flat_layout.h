@@ -109,6 +109,14 @@ int flat_layout__name_at(const struct flat_layout *l, uint64_t offset, char *buf
 #define FLAT_SELF (-2)
 int flat_layout__find_type_at(const struct flat_layout *l, uint64_t offset, const char *type);
 
+/*
+ * The flexible array member that ends @l (struct cstats { long nr; struct cstat tail[]; }):
+ * its index, or -1 when @l has none.  Its elements lie from its offset on, past @l->size
+ * when the object was allocated with room for them; @elem (@n bytes) gets their type as C
+ * spells it ("struct cstat", "long").
+ */
+int flat_layout__flex(const struct flat_layout *l, char *elem, size_t n);
+
 /* Two type names equal as C would see them (qualifiers and whitespace ignored). */
 int flat_layout__same_type(const char *a, const char *b);
 

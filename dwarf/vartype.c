@@ -893,6 +893,38 @@ static size_t unique_def(struct trace *tr, size_t idx, int reg)
 
 static bool reg_type(struct trace *tr, size_t idx, int reg, int depth, struct candidate *out);
 
+/*
+ * A pointer reloaded from a frame slot no variable lives in (gcc -O2 spills &h->nr, computed
+ * before a loop, around the collector's calls): the value the one store to that slot in the
+ * whole function put there, when that store comes before @idx (a frame-pointer slot: rsp
+ * moves with pushes).
+ */
+static bool spilled_type(struct trace *tr, size_t idx, const cs_x86_op *slot, int depth,
+			 struct candidate *out)
+{
+	size_t store = SIZE_MAX;
+
+	if (slot->mem.base != X86_REG_RBP)
+		return false;
+	for (size_t j = 0; j < tr->n; j++) {
+		const cs_x86 *x = &tr->insn[j].detail->x86;
+
+		if (x->op_count < 1 || x->operands[0].type != X86_OP_MEM ||
+		    x->operands[0].mem.base != X86_REG_RBP ||
+		    x->operands[0].mem.index != X86_REG_INVALID ||
+		    x->operands[0].mem.disp != slot->mem.disp)
+			continue;
+		if (store != SIZE_MAX || tr->insn[j].id != X86_INS_MOV || x->op_count != 2 ||
+		    x->operands[1].type != X86_OP_REG)
+			return false;	/* written twice, or not by a register copy */
+		store = j;
+	}
+	if (store == SIZE_MAX || store >= idx)
+		return false;
+	return reg_type(tr, store, dwarf_reg(tr->insn[store].detail->x86.operands[1].reg),
+			depth + 1, out);
+}
+
 /* The type @reg holds after instruction @j, which sets it. */
 static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct candidate *out)
 {
@@ -931,6 +963,8 @@ static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct cand
 	if (in->id == X86_INS_MOV && stack_slot(&x->operands[1]) &&
 	    slot_type(tr, j, &x->operands[1], out))
 		return true;	/* a local's stack slot */
+	if (in->id == X86_INS_MOV && stack_slot(&x->operands[1]))
+		return spilled_type(tr, j, &x->operands[1], depth, out);
 	src_reg = dwarf_reg(x->operands[1].mem.base);
 	if (src_reg < 0 || src_reg == 7 || !reg_type(tr, j, src_reg, depth + 1, &up))
 		return false;

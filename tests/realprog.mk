@@ -35,3 +35,9 @@ TESTS += tests/realprog/voidp_stats.case
 EXTRA_DIST += tests/realprog/spinlock_pool.case tests/realprog/spinlock_pool.cc \
 	tests/realprog/spinlock_pool_fixed.cc
 TESTS += tests/realprog/spinlock_pool.case
+EXTRA_DIST += tests/realprog/flex_tail.case tests/realprog/flex_tail.c \
+	tests/realprog/flex_tail_fixed.c
+TESTS += tests/realprog/flex_tail.case
+EXTRA_DIST += tests/realprog/flex_voidp.case tests/realprog/flex_voidp.c \
+	tests/realprog/flex_voidp_fixed.c
+TESTS += tests/realprog/flex_voidp.case

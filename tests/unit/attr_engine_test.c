@@ -6,7 +6,9 @@
  * scalar global gets a one-member layout whose elements are told apart; an untyped heap block
  * is typed by its allocating call (an array of structs: one instance per element), or by the
  * operands of its accesses (a void * block: elements named pool[N], the evidence deciding
- * between types); hints, the kmem cache table, and warnings returned once as data.
+ * between types); a struct with a flexible array member allocated with room for its elements
+ * (its tail named h->tail[N], whether the allocating call or the accesses type the block);
+ * hints, the kmem cache table, and warnings returned once as data.
  */
 #include <config.h>
 
@@ -52,6 +54,13 @@ static const struct flat_member outer_members[] = {
 };
 static const struct flat_layout outer_layout = { "struct outer", 16, 4, outer_members, NULL };
 
+/* A header and its flexible array of lock8s: struct hdr { long nr; struct lock8 tail[]; }. */
+static const struct flat_member hdr_members[] = {
+	{ "nr", "long", 0, 8, 0, 0, 0, 0, 0, NULL },
+	{ "tail", "struct lock8[]", 8, 0, 8, 0, 0, 0, 0, NULL },
+};
+static const struct flat_layout hdr_layout = { "struct hdr", 8, 2, hdr_members, NULL };
+
 /* What the made-up sources answer, per sample IP. */
 static enum attr_reason operand(void *ctx, const struct fields_sample *s, struct attr_answer *a)
 {
@@ -68,6 +77,9 @@ static enum attr_reason operand(void *ctx, const struct fields_sample *s, struct
 		return ATTR_OK;
 	case 0x40:	/* mov 0x8(%rdi) with rdi a struct path *: in a block of lock8s */
 		*a = (struct attr_answer){ .type = "struct path", .offset = 8, .origin = "p" };
+		return ATTR_OK;
+	case 0x50:	/* mov (%rdi) with rdi a struct hdr *: its nr */
+		*a = (struct attr_answer){ .type = "struct hdr", .offset = 0, .origin = "h" };
 		return ATTR_OK;
 	}
 	return ATTR_NO_VARIABLE;
@@ -91,6 +103,11 @@ static int alloc_site(void *ctx, uint32_t pid, uint64_t site, uint64_t size,
 		*a = (struct attr_answer){ .var = "pool", .origin = "pool = malloc" };
 		return 0;
 	}
+	if (site == 0x600) {	/* struct hdr *h = malloc(sizeof(*h) + n * sizeof(h->tail[0])) */
+		*a = (struct attr_answer){ .type = "struct hdr", .size = 8, .var = "h",
+					   .origin = "h = malloc" };
+		return 0;
+	}
 	if (site != 0x400)
 		return -1;
 	*a = (struct attr_answer){ .type = "struct path", .size = 16, .origin = "paths = malloc" };
@@ -109,6 +126,8 @@ static const struct flat_layout *find(void *ctx, const char *type)
 		return &lock_layout;
 	if (flat_layout__same_type(type, "struct outer"))
 		return &outer_layout;
+	if (flat_layout__same_type(type, "struct hdr"))
+		return &hdr_layout;
 	return NULL;
 }
 
@@ -249,6 +268,43 @@ static void test_typed_by_accesses(void)
 	attr_engine__exit(&e);
 }
 
+/*
+ * A struct with a flexible array member, allocated with room for 4 elements: the samples past
+ * its header are the array's elements (h->tail[N], the array placed after the header), typed
+ * by the allocating call or, in a void * block, by the header's accesses, which the
+ * elements' own support.
+ */
+static void test_flexible_tail(void)
+{
+	struct attr_engine e;
+	struct attr_result res;
+	struct attr_pending p;
+	char elem[32];
+
+	CHECK(flat_layout__flex(&hdr_layout, elem, sizeof(elem)) == 1 &&
+	      !strcmp(elem, "struct lock8"));
+	CHECK(flat_layout__flex(&outer_layout, elem, sizeof(elem)) == -1);
+	attr_engine__init(&e);
+	alloc_index__add(&e.allocs, &(struct alloc_entry){ 0xa000, 40, 10, 0, NULL, "malloc",
+							   0x600, 7 });
+	alloc_index__add(&e.allocs, &(struct alloc_entry){ 0xb000, 40, 10, 0, NULL, "malloc",
+							   0x500, 7 });
+	CHECK(resolve(&e, 0x31, 0xa000, &res) == 0 && res.layout == &hdr_layout &&
+	      !strcmp(res.path, "nr") && !res.element[0]);
+	CHECK(resolve(&e, 0x31, 0xa014, &res) == 0 && res.layout == &lock_layout &&
+	      res.base == 0xa010 && !strcmp(res.path, "count") &&
+	      !strcmp(res.element, "h->tail[1]") && res.array == 0xa008);
+	/* the void * block: one access says struct hdr, three the elements' struct lock8 */
+	CHECK(later(&e, 0x50, 0xb000, &res, &p) == 0 && res.layout == &hdr_layout);
+	for (int i = 0; i < 3; i++)
+		CHECK(later(&e, 0x30, 0xb00c + 8 * (uint64_t)i, &res, &p) == 0);
+	attr_engine__finish(&e);
+	CHECK(attr_engine__settle(&e, &p, &res) == 0 && res.layout == &lock_layout &&
+	      !strcmp(res.element, "pool->tail[2]") && res.array == 0xb008);
+	CHECK(!attr_engine__next_warning(&e));
+	attr_engine__exit(&e);
+}
+
 /* The choice among votes: tiling first, a member's struct counting for its container. */
 static void test_votes(void)
 {
@@ -261,6 +317,10 @@ static void test_votes(void)
 		{ .type = "struct outer", .size = 16, .phase = 0, .accesses = 1, .nr_sites = 1 },
 		{ .type = "struct lock8", .size = 8, .phase = 8, .accesses = 5, .nr_sites = 1 },
 	};
+	struct attr_vote flex[2] = {
+		{ .type = "struct lock8", .size = 8, .phase = 0, .accesses = 5, .nr_sites = 1 },
+		{ .type = "struct hdr", .size = 8, .phase = 0, .accesses = 1, .nr_sites = 1 },
+	};
 
 	CHECK(attr_votes__choose(v, 0, 64, &types) == -1);
 	CHECK(attr_votes__choose(v, 2, 64, &types) == 0);	/* both tile: most accesses */
@@ -268,6 +328,8 @@ static void test_votes(void)
 	CHECK(attr_votes__choose(nested, 2, 64, &types) == 0);	/* lock8 is outer's l */
 	nested[1].phase = 0;	/* at +0 no outer holds a lock8: the accesses decide */
 	CHECK(attr_votes__choose(nested, 2, 64, &types) == 1);
+	/* the elements of its flexible array member count for the header's struct */
+	CHECK(attr_votes__choose(flex, 2, 40, &types) == 1);
 }
 
 int main(void)
@@ -275,6 +337,7 @@ int main(void)
 	test_resolve();
 	test_typed_by_accesses();
 	test_votes();
+	test_flexible_tail();
 	test_hints_caches_warnings();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

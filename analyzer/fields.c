@@ -1038,6 +1038,7 @@ static void verdict__in_time(const struct field_line *l, struct field_verdict *v
 		id_set__merge(&tids, &s->st.tids_write);
 		if ((int)i == l->true_shared || s->shared_in_time)
 			continue;
+		v->nr_held++;
 		if (s->handoffs > v->max_handoffs)
 			v->max_handoffs = s->handoffs;
 		if (l->timed && s->st.cpus_write.nr >= 2)
@@ -1159,11 +1160,17 @@ static void explain_in_time(const struct field_line *l, const struct field_verdi
 			     "were each", v->handoffs, plural(v->handoffs),
 			     v->nr_rotating == 1 ? "the member itself" : "each member",
 			     v->max_handoffs, plural(v->max_handoffs));
-	} else {
+	} else if (v->nr_held) {
 		strbuf__addf(out, "  in time: the line changed writer %" PRIu64 " time%s between "
 			     "sampled writes, each written member %" PRIu64 " time%s at most (",
 			     v->handoffs, plural(v->handoffs), v->max_handoffs,
 			     plural(v->max_handoffs));
+	} else {
+		/* every written member changes writer with the line: each is truly shared, and
+		 * they share the line with each other */
+		strbuf__addf(out, "  in time: the line changed writer %" PRIu64 " time%s between "
+			     "sampled writes, and so did each written member: each is shared in "
+			     "time, besides sharing the line (", v->handoffs, plural(v->handoffs));
 	}
 	thread_list(v, out);
 	add_str(out, ")\n");

@@ -347,6 +347,7 @@ struct verdict_ip {
  * @timed:	the groups and the true sharing were decided in time (field_line ->timed)
  * @handoffs:	timed: how often the line's sampled writes went from one CPU to another
  * @max_handoffs: timed: the most any written slot but @true_shared did so itself
+ * @nr_held:	timed: the written slots that @max_handoffs is over (not shared in time)
  * @nr_rotating: written slots that several CPUs wrote over the run, one at a time (each
  *		thread takes a lock of a pool for a while): false sharing between them, not
  *		true sharing
@@ -366,7 +367,7 @@ struct field_verdict {
 	unsigned int nr_redundant;
 	bool timed;
 	uint64_t handoffs, max_handoffs;
-	unsigned int nr_rotating;
+	unsigned int nr_held, nr_rotating;
 	uint32_t threads[VERDICT_MAX_THREADS];
 	unsigned int nr_threads;
 };

@@ -577,6 +577,7 @@ static void print_verdict_json(struct json *j, struct fields_ctx *c, const struc
 	json__bool(j, v.timed);
 	json__ku64(j, "line_handoffs", v.handoffs);
 	json__ku64(j, "max_member_handoffs", v.max_handoffs);
+	json__ku64(j, "members_held", v.nr_held); /* written, not shared in time */
 	json__ku64(j, "rotating_members", v.nr_rotating);
 	json__ku64(j, "writer_threads", v.nr_threads);
 	json__key(j, "threads");

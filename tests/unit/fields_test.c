@@ -174,7 +174,25 @@ static void test_in_time(void)
 			add(f, cpu ? NULL : &pair, cpu ? 0x4010 : 0x4000, cpu ? 0 : 1, cpu, 0x42, 1, 0,
 			    0, t++);
 		}
+	/* 0x5000: pair.a and pair.b, each bumped by CPUs 0 and 1 in turn (a lock's reader count
+	 * beside a counter that another lock guards), and a word CPU 2 only reads. */
+	for (int r = 0; r < 20; r++) {
+		add(f, &pair, 0x5000, 0, (uint32_t)(r & 1), 0x50, 0, 1, 1, t++);
+		add(f, &pair, 0x5000, 0, (uint32_t)(r & 1), 0x51, 1, 0, 0, t++);
+		add(f, &pair, 0x5000, 1, (uint32_t)(~r & 1), 0x52, 0, 1, 1, t++);
+		add(f, &pair, 0x5000, 1, (uint32_t)(~r & 1), 0x53, 1, 0, 0, t++);
+		add(f, NULL, 0x5010, 0, 2, 0x54, 0, 0, 1, t++);	/* and a read-mostly victim */
+	}
 	fields__finish(f);
+
+	/* every written member shares in time: no "0 times at most" beside "changed writer" */
+	l = line_at(f, 0x5000);
+	CHECK(l && l->timed && l->slots[0].shared_in_time && l->slots[1].shared_in_time);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "and so did each written member: each is shared in time"));
+	CHECK(!strstr(sb.buf, "0 times at most"));
+	fields__verdict(f, l, &v);
+	CHECK(v.timed && v.nr_held == 0);
 
 	l = line_at(f, 0x1000);
 	CHECK(l && l->timed && l->verdict == LINE_FALSE_SHARING && l->true_shared == -1);

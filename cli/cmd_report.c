@@ -25,6 +25,7 @@
 #include "sampling/perf_file.h"
 #include "sampling/report_fields.h"
 #include "sampling/session.h"
+#include "sampling/suggest_load.h"
 #include "tui/tui.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -62,7 +63,8 @@ static const struct cli_option report_options[] = {
 	  "print perf c2c's text tables (the default when standard output is not a terminal)" },
 	{ OPT_TUI, 0, "tui", NULL,
 	  "browse the tables in the terminal (the default on a terminal): lines, a line's Pareto "
-	  "rows, a row's code and source; ? there lists the keys" },
+	  "rows with each offset's member, readers and writers, a row's code and source, the "
+	  "line's struct as a heat map and its suggested layout; ? there lists the keys" },
 	{ OPT_JSON, 0, "json", NULL, "print the same numbers as JSON" },
 	{ OPT_CSV, 0, "csv", NULL, "print the lines and the Pareto's entries as one CSV table (its first column, table, says which)" },
 	{ OPT_STATS, 0, "stats", NULL, "print only the statistics tables" },
@@ -728,11 +730,17 @@ static int report_run(const struct command *cmd, int argc, char **argv)
 			     c2c_view__wants_source(r.c2c, o.no_source));
 	}
 	if (o.format == FMT_TUI) {
+		/* the structs below the lines, read with the same options when first asked */
+		struct suggest_load_opts so = {
+			.input = o.input, .attr = &o.fattr, .filter = &o.filter,
+			.line_size = (unsigned int)o.line_size, .double_cl = o.double_cl,
+			.max_growth = UINT64_MAX, .style = -1, .by_name = true,
+		};
 		struct tui_report tr = {
 			.input = o.input, .c = r.c2c, .resolver = c2c_load__resolver(r.ld),
 			.full_symbols = o.full_symbols, .no_source = o.no_source,
 			.add_columns = rf ? fields_columns : NULL, .source = c2c_load__source,
-			.ctx = r.ld,
+			.ctx = r.ld, .structs = &so,
 		};
 
 		if (tui__report(&tr, err, sizeof(err)) < 0) {

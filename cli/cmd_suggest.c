@@ -328,50 +328,16 @@ static void print_layouts(struct suggest_ctx *c, struct suggest_target *t, struc
 }
 
 /* --tui: the browser's suggestion view on the first struct with a suggestion. */
-static int browse(struct suggest_ctx *c, struct suggest_target *t, const struct suggest_names *n,
+static int browse(struct suggest_ctx *c, struct suggest_target *t, const char *recording,
 		  const char *patch)
 {
-	struct strbuf cur = STRBUF_INIT, prop = STRBUF_INIT, com = STRBUF_INIT, title = STRBUF_INIT;
-	struct strbuf sum = STRBUF_INIT;
-	struct tui_line_figures *fig[2];
-	const struct suggest_prediction *pred[2] = { &t->res.before, &t->res.after };
 	char err[256];
-	int rc = EXIT_OK;
 
-	suggest_load__print_layout(&c->sl, t, false, &cur);
-	suggest_load__print_layout(&c->sl, t, true, &prop);
-	suggest__explain(&t->res, n, &sum);
-	suggest__comment(&t->res, n, &com);
-	for (int i = 0; i < 2; i++) {
-		fig[i] = xcalloc(pred[i]->nr_lines + 1, sizeof(*fig[i]));
-		for (unsigned int k = 0; k < pred[i]->nr_lines; k++)
-			fig[i][k] = (struct tui_line_figures){ pred[i]->lines[k].offset,
-							       pred[i]->lines[k].hitm_measured,
-							       pred[i]->lines[k].transfers };
-	}
-	strbuf__addf(&title, "%s%s%s", t->flat->name, t->flat->type->decl_file ? " (" : "",
-		     t->flat->type->decl_file ? t->flat->type->decl_file : "");
-	if (t->flat->type->decl_file)
-		strbuf__addf(&title, ")");
-	struct tui_suggestion ts = {
-		.title = title.buf, .summary = sum.buf, .current = cur.buf, .proposed = prop.buf,
-		.before = fig[0], .nr_before = pred[0]->nr_lines, .after = fig[1],
-		.nr_after = pred[1]->nr_lines, .line_size = c->sl.line_size, .comment = com.buf,
-		.patch = patch, .patch_name = "layout.patch",
-	};
-
-	if (tui__suggest(&ts, err, sizeof(err)) < 0) {
+	if (tui__suggest_target(&c->sl, t, recording, patch, err, sizeof(err)) < 0) {
 		cli__error("%s", err);
-		rc = EXIT_USAGE;
+		return EXIT_USAGE;
 	}
-	strbuf__release(&cur);
-	strbuf__release(&prop);
-	strbuf__release(&com);
-	strbuf__release(&sum);
-	strbuf__release(&title);
-	free(fig[0]);
-	free(fig[1]);
-	return rc;
+	return EXIT_OK;
 }
 
 static void json_str(struct strbuf *sb, const char *key, const char *v, bool comma)
@@ -947,14 +913,10 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 		rc = EXIT_NOTHING;
 		for (size_t k = 0; k < c.sl.ts.nr && rc == EXIT_NOTHING; k++) {
 			struct suggest_target *t = &c.sl.ts.v[k];
-			struct suggest_names nm;
-			struct suggest_load_names nc;
 
 			if (!t->selected || t->res.status != SUGGEST_OK || !t->built)
 				continue;
-			suggest_load__names(&c.sl, t, recording, &nm, &nc);
-			rc = browse(&c, t, &nm, patch.diff && *patch.diff ? patch.diff : NULL);
-			strbuf__release(&nc.sb);
+			rc = browse(&c, t, recording, patch.diff && *patch.diff ? patch.diff : NULL);
 		}
 		if (rc == EXIT_NOTHING)
 			cli__error("%s: nothing to suggest for the selected structs", o.input);

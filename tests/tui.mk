@@ -13,3 +13,5 @@ TESTS += tests/tui/display.sh
 dist_check_SCRIPTS += tests/tui/display.sh
 TESTS += tests/tui/suggest_cmd.sh
 dist_check_SCRIPTS += tests/tui/suggest_cmd.sh
+TESTS += tests/tui/browse.sh
+dist_check_SCRIPTS += tests/tui/browse.sh

@@ -20,13 +20,22 @@
 #include "tui/browser.h"
 #include "tui/screen.h"
 #include "tui/tui.h"
+#include "tui/views.h"
 #include "util/xalloc.h"
 
 struct fields_browser {
 	const struct tui_fields *tf;
 	struct fields_table ft;		/* the shown struct's rows (filled again for another) */
 	const struct field_struct *fs;	/* the struct ft holds */
-	bool by_writes;			/* the heat map's measure: writes, not HITMs */
+};
+
+/* A heat map view's own: its struct, its measure, what Enter does. */
+struct heat_view {
+	const struct fields *f;
+	const struct field_struct *fs;
+	bool by_writes;			/* the measure: writes, not HITMs */
+	void (*enter)(void *ctx, struct browser *b, const struct field_struct *fs);
+	void *ctx;
 };
 
 /* The heat map's gutter: the heat as marks too, so that it reads without colour. */
@@ -122,22 +131,22 @@ static void annotate_line(void *ctx, uint32_t line, uint64_t offset, struct strb
 }
 
 /* The struct's layout into text view @v (emptied first), the cursor at @member's line. */
-static void fill_heat(struct fields_browser *fb, struct view *v, const char *member)
+static void fill_heat(struct heat_view *hv, struct view *v, const char *member)
 {
-	const struct tui_fields *tf = fb->tf;
-	const struct field_struct *fs = fb->fs;
+	const struct fields *f = hv->f;
+	const struct field_struct *fs = hv->fs;
 	const struct layout_type *type = fs->layout->type;
-	struct heat_ctx h = { .fs = fs, .f = tf->f };
+	struct heat_ctx h = { .fs = fs, .f = f };
 	struct layout_annotate an = { annotate_member, annotate_line, &h };
-	struct layout_print_opts po = { .line_size = tf->f->line_size, .addr_size = 8,
+	struct layout_print_opts po = { .line_size = f->line_size, .addr_size = 8,
 					.annotate = &an };
 	struct strbuf sb = STRBUF_INIT;
 	const char *p;
 	size_t n = 0, go = 0;
-	uint64_t lines = (fs->layout->size + tf->f->line_size - 1) / tf->f->line_size;
+	uint64_t lines = (fs->layout->size + f->line_size - 1) / f->line_size;
 
 	/* by HITMs, unless asked for writes or there is none */
-	h.by_hitm = !fb->by_writes && field_stats__hitm(&fs->total) > 0;
+	h.by_hitm = !hv->by_writes && field_stats__hitm(&fs->total) > 0;
 	h.total = h.by_hitm ? field_stats__hitm(&fs->total) : fs->total.writes;
 	text_view__clear(v);
 	strbuf__reset(&v->title);
@@ -145,8 +154,10 @@ static void fill_heat(struct fields_browser *fb, struct view *v, const char *mem
 		     fs->layout->name, h.by_hitm ? "HITMs" : "writes");
 	for (uint64_t k = 0; k < lines; k++)
 		text_view__add(v, SA_HEADER, "line %" PRIu64 " (bytes %" PRIu64 "-%" PRIu64 "): %s",
-			       k, k * tf->f->line_size, (k + 1) * tf->f->line_size - 1,
-			       line_verdict__name(struct_line_verdict(tf->f, fs, k)));
+			       k, k * f->line_size, (k + 1) * f->line_size - 1,
+			       line_verdict__name(struct_line_verdict(f, fs, k)));
+	if (hv->enter)
+		text_view__add(v, SA_NORMAL, "Enter: the suggested layout beside this one");
 	text_view__add(v, SA_NORMAL, "%s", "");
 	/* the hooks see each line as it is printed: the heat of each line comes with the text */
 	layout__print(type, &po, &sb);
@@ -175,28 +186,49 @@ static void fill_heat(struct fields_browser *fb, struct view *v, const char *mem
 
 static enum view_key heat_key(void *ctx, struct browser *b, struct view *v, int key)
 {
-	struct fields_browser *fb = ctx;
+	struct heat_view *hv = ctx;
 
+	if (key == '\n' && hv->enter) {
+		hv->enter(hv->ctx, b, hv->fs);
+		return VIEW_KEY_DONE;
+	}
 	if (key != 'w')
 		return VIEW_KEY_UNUSED;
-	fb->by_writes = !fb->by_writes;
-	fill_heat(fb, v, NULL);
+	hv->by_writes = !hv->by_writes;
+	fill_heat(hv, v, NULL);
 	return VIEW_KEY_DONE;
+}
+
+struct view *heat_view__new(struct browser *b, const struct fields *f, const struct field_struct *fs,
+			    const char *member,
+			    void (*enter)(void *ctx, struct browser *b, const struct field_struct *fs),
+			    void *ctx)
+{
+	struct heat_view *hv;
+	struct view *v;
+
+	if (!fs->layout->type) {
+		browser__message(b, "%s: no layout to show", fs->layout->name);
+		return NULL;
+	}
+	hv = xcalloc(1, sizeof(*hv));
+	*hv = (struct heat_view){ .f = f, .fs = fs, .enter = enter, .ctx = ctx };
+	v = text_view__new("");
+	fill_heat(hv, v, member);
+	text_view__set_keys(v, heat_key, enter ?
+			    "w                 heat by writes instead of HITMs (and back)\\n"
+			    "Enter             the suggestion: the proposed layout beside this one,\\n"
+			    "                  each line's HITMs, the comment, the patch\\n" :
+			    "w                 heat by writes instead of HITMs (and back)\\n", hv, free);
+	return v;
 }
 
 static void heat_map(struct fields_browser *fb, struct browser *b, const char *member)
 {
-	struct view *v;
+	struct view *v = heat_view__new(b, fb->tf->f, fb->fs, member, NULL, NULL);
 
-	if (!fb->fs->layout->type) {
-		browser__message(b, "%s: no layout to show", fb->fs->layout->name);
-		return;
-	}
-	v = text_view__new("");
-	fill_heat(fb, v, member);
-	text_view__set_keys(v, heat_key,
-			    "w                 heat by writes instead of HITMs (and back)\n", fb, NULL);
-	browser__push(b, v);
+	if (v)
+		browser__push(b, v);
 }
 
 /* The member under the cursor's path (the heat map opens at its line). */

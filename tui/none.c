@@ -33,3 +33,10 @@ int tui__suggest(const struct tui_suggestion *s, char *err, size_t errlen)
 	snprintf(err, errlen, NO_TUI);
 	return -1;
 }
+
+int tui__suggest_target(struct suggest_load *sl, struct suggest_target *t, const char *recording,
+			const char *patch, char *err, size_t errlen)
+{
+	snprintf(err, errlen, NO_TUI);
+	return -1;
+}

@@ -4,6 +4,12 @@
  * that --stdio, --json and --csv print.  Cache lines (with the members of each line when
  * report --fields named them) -> one line's Pareto rows -> one row's code address, with the
  * source around it when the file is readable.  d shows the lines in the next -d mode.
+ *
+ * Below a line, its structs: the first time the user goes into a line, the recording is read
+ * again for the field tables and the suggesters (sampling/suggest_load.h, what `lineup
+ * fields` and `lineup suggest` read), never before, so that opening the report costs what
+ * --stdio costs.  The line's Pareto rows then get each offset's type, member, readers and
+ * writers; l opens the struct's layout as a heat map (views.h), Enter there its suggestion.
  */
 #include <config.h>
 
@@ -15,10 +21,15 @@
 
 #include "analyzer/c2c.h"
 #include "analyzer/c2c_columns.h"
+#include "analyzer/fields.h"
+#include "analyzer/flat_layout.h"
+#include "analyzer/suggest.h"
 #include "analyzer/table.h"
+#include "sampling/suggest_load.h"
 #include "tui/browser.h"
 #include "tui/screen.h"
 #include "tui/tui.h"
+#include "tui/views.h"
 #include "util/xalloc.h"
 
 /* Lines of source shown before and after a code address's line. */
@@ -30,8 +41,33 @@ struct line_members {
 	char *names[4];		/* by enum c2c_display */
 };
 
+/* A struct's suggestion, made the first time it is asked for. */
+struct struct_suggestion {
+	bool done;
+	struct suggestion_text st;
+	struct suggest_patch patch;
+	struct strbuf notes;		/* what making it said */
+};
+
+/*
+ * The recording read again for its structs: the field tables (sl.ld.fields) and the
+ * suggesters (sl.ts), the lines by address, the suggestions made so far (by target).
+ */
+struct report_structs {
+	int state;			/* 0: not read yet, 1: read, -1: could not be (err) */
+	char err[4096];
+	struct suggest_load_opts o;
+	struct suggest_load sl;
+	struct strbuf said;		/* what reading (or a suggestion) said */
+	const struct field_line **by_addr;
+	size_t nr_lines;
+	struct struct_suggestion *sugg;
+	char *recording;
+};
+
 struct report_browser {
 	const struct tui_report *r;
+	struct report_structs rs;
 	struct c2c_view view;
 	struct table lines;	/* the view's lines table, with Members when there are names */
 	struct line_members *members;	/* by c2c_line.serial; NULL: no names */
@@ -322,6 +358,402 @@ static void code_view(struct report_browser *rb, struct browser *b, const struct
 	strbuf__release(&path);
 }
 
+/* ---- the structs below the lines: read when first asked ---- */
+
+static void structs_say(void *ctx, bool warning, const char *msg)
+{
+	struct report_structs *rs = ctx;
+
+	strbuf__addf(&rs->said, "%s%s\n", warning ? "warning: " : "", msg);
+}
+
+static int line_addr_cmp(const void *a, const void *b)
+{
+	uint64_t x = (*(const struct field_line *const *)a)->addr;
+	uint64_t y = (*(const struct field_line *const *)b)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The recording read again for its field tables and suggesters, once: true when they are
+ * there.  It can take as long as `lineup fields` on the recording: the status line says so
+ * first.
+ */
+static bool structs_load(struct report_browser *rb, struct browser *b)
+{
+	struct report_structs *rs = &rb->rs;
+	const struct tui_report *r = rb->r;
+	const struct fields *f;
+
+	if (rs->state)
+		return rs->state > 0;
+	rs->state = -1;
+	if (!r->structs) {
+		snprintf(rs->err, sizeof(rs->err), "the structs are not available here");
+		return false;
+	}
+	if (!strcmp(r->structs->input, "-")) {
+		snprintf(rs->err, sizeof(rs->err), "the recording came through standard input and "
+			 "cannot be read a second time for its structs: save it to a file and open "
+			 "that");
+		return false;
+	}
+	browser__message(b, "reading %s for its structs (once) ...", r->input);
+	browser__draw(b);
+	rs->o = *r->structs;
+	rs->o.say = structs_say;
+	rs->o.say_ctx = rs;
+	if (suggest_load__run(&rs->sl, &rs->o, rs->err, sizeof(rs->err)) < 0)
+		return false;
+	strbuf__reset(&b->message);
+	f = rs->sl.ld.fields;
+	rs->by_addr = xcalloc(f->nr_lines + 1, sizeof(*rs->by_addr));
+	for (size_t i = 0; i < f->nr_lines; i++)
+		rs->by_addr[i] = &f->lines[i];
+	rs->nr_lines = f->nr_lines;
+	qsort(rs->by_addr, rs->nr_lines, sizeof(*rs->by_addr), line_addr_cmp);
+	rs->sugg = xcalloc(rs->sl.ts.nr + 1, sizeof(*rs->sugg));
+	rs->recording = xasprintf("%s (%zu samples, %" PRIu64 " attributed)", r->structs->input,
+				  rs->sl.ld.nr_samples, rs->sl.ts.attributed);
+	rs->state = 1;
+	return true;
+}
+
+static void structs_release(struct report_structs *rs)
+{
+	for (size_t i = 0; rs->sugg && i < rs->sl.ts.nr; i++) {
+		suggestion_text__release(&rs->sugg[i].st);
+		suggest_patch__release(&rs->sugg[i].patch);
+		strbuf__release(&rs->sugg[i].notes);
+	}
+	free(rs->sugg);
+	free(rs->by_addr);
+	free(rs->recording);
+	strbuf__release(&rs->said);
+	if (rs->state)
+		suggest_load__release(&rs->sl);
+}
+
+/* The field tables' line of c2c line @l (NULL: none of its samples reached them). */
+static const struct field_line *field_line_of(const struct report_browser *rb,
+					      const struct c2c_line *l)
+{
+	const struct report_structs *rs = &rb->rs;
+	size_t lo = 0, hi = rs->nr_lines;
+	uint64_t addr;
+
+	if (rs->state <= 0)
+		return NULL;
+	addr = l->addr & ~(uint64_t)(rs->sl.ld.fields->line_size - 1);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (rs->by_addr[mid]->addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rs->nr_lines && rs->by_addr[lo]->addr == addr ? rs->by_addr[lo] : NULL;
+}
+
+/* Whether a struct's member is on line @fl. */
+static bool line_has_struct(const struct field_line *fl)
+{
+	for (size_t i = 0; fl && i < fl->nr_slots; i++)
+		if (fl->slots[i].layout)
+			return true;
+	return false;
+}
+
+/* The bytes a slot covers from its offset: its member's (an array's element), else one. */
+static uint64_t slot_size(const struct line_slot *s)
+{
+	const struct flat_member *m;
+
+	if (!s->layout || s->member < 0)
+		return 1;
+	m = &s->layout->members[s->member];
+	return m->elem_size ? m->elem_size : m->size ? m->size : 1;
+}
+
+/* The slot of @fl at line offset @off: the innermost member there, NULL when none. */
+static const struct line_slot *slot_at(const struct field_line *fl, uint32_t off)
+{
+	const struct line_slot *best = NULL;
+
+	for (size_t i = 0; fl && i < fl->nr_slots; i++) {
+		const struct line_slot *s = &fl->slots[i];
+
+		if (s->offset > off || off >= s->offset + slot_size(s))
+			continue;
+		if (!best || (s->layout && !best->layout) || s->offset > best->offset ||
+		    (s->offset == best->offset && slot_size(s) < slot_size(best)))
+			best = s;
+	}
+	return best;
+}
+
+static const struct line_slot *entry_slot(const struct report_browser *rb,
+					  const struct c2c_entry *e)
+{
+	const struct c2c_line *l = c2c__line(rb->r->c, e->line);
+	unsigned int ls = c2c__config(rb->r->c)->line_size;
+
+	return slot_at(field_line_of(rb, l), (uint32_t)(e->data_rel & (ls - 1)));
+}
+
+/* Ids as "0,1,3" (the first few, then how many more). */
+static void add_ids(struct strbuf *sb, const struct id_set *ids)
+{
+	for (uint32_t i = 0; i < ids->nr && i < 6; i++)
+		strbuf__addf(sb, "%s%" PRIu32, i ? "," : "", ids->ids[i]);
+	if (ids->nr > 6)
+		strbuf__addf(sb, "+%" PRIu32, ids->nr - 6);
+	if (!ids->nr)
+		strbuf__addf(sb, "-");
+}
+
+enum slot_col { SLOT_TYPE, SLOT_MEMBER, SLOT_READERS, SLOT_WRITERS };
+
+/* A slot's cell: its type, member, or the CPUs/threads that read (wrote) it. */
+static void slot_text(const struct line_slot *s, enum slot_col which, struct strbuf *sb)
+{
+	if (!s) {
+		strbuf__addf(sb, "%s", which == SLOT_MEMBER ? "(no member)" : "-");
+		return;
+	}
+	switch (which) {
+	case SLOT_TYPE:
+		strbuf__addf(sb, "%s", s->layout ? s->layout->name : "-");
+		break;
+	case SLOT_MEMBER:
+		strbuf__addf(sb, "%s", s->layout ? s->path : "(unattributed)");
+		break;
+	case SLOT_READERS:
+	case SLOT_WRITERS:
+		add_ids(sb, which == SLOT_READERS ? &s->st.cpus_read : &s->st.cpus_write);
+		strbuf__add(sb, "/", 1);
+		add_ids(sb, which == SLOT_READERS ? &s->st.tids_read : &s->st.tids_write);
+		break;
+	}
+}
+
+static void val_slot(const struct table_column *col, const void *row, enum slot_col which,
+		     struct table_cell *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	slot_text(entry_slot(col->ctx, row), which, &sb);
+	table_cell__set_strf(out, "%s", sb.buf ? sb.buf : "");
+	strbuf__release(&sb);
+}
+
+#define SLOT_VALUE(fn, which)                                                                   \
+	static void fn(const struct table *t, const struct table_column *col, const void *row,   \
+		       struct table_cell *out)                                                    \
+	{                                                                                         \
+		val_slot(col, row, which, out);                                                   \
+	}
+SLOT_VALUE(val_type, SLOT_TYPE)
+SLOT_VALUE(val_member, SLOT_MEMBER)
+SLOT_VALUE(val_readers, SLOT_READERS)
+SLOT_VALUE(val_writers, SLOT_WRITERS)
+
+static const struct table_column col_slot[] = {
+	[SLOT_TYPE] = { .name = "struct", .header = { NULL, "Struct" }, .kind = TABLE_STRING,
+			.align = TABLE_LEFT, .value = val_type },
+	[SLOT_MEMBER] = { .name = "struct_member", .header = { NULL, "Member" },
+			  .kind = TABLE_STRING, .align = TABLE_LEFT, .value = val_member },
+	[SLOT_READERS] = { .name = "readers", .header = { "Readers", "cpu/tid" },
+			   .kind = TABLE_STRING, .align = TABLE_LEFT, .value = val_readers },
+	[SLOT_WRITERS] = { .name = "writers", .header = { "Writers", "cpu/tid" },
+			   .kind = TABLE_STRING, .align = TABLE_LEFT, .value = val_writers },
+};
+
+/*
+ * A line's Pareto table with each offset's struct and member (unless report --fields named
+ * them already), readers and writers, after the data address: each column as wide as its
+ * widest cell on this line.
+ */
+static void add_slot_columns(struct report_browser *rb, struct table *t)
+{
+	int at = t->nr_cols;
+	bool named = table__column(t, "member") != NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < t->nr_cols; i++)
+		if (!strcmp(t->cols[i].name, "offset") || !strcmp(t->cols[i].name, "offset_node") ||
+		    !strcmp(t->cols[i].name, "member"))
+			at = i + 1;
+	for (int c = named ? SLOT_READERS : SLOT_TYPE; c <= SLOT_WRITERS; c++) {
+		struct table_column col = col_slot[c];
+
+		col.width = (int)strlen(col.header[1]);
+		if (col.header[0] && (int)strlen(col.header[0]) > col.width)
+			col.width = (int)strlen(col.header[0]);
+		for (size_t i = 0; i < t->nr_rows; i++) {
+			strbuf__reset(&sb);
+			slot_text(entry_slot(rb, t->rows[i]), (enum slot_col)c, &sb);
+			if ((int)sb.len > col.width)
+				col.width = sb.len > 40 ? 40 : (int)sb.len;
+		}
+		table__insert_column(t, at++, &col, rb);
+	}
+	strbuf__release(&sb);
+}
+
+/* The text view that says why a line has no struct to show. */
+static void no_struct_view(struct report_browser *rb, struct browser *b, const struct c2c_line *l,
+			   const struct field_line *fl)
+{
+	const struct report_structs *rs = &rb->rs;
+	unsigned int ls = c2c__config(rb->r->c)->line_size;
+	struct view *v = text_view__new("");
+	uint64_t addr = l->addr & ~(uint64_t)(ls - 1);
+
+	strbuf__addf(&v->title, "Cacheline 0x%" PRIx64 ": no attributed struct", addr);
+	if (rs->state < 0) {
+		text_view__add(v, SA_HEADER, "The structs cannot be shown:");
+		text_view__add_text(v, SA_NORMAL, rs->err);
+	} else {
+		const struct attr_stats *st = &rs->sl.ld.fields->attr_all;
+
+		text_view__add(v, SA_HEADER, "No struct member is attributed on line 0x%" PRIx64 ".",
+			       addr);
+		if (!fl)
+			text_view__add(v, SA_NORMAL, "None of its samples has a data address that "
+				       "lineup fields could read.");
+		else
+			text_view__add(v, SA_NORMAL, "Its %" PRIu64 " samples (%" PRIu64 " HITM) "
+				       "fall in no struct that the debug info at hand describes.",
+				       fl->st.loads + fl->st.stores, field_stats__hitm(&fl->st));
+		text_view__add(v, SA_NORMAL, "%s", "");
+		text_view__add(v, SA_NORMAL, "Why samples of %s stay unattributed (all lines):",
+			       rb->r->input);
+		for (int k = 1; k < ATTR__REASONS; k++)
+			if (st->unresolved_samples[k])
+				text_view__add(v, SA_NORMAL, "  %10" PRIu64 "  %s",
+					       st->unresolved_samples[k],
+					       attr_reason__text((enum attr_reason)k));
+		text_view__add(v, SA_NORMAL, "%s", "");
+		text_view__add(v, SA_NORMAL, "Debug info for the program (built with -g; "
+			       "--debug-file, -k for the kernel) names the structs.");
+	}
+	if (rs->said.len) {
+		text_view__add(v, SA_NORMAL, "%s", "");
+		text_view__add_text(v, SA_BOUNDARY, rs->said.buf);
+	}
+	browser__push(b, v);
+}
+
+static void suggestion(void *ctx, struct browser *b, const struct field_struct *fs);
+
+/*
+ * l on a line (or a Pareto row): the layout of the struct of the row under the cursor, else
+ * the hottest struct on the line, as a heat map at its member; or why there is none.
+ */
+static void struct_of_line(struct report_browser *rb, struct browser *b, const struct c2c_line *l,
+			   const struct c2c_entry *e)
+{
+	const struct line_slot *s = e ? entry_slot(rb, e) : NULL;
+	const struct field_line *fl;
+	const struct fields *f;
+	struct view *v;
+
+	if (!structs_load(rb, b)) {
+		no_struct_view(rb, b, l, NULL);
+		return;
+	}
+	fl = field_line_of(rb, l);
+	/* the line's slots are hottest first after fields__finish */
+	for (size_t i = 0; fl && (!s || !s->layout) && i < fl->nr_slots; i++)
+		if (fl->slots[i].layout)
+			s = &fl->slots[i];
+	if (!s || !s->layout) {
+		no_struct_view(rb, b, l, fl);
+		return;
+	}
+	f = rb->rs.sl.ld.fields;
+	for (size_t i = 0; i < f->nr_structs; i++)
+		if (f->structs[i].layout == s->layout) {
+			const char *dot = strrchr(s->path, '.');
+
+			v = heat_view__new(b, f, &f->structs[i], dot ? dot + 1 : s->path,
+					   suggestion, rb);
+			if (v)
+				browser__push(b, v);
+			return;
+		}
+	no_struct_view(rb, b, l, fl);
+}
+
+/* Enter on a struct's heat map: its suggestion, made the first time. */
+static void suggestion(void *ctx, struct browser *b, const struct field_struct *fs)
+{
+	struct report_browser *rb = ctx;
+	struct report_structs *rs = &rb->rs;
+	struct suggest_target *t = NULL;
+	struct struct_suggestion *ss;
+
+	for (size_t k = 0; k < rs->sl.ts.nr && !t; k++)
+		if (rs->sl.ts.v[k].flat == fs->layout)
+			t = &rs->sl.ts.v[k];
+	if (!t) {
+		browser__message(b, "%s: no suggester saw its accesses", fs->layout->name);
+		return;
+	}
+	ss = &rs->sugg[t - rs->sl.ts.v];
+	if (!ss->done) {
+		browser__message(b, "laying out %s ...", fs->layout->name);
+		browser__draw(b);
+		for (size_t i = 0; i < rs->sl.ts.nr; i++)
+			rs->sl.ts.v[i].selected = &rs->sl.ts.v[i] == t;
+		strbuf__reset(&rs->said);
+		if (t->planned) {
+			suggest_load__decide(&rs->sl);
+			if (t->res.status == SUGGEST_OK && t->built)
+				suggest_load__patch(&rs->sl, &ss->patch, rs->recording);
+		} else {
+			strbuf__addf(&rs->said, "no suggestion: %s\n", t->plan_err);
+		}
+		if (rs->said.len)
+			strbuf__add(&ss->notes, rs->said.buf, rs->said.len);
+		strbuf__reset(&rs->said);
+		if (t->planned)
+			suggestion_text__fill(&ss->st, &rs->sl, t, rs->recording,
+					      ss->patch.diff && *ss->patch.diff ? ss->patch.diff : NULL,
+					      ss->notes.buf);
+		ss->done = true;
+	}
+	strbuf__reset(&b->message);
+	if (!t->planned) {
+		struct view *v = text_view__new("");
+
+		strbuf__addf(&v->title, "%s: no suggestion", fs->layout->name);
+		text_view__add_text(v, SA_NORMAL, ss->notes.buf ? ss->notes.buf : "");
+		browser__push(b, v);
+		return;
+	}
+	browser__push(b, suggest_view__new(&ss->st.s));
+}
+
+/* l in the Pareto rows: the struct of the row under the cursor. */
+static enum view_key pareto_key(void *ctx, struct browser *b, struct view *v, int key)
+{
+	const struct table *t = table_view__table(v);
+
+	if (key != 'l')
+		return VIEW_KEY_UNUSED;
+	struct_of_line(ctx, b, t->parent, table_view__row(v));
+	return VIEW_KEY_DONE;
+}
+
+static const char pareto_help[] =
+	"l                 the struct of this row's member (else the line's hottest\n"
+	"                  struct): its layout as a heat map; Enter there: its\n"
+	"                  suggestion (layouts side by side, the comment, the patch)\n";
+
 static bool report_enter(void *ctx, struct browser *b, const struct table *t, const void *row);
 
 /* Enter on a cache line: its Pareto rows, the line's own numbers in the title. */
@@ -337,11 +769,22 @@ static void pareto_view(struct report_browser *rb, struct browser *b, const stru
 	if (t->drill(t, l, &sub) < 0) {
 		browser__message(b, "no Pareto rows for this line");
 	} else {
+		struct view *v;
+
 		strbuf__addf(&title, "Cacheline 0x%" PRIx64 " (Index %u): %s rmt %u lcl %u, "
 			     "stores %u", l->addr & ~(uint64_t)(cfg->line_size - 1), l->idx,
 			     peer ? "Peer" : "HITM", peer ? l->stats.rmt_peer : l->stats.rmt_hitm,
 			     peer ? l->stats.lcl_peer : l->stats.lcl_hitm, l->stats.store);
-		browser__push(b, table_view__new(&sub, title.buf, report_enter, rb));
+		/* the first line gone into reads the structs: each offset's member, who uses it */
+		if (structs_load(rb, b))
+			add_slot_columns(rb, &sub);
+		v = table_view__new(&sub, title.buf, report_enter, rb);
+		table_view__set_keys(v, pareto_key, pareto_help);
+		browser__push(b, v);
+		if (rb->rs.state < 0)
+			browser__message(b, "no structs: %s", rb->rs.err);
+		else if (!line_has_struct(field_line_of(rb, l)))
+			browser__message(b, "no struct is attributed on this line (l says why)");
 	}
 	strbuf__release(&title);
 	table__release(&sub);
@@ -367,6 +810,11 @@ static enum view_key lines_key(void *ctx, struct browser *b, struct view *v, int
 	struct strbuf title = STRBUF_INIT;
 	size_t i = 0, n = sizeof(display_cycle) / sizeof(display_cycle[0]);
 
+	if (key == 'l') {
+		if (table_view__row(v))
+			struct_of_line(rb, b, table_view__row(v), NULL);
+		return VIEW_KEY_DONE;
+	}
 	if (key != 'd')
 		return VIEW_KEY_UNUSED;
 	while (i < n && display_cycle[i] != d)
@@ -440,8 +888,12 @@ static bool line_match(void *ctx, const void *row, const char *needle)
 static const char lines_help[] =
 	"d                 the next display mode, as report -d: the lines sorted and\n"
 	"                  filtered on Total, Local or Remote HITMs or Peer snoops\n"
-	"Enter             the line's Pareto rows; Enter on a row there: its code\n"
+	"Enter             the line's Pareto rows, with each offset's struct, member,\n"
+	"                  readers and writers (the first time: the recording is read\n"
+	"                  again for its structs); Enter on a row there: its code\n"
 	"                  address and the source around it\n"
+	"l                 the line's hottest struct: its layout as a heat map, and\n"
+	"                  (Enter there) its suggestion\n"
 	"/                 finds a line by its address, members or code's symbols\n";
 
 int tui__report(const struct tui_report *r, char *err, size_t errlen)
@@ -467,5 +919,6 @@ int tui__report(const struct tui_report *r, char *err, size_t errlen)
 	free(rb.symbols);
 	table__release(&rb.lines);
 	c2c_view__release(&rb.view);
+	structs_release(&rb.rs);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "tui/browser.h"
 #include "tui/screen.h"
 #include "tui/tui.h"
+#include "tui/views.h"
 #include "util/xalloc.h"
 
 #define MAX_PARTS 5
@@ -139,47 +141,99 @@ static void widths(const char *text, int *all, int *core)
 	}
 }
 
-/* The next line of *@p (advanced), "" at the end. */
-static const char *next_line(const char **p, size_t *len)
-{
-	const char *s = *p, *nl = strchr(s, '\n');
+/* A layout's text cut into lines, each with the cache line of the layout it shows. */
+struct seg_line {
+	const char *s;
+	size_t len;
+	long seg;
+};
 
-	*len = nl ? (size_t)(nl - s) : strlen(s);
-	*p += nl ? *len + 1 : *len;
-	return s;
+/* The closing "};" and the size summary after it: aligned with the other side's. */
+#define SEG_TRAILER LONG_MAX
+
+/*
+ * The lines of @text, each tagged with its segment: 0 from the first line, N from pahole's
+ * "--- cacheline N boundary" on, SEG_TRAILER from the size summary (or the closing brace);
+ * *@nr of them.
+ */
+static struct seg_line *segments(const char *text, size_t *nr)
+{
+	struct seg_line *v = NULL;
+	size_t cap = 0;
+	long seg = 0;
+	const char *p = text;
+
+	*nr = 0;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *b = memmem(p, len, "cacheline ", 10);
+
+		if (seg != SEG_TRAILER && b && memmem(p, len, " boundary", 9)) {
+			char *end;
+			long n = strtol(b + 10, &end, 10);
+
+			if (end != b + 10 && !strncmp(end, " boundary", 9))
+				seg = n;
+		} else if ((len && p[0] == '}') || memmem(p, len, "/* size: ", 9)) {
+			/* the summary with the blank line before it */
+			if (seg != SEG_TRAILER && *nr && !v[*nr - 1].len)
+				v[*nr - 1].seg = SEG_TRAILER;
+			seg = SEG_TRAILER;
+		}
+		v = xgrow(v, &cap, *nr + 1, sizeof(*v));
+		v[(*nr)++] = (struct seg_line){ p, len, seg };
+		p += nl ? len + 1 : len;
+	}
+	return v;
 }
 
 /*
- * The two layouts side by side in @cols columns: true, or false when the terminal is too
- * narrow for both layouts' members and offsets (then they go one above the other).
+ * The two layouts side by side in @cols columns, aligned on cache-line boundaries: each
+ * line's rows start on the same screen row on both sides (its figures beside each other), the
+ * side with fewer rows for that line padded with blank rows.  True, or false when the
+ * terminal is too narrow for both layouts' members and offsets (one above the other then).
  */
 static bool add_beside(struct view *v, struct suggest_ctx *sc, int cols)
 {
-	const char *l = sc->current, *r = sc->proposed;
 	int lall, lcore, rall, rcore, lw;
 	struct strbuf row = STRBUF_INIT;
+	struct seg_line *l, *r;
+	size_t nl, nr, i = 0, j = 0;
 
-	widths(l, &lall, &lcore);
-	widths(r, &rall, &rcore);
+	widths(sc->current, &lall, &lcore);
+	widths(sc->proposed, &rall, &rcore);
 	lw = lall + GUTTER_W + rall <= cols ? lall : (cols - GUTTER_W) / 2;
 	if (lw < lcore || cols - GUTTER_W - lw < rcore)
 		return false;
 	screen__fit("Current layout (measured)", 25, lw, &row);
 	strbuf__addf(&row, "%sProposed layout (predicted)", GUTTER);
 	begin_part(v, sc, row.buf);
-	while (*l || *r) {
-		size_t llen, rlen;
-		const char *ls = next_line(&l, &llen), *rs = next_line(&r, &rlen);
-		bool fig = (memmem(ls, llen, "/* line ", 8) && memmem(ls, llen, " HITM", 5)) ||
-			   (memmem(rs, rlen, "/* line ", 8) && memmem(rs, rlen, " HITM", 5));
+	l = segments(sc->current, &nl);
+	r = segments(sc->proposed, &nr);
+	while (i < nl || j < nr) {
+		/* the next segment of either side, the lower first: both when they are the same */
+		long seg = i < nl && (j >= nr || l[i].seg <= r[j].seg) ? l[i].seg : r[j].seg;
 
-		strbuf__reset(&row);
-		screen__fit(ls, llen, lw, &row);
-		strbuf__add(&row, GUTTER, GUTTER_W);
-		/* its tabs from its own first column */
-		screen__fit(rs, rlen, screen__width(rs, rlen), &row);
-		text_view__add(v, fig ? SA_BOUNDARY : SA_NORMAL, "%s", row.buf);
+		while ((i < nl && l[i].seg == seg) || (j < nr && r[j].seg == seg)) {
+			bool lin = i < nl && l[i].seg == seg, rin = j < nr && r[j].seg == seg;
+			const char *ls = lin ? l[i].s : "", *rs = rin ? r[j].s : "";
+			size_t llen = lin ? l[i].len : 0, rlen = rin ? r[j].len : 0;
+			bool fig = (memmem(ls, llen, "/* line ", 8) && memmem(ls, llen, " HITM", 5)) ||
+				   (memmem(rs, rlen, "/* line ", 8) && memmem(rs, rlen, " HITM", 5));
+
+			strbuf__reset(&row);
+			screen__fit(ls, llen, lw, &row);
+			strbuf__add(&row, GUTTER, GUTTER_W);
+			/* its tabs from its own first column */
+			screen__fit(rs, rlen, screen__width(rs, rlen), &row);
+			text_view__add(v, fig ? SA_BOUNDARY : SA_NORMAL, "%s", row.buf);
+			i += lin;
+			j += rin;
+		}
 	}
+	free(l);
+	free(r);
 	strbuf__release(&row);
 	return true;
 }
@@ -192,7 +246,7 @@ static void fill(void *ctx, struct view *v, int cols)
 
 	sc->nr_parts = 0;
 	add_part(v, sc, "What it does", s->summary, false);
-	if (sc->shown == LAYOUTS_ABOVE || !add_beside(v, sc, cols)) {
+	if (sc->shown == LAYOUTS_ABOVE || !*sc->proposed || !add_beside(v, sc, cols)) {
 		add_part(v, sc, "Current layout (measured)", sc->current, false);
 		add_part(v, sc, "Proposed layout (predicted)", sc->proposed, false);
 	}
@@ -293,27 +347,39 @@ static enum view_key suggest_key(void *ctx, struct browser *b, struct view *v, i
 	return VIEW_KEY_UNUSED;
 }
 
-int tui__suggest(const struct tui_suggestion *s, char *err, size_t errlen)
+static void suggest_free(void *ctx)
 {
-	struct suggest_ctx sc = { .s = s };
-	struct view *v = text_view__new(s->title ? s->title : "suggestion");
-	int rc;
+	struct suggest_ctx *sc = ctx;
 
-	sc.current = with_figures(s->current ? s->current : "", s->before, s->nr_before,
-				  s->line_size, "measured");
-	sc.proposed = with_figures(s->proposed ? s->proposed : "", s->after, s->nr_after,
-				   s->line_size, "predicted");
+	free(sc->current);
+	free(sc->proposed);
+	free(sc);
+}
+
+struct view *suggest_view__new(const struct tui_suggestion *s)
+{
+	struct suggest_ctx *sc = xcalloc(1, sizeof(*sc));
+	struct view *v = text_view__new(s->title ? s->title : "suggestion");
+
+	sc->s = s;
+	sc->current = with_figures(s->current ? s->current : "", s->before, s->nr_before,
+				   s->line_size, "measured");
+	sc->proposed = with_figures(s->proposed ? s->proposed : "", s->after, s->nr_after,
+				    s->line_size, "predicted");
 	text_view__set_keys(v, suggest_key,
 			    "Tab               the next part (what it does, the layouts, the\n"
 			    "                  comment, the patch)\n"
 			    "v                 the layouts one above the other, or side by side\n"
-			    "                  (where the terminal is wide enough: the default)\n"
+			    "                  (where the terminal is wide enough: the default),\n"
+			    "                  each cache line's rows level on both sides\n"
 			    "w                 write the patch to a file (asks its name; never\n"
 			    "                  writes over a file without asking)\n",
-			    &sc, NULL);
+			    sc, suggest_free);
 	text_view__set_fill(v, fill);
-	rc = browser__browse(v, err, errlen);
-	free(sc.current);
-	free(sc.proposed);
-	return rc;
+	return v;
+}
+
+int tui__suggest(const struct tui_suggestion *s, char *err, size_t errlen)
+{
+	return browser__browse(suggest_view__new(s), err, errlen);
 }

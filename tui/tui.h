@@ -8,8 +8,10 @@
  * browser.h is a stack of views with one key loop (perf's ui/browser, tig's view_ops);
  * table_view.c renders analyzer/table.h's tables, the same ones --stdio, --json and --csv
  * print; text_view.c shows text (a layout, a patch).  report.c, fields.c and suggest.c build
- * each command's views from the models below; this header is what cli/ calls.  Built without
- * ncursesw, none.c answers that the browser is not there.
+ * each command's views from the models below; views.h holds the views more than one of them
+ * opens (a struct's heat map, a suggestion), so that the report's browser goes from a cache
+ * line down to its struct's layout and suggestion without leaving.  This header is what cli/
+ * calls.  Built without ncursesw, none.c answers that the browser is not there.
  */
 
 /*
@@ -38,6 +40,9 @@ struct c2c_resolver;
 struct c2c_view;
 struct field_struct;
 struct fields;
+struct suggest_load;
+struct suggest_load_opts;
+struct suggest_target;
 struct table;
 
 /* Whether this build has the browser (ncursesw was found at configure time). */
@@ -55,6 +60,9 @@ bool tui__available(void);
  * @source:	the source file (full path, into @path) and line of an entry's code address:
  *		0, or -1 when there is none; NULL: the browser shows no source
  * @ctx:	handed to @add_columns and @source
+ * @structs:	how to read the recording again for its structs (the field tables and the
+ *		suggesters of `lineup suggest`): when the user first goes into a line, never
+ *		before; NULL: the browser shows no struct
  */
 struct tui_report {
 	const char *input;
@@ -65,6 +73,7 @@ struct tui_report {
 	int (*source)(void *ctx, const struct c2c_entry *e, struct strbuf *path,
 		      unsigned int *line);
 	void *ctx;
+	const struct suggest_load_opts *structs;
 };
 
 int tui__report(const struct tui_report *r, char *err, size_t errlen);
@@ -134,5 +143,13 @@ struct tui_suggestion {
  * a file: it asks the name, and asks again before writing over a file that exists.
  */
 int tui__suggest(const struct tui_suggestion *s, char *err, size_t errlen);
+
+/*
+ * The suggestion view of target @t of @sl, decided (sampling/suggest_load.h), as the report's
+ * browser shows it: @recording names the recording in the words, @patch is the diff (NULL:
+ * none).
+ */
+int tui__suggest_target(struct suggest_load *sl, struct suggest_target *t, const char *recording,
+			const char *patch, char *err, size_t errlen);
 
 #endif

@@ -14,6 +14,9 @@
 #	tui_restored			wait for the command's end; the terminal must be as before
 #	tui_rc N			... and its exit status N
 #	tui_stop
+#	tui_stats_recording [EXTRA]	$T/prog (one thread writing two members of a struct
+#					stats beside two another thread reads) compiled, and
+#					$T/s.data recording them; EXTRA: more mkperf lines
 #
 # The waits poll the pane until the screen is the expected one: a slow machine makes a test
 # slower, never a failure; only a screen that never comes fails (after TUI_WAIT seconds).
@@ -156,4 +159,51 @@ tui_resize() {
 tui_stop() {
 	[ $TUI_N -eq 0 ] || tmux_ kill-server 2>/dev/null
 	return 0
+}
+
+# The false-sharing program of the suggestion tests and its recording (tui_stats_recording).
+tui_stats_recording() {
+	cat >"$T/prog.c" <<'EOF'
+/* Counters written by one thread beside fields another thread only reads. */
+struct stats {
+	long hits;
+	long limit;
+	long flags;
+	long misses;
+};
+
+struct stats st __attribute__((aligned(64)));
+
+long reader(void)
+{
+	return st.limit + st.flags;
+}
+
+void writer(void)
+{
+	st.hits++;
+	st.misses++;
+}
+
+int main(void)
+{
+	writer();
+	return (int)reader();
+}
+EOF
+	${CC:-cc} -g -O0 -o "$T/prog" "$T/prog.c" || fail "the test program does not build"
+	cat >"$T/s.txt" <<EOF
+cpus 4 sockets=2
+event load
+event store
+comm 10 10 prog
+fork 10 10 11 10
+mmap 10 auto $T/prog
+sample load tid=10 cpu=0 time=1000000000 ip=reader+4 addr=st+8 src=LCL_HITM weight=100 repeat=40
+sample store tid=11 cpu=2 time=2000000000 ip=writer+4 addr=st src=ST_L1HIT weight=10 repeat=30
+sample load tid=10 cpu=1 time=4000000000 ip=reader+20 addr=st+16 src=LCL_HITM weight=5 repeat=20
+sample store tid=11 cpu=2 time=2100000000 ip=writer+20 addr=st+24 src=ST_L1HIT weight=10 repeat=20
+${1:-}
+EOF
+	"$top_builddir/tests/tools/mkperf" -o "$T/s.data" "$T/s.txt" || fail "mkperf"
 }

@@ -205,7 +205,7 @@ EOF
 tui_keys '>'
 tui_screen "> scrolls right to Type and Member" <<EOF
 Cacheline $HOT (Index 0): HITM rmt 2 lcl 4, stores 3
-TM -----  ------- Store Refs ------  --------- Data address ---------
+TM -----  ------- Store Refs ------  --------- Data address ---------          R
  LclHitm   L1 Hit  L1 Miss      N/A              Offset  Node             Type
  100.00%    0.00%    0.00%    0.00%                 0x0   N/A  struct counters
    0.00%  100.00%    0.00%    0.00%                 0x8   N/A  struct counters
@@ -237,34 +237,34 @@ Code address $CODE at offset 0x0 of line $HOT
     23          writer();
     24          return (int)reader();
     25  }
-/no-such                                                    34/47  ?:help q:back
+/no-such                                                    36/49  ?:help q:back
 EOF
 tui_keys Home
 tui_screen "the code address: the row's cells" <<EOF
 Code address $CODE at offset 0x0 of line $HOT
-RmtHitm        100.00%
-LclHitm        100.00%
-L1 Hit         0.00%
-L1 Miss        0.00%
-N/A            0.00%
-Offset         0x0
-Node           N/A
-Type           struct counters
-Member         reads
-PA cnt         0
-Code address   $CODE
-rmt hitm       300
-lcl hitm       100
-load           0
-Total records  6
-cpu cnt        2
-Symbol         [.] reader
-Shared Object  prog
-Source:Line    prog.c:12
-Node           0  1
-
-$T/prog.c:12
-/no-such                                                     1/47  ?:help q:back
+RmtHitm          100.00%
+LclHitm          100.00%
+L1 Hit           0.00%
+L1 Miss          0.00%
+N/A              0.00%
+Offset           0x0
+Node             N/A
+Type             struct counters
+Member           reads
+Readers cpu/tid  0,3/10,11
+Writers cpu/tid  -/-
+PA cnt           0
+Code address     $CODE
+rmt hitm         300
+lcl hitm         100
+load             0
+Total records    6
+cpu cnt          2
+Symbol           [.] reader
+Shared Object    prog
+Source:Line      prog.c:12
+Node             0  1
+/no-such                                                     1/49  ?:help q:back
 EOF
 tui_keys q Left Escape
 tui_screen "q, Left, Esc: back to the lines" <<EOF
@@ -308,10 +308,10 @@ This view
 s                 sort on the next column (S: the other way)
 d                 the next display mode, as report -d: the lines sorted and
                   filtered on Total, Local or Remote HITMs or Peer snoops
-Enter             the line's Pareto rows; Enter on a row there: its code
-                  address and the source around it
-/                 finds a line by its address, members or code's symbols
-/no-such                                                     1/22  ?:help q:back
+Enter             the line's Pareto rows, with each offset's struct, member,
+                  readers and writers (the first time: the recording is read
+                  again for its structs); Enter on a row there: its code
+/no-such                                                     1/26  ?:help q:back
 EOF
 tui_keys q q
 tui_rc 0
@@ -332,10 +332,10 @@ tui_keys Enter
 tui_resize 200 60
 tui_screen "200x60" <<EOF
 Cacheline $HOT (Index 0): HITM rmt 2 lcl 4, stores 3
------ HITM -----  ------- Store Refs ------  --------- Data address ---------                      ---------- cycles ----------    Total       cpu              Shared
-RmtHitm  LclHitm   L1 Hit  L1 Miss      N/A              Offset  Node  PA cnt        Code address  rmt hitm  lcl hitm      load  records       cnt      Symbol  Object  Source:Line  Node
-100.00%  100.00%    0.00%    0.00%    0.00%                 0x0   N/A       0      $CODE       300       100         0        6         2  [.] reader  prog  prog.c:12     0  1
-  0.00%    0.00%  100.00%    0.00%    0.00%                 0x8   N/A       0      0x555555555144         0         0         0        3         1  [.] writer  prog  prog.c:17     1
+----- HITM -----  ------- Store Refs ------  --------- Data address ---------          Readers    Writers                              ---------- cycles ----------    Total       cpu              Shar
+RmtHitm  LclHitm   L1 Hit  L1 Miss      N/A              Offset  Node  Struct           Member  cpu/tid    cpu/tid  PA cnt        Code address  rmt hitm  lcl hitm      load  records       cnt      Sym
+100.00%  100.00%    0.00%    0.00%    0.00%                 0x0   N/A  struct counters  reads   0,3/10,11  -/-           0      $CODE       300       100         0        6         2  [.] rea
+  0.00%    0.00%  100.00%    0.00%    0.00%                 0x8   N/A  struct counters  writes  -/-        2/11          0      0x555555555144         0         0         0        3         1  [.] wri
 [54 empty]
                                                                                                                                                                                       1/2  ?:help q:back
 EOF
@@ -360,7 +360,7 @@ Code address $CODE at offset 0x
     10  long reader(void)
     11  {
     12>         return hot.reads + cold.
-                    32/45  ?:help q:back
+                    36/49  ?:help q:back
 EOF
 tui_keys q q q
 tui_rc 0
@@ -459,7 +459,7 @@ Code address $CODE at offset 0x0 of line $HOT
     20
     21  int main(void)
     22  {
-/layout                                                     21/45  ?:help q:back
+/layout                                                     25/49  ?:help q:back
 EOF
 tui_keys q q q
 tui_rc 0
@@ -489,7 +489,7 @@ Code address $CODE at offset 0x0 of line $HOT
     20
     21  int main(void)
     22  {
-/layout                                                     21/45  ?:help q:back
+/layout                                                     25/49  ?:help q:back
 EOF
 tui_keys q q q
 tui_rc 0
@@ -500,9 +500,9 @@ tui_keys Enter
 tui_screen "before ^C" <<EOF
 Cacheline $HOT (Index 0): HITM rmt 2 lcl 4, stores 3
 ----- HITM -----  ------- Store Refs ------  --------- Data address ---------
-RmtHitm  LclHitm   L1 Hit  L1 Miss      N/A              Offset  Node  PA cnt
-100.00%  100.00%    0.00%    0.00%    0.00%                 0x0   N/A       0
-  0.00%    0.00%  100.00%    0.00%    0.00%                 0x8   N/A       0
+RmtHitm  LclHitm   L1 Hit  L1 Miss      N/A              Offset  Node  Struct
+100.00%  100.00%    0.00%    0.00%    0.00%                 0x0   N/A  struct co
+  0.00%    0.00%  100.00%    0.00%    0.00%                 0x8   N/A  struct co
 [18 empty]
                                                               1/2  ?:help q:back
 EOF
@@ -543,12 +543,12 @@ tui_mouse 0 10 3
 tui_mouse 3 10 3
 tui_settled " 1/2  " >/dev/null
 tui_keys Enter Enter
-tui_settled "32/45" >/dev/null
+tui_settled "36/49" >/dev/null
 tui_mouse 65 10 10
-tui_settled "35/45" >/dev/null
+tui_settled "39/49" >/dev/null
 tui_mouse 64 10 10
 tui_mouse 64 10 10
-tui_settled "29/45" >/dev/null
+tui_settled "33/49" >/dev/null
 tui_keys q q q
 tui_rc 0
 tui_restored

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The suggestion view (what `lineup suggest --tui` opens): what the suggestion does, the current
-# layout and the proposed one with each line's HITMs (side by side on a wide terminal, one above
-# the other on a narrow one, v to choose; through resizes), the layout comment and the patch,
+# layout and the proposed one with each line's HITMs (side by side on a wide terminal, each
+# cache line's rows level on both sides; one above the other on a narrow one, v to choose;
+# through resizes), the layout comment and the patch,
 # Tab from part to part; w writes the patch to a file after asking its name, and never over a
 # file without asking (n keeps it, y replaces it).
 . "$top_srcdir/tests/tui/lib.sh"
@@ -287,13 +288,13 @@ struct stats {                                                             | str
         long int                   hits;                 /*     0     8 */ |         long int                   limit;                /*     0     8 */
         long int                   limit;                /*     8     8 */ |
                                                                            |         /* XXX 56 bytes hole, try to pack */
-        /* size: 16, cachelines: 1, members: 2 */                          |
-};                                                                         |         /* --- cacheline 1 boundary (64 bytes) --- */
+                                                                           |
+                                                                           |         /* --- cacheline 1 boundary (64 bytes) --- */
                                                                            |         /* line 1 (+64): 0 HITM predicted, 1 transfers */
                                                                            |         long int                   hits __attribute__((__aligned__(64))); /*    64     8 */
                                                                            |
-                                                                           |         /* size: 128, cachelines: 2, members: 2 */
-                                                                           | };
+        /* size: 16, cachelines: 1, members: 2 */                          |         /* size: 128, cachelines: 2, members: 2 */
+};                                                                         | };
 
 Layout comment
 /* hits is written on every lookup: apart from the read-mostly limit. */
@@ -381,13 +382,13 @@ struct stats {                                                             | str
         long int                   hits;                 /*     0     8 */ |         long int                   limit;                /*     0     8 */
         long int                   limit;                /*     8     8 */ |
                                                                            |         /* XXX 56 bytes hole, try to pack */
-        /* size: 16, cachelines: 1, members: 2 */                          |
-};                                                                         |         /* --- cacheline 1 boundary (64 bytes) --- */
+                                                                           |
+                                                                           |         /* --- cacheline 1 boundary (64 bytes) --- */
                                                                            |         /* line 1 (+64): 0 HITM predicted, 1 transfers */
                                                                            |         long int                   hits __attribute__((__aligned__(64))); /*    64     8 */
                                                                            |
-                                                                           |         /* size: 128, cachelines: 2, members: 2 */
-                                                                           | };
+        /* size: 16, cachelines: 1, members: 2 */                          |         /* size: 128, cachelines: 2, members: 2 */
+};                                                                         | };
 
 Layout comment
 /* hits is written on every lookup: apart from the read-mostly limit. */

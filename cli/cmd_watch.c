@@ -608,7 +608,7 @@ static bool track_later(struct watch_run *r, const struct watch_alloc *a)
 				r->later[i].free_time = a->time;
 		return false;	/* it may be the watched object's too */
 	}
-	if (!r->o.addr || r->o.addr == a->ptr || !alloc_matches(r, a))
+	if (!r->o.addr || !alloc_matches(r, a))
 		return false;
 	r->later_seen++;
 	if (r->nr_later < MAX_LATER) {

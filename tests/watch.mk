@@ -45,7 +45,7 @@ dist_check_SCRIPTS += tests/watch/tables.sh
 # What each followed object is: a file's path, an allocation's call chain (issue 15, item 11).
 TESTS += tests/watch/naming.sh
 dist_check_SCRIPTS += tests/watch/naming.sh
-EXTRA_DIST += tests/watch/pipeloop.c
+EXTRA_DIST += tests/watch/pipeloop.c tests/watch/holdfile.c
 # One section per object followed (issue 15, item 11).
 TESTS += tests/watch/sections.sh
 dist_check_SCRIPTS += tests/watch/sections.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # lineup watch says what each object it follows is: a struct file by the path of the file the
-# workload opened (found through its fd table), any slab object by its allocating kernel call
+# workload opened (found through its fd table, else its maps, else its dentries), any slab object by its allocating kernel call
 # chain, whose first function is the call site that perf script shows for the object's
 # kmem:kmalloc record in the same recording, with the user-space caller; in the header of the
 # text report and in --json.
@@ -29,6 +29,18 @@ rc=$?
 [ $rc -eq 0 ] || fail "watch --json exited $rc: $(cat "$T/err")"
 grep -q "\"path\":\"$abs/some file.txt\"" "$T/json" ||
 	fail "no path in the JSON object: $(head -c 1500 "$T/json")"
+
+# (1b) No fd refers to it: a file only mapped is found in the maps; one only in a message in
+# flight on a Unix socket is named from its dentries.
+build_workload holdfile
+for how in "-m mapped by pid [0-9]*" "-s from its dentries"; do
+	"$LINEUP" watch -q -o "$T/h.data" --alloc filp --comm lw-hold --fields f_ref -- \
+		"$T/holdfile" ${how%% *} -n lw-hold -t 0.5 "$T/some file.txt" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "watch of holdfile ${how%% *} exited $rc: $(cat "$T/err")"
+	grep -q "^# what: $abs/some file.txt (${how#* })$" "$T/out" ||
+		fail "holdfile ${how%% *}: the file is not named '${how#* }': $(head -5 "$T/out")"
+done
 
 # (2) kmalloc-192: a pipe's struct pipe_inode_info, named by the function that allocated it.
 "$LINEUP" watch -o "$T/c.data" --alloc kmalloc-192 --type 'struct pipe_inode_info' \

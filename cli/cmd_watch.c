@@ -148,7 +148,7 @@ struct site {
 struct skipped_object {
 	struct watch_object o;	/* its members, counts and watch times */
 	struct kobject_what what;
-	bool late;		/* @what read after its free */
+	uint64_t late;		/* @what read this long (ns) after its free, or 0 */
 	long long nth;		/* its number among the matching allocations */
 	uint64_t alloc_time, free_time, life_from;
 	uint32_t alloc_tid, free_tid;
@@ -512,10 +512,13 @@ static void name_object(struct watch_run *r)
 			     &r->what);
 }
 
-/* The name was read after the object's free: it may be of a later object at that address. */
-static bool named_late(const struct watch_run *r)
+/*
+ * How long after the object's free its name was read (0: before it): by then the memory may
+ * hold a later object.
+ */
+static uint64_t named_late(const struct watch_run *r)
 {
-	return r->freed && r->what.read_at && r->free_time < r->what.read_at;
+	return r->freed && r->what.read_at > r->free_time ? r->what.read_at - r->free_time : 0;
 }
 
 static void note_thread(struct watch_run *r, uint32_t pid, uint32_t tid)
@@ -1087,14 +1090,14 @@ static void member_sites_json(struct json *j, const struct watch_run *r, int mi)
 }
 
 /* What the object is, as the text's header says it. */
-static void what_json(struct json *j, const struct kobject_what *w, bool late)
+static void what_json(struct json *j, const struct kobject_what *w, uint64_t late)
 {
 	json__key(j, "what");
 	json__begin_object(j);
 	json__kstr(j, "path", w->path);
 	json__kstr(j, "how", w->how);
 	json__key(j, "read_after_free");
-	json__bool(j, late);
+	json__bool(j, late != 0);
 	json__kstr(j, "allocated_at", w->chain);
 	json__kstr(j, "user_caller", w->user);
 	if (w->why[0])
@@ -1222,7 +1225,7 @@ static void print_report_json(const struct watch_run *r)
 
 /* What a section's object columns say of it. */
 static void section_info(struct watch_section_info *info, unsigned int number, bool skipped,
-			 uint64_t address, const struct kobject_what *w, bool late)
+			 uint64_t address, const struct kobject_what *w, uint64_t late)
 {
 	info->number = number;
 	info->status = skipped ? "skipped" : "watched";
@@ -1272,11 +1275,16 @@ static const char *plural(uint64_t n)
 }
 
 /* What the object is: its path (a file), its allocating call chain and user-space caller. */
-static void print_what(const struct kobject_what *w, bool late)
+static void print_what(const struct kobject_what *w, uint64_t late)
 {
-	if (w->path[0])
-		printf("# what: %s (%s)%s\n", w->path, w->how, late ?
-		       " [read after its free: it may be a later object's]" : "");
+	char lt[32];
+
+	if (w->path[0] && late)
+		printf("# what: %s (%s) [read %s after its free: the memory may hold a later "
+		       "object by then]\n", w->path, w->how,
+		       duration_text(late / 1e9, lt, sizeof(lt)));
+	else if (w->path[0])
+		printf("# what: %s (%s)\n", w->path, w->how);
 	else if (w->why[0])
 		printf("# what: unknown (%s)\n", w->why);
 	if (w->chain[0])

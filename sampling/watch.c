@@ -238,6 +238,9 @@ int watcher__follow_allocs(struct watcher *w, char *err, size_t errlen)
 			.sample_period = 1,
 			.sample_type = TP_SAMPLE_TYPE,
 			.sample_max_stack = TP_MAX_STACK,
+			/* each record wakes the poll: an object is read (named) soon after its
+			 * allocation, before a short life ends */
+			.wakeup_events = 1,
 			.read_format = PERF_FORMAT_ID,
 			.disabled = 1,
 			/* Task names as they change (exec, prctl), in the same buffers. */

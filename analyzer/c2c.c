@@ -30,8 +30,8 @@ enum { M_LOAD, M_LCL_HITM, M_RMT_HITM, M_LCL_PEER, M_RMT_PEER, M_NR };
 
 /*
  * What one entry adds up while the samples arrive: 256 bytes, the first cache line what every
- * sample touches.  Its key and its first sample's values are in the parallel struct ekey and
- * struct first; a struct c2c_entry, with its names, is made of the three only for the entries
+ * sample touches.  Its key and its first sample's values are in the parallel struct c2c_ekey
+ * and struct first; a struct c2c_entry, with its names, is made of the three only for the entries
  * of lines that are shown, so that memory per entry stays a quarter of perf's
  * (bench/c2c_memory.sh).
  */
@@ -69,7 +69,7 @@ struct first {
 
 struct chunk {
 	struct agg *agg;	/* 64-aligned (xmalloc_lines) */
-	struct ekey *keys;
+	struct c2c_ekey *keys;
 	struct first *first;
 };
 
@@ -89,7 +89,7 @@ struct c2c {
 	uint32_t nr_shared;
 
 	struct c2c_line *lines;		/* 64-aligned (xmalloc_lines) */
-	struct lkey *lkeys;		/* parallel to lines */
+	struct c2c_lkey *lkeys;		/* parallel to lines */
 	size_t nr_lines, cap_lines;
 	struct chunk *chunks;		/* the entries, CHUNK_SIZE a chunk */
 	size_t nr_entries, nr_chunks, cap_chunks;
@@ -540,32 +540,16 @@ static inline uint64_t fmix(uint64_t h)
 }
 
 /*
- * Keys, packed into whole 64-bit words and kept apart from the lines and entries: probing
- * touches only these small arrays, and a key built in registers is compared word by word (a
- * key assembled byte by byte on the stack and read back as words stalls on store forwarding).
+ * The keys (struct c2c_lkey, c2c_ekey in c2c.h) are kept apart from the lines and entries:
+ * probing touches only these small arrays, and a key built in registers is compared word by word.
  */
-struct lkey {
-	uint64_t cl;
-	uint64_t meta;		/* cpumode | mapped << 8 | anon << 9 | (u32)pid << 32 */
-	uint64_t majmin;	/* dso id, zero when unmapped */
-	uint64_t ino;
-	uint64_t gen;
-};
-
-/* The first sample's values: only the parts that are keys (c2c's masks) are hashed and compared. */
-struct ekey {
-	uint64_t lineoff;	/* line << 32 | offset */
-	uint64_t iaddr;
-	uint64_t pidtid;	/* (u32)pid << 32 | (u32)tid */
-	const char *dso;
-};
 
 static inline struct agg *agg_at(const struct c2c *c, uint32_t i)
 {
 	return &c->chunks[i >> CHUNK_SHIFT].agg[i & (CHUNK_SIZE - 1)];
 }
 
-static inline struct ekey *ekey_at(const struct c2c *c, uint32_t i)
+static inline struct c2c_ekey *ekey_at(const struct c2c *c, uint32_t i)
 {
 	return &c->chunks[i >> CHUNK_SHIFT].keys[i & (CHUNK_SIZE - 1)];
 }
@@ -575,7 +559,7 @@ static inline struct first *first_at(const struct c2c *c, uint32_t i)
 	return &c->chunks[i >> CHUNK_SHIFT].first[i & (CHUNK_SIZE - 1)];
 }
 
-static inline uint64_t lkey_hash(struct lkey k)
+static inline uint64_t lkey_hash(struct c2c_lkey k)
 {
 	uint64_t h = mix(k.cl, k.meta);
 
@@ -584,14 +568,14 @@ static inline uint64_t lkey_hash(struct lkey k)
 	return fmix(h);
 }
 
-static inline bool lkey_eq(const struct lkey *a, struct lkey b)
+static inline bool lkey_eq(const struct c2c_lkey *a, struct c2c_lkey b)
 {
 	/* perf compares generations only when both have one (synthesized MMAPs have none) */
 	return a->cl == b.cl && a->meta == b.meta && a->majmin == b.majmin && a->ino == b.ino &&
 	       (!a->gen || !b.gen || a->gen == b.gen);
 }
 
-static inline uint64_t ekey_hash(const struct c2c *c, struct ekey k)
+static inline uint64_t ekey_hash(const struct c2c *c, struct c2c_ekey k)
 {
 	uint64_t h = mix(k.lineoff, k.iaddr & c->mask_iaddr);
 
@@ -600,7 +584,7 @@ static inline uint64_t ekey_hash(const struct c2c *c, struct ekey k)
 	return fmix(h);
 }
 
-static inline bool ekey_eq(const struct c2c *c, const struct ekey *a, struct ekey b)
+static inline bool ekey_eq(const struct c2c *c, const struct c2c_ekey *a, struct c2c_ekey b)
 {
 	return a->lineoff == b.lineoff && !((a->iaddr ^ b.iaddr) & c->mask_iaddr) &&
 	       !((a->pidtid ^ b.pidtid) & c->mask_pidtid) && (!c->key_dso || a->dso == b.dso);
@@ -657,7 +641,7 @@ static void entry_ht_grow(struct c2c *c)
 	c->entry_ht_cap = cap;
 }
 
-static uint32_t line__new(struct c2c *c, struct lkey k, const struct c2c_sample *s, size_t at,
+static uint32_t line__new(struct c2c *c, struct c2c_lkey k, const struct c2c_sample *s, size_t at,
 			  uint64_t hash)
 {
 	struct c2c_line *l;
@@ -688,7 +672,7 @@ static uint32_t line__new(struct c2c *c, struct lkey k, const struct c2c_sample 
 	return c->nr_lines - 1;
 }
 
-static inline uint32_t line__findnew(struct c2c *c, struct lkey k, const struct c2c_sample *s,
+static inline uint32_t line__findnew(struct c2c *c, struct c2c_lkey k, const struct c2c_sample *s,
 				     uint64_t h)
 {
 	size_t at = h & (c->line_ht_cap - 1);
@@ -705,7 +689,7 @@ static inline uint32_t line__findnew(struct c2c *c, struct lkey k, const struct 
 }
 
 /* The entry for the first sample of its key, @s. */
-static uint32_t entry__new(struct c2c *c, struct ekey k, const struct c2c_sample *s, size_t at,
+static uint32_t entry__new(struct c2c *c, struct c2c_ekey k, const struct c2c_sample *s, size_t at,
 			   uint64_t hash)
 {
 	struct agg *e;
@@ -750,7 +734,7 @@ static uint32_t entry__new(struct c2c *c, struct ekey k, const struct c2c_sample
 	return c->nr_entries - 1;
 }
 
-static inline uint32_t entry__findnew(struct c2c *c, struct ekey k, const struct c2c_sample *s,
+static inline uint32_t entry__findnew(struct c2c *c, struct c2c_ekey k, const struct c2c_sample *s,
 				      uint64_t h, bool *created)
 {
 	size_t at;
@@ -776,7 +760,7 @@ static inline uint32_t entry__findnew(struct c2c *c, struct ekey k, const struct
 
 uint64_t c2c__memory(const struct c2c *c)
 {
-	uint64_t per_entry = sizeof(struct agg) + sizeof(struct ekey) + sizeof(struct first);
+	uint64_t per_entry = sizeof(struct agg) + sizeof(struct c2c_ekey) + sizeof(struct first);
 
 	return (uint64_t)c->nr_chunks * CHUNK_SIZE * per_entry +
 	       (uint64_t)c->entry_ht_cap * sizeof(*c->entry_ht) +
@@ -789,7 +773,7 @@ uint64_t c2c__memory(const struct c2c *c)
 
 uint64_t c2c__memory_next(const struct c2c *c)
 {
-	uint64_t per_entry = sizeof(struct agg) + sizeof(struct ekey) + sizeof(struct first);
+	uint64_t per_entry = sizeof(struct agg) + sizeof(struct c2c_ekey) + sizeof(struct first);
 	uint64_t next = (uint64_t)CHUNK_SIZE * per_entry;
 
 	/* the entries' hash table doubles (the old one freed only after) */
@@ -800,7 +784,7 @@ uint64_t c2c__memory_next(const struct c2c *c)
 
 uint64_t c2c__memory_for(uint64_t nr_entries)
 {
-	uint64_t per_entry = sizeof(struct agg) + sizeof(struct ekey) + sizeof(struct first);
+	uint64_t per_entry = sizeof(struct agg) + sizeof(struct c2c_ekey) + sizeof(struct first);
 	uint64_t cap = 4096;
 
 	while (cap < 2 * nr_entries + 2)
@@ -898,10 +882,10 @@ static inline void stats__add_decoded(struct c2c_stats *st, const struct decoded
 		p[d->idx[i]] += d->val[i];
 }
 
-static inline struct lkey line_key(const struct c2c *c, const struct c2c_sample *s)
+static inline struct c2c_lkey line_key(const struct c2c *c, const struct c2c_sample *s)
 {
 	bool anon = s->data_mapped && s->cpumode != CPUMODE_KERNEL_ && s->data_anon;
-	struct lkey lk;
+	struct c2c_lkey lk;
 
 	lk.cl = s->data_rel & ~c->cl_mask;
 	lk.meta = s->cpumode | (uint64_t)s->data_mapped << 8 | (uint64_t)anon << 9 |
@@ -912,14 +896,21 @@ static inline struct lkey line_key(const struct c2c *c, const struct c2c_sample 
 	return lk;
 }
 
-static inline struct ekey entry_key(const struct c2c *c, const struct c2c_sample *s, uint32_t li)
+/* The entry key of @s without its line (or'ed into lineoff once the line is known). */
+static inline struct c2c_ekey entry_key(const struct c2c *c, const struct c2c_sample *s)
 {
-	struct ekey ek;
+	struct c2c_ekey ek;
 
-	ek.lineoff = (uint64_t)li << 32 | (uint32_t)(s->addr & c->cl_mask);
+	ek.lineoff = (uint32_t)(s->addr & c->cl_mask);
 	ek.iaddr = s->ip;
 	ek.pidtid = (uint64_t)(uint32_t)s->pid << 32 | (uint32_t)s->tid;
 	ek.dso = s->code_dso;
+	return ek;
+}
+
+static inline struct c2c_ekey ekey_in_line(struct c2c_ekey ek, uint32_t li)
+{
+	ek.lineoff |= (uint64_t)li << 32;
 	return ek;
 }
 
@@ -949,7 +940,10 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 
 	switch (p->step) {
 	case 0:
-		p->lhash = lkey_hash(line_key(c, s));
+		p->lk = line_key(c, s);
+		p->ek = entry_key(c, s);
+		p->have_keys = true;
+		p->lhash = lkey_hash(p->lk);
 		p->have_lhash = true;
 		p->have_ehash = false;
 		__builtin_prefetch(&c->line_ht[p->lhash & (c->line_ht_cap - 1)]);
@@ -965,7 +959,7 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 		/* what add_sample touches: the header, the common counters */
 		__builtin_prefetch(&c->lines[idx], 1);
 		__builtin_prefetch(&c->lines[idx].stats, 1);
-		p->ehash = ekey_hash(c, entry_key(c, s, p->line));
+		p->ehash = ekey_hash(c, ekey_in_line(p->ek, p->line));
 		p->have_ehash = true;
 		__builtin_prefetch(&c->entry_ht[p->ehash & (c->entry_ht_cap - 1)]);
 		p->step = 2;
@@ -995,23 +989,37 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 	p->step = 4;	/* done */
 }
 
-bool c2c__same_entry(const struct c2c *c, const struct c2c_sample *a, const struct c2c_sample *b)
+/* Strict equality (a generation against none is a difference): only for a shortcut. */
+static inline bool keys_same(const struct c2c *c, const struct c2c_lkey *la,
+			     const struct c2c_ekey *ea, const struct c2c_lkey *lb,
+			     const struct c2c_ekey *eb)
 {
-	struct lkey la = line_key(c, a), lb = line_key(c, b);
-	struct ekey ea = entry_key(c, a, 0), eb = entry_key(c, b, 0);
-
-	return la.cl == lb.cl && la.meta == lb.meta && la.majmin == lb.majmin &&
-	       la.ino == lb.ino && la.gen == lb.gen && ekey_eq(c, &ea, eb);
+	return la->cl == lb->cl && la->meta == lb->meta && la->majmin == lb->majmin &&
+	       la->ino == lb->ino && la->gen == lb->gen && ekey_eq(c, ea, *eb);
 }
 
-/* @p: the sample's prefetch state, whose hashes are reused, or NULL. */
+bool c2c__same_entry(const struct c2c *c, const struct c2c_sample *a, const struct c2c_sample *b)
+{
+	struct c2c_lkey la = line_key(c, a), lb = line_key(c, b);
+	struct c2c_ekey ea = entry_key(c, a), eb = entry_key(c, b);
+
+	return keys_same(c, &la, &ea, &lb, &eb);
+}
+
+bool c2c__prefetch_same(const struct c2c *c, const struct c2c_prefetch *a,
+			const struct c2c_prefetch *b)
+{
+	return keys_same(c, &a->lk, &a->ek, &b->lk, &b->ek);
+}
+
+/* @p: the sample's prefetch state, whose keys and hashes are reused, or NULL. */
 static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 			      const struct c2c_prefetch *p)
 {
 	const struct decoded *d;
 	struct c2c_line *l;
-	struct lkey lk;
-	struct ekey ek;
+	struct c2c_lkey lk;
+	struct c2c_ekey ek;
 	struct agg *e;
 	uint32_t li, ei;
 	bool created;
@@ -1021,19 +1029,26 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 	stats__add_decoded(&c->total, d);
 	node = s->phys_addr ? c2c__phys_node(c, s->phys_addr) : -1;
 
-	lk = line_key(c, s);
+	if (p && p->have_keys) {
+		lk = p->lk;
+		ek = p->ek;
+	} else {
+		lk = line_key(c, s);
+		ek = entry_key(c, s);
+	}
 	/* consecutive samples often hit the same line: skip the hash then */
 	if (c->last_line < c->nr_lines && lkey_eq(&c->lkeys[c->last_line], lk))
 		li = c->last_line;
 	else
-		li = c->last_line = line__findnew(c, lk, s, p && p->have_lhash ? p->lhash : lkey_hash(lk));
+		li = c->last_line = line__findnew(c, lk, s,
+						  p && p->have_lhash ? p->lhash : lkey_hash(lk));
 	l = &c->lines[li];
 	l->period += s->period;
 	stats__add_decoded(&l->stats, d);
 	set_cpu_node(c, &l->cpus, &l->nodes, l->cpuset, l->nodeset, &l->paddr, &l->paddr_cnt, s,
 		     node);
 
-	ek = entry_key(c, s, li);
+	ek = ekey_in_line(ek, li);
 	if (c->last_entry < c->nr_entries && ekey_eq(c, ekey_at(c, c->last_entry), ek)) {
 		ei = c->last_entry;
 		created = false;
@@ -1133,7 +1148,7 @@ static int line_order_cmp(const void *pa, const void *pb, void *arg)
 }
 
 /* The order of perf's per-line input tree: offset, then the coalesce keys as given. */
-static int entry_key_cmp(const struct c2c *c, const struct ekey *a, const struct ekey *b)
+static int entry_key_cmp(const struct c2c *c, const struct c2c_ekey *a, const struct c2c_ekey *b)
 {
 	int32_t apid = (int32_t)(a->pidtid >> 32), bpid = (int32_t)(b->pidtid >> 32);
 	int32_t atid = (int32_t)a->pidtid, btid = (int32_t)b->pidtid;
@@ -1175,7 +1190,7 @@ static int entry_order_cmp(const void *pa, const void *pb, void *arg)
 	const struct c2c *c = arg;
 	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
 	const struct agg *a = agg_at(c, ia), *b = agg_at(c, ib);
-	const struct ekey *ka = ekey_at(c, ia), *kb = ekey_at(c, ib);
+	const struct c2c_ekey *ka = ekey_at(c, ia), *kb = ekey_at(c, ib);
 	uint32_t a1, b1, a2 = 0, b2 = 0;
 
 	if ((uint32_t)ka->lineoff != (uint32_t)kb->lineoff)
@@ -1220,7 +1235,7 @@ bool c2c_entry__shown(const struct c2c_entry *e, enum c2c_display d)
 static uint32_t entry__show(struct c2c *c, uint32_t i)
 {
 	struct agg *a = agg_at(c, i);
-	const struct ekey *k = ekey_at(c, i);
+	const struct c2c_ekey *k = ekey_at(c, i);
 	const struct first *f = first_at(c, i);
 	struct c2c_entry *e;
 

@@ -275,15 +275,40 @@ void c2c__delete(struct c2c *c);
 void c2c__add_sample(struct c2c *c, const struct c2c_sample *s);
 
 /*
+ * A sample's keys as c2c hashes and compares them, packed into whole 64-bit words (a key
+ * assembled byte by byte on the stack and read back as words stalls on store forwarding).
+ * c2c.c makes them; they are here so that a struct c2c_prefetch carries them.
+ */
+struct c2c_lkey {
+	uint64_t cl;
+	uint64_t meta;		/* cpumode | mapped << 8 | anon << 9 | (u32)pid << 32 */
+	uint64_t majmin;	/* dso id, zero when unmapped */
+	uint64_t ino;
+	uint64_t gen;
+};
+
+/* The first sample's values: only the parts that are keys (c2c's masks) are hashed and compared. */
+struct c2c_ekey {
+	uint64_t lineoff;	/* line << 32 | offset */
+	uint64_t iaddr;
+	uint64_t pidtid;	/* (u32)pid << 32 | (u32)tid */
+	const char *dso;
+};
+
+/*
  * Software prefetch of what c2c__add_sample(@s) will touch, one dependent step a call: start
  * with step 0, call again a few samples later (each call reads what the previous one
  * fetched), then add the sample.  Changes nothing; any number of calls (even none) is fine.
+ * Step 0 also makes the sample's keys, which the later steps, c2c__prefetch_same and
+ * c2c__add_prefetched use instead of making them again: a state belongs to one sample.
  */
 struct c2c_prefetch {
 	uint32_t step;		/* 0 first, 4 when there is nothing left to fetch */
 	uint32_t line, entry;
-	bool have_lhash, have_ehash;
+	bool have_keys, have_lhash, have_ehash;
 	uint64_t lhash, ehash;
+	struct c2c_lkey lk;	/* with @have_keys */
+	struct c2c_ekey ek;	/* with @have_keys, the line not in lineoff yet */
 };
 
 void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_prefetch *p);
@@ -294,7 +319,14 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
  */
 bool c2c__same_entry(const struct c2c *c, const struct c2c_sample *a, const struct c2c_sample *b);
 
-/* c2c__add_sample for a sample given to c2c__prefetch (at least once): reuses its hashes. */
+/* c2c__same_entry for two samples' states past step 0 (their keys made). */
+bool c2c__prefetch_same(const struct c2c *c, const struct c2c_prefetch *a,
+			const struct c2c_prefetch *b);
+
+/*
+ * c2c__add_sample for a sample given to c2c__prefetch (at least once): reuses its keys and
+ * hashes.  @p is @s's own state (or one without keys: { .step = 4 }).
+ */
 void c2c__add_prefetched(struct c2c *c, const struct c2c_sample *s, const struct c2c_prefetch *p);
 
 /* Sort, count shared lines, apply the display threshold, sort each shown line's entries. */

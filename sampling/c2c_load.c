@@ -271,14 +271,12 @@ static int load_sample(void *ctx, struct session *s, const struct session_sample
 		return 1;
 	load_resolve(r, ss, &p->cs);
 	r->pend_end++;
-	if (seq > r->pend_begin && c2c__same_entry(r->c2c, &r->ring[(seq - 1) % PF_RING].cs, &p->cs)) {
-		/* the previous sample's entry: add_sample's shortcut */
-		p->pf.step = 4;
-		p->pf.have_lhash = p->pf.have_ehash = false;
-	} else {
-		p->pf.step = 0;
-		c2c__prefetch(r->c2c, &p->cs, &p->pf);
-	}
+	/* the first step makes the sample's keys */
+	p->pf.step = 0;
+	c2c__prefetch(r->c2c, &p->cs, &p->pf);
+	if (seq > r->pend_begin &&
+	    c2c__prefetch_same(r->c2c, &r->ring[(seq - 1) % PF_RING].pf, &p->pf))
+		p->pf.step = 4;	/* the previous sample's entry: add_sample's shortcut */
 	if (r->callchains || r->pend_end - r->pend_begin > PF_STEPS * PF_DIST)
 		load_add_pending(r);
 	/* the next step of what is held back, every PF_DIST samples */

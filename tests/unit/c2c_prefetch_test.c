@@ -179,6 +179,20 @@ static void run(uint32_t n, uint32_t lines, const enum c2c_key *keys, unsigned i
 	c2c__delete(pre);
 }
 
+/* c2c__same_entry, and c2c__prefetch_same on the samples' states after step 0, which agree. */
+static bool same(const struct c2c *c, const struct c2c_sample *a, const struct c2c_sample *b)
+{
+	struct c2c_prefetch pa = { 0 }, pb = { 0 };
+	bool r = c2c__same_entry(c, a, b);
+
+	c2c__prefetch(c, a, &pa);
+	c2c__prefetch(c, b, &pb);
+	CHECK(pa.have_keys && pb.have_keys);
+	CHECK(c2c__prefetch_same(c, &pa, &pb) == r);
+	CHECK(c2c__prefetch_same(c, &pb, &pa) == r);
+	return r;
+}
+
 static void test_same_entry(void)
 {
 	static const enum c2c_key keys[] = { C2C_KEY_TID, C2C_KEY_IADDR };
@@ -193,25 +207,25 @@ static void test_same_entry(void)
 	b = a;
 	b.weight++;		/* not a key */
 	b.phys_addr ^= 4096;
-	CHECK(c2c__same_entry(c, &a, &b));
+	CHECK(same(c, &a, &b));
 	b.addr = b.data_rel = a.addr ^ 8;	/* another offset */
-	CHECK(!c2c__same_entry(c, &a, &b));
+	CHECK(!same(c, &a, &b));
 	b = a;
 	b.data_rel += 64;			/* another line */
-	CHECK(!c2c__same_entry(c, &a, &b));
+	CHECK(!same(c, &a, &b));
 	b = a;
 	b.tid++;
-	CHECK(!c2c__same_entry(c, &a, &b));
+	CHECK(!same(c, &a, &b));
 	b = a;
 	b.ip += 4;
-	CHECK(!c2c__same_entry(c, &a, &b));
+	CHECK(!same(c, &a, &b));
 	b = a;
 	b.pid++;				/* not a key here (unless anon memory) */
 	b.data_anon = false;
 	a.data_anon = false;
-	CHECK(c2c__same_entry(c, &a, &b));
+	CHECK(same(c, &a, &b));
 	b.data_id.ino_generation = 7;
-	CHECK(!b.data_mapped || !c2c__same_entry(c, &a, &b));
+	CHECK(!b.data_mapped || !same(c, &a, &b));
 	c2c__delete(c);
 }
 

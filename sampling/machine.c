@@ -24,7 +24,11 @@
 struct maps {
 	struct map **v;
 	size_t n, cap;
-	size_t last; /* index of the last hit, a cheap cache for runs of samples */
+	/*
+	 * indices of the last two hits, a cheap cache for runs of samples, whose code and data
+	 * addresses fall in two maps (the second one only where maps do not overlap)
+	 */
+	size_t last, prev;
 	unsigned int refcnt;
 	bool overlaps; /* the kernel's: modules may lie inside the kernel map's range */
 };
@@ -182,14 +186,14 @@ static void maps__insert_at(struct maps *ms, size_t i, struct map *map)
 static void maps__insert(struct maps *ms, struct map *map)
 {
 	maps__insert_at(ms, maps__upper(ms, map->start), map);
-	ms->last = 0;
+	ms->last = ms->prev = 0;
 }
 
 static void maps__remove_at(struct maps *ms, size_t i)
 {
 	memmove(ms->v + i, ms->v + i + 1, (ms->n - i - 1) * sizeof(*ms->v));
 	ms->n--;
-	ms->last = 0;
+	ms->last = ms->prev = 0;
 }
 
 /*
@@ -238,12 +242,19 @@ static struct map *maps__find(struct maps *ms, uint64_t addr)
 		if (addr >= c->start && addr < c->end)
 			return c;
 	}
+	if (!ms->overlaps && ms->prev < ms->n) {
+		struct map *c = ms->v[ms->prev];
+
+		if (addr >= c->start && addr < c->end)
+			return c;
+	}
 	i = maps__upper(ms, addr);
 	/* Overlaps only happen in the kernel maps (modules inside the kernel's range). */
 	while (i > 0) {
 		struct map *c = ms->v[--i];
 
 		if (addr < c->end) {
+			ms->prev = ms->last;
 			ms->last = i;
 			return c;
 		}

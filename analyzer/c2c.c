@@ -956,9 +956,8 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 			break;
 		p->line = idx;
 		__builtin_prefetch(&c->lkeys[idx]);
-		/* what add_sample touches: the header, the common counters */
+		/* what add_sample touches: the header */
 		__builtin_prefetch(&c->lines[idx], 1);
-		__builtin_prefetch(&c->lines[idx].stats, 1);
 		p->ehash = ekey_hash(c, ekey_in_line(p->ek, p->line));
 		p->have_ehash = true;
 		__builtin_prefetch(&c->entry_ht[p->ehash & (c->entry_ht_cap - 1)]);
@@ -1025,8 +1024,8 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 	bool created;
 	int node;
 
+	/* (counted in the entry only: c2c__finish sums the lines' and the total's counters) */
 	d = decode_cached(c, s->data_src, s->addr != 0, s->data_mapped && s->ip_mapped);
-	stats__add_decoded(&c->total, d);
 	node = s->phys_addr ? c2c__phys_node(c, s->phys_addr) : -1;
 
 	if (p && p->have_keys) {
@@ -1044,7 +1043,6 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 						  p && p->have_lhash ? p->lhash : lkey_hash(lk));
 	l = &c->lines[li];
 	l->period += s->period;
-	stats__add_decoded(&l->stats, d);
 	set_cpu_node(c, &l->cpus, &l->nodes, l->cpuset, l->nodeset, &l->paddr, &l->paddr_cnt, s,
 		     node);
 
@@ -1367,6 +1365,18 @@ void c2c__finish(struct c2c *c)
 
 	if (c->cfg.callchains)
 		cc_forest__sort(&c->cc);
+
+	/*
+	 * A sample is counted in its entry only: the counters of its line and of the total are
+	 * the sums of their entries' (u32 sums, as exact in any order), made once here.
+	 */
+	memset(&c->total, 0, sizeof(c->total));
+	for (size_t i = 0; i < c->nr_lines; i++)
+		memset(&c->lines[i].stats, 0, sizeof(c->lines[i].stats));
+	for (size_t i = 0; i < c->nr_entries; i++)
+		c2c_stats__add(&c->lines[ekey_at(c, i)->lineoff >> 32].stats, &agg_at(c, i)->stats);
+	for (size_t i = 0; i < c->nr_lines; i++)
+		c2c_stats__add(&c->total, &c->lines[i].stats);
 
 	memset(&c->shared, 0, sizeof(c->shared));
 	c->nr_shared = 0;

@@ -237,7 +237,7 @@ struct c2c_entry {
  * struct c2c_line - one data cache line (a row of the Shared Data Cache Line Table).
  */
 struct c2c_line {
-	/* what every sample touches: this header and the first half of stats (64-aligned) */
+	/* what every sample touches: this header (64-aligned) */
 	uint64_t period;	/* sum of its samples' periods (the call graphs' 100%) */
 	uint64_t paddr;
 	uint64_t cpus, nodes;	/* CPU and node bits while adding, when both fit a word */
@@ -249,7 +249,7 @@ struct c2c_line {
 	bool filtered;		/* not shown */
 	int32_t pid;
 	uint64_t cl;		/* cl_address(data_rel), the key */
-	struct c2c_stats stats;
+	struct c2c_stats stats;	/* made by c2c__finish (its entries' sum) */
 	struct c2c_dso_id id;
 	uint64_t addr;		/* first sample's data address */
 	uint32_t serial;	/* its place among all lines, for the c2c's life (idx changes with -d) */

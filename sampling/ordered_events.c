@@ -49,6 +49,15 @@ struct qhead {
 	uint32_t run;
 };
 
+/*
+ * One item of a flush's delivery order, with its time: the merge has just read it, and by
+ * the time the item is delivered, times[] is out of the cache (the flush reads this array in
+ * order, times[] it would read in the runs' interleaving).
+ */
+struct qorder {
+	uint64_t seq, time;
+};
+
 struct ordered_events {
 	oe_deliver_fn deliver;
 	void *ctx;
@@ -66,7 +75,7 @@ struct ordered_events {
 	uint64_t *tree;			/* the packed merge's (merge_packed) */
 	size_t cap_tree;
 	uint64_t max_time;		/* the largest time ever queued */
-	uint64_t *order;		/* one flush's delivery order */
+	struct qorder *order;		/* one flush's delivery order */
 	size_t cap_order;
 	uint64_t last_time;		/* the newest item's time */
 	uint64_t next_flush, max_ts, tail_ts;
@@ -148,11 +157,11 @@ static void qheap_down(struct qhead *h, size_t n, size_t i)
 	h[i] = x;
 }
 
-static void queue__push_order(struct ordered_events *q, size_t *n, uint64_t seq)
+static void queue__push_order(struct ordered_events *q, size_t *n, uint64_t seq, uint64_t time)
 {
 	if (*n == q->cap_order)
 		q->order = xgrow(q->order, &q->cap_order, *n + 1, sizeof(*q->order));
-	q->order[(*n)++] = seq;
+	q->order[(*n)++] = (struct qorder){ seq, time };
 }
 
 #define QT_RUN_BITS 8
@@ -184,7 +193,7 @@ static size_t queue__merge_packed(struct ordered_events *q, uint64_t limit)
 		struct qrun *run = &q->runs[r];
 		uint64_t t;
 
-		queue__push_order(q, &n, run->begin++);
+		queue__push_order(q, &n, run->begin++, key[1] >> QT_RUN_BITS);
 		if (run->begin < run->end && (t = queue__time(q, run->begin)) <= limit)
 			key[i] = t << QT_RUN_BITS | r;
 		else
@@ -206,9 +215,10 @@ static size_t queue__take(struct ordered_events *q, uint64_t limit)
 	if (q->nr_runs == 1) {
 		/* one run (a time-sorted file): its prefix, nothing to merge */
 		struct qrun *run = &q->runs[0];
+		uint64_t t;
 
-		while (run->begin < run->end && queue__time(q, run->begin) <= limit)
-			queue__push_order(q, &n, run->begin++);
+		while (run->begin < run->end && (t = queue__time(q, run->begin)) <= limit)
+			queue__push_order(q, &n, run->begin++, t);
 		goto out;
 	}
 	if (q->nr_runs <= (1u << QT_RUN_BITS) && q->max_time <= QT_MAX_TIME) {
@@ -228,7 +238,7 @@ static size_t queue__take(struct ordered_events *q, uint64_t limit)
 		struct qhead *top = &q->heap[0];
 		struct qrun *run = &q->runs[top->run];
 
-		queue__push_order(q, &n, top->seq);
+		queue__push_order(q, &n, top->seq, top->time);
 		run->begin = top->seq + 1;
 		if (run->begin < run->end && (top->time = queue__time(q, run->begin)) <= limit)
 			top->seq = run->begin;
@@ -423,14 +433,14 @@ static int queue__flush(struct ordered_events *q, uint64_t limit)
 	int rc = 0;
 
 	for (i = 0; i < n && !rc; i++) {
-		uint64_t seq = q->order[i];
+		uint64_t seq = q->order[i].seq;
 		const struct qitem *it = queue__at(q, seq);
 		struct oe_event ev;
 
 		if (i + OE_PREFETCH_AHEAD < n)
 			/* (one line: an item is 64 bytes, 64-aligned) */
-			__builtin_prefetch(queue__at(q, q->order[i + OE_PREFETCH_AHEAD]));
-		ev.time = queue__time(q, seq);
+			__builtin_prefetch(queue__at(q, q->order[i + OE_PREFETCH_AHEAD].seq));
+		ev.time = q->order[i].time;
 		if (it->flags & QI_REC) {
 			if (!it->rec)
 				continue;	/* a mark */
@@ -452,7 +462,7 @@ static int queue__flush(struct ordered_events *q, uint64_t limit)
 	}
 	/* after an error, what this flush took and did not deliver */
 	for (; i < n; i++)
-		queue__release(q, q->order[i]);
+		queue__release(q, q->order[i].seq);
 	return rc;
 }
 

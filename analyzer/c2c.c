@@ -945,7 +945,7 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 		p->have_keys = true;
 		p->lhash = lkey_hash(p->lk);
 		p->have_lhash = true;
-		p->have_ehash = false;
+		p->have_ehash = p->have_entry = false;
 		__builtin_prefetch(&c->line_ht[p->lhash & (c->line_ht_cap - 1)]);
 		p->step = 1;
 		return;
@@ -971,6 +971,7 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 		if (idx < 0)
 			break;
 		p->entry = idx;
+		p->have_entry = true;
 		__builtin_prefetch(ekey_at(c, idx));
 		/* the header, the common counters, the means */
 		__builtin_prefetch(agg_at(c, idx), 1);
@@ -1035,9 +1036,16 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 		lk = line_key(c, s);
 		ek = entry_key(c, s);
 	}
-	/* consecutive samples often hit the same line: skip the hash then */
+	/*
+	 * consecutive samples often hit the same line: skip the hash then; else the prefetch's
+	 * guess, the first slot of the key's hash with its tag, is the line that the probe
+	 * would find when its key is equal (no slot before it empties, a table that grows keeps
+	 * the order of equal hashes)
+	 */
 	if (c->last_line < c->nr_lines && lkey_eq(&c->lkeys[c->last_line], lk))
 		li = c->last_line;
+	else if (p && p->have_ehash && lkey_eq(&c->lkeys[p->line], lk))
+		li = c->last_line = p->line;
 	else
 		li = c->last_line = line__findnew(c, lk, s,
 						  p && p->have_lhash ? p->lhash : lkey_hash(lk));
@@ -1049,6 +1057,9 @@ static inline void add_sample(struct c2c *c, const struct c2c_sample *s,
 	ek = ekey_in_line(ek, li);
 	if (c->last_entry < c->nr_entries && ekey_eq(c, ekey_at(c, c->last_entry), ek)) {
 		ei = c->last_entry;
+		created = false;
+	} else if (p && p->have_entry && p->line == li && ekey_eq(c, ekey_at(c, p->entry), ek)) {
+		ei = c->last_entry = p->entry;	/* the prefetch's guess, as for the line */
 		created = false;
 	} else {
 		uint64_t h = p && p->have_ehash && p->line == li ? p->ehash : ekey_hash(c, ek);

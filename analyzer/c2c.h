@@ -304,8 +304,8 @@ struct c2c_ekey {
  */
 struct c2c_prefetch {
 	uint32_t step;		/* 0 first, 4 when there is nothing left to fetch */
-	uint32_t line, entry;
-	bool have_keys, have_lhash, have_ehash;
+	uint32_t line, entry;	/* the slots' guesses (line with @have_ehash, entry with @have_entry) */
+	bool have_keys, have_lhash, have_ehash, have_entry;
 	uint64_t lhash, ehash;
 	struct c2c_lkey lk;	/* with @have_keys */
 	struct c2c_ekey ek;	/* with @have_keys, the line not in lineoff yet */

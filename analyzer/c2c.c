@@ -52,6 +52,8 @@ struct agg {
 } __attribute__((aligned(64)));
 
 _Static_assert(sizeof(struct agg) == 256, "an entry's aggregate is four cache lines");
+_Static_assert(offsetof(struct agg, stats) % 64 == 0 && sizeof(struct c2c_stats) <= 128,
+	       "an entry's counters are two cache lines (c2c__prefetch)");
 
 /* The first sample's values an entry shows that are not in its key. */
 struct first {
@@ -973,9 +975,13 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 		p->entry = idx;
 		p->have_entry = true;
 		__builtin_prefetch(ekey_at(c, idx));
-		/* the header, the common counters, the means */
+		/*
+		 * the header, the counters (two lines: DRAM loads, peers, remote hits, uncached
+		 * and blocked loads count in the second), the means
+		 */
 		__builtin_prefetch(agg_at(c, idx), 1);
 		__builtin_prefetch(&agg_at(c, idx)->stats, 1);
+		__builtin_prefetch((const char *)&agg_at(c, idx)->stats + 64, 1);
 		__builtin_prefetch(agg_at(c, idx)->mean, 1);
 		p->step = 3;
 		return;

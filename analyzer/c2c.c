@@ -983,11 +983,12 @@ void c2c__prefetch(const struct c2c *c, const struct c2c_sample *s, struct c2c_p
 		__builtin_prefetch(&agg_at(c, idx)->stats, 1);
 		__builtin_prefetch((const char *)&agg_at(c, idx)->stats + 64, 1);
 		__builtin_prefetch(agg_at(c, idx)->mean, 1);
+		if (c->inline_bits)
+			break;	/* no bitmaps to fetch */
 		p->step = 3;
 		return;
 	case 3:
-		if (!c->inline_bits)
-			__builtin_prefetch(&c->bits[agg_at(c, p->entry)->cpuset], 1);
+		__builtin_prefetch(&c->bits[agg_at(c, p->entry)->cpuset], 1);
 		break;
 	default:
 		return;

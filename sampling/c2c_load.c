@@ -279,9 +279,10 @@ static int load_sample(void *ctx, struct session *s, const struct session_sample
 		p->pf.step = 4;	/* the previous sample's entry: add_sample's shortcut */
 	if (r->callchains || r->pend_end - r->pend_begin > PF_STEPS * PF_DIST)
 		load_add_pending(r);
-	/* the next step of what is held back, every PF_DIST samples */
+	/* the next step of what is held back, every PF_DIST samples (4: none left) */
 	for (uint64_t k = seq - PF_DIST; k >= r->pend_begin && k < seq; k -= PF_DIST)
-		c2c__prefetch(r->c2c, &r->ring[k % PF_RING].cs, &r->ring[k % PF_RING].pf);
+		if (r->ring[k % PF_RING].pf.step < 4)
+			c2c__prefetch(r->c2c, &r->ring[k % PF_RING].cs, &r->ring[k % PF_RING].pf);
 	return 0;
 }
 

@@ -18,12 +18,14 @@
 
 /*
  * A heap block whose allocation says nothing of its type (malloc into a void *, a byte
- * buffer for placement new): the types its accesses' operands name, one vote per type and
- * element grid.
+ * buffer for placement new), or a global byte array that code carves into objects
+ * (`alignas(64) static char pool[4096]`): the types its accesses' operands name, one vote
+ * per type and element grid.
  * @fallback:	the type the allocation gave it (a byte array), NULL for none
  * @chosen:	the vote believed (-1: none yet), recomputed when @dirty
  */
 struct attr_block {
+	enum attr_evidence kind;	/* ATTR_ALLOC, or ATTR_VARIABLE: a byte array */
 	uint64_t base, size;
 	const char *var, *origin, *fallback;
 	struct attr_vote *votes;
@@ -92,6 +94,7 @@ void attr_engine__init(struct attr_engine *e)
 	alloc_index__init(&e->allocs);
 	u64map__init(&e->warned);
 	u64map__init(&e->block_of);
+	u64map__init(&e->var_block);
 }
 
 void attr_engine__exit(struct attr_engine *e)
@@ -116,6 +119,7 @@ void attr_engine__exit(struct attr_engine *e)
 	free(e->blocks);
 	free(e->flex);
 	u64map__exit(&e->block_of);
+	u64map__exit(&e->var_block);
 	free(e->hints);
 	free(e->rmw);
 	u64map__exit(&e->warned);
@@ -299,11 +303,17 @@ static void evidence_operand(struct attr_engine *e, const struct fields_sample *
 	};
 }
 
+static void raw_variable(struct attr_engine *e, const struct fields_sample *s,
+			 const struct attr_answer *a, struct attr_fact *f, const struct attr_fact *op,
+			 struct alloc_view *av);
+
 static void evidence_variable(struct attr_engine *e, const struct fields_sample *s,
-			      struct attr_query *q, struct attr_fact *facts)
+			      struct attr_query *q, struct attr_fact *facts,
+			      const struct attr_fact *op, struct alloc_view *av)
 {
 	struct attr_answer a = { 0 };
 	const char *type;
+	struct attr_fact *f;
 
 	q->why_not[ATTR_VARIABLE] = e->src->variable(e->src->ctx, s, &a);
 	if (q->why_not[ATTR_VARIABLE] != ATTR_OK || !a.type)
@@ -316,8 +326,10 @@ static void evidence_variable(struct attr_engine *e, const struct fields_sample 
 	} else {
 		type = a.type;
 	}
-	facts[q->nr_facts++] = (struct attr_fact){ ATTR_VARIABLE, type, s->addr - (uint64_t)a.offset,
-						   a.size, a.origin };
+	f = &facts[q->nr_facts++];
+	*f = (struct attr_fact){ ATTR_VARIABLE, type, s->addr - (uint64_t)a.offset, a.size, a.origin };
+	if (a.scalar && a.elem_size == 1 && a.size > 1)
+		raw_variable(e, s, &a, f, op, av);	/* bytes: storage for objects */
 }
 
 /* --- structs with a flexible array member --- */
@@ -458,26 +470,36 @@ int attr_votes__choose(const struct attr_vote *v, size_t nr, uint64_t block_size
 	return best;
 }
 
-/* The block of allocation @ae, made on first use. */
-static struct attr_block *block_of(struct attr_engine *e, const struct alloc_entry *ae,
-				   uint32_t *id)
+/* The block @key of @map (made on first use, of @kind, at @base). */
+static struct attr_block *block_at(struct attr_engine *e, struct u64map *map, uint64_t key,
+				   enum attr_evidence kind, uint64_t base, uint64_t size,
+				   const char *origin, uint32_t *id)
 {
-	uint64_t key = (uint64_t)(ae - e->allocs.entries), i;
+	uint64_t i;
 	struct attr_block *b;
 
-	if (!u64map__get(&e->block_of, key, &i)) {
+	if (!u64map__get(map, key, &i)) {
 		i = e->nr_blocks;
 		e->blocks = xgrow(e->blocks, &e->cap_blocks, i + 1, sizeof(*e->blocks));
 		b = xcalloc(1, sizeof(*b));
-		b->base = ae->base;
-		b->size = ae->size;
-		b->origin = ae->origin;
+		b->kind = kind;
+		b->base = base;
+		b->size = size;
+		b->origin = origin;
 		b->chosen = -1;
 		e->blocks[e->nr_blocks++] = b;
-		u64map__set(&e->block_of, key, i);
+		u64map__set(map, key, i);
 	}
 	*id = (uint32_t)i + 1;
 	return e->blocks[i];
+}
+
+/* The block of allocation @ae. */
+static struct attr_block *block_of(struct attr_engine *e, const struct alloc_entry *ae,
+				   uint32_t *id)
+{
+	return block_at(e, &e->block_of, (uint64_t)(ae - e->allocs.entries), ATTR_ALLOC, ae->base,
+			ae->size, ae->origin, id);
 }
 
 /* Count an access whose operand names @type at @base as a vote for the block's elements. */
@@ -527,7 +549,7 @@ static void block_fact(struct attr_engine *e, struct attr_block *b, uint64_t add
 	const struct attr_vote *v = block_type(e, b);
 	uint64_t grid;
 
-	*f = (struct attr_fact){ ATTR_ALLOC, b->fallback, b->base, b->size, b->origin };
+	*f = (struct attr_fact){ b->kind, b->fallback, b->base, b->size, b->origin };
 	av->block = b;
 	av->var = b->var;
 	if (!v || addr < b->base + v->phase)
@@ -553,6 +575,27 @@ static void block_fact(struct attr_engine *e, struct attr_block *b, uint64_t add
 	av->grid = grid;
 	av->elem_size = v->size;
 	av->end = b->base + b->size;
+}
+
+/*
+ * A global byte array (`alignas(64) static char pool[4096]`, storage that placement new or
+ * casts carve into objects) is typed as a heap block of unknown type is: by the operands of
+ * its accesses (@op: this access's), its elements named after it (pool[3]).
+ */
+static void raw_variable(struct attr_engine *e, const struct fields_sample *s,
+			 const struct attr_answer *a, struct attr_fact *f, const struct attr_fact *op,
+			 struct alloc_view *av)
+{
+	struct attr_block *b = block_at(e, &e->var_block, f->base, ATTR_VARIABLE, f->base, f->size,
+					f->origin, &av->block_id);
+
+	if (!b->var) {
+		b->var = a->var;
+		b->fallback = f->type;
+	}
+	if (op)
+		block_vote(e, b, op, s->ip);
+	block_fact(e, b, s->addr, f, av);
 }
 
 /*
@@ -664,9 +707,11 @@ int attr_engine__resolve_later(struct attr_engine *e, const struct attr_sources 
 		evidence_operand(e, s, &q, facts);
 		if (q.nr_facts)
 			p->operand = facts[0];
-		evidence_variable(e, s, &q, facts);
-		evidence_alloc(e, s, &q, facts, q.nr_facts && facts[0].kind == ATTR_OPERAND ?
-						&facts[0] : NULL, &av);
+		const struct attr_fact *op = q.nr_facts && facts[0].kind == ATTR_OPERAND ?
+					     &facts[0] : NULL;
+
+		evidence_variable(e, s, &q, facts, op, &av);
+		evidence_alloc(e, s, &q, facts, op, &av);
 		for (size_t k = 0; k < e->nr_hints && q.nr_facts < 8; k++)
 			facts[q.nr_facts++] = e->hints[k];
 	}

@@ -147,6 +147,7 @@ struct attr_engine {
 	struct attr_block **blocks;	/* heap blocks typed by their accesses */
 	size_t nr_blocks, cap_blocks;
 	struct u64map block_of;		/* allocation entry index -> index into blocks */
+	struct u64map var_block;	/* a byte array variable's address -> index into blocks */
 	const struct attr_sources *src;	/* of the sample being resolved */
 };
 

@@ -41,3 +41,9 @@ TESTS += tests/realprog/flex_tail.case
 EXTRA_DIST += tests/realprog/flex_voidp.case tests/realprog/flex_voidp.c \
 	tests/realprog/flex_voidp_fixed.c
 TESTS += tests/realprog/flex_voidp.case
+EXTRA_DIST += tests/realprog/arena_carve.case tests/realprog/arena_carve.c \
+	tests/realprog/arena_carve_fixed.c
+TESTS += tests/realprog/arena_carve.case
+EXTRA_DIST += tests/realprog/static_pool.case tests/realprog/static_pool.cc \
+	tests/realprog/static_pool_fixed.cc
+TESTS += tests/realprog/static_pool.case

@@ -7,7 +7,9 @@
  * is typed by its allocating call (an array of structs: one instance per element), or by the
  * operands of its accesses (a void * block: elements named pool[N], the evidence deciding
  * between types); a struct with a flexible array member allocated with room for its elements
- * (its tail named h->tail[N], whether the allocating call or the accesses type the block);
+ * (its tail named h->tail[N], whether the allocating call or the accesses type the block); a
+ * global byte array typed by its accesses as a void * block is (placement new into a static
+ * buffer: pool[N]);
  * hints, the kmem cache table, and warnings returned once as data.
  */
 #include <config.h>
@@ -91,6 +93,13 @@ static enum attr_reason variable(void *ctx, const struct fields_sample *s, struc
 		*a = (struct attr_answer){ .type = "long[8]", .offset = (int64_t)(s->addr - 0x5000),
 					   .scalar = true, .var = "counters", .size = 64,
 					   .elem_size = 8, .origin = "var counters" };
+		return ATTR_OK;
+	}
+	if (s->addr >= 0x6000 && s->addr < 0x6040) {	/* static unsigned char raw[64] */
+		*a = (struct attr_answer){ .type = "unsigned char[64]",
+					   .offset = (int64_t)(s->addr - 0x6000), .scalar = true,
+					   .var = "raw", .size = 64, .elem_size = 1,
+					   .origin = "var raw" };
 		return ATTR_OK;
 	}
 	return ATTR_OK;		/* heap: not a question for variables */
@@ -305,6 +314,26 @@ static void test_flexible_tail(void)
 	attr_engine__exit(&e);
 }
 
+/*
+ * A global byte array carved into objects: bytes until an access says the type, then its
+ * elements named raw[N], the samples without a typed operand too (as variable evidence).
+ */
+static void test_raw_variable(void)
+{
+	struct attr_engine e;
+	struct attr_result res;
+
+	attr_engine__init(&e);
+	CHECK(resolve(&e, 0x31, 0x6008, &res) == 0 && res.kind == ATTR_VARIABLE &&
+	      !strcmp(res.path, "raw[8]"));
+	CHECK(resolve(&e, 0x30, 0x600c, &res) == 0 && res.layout == &lock_layout &&
+	      res.base == 0x6008 && !strcmp(res.element, "raw[1]"));
+	CHECK(resolve(&e, 0x31, 0x6010, &res) == 0 && res.layout == &lock_layout &&
+	      res.kind == ATTR_VARIABLE && !strcmp(res.path, "locked") &&
+	      !strcmp(res.element, "raw[2]"));
+	attr_engine__exit(&e);
+}
+
 /* The choice among votes: tiling first, a member's struct counting for its container. */
 static void test_votes(void)
 {
@@ -338,6 +367,7 @@ int main(void)
 	test_typed_by_accesses();
 	test_votes();
 	test_flexible_tail();
+	test_raw_variable();
 	test_hints_caches_warnings();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

@@ -1144,6 +1144,173 @@ static bool hook_argument(struct vartype *vt, struct vt_file *f, const struct sy
 	return found;
 }
 
+/* --- the `this` of inlined member functions --- */
+
+/* The inlined instances holding @pc, outermost first (at most @max). */
+static int inlined_chain(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int n, int max,
+			 int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 32 || dwarf_child(parent, &child) != 0)
+		return n;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		     tag == DW_TAG_inlined_subroutine) && dwarf_haspc(&child, pc) > 0) {
+			if (tag == DW_TAG_inlined_subroutine && n < max)
+				chain[n++] = child;
+			return inlined_chain(&child, pc, chain, n, max, depth + 1);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+/*
+ * The struct an inlined member function's `this` points to (its first parameter, artificial),
+ * when `this` has no location there (optimised out: else the location lists answer) and no
+ * other pointer is in scope in it: the only object its body reaches through a register.
+ */
+static bool inlined_this(Dwarf_Die *inl, Dwarf_Die *out)
+{
+	Dwarf_Die child, t;
+	Dwarf_Attribute at;
+	bool first = true, found = false, art = false;
+
+	if (dwarf_child(inl, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		bool ptr;
+
+		if (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable)
+			continue;
+		ptr = type_of(&child, &t) && strip(&t, &t) && (dwarf_tag(&t) == DW_TAG_pointer_type ||
+							       dwarf_tag(&t) == DW_TAG_reference_type);
+		if (first && tag == DW_TAG_formal_parameter &&
+		    dwarf_attr_integrate(&child, DW_AT_artificial, &at) &&
+		    dwarf_formflag(&at, &art) == 0 && art && ptr) {
+			if (dwarf_hasattr(&child, DW_AT_location) || !type_of(&t, out) ||
+			    !strip(out, out) || !struct_name_ok(out))
+				return false;
+			found = true;
+		} else if (ptr) {
+			return false;	/* another pointer the access may go through */
+		}
+		first = false;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return found;
+}
+
+/*
+ * Where struct @inner lies in struct @outer (a member or a base class, at any depth): its
+ * offset, when exactly one place holds it; -1 otherwise.
+ */
+static int64_t only_place(Dwarf_Die *outer, Dwarf_Die *inner, int depth)
+{
+	Dwarf_Die child, t;
+	int64_t at = -1;
+	int found = 0;
+
+	if (depth > 4 || dwarf_child(outer, &child) != 0)
+		return -1;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word loc;
+		int64_t sub;
+		int tag = dwarf_tag(&child);
+
+		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+		    dwarf_attr_integrate(&child, DW_AT_external, &a) ||
+		    !type_of(&child, &t) || !strip(&t, &t))
+			continue;
+		loc = 0;
+		if (dwarf_attr_integrate(&child, DW_AT_data_member_location, &a) &&
+		    dwarf_formudata(&a, &loc) != 0)
+			continue;
+		if (dwarf_dieoffset(&t) == dwarf_dieoffset(inner)) {
+			at = (int64_t)loc;
+			found++;
+		} else if ((dwarf_tag(&t) == DW_TAG_structure_type ||
+			    dwarf_tag(&t) == DW_TAG_class_type || dwarf_tag(&t) == DW_TAG_union_type) &&
+			   (sub = only_place(&t, inner, depth + 1)) >= 0) {
+			at = (int64_t)loc + sub;
+			found++;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return found == 1 ? at : -1;
+}
+
+/*
+ * No variable at all says what the register points to (clang -O2 keeps no location for a
+ * pointer into raw memory, nor for the `this` of the methods inlined on it): where the access
+ * lies in inlined member functions, the innermost one's `this` is the pointer (its body
+ * reaches no other through a register), and each enclosing one's holds it at the one place
+ * its struct has for it (Slot::lock's this->locked, an atomic whose exchange is inlined in
+ * it): the outermost such struct, at @disp plus those places.
+ */
+/*
+ * Whether @reg, just before the instruction at @sym+@off, holds a pointer loaded from an
+ * object's member (mov 0x8(%rbx),%rax: this->next, of no known type), as far as the straight
+ * code before it shows.
+ */
+static bool loaded_pointer(struct vartype *vt, struct vt_file *f, const struct sym_entry *se,
+			   uint64_t off, int reg)
+{
+	size_t len = 0, n, idx;
+	const uint8_t *code = code_at(f, se, 0, &len);
+	struct trace tr = { vt, f, NULL, 0, NULL, 0 };
+	bool loaded = false;
+
+	if (!code || off >= len || off > 16384)
+		return false;
+	n = cs_disasm(vt->cs, code, off, se->dwfl_addr, 0, &tr.insn);
+	tr.n = n;
+	for (idx = n; idx-- > 0 && n - idx <= 12;) {
+		const cs_insn *in = &tr.insn[idx];
+		const cs_x86 *x = &in->detail->x86;
+
+		if (cs_insn_group(vt->cs, in, CS_GRP_CALL) && callee_saved(reg))
+			continue;
+		if (cs_insn_group(vt->cs, in, CS_GRP_JUMP) || cs_insn_group(vt->cs, in, CS_GRP_CALL) ||
+		    cs_insn_group(vt->cs, in, CS_GRP_RET))
+			break;
+		if (!writes_reg(&tr, in, reg))
+			continue;
+		loaded = in->id == X86_INS_MOV && x->op_count == 2 &&
+			 x->operands[1].type == X86_OP_MEM && !stack_slot(&x->operands[1]);
+		break;
+	}
+	if (n)
+		cs_free(tr.insn, n);
+	return loaded;
+}
+
+static bool inlined_type(Dwarf_Die *cu, Dwarf_Addr pc, int64_t disp, struct candidate *best)
+{
+	Dwarf_Die chain[16], cur, outer;
+	int n = inlined_chain(cu, pc, chain, 0, 16, 0), i;
+	int64_t offset = disp, at;
+
+	if (!n || !inlined_this(&chain[n - 1], &cur) || disp < 0 ||
+	    (uint64_t)disp >= die_size(&cur))
+		return false;
+	for (i = n - 1; i-- > 0;) {
+		if (!inlined_this(&chain[i], &outer) || (at = only_place(&outer, &cur, 0)) < 0)
+			break;
+		offset += at;
+		cur = outer;
+	}
+	memset(best, 0, sizeof(*best));
+	best->type = struct_name(&cur);
+	best->size = die_size(&cur);
+	best->die = cur;
+	best->var = "this";
+	best->offset = offset;
+	return best->type != NULL;
+}
+
 int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint64_t off,
 		     struct vartype_answer *out)
 {
@@ -1219,6 +1386,9 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 	}
 	if (!best.type && cu &&
 	    traced_type(vt, f, se, use_off, cu, bias, reg, mem->mem.disp, &best))
+		any = true;
+	if (!best.type && cu && !loaded_pointer(vt, f, se, use_off, reg) &&
+	    inlined_type(cu, se->dwfl_addr + off - bias, mem->mem.disp, &best))
 		any = true;
 	if (!best.type) {
 		rc = !cu ? VT_NO_DEBUGINFO : any ? VT_NOT_STRUCT : VT_NO_VARIABLE;

@@ -13,7 +13,12 @@
  *    (DW_OP_regN, or DW_OP_bregN K; DW_OP_stack_value) gives a pointer type; its pointee, and
  *    the displacement, are the answer.  Of several candidates (an inlined helper's
  *    `atomic_long_t *v` and the caller's `struct file *f` in the same register) the one with
- *    the largest struct that holds the offset wins;
+ *    the largest struct that holds the offset wins.  Where no variable is found, the
+ *    instructions before say how the register got its value (a copy, a member's address, a
+ *    load from a typed pointer or a spilled one); where none says, and the access lies in
+ *    inlined member functions whose `this` has no location (clang -O2 on a pointer into raw
+ *    memory), the innermost one's `this` is the pointer, placed in the enclosing ones'
+ *    structs (Slot::lock's locked, whose atomic's exchange is inlined in it);
  *  - vartype__alloc_site: the type of a heap block allocated at a call site: the result is
  *    followed from rax through the instructions after the call (register copies, calls that
  *    keep callee-saved registers, as an instrumented program makes) to the variable it is

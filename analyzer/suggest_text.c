@@ -201,8 +201,8 @@ void suggest__explain(const struct suggest_result *r, const struct suggest_names
 	strbuf__addf(out, "  (transfers: the recorded accesses replayed in time order through the "
 			  "coherence model,\n   one core per thread, instances line-aligned; HITMs: "
 			  "the recorded HITM samples re-bucketed\n   on the new lines, kept where "
-			  "another thread writes the line, as often as its writer changed\n   "
-			  "between sampled writes)\n");
+			  "another thread writes the line,\n   as often as the line's writer "
+			  "changed between sampled writes)\n");
 	suggest__advice(r, n, out);
 }
 

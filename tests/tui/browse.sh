@@ -97,15 +97,15 @@ struct stats: new layout, predicted 2 -> 0 modeled line transfers (-100%), 60 ->
     after:  line 0 (+0): 0 [0 HITM stay]; line 1 (+64): 0 [0 HITM stay]
   (transfers: the recorded accesses replayed in time order through the coherence
    one core per thread, instances line-aligned; HITMs: the recorded HITM samples
-   on the new lines, kept where another thread writes the line)
+   on the new lines, kept where another thread writes the line,
+   as often as the line's writer changed between sampled writes)
 
 Current layout (measured)
 struct stats {
         /* line 0 (+0): 60 HITM measured, 2 transfers */
         long int                   hits;                 /*     0     8 */ stats
         long int                   limit;                /*     8     8 */ stats
-        long int                   flags;                /*    16     8 */ stats
-                                                             1/97  ?:help q:back
+                                                             1/98  ?:help q:back
 EOF
 tui_keys Escape
 tui_screen "Esc: back to the heat map" <heat.screen
@@ -159,7 +159,8 @@ struct stats: new layout, predicted 2 -> 0 modeled line transfers (-100%), 60 ->
     after:  line 0 (+0): 0 [0 HITM stay]; line 1 (+64): 0 [0 HITM stay]
   (transfers: the recorded accesses replayed in time order through the coherence model,
    one core per thread, instances line-aligned; HITMs: the recorded HITM samples re-bucketed
-   on the new lines, kept where another thread writes the line)
+   on the new lines, kept where another thread writes the line,
+   as often as the line's writer changed between sampled writes)
 
 Current layout (measured)                                                                          | Proposed layout (predicted)
 struct stats {                                                                                     | struct stats {
@@ -202,8 +203,7 @@ Patch
 @@ -1,10 +1,28 @@
  /* Counters written by one thread beside fields another thread only reads. */
 +/*
-+ * Cache-line layout (lineup suggest, from s.data (115 samples, 110 attributed)):
-                                                                                                                                                                                     1/85  ?:help q:back
+                                                                                                                                                                                     1/86  ?:help q:back
 EOF
 echo "not a patch" >layout.patch
 tui_keys w Enter

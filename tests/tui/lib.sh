@@ -23,7 +23,7 @@
 . "$top_srcdir/tests/lib.sh"
 need tmux
 
-: "${TUI_WAIT:=30}"
+: "${TUI_WAIT:=120}"
 unset TMUX TMUX_PANE
 
 TUI_N=0

@@ -66,7 +66,7 @@ static pid_t finisher;	     /* the thread that writes it */
 static pid_t recording_pid;  /* the process that records (not a child that shares its memory) */
 static atomic_int main_gone; /* the main thread has ended (pthread_exit) */
 static atomic_uint unobserved; /* threads that found no free slot */
-static unsigned nr_cpus = 1;	 /* CPUs the process may run on (at init) */
+unsigned simrt__nr_cpus = 1; /* CPUs the process may run on (at init) */
 
 __thread __attribute__((tls_model("initial-exec"))) struct simrt_thread *simrt__cur;
 __thread __attribute__((tls_model("initial-exec"))) uint64_t simrt__cnt[SIMRT_NR_CNT];
@@ -239,7 +239,7 @@ static void overlap_end(struct overlap_acc *a)
 	overlap.observed_ns += w;
 	if (a->n < 2)
 		return;
-	m = a->n < nr_cpus ? a->n : nr_cpus;
+	m = a->n < simrt__nr_cpus ? a->n : simrt__nr_cpus;
 	if (simrt__yield_every)
 		o = a->sum - a->max; /* they interleave at every yield */
 	else if (m >= 2 && a->sum > w)
@@ -1205,7 +1205,7 @@ void simrt__init(void)
 		cpu_set_t set;
 
 		if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
-			nr_cpus = (unsigned)CPU_COUNT(&set);
+			simrt__nr_cpus = (unsigned)CPU_COUNT(&set);
 	}
 	if (parse_window(getenv("LINEUP_SIM_WINDOW"), &simrt__burst_ns, &simrt__every_ns,
 			 &simrt__start_ns) < 0)

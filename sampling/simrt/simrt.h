@@ -255,6 +255,7 @@ extern int64_t simrt__yield_every;
  * modeled accesses); simrt__turn_join when a thread registers, simrt__turn_away before a call
  * that may block, simrt__turn_end at its end. */
 extern bool simrt__turns;
+extern unsigned simrt__nr_cpus; /* runtime.c: CPUs the process may run on (at init) */
 void simrt__turn(struct simrt_thread *t);
 void simrt__turn_join(struct simrt_thread *t);
 void simrt__turn_away(struct simrt_thread *t);

@@ -47,9 +47,13 @@
 /* ... and takes the baton after this long whatever the holder's state (a holder that spins
  * on something not modeled never reaches the end of its turn). */
 #define TURN_CAP_NS 50000000ULL
-/* Spins on the word before sleeping: a handoff to a thread running on another CPU is then a
- * few hundred nanoseconds, not a futex wake-up's tens of microseconds. */
-#define TURN_SPINS 200
+/* A waiter spins on the word this long before it sleeps, where the process may use 2 CPUs or
+ * more: a handoff between threads running on two CPUs is then a cache line's transfer, not a
+ * futex wake-up's tens of microseconds (and, on a busy machine, the wait for a CPU): inside
+ * the modeling windows, a few handoffs per window against hundreds. */
+#define TURN_SPIN_NS 50000ULL
+/* pauses between two readings of the clock while spinning */
+#define TURN_SPIN_STEP 64
 /* A holder with nobody to hand the baton to looks for runnable threads this often, and naps
  * this long to let one run. */
 #define TURN_LOOK_NS 1000000ULL
@@ -61,6 +65,7 @@ enum member { OUT, IN, AWAY };
 
 bool simrt__turns;
 static _Atomic uint32_t baton;
+static _Atomic int sleepers; /* waiters in futex_wait: a handoff wakes them, spinners see it */
 static _Atomic uint8_t member[SIMRT_MAX_THREADS];
 static _Atomic uint8_t waiting[SIMRT_MAX_THREADS];
 static _Atomic uint32_t tids[SIMRT_MAX_THREADS];
@@ -85,7 +90,8 @@ static void futex_wait(_Atomic uint32_t *word, uint32_t val, uint64_t ns)
 
 static void futex_wake_all(_Atomic uint32_t *word)
 {
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	if (atomic_load(&sleepers))
+		syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
 /* Whether thread @tid is runnable (running or preempted), from its state in /proc; a thread
@@ -134,10 +140,11 @@ static bool hand_on(unsigned slot, uint32_t w, bool release)
 static void wait_turn(struct simrt_thread *t)
 {
 	unsigned me = t->slot + 1;
-	uint64_t start = 0, now, slice_end = 0;
+	uint64_t start = simrt__now(), now, slice_end = start + TURN_SLICE_NS;
+	uint64_t spin_end = simrt__nr_cpus >= 2 ? start + TURN_SPIN_NS : start;
 
 	atomic_store(&waiting[t->slot], 1);
-	for (unsigned spin = 0;; spin++) {
+	for (unsigned spin = 1;; spin++) {
 		uint32_t w = atomic_load(&baton);
 		unsigned h = holder(w);
 
@@ -146,13 +153,13 @@ static void wait_turn(struct simrt_thread *t)
 		if ((!h || simrt__phase_now() != SIMRT_PH_MODEL) &&
 		    atomic_compare_exchange_strong(&baton, &w, next_word(w, me)))
 			break;
-		if (spin < TURN_SPINS) {
+		if (spin % TURN_SPIN_STEP) {
 			__builtin_ia32_pause();
 			continue;
 		}
 		now = simrt__now();
-		if (!start)
-			start = now, slice_end = now + TURN_SLICE_NS;
+		if (now < spin_end)
+			continue;
 		if (now >= slice_end) {
 			/* The holder has not handed it on for a slice: does it sleep? */
 			if (now - start >= TURN_CAP_NS ||
@@ -167,7 +174,9 @@ static void wait_turn(struct simrt_thread *t)
 			}
 			slice_end = now + TURN_SLICE_NS;
 		}
+		atomic_fetch_add(&sleepers, 1);
 		futex_wait(&baton, w, slice_end - now);
+		atomic_fetch_sub(&sleepers, 1);
 	}
 	atomic_store(&waiting[t->slot], 0);
 }

@@ -59,8 +59,9 @@ unset LINEUP_SIM_WINDOW
 # Sampled, a fifth of the time, no exact start: (a)'s verdict, periods scaled, and with
 # --sim-count (the hooks count loads between windows) their sum unbiased.
 W="--sim-window 200/1000/0"
-# Long enough for tens of windows also when a busy machine runs the two threads in turn.
-N=16000000
+# Long enough for hundreds of windows also when a busy machine runs the two threads in turn:
+# taking turns (sim_record), the threads meet in a window only when both get a CPU in it.
+N=64000000
 LINEUP_SIM_DEBUG=1 SIM_OPTS="$W --sim-count" sim_record_contended "$T/a.data" 20 "$T/fs_adjacent-gcc" $N 2
 read -r sum max n <<EOT
 $(loads "$T/a.data")
@@ -91,9 +92,9 @@ check_a
 # and the counting phases: this bare loop's estimate is several times too low (see
 # sampling/simrt/simrt.h), so only that they are scaled.
 if [ "$(uname -m)" = x86_64 ]; then
-	# (Four times as long: patched, the loop runs through N in a few windows.)
+	# (Twice as long: patched, the loop runs through N in fewer windows.)
 	LINEUP_SIM_DEBUG=1 SIM_OPTS=$W sim_record_contended "$T/a.data" 20 "$T/fs_adjacent-gcc" \
-		$((4 * N)) 2
+		$((2 * N)) 2
 	grep -q 'patched sites [1-9]' "$T/record.err" ||
 		fail "patched: no call site was patched: $(cat "$T/record.err")"
 	read -r sum max n <<EOT

@@ -264,10 +264,13 @@ static void unescape(char *s)
 	*w = '\0';
 }
 
-/* Mount @mnt_id of our namespace: its root in its filesystem and its mount point. */
-static bool mount_of(int mnt_id, char *root, char *point, size_t size)
+/*
+ * Mount @mnt_id as the mount table @path lists it (the task's own, so that a containerized
+ * task's file is named as the task sees it): its root in its filesystem and its mount point.
+ */
+static bool mount_in(const char *path, int mnt_id, char *root, char *point, size_t size)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	FILE *f = fopen(path, "re");
 	char *line = NULL;
 	size_t cap = 0;
 	bool found = false;
@@ -291,6 +294,16 @@ static bool mount_of(int mnt_id, char *root, char *point, size_t size)
 	free(line);
 	fclose(f);
 	return found;
+}
+
+/* Mount @mnt_id in task @tid's mount namespace, else in ours. */
+static bool mount_of(pid_t tid, int mnt_id, char *root, char *point, size_t size)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)tid);
+	return (tid > 0 && mount_in(path, mnt_id, root, point, size)) ||
+	       mount_in("/proc/self/mountinfo", mnt_id, root, point, size);
 }
 
 /* The dentry's path in its filesystem ("/etc/ld.so.cache"), walking d_parent to the root. */
@@ -327,8 +340,8 @@ static int dentry_path(struct kobject_namer *n, uint64_t dentry, char *buf, size
 	return 0;
 }
 
-/* The path from the kernel's dentries, placed under its mount's mount point. */
-static bool from_dentries(struct kobject_namer *n, const struct file_id *id,
+/* The path from the kernel's dentries, placed under its mount's mount point (as @tid sees it). */
+static bool from_dentries(struct kobject_namer *n, pid_t tid, const struct file_id *id,
 			  struct kobject_what *out)
 {
 	char fs_path[PATH_MAX], root[PATH_MAX], point[PATH_MAX];
@@ -336,7 +349,7 @@ static bool from_dentries(struct kobject_namer *n, const struct file_id *id,
 
 	if (dentry_path(n, id->dentry, fs_path, sizeof(fs_path)) < 0)
 		return false;
-	if (!mount_of(id->mnt_id, root, point, sizeof(root))) {
+	if (!mount_of(tid, id->mnt_id, root, point, sizeof(root))) {
 		snprintf(out->why, sizeof(out->why), "a file of a kernel-internal filesystem "
 			 "(mount %d, inode %" PRIu64 ") no longer in the task's fd table", id->mnt_id,
 			 id->ino);
@@ -373,7 +386,7 @@ void kobject_namer__file(struct kobject_namer *n, uint64_t addr, pid_t pid, pid_
 	if (read_file_id(n, addr, &id, out->why, sizeof(out->why)) < 0)
 		return;
 	if (from_fd_table(tid, &id, out) || (tid != pid && from_fd_table(pid, &id, out)) ||
-	    from_maps(tid, &id, out) || from_dentries(n, &id, out))
+	    from_maps(tid, &id, out) || from_dentries(n, tid, &id, out))
 		return;
 	if (!out->why[0])
 		snprintf(out->why, sizeof(out->why), "no path: inode %" PRIu64 " of mount %d is in "

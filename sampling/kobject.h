@@ -10,16 +10,16 @@
  *    allocating task's fd table (/proc/TID/fdinfo/N; the path as readlink(/proc/TID/fd/N)
  *    gives it, which is the kernel's own d_path), else by device and inode against its mapped
  *    files (/proc/TID/maps).  A file in neither (closed and unmapped by then) is named from its
- *    dentries up to its mount's root and that mount's place in /proc/self/mountinfo.  The fd
- *    table is preferred: the kernel made that name, and the fd number says which of the
- *    task's files it is.
- *  - any object: its allocating call chain, from the kmem tracepoint sample's PERF_SAMPLE_CALLCHAIN
- *    (kernel frames from the allocation's call site on, symbolized from kallsyms; the first
- *    user frame symbolized from the mapped ELF file it falls in).
+ *    dentries up to its mount's root and that mount's place in the task's mount table
+ *    (/proc/TID/mountinfo, else ours).  The fd table is preferred: the kernel made that name,
+ *    and the fd number says which of the task's files it is.
+ *  - any object: its allocating call chain, from the kmem tracepoint sample's
+ *    PERF_SAMPLE_CALLCHAIN (kernel frames from the allocation's call site on, symbolized from
+ *    kallsyms; the first user frame symbolized from the mapped ELF file it falls in).
  *
- * The memory is read when the allocation record is handled, some milliseconds after it: an
- * object freed before that may already be another one (kobject_what.read_at says when, for
- * the caller to compare with the free).
+ * The memory is read when the allocation record is handled, soon after it: an object freed
+ * before that may already be another one (kobject_what.read_at says when, for the caller to
+ * compare with the free).
  *
  * Ownership: the namer borrows the code reader (which must hold the kernel's symbols and a
  * source of kernel bytes) and owns its offsets; a kobject_what is plain data.

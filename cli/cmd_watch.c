@@ -1280,9 +1280,8 @@ static void print_what(const struct kobject_what *w, uint64_t late)
 	char lt[32];
 
 	if (w->path[0] && late)
-		printf("# what: %s (%s) [read %s after its free: the memory may hold a later "
-		       "object by then]\n", w->path, w->how,
-		       duration_text(late / 1e9, lt, sizeof(lt)));
+		printf("# what: unknown: read %s after its free (the memory then held %s, %s)\n",
+		       duration_text(late / 1e9, lt, sizeof(lt)), w->path, w->how);
 	else if (w->path[0])
 		printf("# what: %s (%s)\n", w->path, w->how);
 	else if (w->why[0])
@@ -1498,7 +1497,7 @@ static void final_drain(struct watch_run *r)
 {
 	r->stopping = true;	/* an object allocated now would never get its breakpoints */
 	for (int i = 0; i < 64; i++)
-		if (watcher__drain(r->w, on_hit, on_alloc, r) == 0)
+		if (watcher__drain(r->w, on_hit, on_alloc, r) == 0 && !watcher__allocs_held(r->w))
 			break;
 }
 
@@ -1950,6 +1949,12 @@ static int object_found(struct watch_run *r)
 {
 	int rc;
 
+	/*
+	 * Named first (a few /proc reads), before the breakpoints (tens of ms to open on every
+	 * CPU), while a short-lived object still holds its memory; said once its free (or not)
+	 * shows whether the memory was still its own.
+	 */
+	name_object(r);
 	r->start_ns = now_ns();
 	/* from its allocation: what it met before the breakpoints went in was not seen */
 	r->life_from = r->alloc_time < r->start_ns ? r->alloc_time : r->start_ns;
@@ -1957,8 +1962,6 @@ static int object_found(struct watch_run *r)
 	rc = install_group(r);
 	if (rc)
 		return rc;
-	/* named now, said once its free (or not) shows whether the memory was still its own */
-	name_object(r);
 	if (!r->cfg.quiet)
 		fprintf(stderr, "lineup watch: %s at %#" PRIx64 " allocated by %s/%u, watching %zu "
 			"member%s\n", r->type_name, r->o.addr, r->alloc_comm, r->alloc_tid,
@@ -2010,7 +2013,13 @@ static int watch_loop(struct watch_run *r)
 			r->why = "the object was freed";
 			return 0;
 		}
-		if (r->o.addr && may_skip(r) && now_ns() >= r->alloc_time + SKIP_NS)
+		/*
+		 * Settled once every record up to SKIP_NS after the allocation was read and no
+		 * free was among them: not on the clock alone, or a loaded machine that kept us
+		 * from reading the free for a while would settle an object freed in time.
+		 */
+		if (r->o.addr && may_skip(r) &&
+		    watcher__allocs_complete(r->w) >= r->alloc_time + SKIP_NS)
 			settle(r);
 		if (reap_child(r, false)) {
 			/* Its exit closed the file: the free is in the buffers, read it too. */
@@ -2206,8 +2215,10 @@ static void end_workload(struct watch_run *r)
 		}
 		reap_child(r, false);
 	}
-	if (r->tracking && r->w)
-		watcher__drain(r->w, NULL, on_alloc, r);
+	/* the frees its exit made, every round of them */
+	for (int i = 0; r->tracking && r->w && i < 64; i++)
+		if (watcher__drain(r->w, NULL, on_alloc, r) == 0 && !watcher__allocs_held(r->w))
+			break;
 	workload__end(&r->wl);
 }
 

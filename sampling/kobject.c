@@ -409,6 +409,7 @@ static void kernel_frame(struct kobject_namer *n, uint64_t ip, char *buf, size_t
 
 struct user_map {
 	uint64_t ip;
+	uint64_t file_off;	/* @ip's offset in the mapped file */
 	struct code_reader *code;
 	const char *file;	/* the mapping's file, or NULL */
 	char name[PATH_MAX];
@@ -425,6 +426,7 @@ static int add_user_map(const struct rec_mmap *m, uint16_t misc, void *arg)
 			     sizeof(err));
 	snprintf(um->name, sizeof(um->name), "%s", m->filename);
 	um->file = um->name;
+	um->file_off = um->ip - m->start + m->pgoff;
 	return 1;
 }
 
@@ -443,8 +445,8 @@ static void user_frame(uint64_t ip, pid_t pid, char *buf, size_t size)
 	base = um.file ? strrchr(um.file, '/') + 1 : NULL;
 	if (f)
 		snprintf(buf, size, "%s+%#" PRIx64 " (%s)", f, ip - start, base);
-	else if (base)
-		snprintf(buf, size, "%#" PRIx64 " (%s)", ip, base);
+	else if (base)	/* a stripped library: where in the file, as addr2line takes it */
+		snprintf(buf, size, "%s+%#" PRIx64, base, um.file_off);
 	else
 		snprintf(buf, size, "%#" PRIx64, ip);
 	code_reader__delete(um.code);

@@ -73,8 +73,15 @@ struct watcher {
 
 	uint64_t lost, throttled;
 	pid_t self;
-	struct watch_alloc *pending;	/* one drain's allocation records, to sort by time */
+	struct watch_alloc *pending;	/* allocation records read, to sort by time */
 	size_t nr_pending, pending_cap;
+	/*
+	 * Rounds, as perf's FINISHED_ROUND: a record stamped before the previous read of the
+	 * buffers began is in them by now, whatever CPU wrote it; a later one may still be
+	 * preceded by one another CPU has not written yet, and waits for the next read.
+	 */
+	uint64_t read_start;		/* when the previous read began (CLOCK_MONOTONIC ns) */
+	uint64_t complete;		/* every record stamped before this was handed out */
 };
 
 static int silent(enum libperf_print_level level, const char *fmt, va_list ap)
@@ -409,6 +416,10 @@ int watcher__poll(struct watcher *w, int timeout_ms)
 {
 	int rc = 0;
 
+	/* records read and held for the next round: that round comes soon */
+	if (w->nr_pending && (timeout_ms < 0 || timeout_ms > 5))
+		timeout_ms = 5;
+
 	/* Two lists, two pollfd sets: poll the breakpoints (busy) briefly, then the rest. */
 	if (w->bp_list) {
 		rc = perf_evlist__poll(w->bp_list, w->tp_list ? 0 : timeout_ms);
@@ -422,6 +433,16 @@ int watcher__poll(struct watcher *w, int timeout_ms)
 	if (!w->bp_list && timeout_ms > 0)
 		usleep(timeout_ms * 1000);
 	return 0;
+}
+
+bool watcher__allocs_held(const struct watcher *w)
+{
+	return w->nr_pending > 0;
+}
+
+uint64_t watcher__allocs_complete(const struct watcher *w)
+{
+	return w->complete;
 }
 
 uint64_t watcher__lost(const struct watcher *w)
@@ -608,18 +629,25 @@ static int drain_list(struct watcher *w, struct perf_evlist *list,
 int watcher__drain(struct watcher *w, int (*on_hit)(const struct watch_hit *hit, void *arg),
 		   int (*on_alloc)(const struct watch_alloc *a, void *arg), void *arg)
 {
+	uint64_t limit = w->read_start;
 	int ret = 0;
 	size_t i;
 
-	/* Allocations first, in time order across CPUs: a free must be seen before the hits
-	 * that come after it are trusted. */
-	if (w->tp_list && !w->nr_pending)
+	/* Allocations first, in time order across CPUs (up to the round's limit): a free must
+	 * be seen before the hits that come after it are trusted. */
+	if (w->tp_list) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		w->read_start = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 		drain_list(w, w->tp_list, NULL, arg);
+	}
 	if (w->nr_pending > 1)
 		qsort(w->pending, w->nr_pending, sizeof(*w->pending), alloc_time_cmp);
-	for (i = 0; !ret && i < w->nr_pending; i++)
+	for (i = 0; !ret && i < w->nr_pending && w->pending[i].time < limit; i++)
 		if (on_alloc)
 			ret = on_alloc(&w->pending[i], arg);
+	w->complete = i < w->nr_pending && w->pending[i].time < limit ? w->pending[i].time : limit;
 	/* What was not handed out stays for the next drain. */
 	if (i) {
 		memmove(w->pending, w->pending + i, (w->nr_pending - i) * sizeof(*w->pending));

@@ -152,13 +152,22 @@ void watcher__clear_points(struct watcher *w);
 int watcher__poll(struct watcher *w, int timeout_ms);
 
 /*
- * Read everything buffered: each hit to @on_hit, each allocation record to @on_alloc (either
- * may be NULL).  A callback returning non-zero stops the drain early and that value is
+ * Read everything buffered: each hit to @on_hit, each allocation record of the round to
+ * @on_alloc (either may be NULL; see watcher__allocs_held).  A callback returning non-zero stops the drain early and that value is
  * returned; the unread records stay for the next drain.  Returns 0 otherwise.  Lost records
  * are counted (watcher__lost).
  */
 int watcher__drain(struct watcher *w, int (*on_hit)(const struct watch_hit *hit, void *arg),
 		   int (*on_alloc)(const struct watch_alloc *a, void *arg), void *arg);
+
+/*
+ * Allocation records are handed out in rounds (perf's FINISHED_ROUND): those stamped before
+ * the previous drain began, when no CPU can still be writing an earlier one.  Whether some
+ * are read and held for the next drain, and the time before which every record has been
+ * handed out (an object not freed before that time outlived it).
+ */
+bool watcher__allocs_held(const struct watcher *w);
+uint64_t watcher__allocs_complete(const struct watcher *w);
 
 /* Records the kernel dropped (PERF_RECORD_LOST) and throttle events, since the start. */
 uint64_t watcher__lost(const struct watcher *w);

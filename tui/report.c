@@ -55,6 +55,7 @@ struct struct_suggestion {
  */
 struct report_structs {
 	int state;			/* 0: not read yet, 1: read, -1: could not be (err) */
+	bool ran;			/* suggest_load__run was called: sl to release */
 	char err[4096];
 	struct suggest_load_opts o;
 	struct suggest_load sl;
@@ -404,6 +405,7 @@ static bool structs_load(struct report_browser *rb, struct browser *b)
 	rs->o = *r->structs;
 	rs->o.say = structs_say;
 	rs->o.say_ctx = rs;
+	rs->ran = true;
 	if (suggest_load__run(&rs->sl, &rs->o, rs->err, sizeof(rs->err)) < 0)
 		return false;
 	strbuf__reset(&b->message);
@@ -431,7 +433,7 @@ static void structs_release(struct report_structs *rs)
 	free(rs->by_addr);
 	free(rs->recording);
 	strbuf__release(&rs->said);
-	if (rs->state)
+	if (rs->ran)
 		suggest_load__release(&rs->sl);
 }
 

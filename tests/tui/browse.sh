@@ -80,32 +80,32 @@ Enter: the suggested layout beside this one
                                                              5/12  ?:help q:back
 EOF
 tui_capture >heat.screen
-tui_keys Enter
-tui_screen "its suggestion, one above the other at 80 columns" <<EOF
+tui_keys Enter Tab
+tui_screen "its suggestion, one above the other at 80 columns (Tab: at the layouts)" <<EOF
 struct stats ($T/prog.c)
-What it does
-struct stats: new layout, predicted 2 -> 0 modeled line transfers (-100%), 60 ->
-  from s.data (115 samples, 110 attributed): 110 accesses of 1 instance
-  size 32 -> 128 bytes (+96), 1 -> 2 cache lines, holes and padding 0 -> 96 byte
-  groups:
-    stats_write (written, starts a line): hits, misses
-      written by tid 11 (50 writes)
-    stats_read_mostly (read-mostly, starts a line): limit, flags
-      read by tid 10 (60 loads, 60 HITM), never written
-  modeled line transfers per cache line:
-    before: line 0 (+0): 2 [60 HITM measured]
-    after:  line 0 (+0): 0 [0 HITM stay]; line 1 (+64): 0 [0 HITM stay]
-  (transfers: the recorded accesses replayed in time order through the coherence
-   one core per thread, instances line-aligned; HITMs: the recorded HITM samples
-   on the new lines, kept where another thread writes the line,
-   as often as the line's writer changed between sampled writes)
-
 Current layout (measured)
 struct stats {
         /* line 0 (+0): 60 HITM measured, 2 transfers */
         long int                   hits;                 /*     0     8 */ stats
         long int                   limit;                /*     8     8 */ stats
-                                                             1/98  ?:help q:back
+        long int                   flags;                /*    16     8 */ stats
+        long int                   misses;               /*    24     8 */ stats
+
+        /* size: 32, cachelines: 1, members: 4 */
+        /* last cacheline: 32 bytes */
+};
+
+Proposed layout (predicted)
+struct stats {
+        /* line 0 (+0): 0 HITM predicted, 0 transfers */
+        long int                   hits;                 /*     0     8 */ stats
+        long int                   misses;               /*     8     8 */ stats
+
+        /* XXX 48 bytes hole, try to pack */
+
+        /* --- cacheline 1 boundary (64 bytes) --- */ predicted: 0 transfers
+        /* line 1 (+64): 0 HITM predicted, 0 transfers */
+                                                            18/98  ?:help q:back
 EOF
 tui_keys Escape
 tui_screen "Esc: back to the heat map" <heat.screen
@@ -142,26 +142,9 @@ tui_restored
 
 # -- at 200x60: the layouts side by side, each cache line level on both sides; w -------------
 TUI_LINES= TUI_COLUMNS= tui_start 200 60 "$LINEUP" report -i s.data
-tui_keys Enter l Enter
-tui_screen "the layouts side by side, aligned on the cache lines" <<EOF
+tui_keys Enter l Enter Tab
+tui_screen "the layouts side by side, aligned on the cache lines (Tab: at them)" <<EOF
 struct stats ($T/prog.c)
-What it does
-struct stats: new layout, predicted 2 -> 0 modeled line transfers (-100%), 60 -> 0 HITM samples
-  from s.data (115 samples, 110 attributed): 110 accesses of 1 instance
-  size 32 -> 128 bytes (+96), 1 -> 2 cache lines, holes and padding 0 -> 96 bytes, alignment 8 -> 64
-  groups:
-    stats_write (written, starts a line): hits, misses
-      written by tid 11 (50 writes)
-    stats_read_mostly (read-mostly, starts a line): limit, flags
-      read by tid 10 (60 loads, 60 HITM), never written
-  modeled line transfers per cache line:
-    before: line 0 (+0): 2 [60 HITM measured]
-    after:  line 0 (+0): 0 [0 HITM stay]; line 1 (+64): 0 [0 HITM stay]
-  (transfers: the recorded accesses replayed in time order through the coherence model,
-   one core per thread, instances line-aligned; HITMs: the recorded HITM samples re-bucketed
-   on the new lines, kept where another thread writes the line,
-   as often as the line's writer changed between sampled writes)
-
 Current layout (measured)                                                                          | Proposed layout (predicted)
 struct stats {                                                                                     | struct stats {
         /* line 0 (+0): 60 HITM measured, 2 transfers */                                           |         /* line 0 (+0): 0 HITM predicted, 0 transfers */
@@ -203,7 +186,24 @@ Patch
 @@ -1,10 +1,28 @@
  /* Counters written by one thread beside fields another thread only reads. */
 +/*
-                                                                                                                                                                                     1/86  ?:help q:back
++ * Cache-line layout (lineup suggest, from s.data (115 samples, 110 attributed)):
++ * members written by the same threads share a line; members that are only
++ * read sit on a line that no write invalidates.
++ *   stats_write: hits, misses -- written by 1 thread; hot writer writer+0x4 prog.c:18
++ *   stats_read_mostly: limit, flags -- read by 1 thread, never written
++ * Add a member to the group whose threads use it the same way.
++ */
+ struct stats {
+        long hits;
+-       long limit;
+-       long flags;
+        long misses;
++       long limit __attribute__((aligned(64)));
++       long flags;
+ };
++
++/* Keep the cache-line groups of struct stats (see the comment above it). */
+                                                                                                                                                                                    18/86  ?:help q:back
 EOF
 echo "not a patch" >layout.patch
 tui_keys w Enter

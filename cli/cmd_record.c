@@ -81,7 +81,9 @@ static const struct cli_option record_options[] = {
 	  "accesses, handing one baton around, so that they interleave whatever the scheduler "
 	  "does: on a busy machine, or one with fewer CPUs than threads, where they would "
 	  "otherwise run at different times and show no contention (100 is a good value; "
-	  "slower: they no longer run at the same time)" },
+	  "slower: they no longer run at the same time; with the sampled windows, the periods "
+	  "estimated from CPU time count the waits for the baton as work: --sim-exact for "
+	  "exact counts)" },
 	CLI_OPTION_END
 };
 

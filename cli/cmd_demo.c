@@ -301,8 +301,11 @@ static int demo_record(struct demo *d, const char *prog, const char *data, unsig
 
 		snprintf(nturns, sizeof(nturns), "%u", *turns);
 		if (*turns) {
+			/* every access modeled: taking turns inside the sampled windows, a busy
+			 * machine leaves a handful of handoffs per window */
 			rec[n++] = "--sim-turns";
 			rec[n++] = nturns;
+			rec[n++] = "--sim-exact";
 		}
 		rec[n++] = "-o";
 		rec[n++] = (char *)data;
@@ -312,8 +315,9 @@ static int demo_record(struct demo *d, const char *prog, const char *data, unsig
 		rec[n++] = "2";
 		rec[n] = NULL;
 		strbuf__reset(&d->what);
-		strbuf__addf(&d->what, "lineup record --sim%s%s -o %s -- ./%s %s 2",
-			     *turns ? " --sim-turns " : "", *turns ? nturns : "", data, prog, d->iters);
+		strbuf__addf(&d->what, "lineup record --sim%s%s%s -o %s -- ./%s %s 2",
+			     *turns ? " --sim-turns " : "", *turns ? nturns : "",
+			     *turns ? " --sim-exact" : "", data, prog, d->iters);
 		rc = run(d->what.buf, d->dir, rec, NULL, d->devnull);
 		if (rc)
 			return rc;

@@ -35,14 +35,13 @@
 #include "analyzer/suggest_text.h"
 #include "analyzer/u64map.h"
 #include "cli/command.h"
-#include "dwarf/layout.h"
+#include "pipeline/suggest_verify.h"
 #include "sampling/event.h"
 #include "sampling/fields_attr.h"
 #include "sampling/fields_load.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
 #include "sampling/suggest_load.h"
-#include "sampling/workload.h"
 #include "tui/tui.h"
 #include "util/file.h"
 #include "util/strbuf.h"
@@ -113,7 +112,8 @@ static const struct cli_option suggest_options[] = {
 	  "write a net_cachelines-style table of the members' use (reStructuredText; '-': stdout)" },
 	{ OPT_VERIFY, 0, "verify", NULL,
 	  "apply the patch to a copy of the source, compile it, and check every member's offset "
-	  "against the prediction (exit 1 on the first difference)" },
+	  "against the prediction (exit 1 on the first difference, or when nothing could be "
+	  "checked).  It runs " SUGGEST_VERIFY_RUNS },
 	{ OPT_CC, 0, "cc", "COMPILER", "the compiler for --verify (default: $CC, else cc)" },
 	{ OPT_CFLAGS, 0, "cflags", "FLAGS", "more flags for --verify's compile (-I, -D ...)" },
 	{ OPT_LIMIT, 'N', "limit", "N", "without -C: at most N structs (default 3)" },
@@ -150,6 +150,7 @@ struct suggest_ctx {
 	struct suggest_opts *o;
 	struct suggest_load_opts lo;
 	struct suggest_load sl;
+	struct suggest_verify *vreq, *valloc;	/* --verify: per request, per allocation */
 };
 
 static int parse_growth(struct suggest_opts *o, const char *arg)
@@ -506,9 +507,20 @@ static void print_align(struct suggest_ctx *c, const struct suggest_patch *p, st
 			else
 				strbuf__addf(out, "  patch: the allocation at %s made line-aligned\n",
 					     x->where);
+			if (c->valloc && c->valloc[k].done)
+				strbuf__addf(out, "  verify: %s: %s\n",
+					     c->valloc[k].ok ? "ok" : "FAILED", c->valloc[k].detail);
 		}
 		strbuf__addf(out, "\n");
 	}
+}
+
+static void json_verify(struct strbuf *out, const struct suggest_verify *v)
+{
+	strbuf__addf(out, ", \"verify\": {\"ok\": %s, \"skipped\": %s", v->ok ? "true" : "false",
+		     v->skipped ? "true" : "false");
+	json_str(out, "detail", v->detail, true);
+	strbuf__addf(out, "}");
 }
 
 static void json_align(struct suggest_ctx *c, const struct suggest_patch *p, struct strbuf *out)
@@ -539,6 +551,8 @@ static void json_align(struct suggest_ctx *c, const struct suggest_patch *p, str
 			if (p->allocs[k].af == af) {
 				json_str(out, "allocation", p->allocs[k].where, true);
 				json_str(out, "allocation_patch_refused", p->allocs[k].message, true);
+				if (c->valloc && c->valloc[k].done)
+					json_verify(out, &c->valloc[k]);
 			}
 		strbuf__addf(out, "}");
 	}
@@ -579,209 +593,79 @@ static int write_out(const char *path, const char *text)
 	return 0;
 }
 
-/* ---- --verify: the compiler's layout of the patched source ---- */
+/* ---- --verify ---- */
 
-static int mkdirs_for(const char *file)
+/* A destination of --patch or --doc, before any work: 0, or an exit code after saying why. */
+static int check_out(const char *path)
 {
-	char *d = xstrdup(file);
-	int rc = 0;
+	struct stat st;
 
-	for (char *s = strchr(d + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		if (mkdir(d, 0700) < 0 && errno != EEXIST)
-			rc = -errno;
-		*s = '/';
+	if (!strcmp(path, "-") || lstat(path, &st) < 0)
+		return 0;	/* a missing file is made; other errors said when it is written */
+	if (S_ISLNK(st.st_mode)) {
+		cli__error("%s: a symbolic link: not written through (name the file itself)", path);
+		return EXIT_USAGE;
 	}
-	free(d);
-	return rc;
+	if (!S_ISREG(st.st_mode)) {
+		cli__error("%s: not a regular file: not written", path);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
-/* Run argv, its output into @log; 0 when it exited 0, 1 when not, -errno. */
-static int run_compiler(char *const *argv, const char *log)
+/* Each struct and allocation of the patch compiled (pipeline/suggest_verify.h): whether one
+ * check failed. */
+static bool verify(struct suggest_ctx *c, struct suggest_patch *p)
 {
-	struct workload w = WORKLOAD_INIT;
-	struct workload_opts o;
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), rc;
+	struct suggest_verify_opts vo = { .cc = c->o->cc, .cflags = c->o->cflags };
+	char warn[PATH_MAX + 128] = "";
+	bool failed = false;
 
-	if (fd < 0)
-		return -errno;
-	workload_opts__init(&o, argv);
-	o.stdio[1] = o.stdio[2] = fd;
-	rc = workload__prepare(&w, &o);
-	if (rc < 0 && w.err) {
-		char msg[PATH_MAX + 64];
-
-		/* said in the log, which the caller shows */
-		dprintf(fd, "%s\n", workload__strerror(&w, msg, sizeof(msg)));
-		rc = 1;
-	} else if (!rc) {
-		rc = workload__wait(&w, true, NULL);
-		rc = rc < 0 ? rc : WIFEXITED(w.status) && !WEXITSTATUS(w.status) ? 0 : 1;
-	}
-	workload__end(&w);
-	close(fd);
-	return rc;
-}
-
-/* The first difference between the built layout and the compiled one, into @why. */
-static bool same_layout(const struct layout_type *want, const struct layout_type *got, char *why,
-			size_t len)
-{
-	if (want->size != got->size) {
-		snprintf(why, len, "size %" PRIu64 " predicted, %" PRIu64 " compiled", want->size,
-			 got->size);
+	c->vreq = xcalloc(p->nr_reqs + 1, sizeof(*c->vreq));
+	c->valloc = xcalloc(p->nr_allocs + 1, sizeof(*c->valloc));
+	if (!p->nr_files)
 		return false;
-	}
-	for (uint32_t i = 0; i < want->nr_members; i++) {
-		const struct layout_member *w = &want->members[i];
-		const struct layout_member *g = w->name ? layout__find_member(got, w->name) :
-				       i < got->nr_members ? &got->members[i] : NULL;
-
-		if (!g) {
-			snprintf(why, len, "member %s missing from the compiled struct",
-				 w->name ? w->name : "(anonymous)");
-			return false;
-		}
-		if (g->offset != w->offset || g->size != w->size || g->bit_offset != w->bit_offset ||
-		    g->bit_size != w->bit_size) {
-			snprintf(why, len, "%s at offset %" PRIu64 " (bit %u) size %" PRIu64
-				 " predicted, at %" PRIu64 " (bit %u) size %" PRIu64 " compiled",
-				 w->name ? w->name : "(anonymous)", w->offset, w->bit_offset, w->size,
-				 g->offset, g->bit_offset, g->size);
-			return false;
-		}
-	}
-	return true;
+	suggest_verify__run(p, &vo, c->vreq, c->valloc, warn, sizeof(warn));
+	if (*warn)
+		fprintf(stderr, "lineup suggest: warning: %s\n", warn);
+	for (unsigned int i = 0; i < p->nr_reqs; i++)
+		failed |= c->vreq[i].done && !c->vreq[i].ok && !c->vreq[i].skipped;
+	for (unsigned int k = 0; k < p->nr_allocs; k++)
+		failed |= c->valloc[k].done && !c->valloc[k].ok;
+	return failed;
 }
 
-struct verify_result {
-	bool done, ok, skipped;
-	char detail[512];
-};
-
-static void verify_one(struct suggest_ctx *c, struct suggest_patch *p, unsigned int i,
-		       struct verify_result *vr)
+/* Whether --verify checked anything (a kernel source's "not checked" counts: it is said). */
+static bool verified_any(const struct suggest_ctx *c, const struct suggest_patch *p)
 {
-	const struct srcpatch_request *rq = &p->reqs[i];
-	struct suggest_target *t = p->req_target[i];
-	char tmpl[] = "/tmp/lineup-verify.XXXXXX";
-	char *dir = mkdtemp(tmpl);
-	char *src = NULL, *probe = NULL, *obj = NULL, *log = NULL, *inc = NULL, *inc2 = NULL;
-	char *orig_dir = NULL, *cflags = NULL, *argv[64];
-	int argc = 0;
+	for (unsigned int i = 0; c->vreq && i < p->nr_reqs; i++)
+		if (c->vreq[i].done)
+			return true;
+	for (unsigned int k = 0; c->valloc && k < p->nr_allocs; k++)
+		if (c->valloc[k].done)
+			return true;
+	return false;
+}
 
-	vr->done = true;
-	if (rq->style == SRCPATCH_KERNEL_GROUPS || rq->style == SRCPATCH_KERNEL_ALIGNED) {
-		/* a kernel header compiles only inside Kbuild, with the tree's config */
-		snprintf(vr->detail, sizeof(vr->detail), "not checked: %s is a kernel source, "
-			 "which compiles only inside Kbuild: apply the patch to a copy of the tree "
-			 "(or of the installed linux-headers), build a module that uses the struct "
-			 "against it, and compare `lineup layout -C %s MODULE.ko` with the offsets "
-			 "above", p->files[rq->file].path, rq->name);
-		vr->skipped = true;
-		if (dir)
-			rmdir(dir);
-		return;
-	}
-	if (!dir) {
-		snprintf(vr->detail, sizeof(vr->detail), "mkdtemp: %s", strerror(errno));
-		return;
-	}
-	src = xasprintf("%s/%s", dir, p->files[rq->file].path);
-	obj = xasprintf("%s/verify.o", dir);
-	log = xasprintf("%s/cc.log", dir);
-	orig_dir = xstrdup(p->paths[rq->file]);
-	if (strrchr(orig_dir, '/'))
-		*strrchr(orig_dir, '/') = '\0';
-	else
-		strcpy(orig_dir, ".");
-	if (mkdirs_for(src) < 0 ||
-	    write_out(src, p->sp->texts[rq->file]) != 0) {
-		snprintf(vr->detail, sizeof(vr->detail), "could not write %s", src);
-		goto out;
-	}
-	const char *cc = c->o->cc ? c->o->cc : getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
-	size_t n = strlen(src);
-	bool header = !(n > 2 && !strcmp(src + n - 2, ".c"));
+/* The selected structs with a layout that the patch does not hold, "a, b" to free, or NULL. */
+static char *missing_structs(const struct suggest_ctx *c, const struct suggest_patch *p)
+{
+	struct strbuf sb = STRBUF_INIT;
 
-	argv[argc++] = (char *)cc;
-	argv[argc++] = "-g";
-	argv[argc++] = "-c";
-	argv[argc++] = "-o";
-	argv[argc++] = obj;
-	inc = xasprintf("-I%s", orig_dir);
-	if (header) {
-		/* a unit that uses the struct, including the patched header */
-		const struct layout_type *ty = t->flat->type;
-		char *text;
+	for (size_t k = 0; k < c->sl.ts.nr; k++) {
+		const struct suggest_target *t = &c->sl.ts.v[k];
+		bool in = false;
 
-		probe = xasprintf("%s/lineup-verify.c", dir);
-		text = xasprintf("#include \"%s\"\n%s%s lineup_verify_probe;\n", src,
-				 ty->name ? "struct " : "", ty->name ? ty->name : ty->typedef_name);
-		write_out(probe, text);
-		free(text);
-		inc2 = xasprintf("-I%s", dir);
-		argv[argc++] = probe;
-		argv[argc++] = inc2;
-	} else {
-		argv[argc++] = src;
+		if (!t->selected || !t->planned || t->res.status != SUGGEST_OK)
+			continue;
+		for (unsigned int i = 0; i < p->nr_reqs && !in; i++)
+			in = p->req_target[i] == t && p->sp && !p->sp->outcomes[i].error;
+		if (!in)
+			strbuf__addf(&sb, "%s%s", sb.len ? ", " : "", t->flat->name);
 	}
-	argv[argc++] = inc;
-	if (c->o->cflags) {
-		cflags = xstrdup(c->o->cflags);
-		for (char *s = strtok(cflags, " \t"); s && argc < 62; s = strtok(NULL, " \t"))
-			argv[argc++] = s;
-	}
-	argv[argc] = NULL;
-	if (run_compiler(argv, log) != 0) {
-		char err[128];
-		char *msg = file__read_text(log, err, sizeof(err));
-
-		snprintf(vr->detail, sizeof(vr->detail), "%s could not compile the patched %s%s%.300s",
-			 cc, p->files[rq->file].path, msg ? ":\n" : "", msg ? msg : "");
-		free(msg);
-		goto out;
-	}
-	struct layout_source *ls;
-	const struct layout_type *got;
-	char err[512];
-
-	if (layout_source__open(&ls, obj, 0, err, sizeof(err)) < 0) {
-		snprintf(vr->detail, sizeof(vr->detail), "%s", err);
-		goto out;
-	}
-	if (layout_source__find(ls, rq->name, &got, err, sizeof(err)) != 0) {
-		snprintf(vr->detail, sizeof(vr->detail), "the compiled unit has no %s", rq->name);
-	} else {
-		vr->ok = same_layout(t->built, got, vr->detail, sizeof(vr->detail));
-		if (vr->ok)
-			snprintf(vr->detail, sizeof(vr->detail), "%s compiled the patched %s: every "
-				 "member at its predicted offset, size %" PRIu64, cc,
-				 p->files[rq->file].path, got->size);
-	}
-	layout_source__delete(ls);
-out:
-	unlink(obj);
-	unlink(log);
-	if (probe)
-		unlink(probe);
-	if (src) {
-		unlink(src);
-		/* the directories made for it, innermost first */
-		for (char *s = strrchr(src, '/'); s && s > src + strlen(dir); s = strrchr(src, '/')) {
-			*s = '\0';
-			rmdir(src);
-		}
-	}
-	rmdir(dir);
-	free(src);
-	free(probe);
-	free(obj);
-	free(log);
-	free(inc);
-	free(inc2);
-	free(orig_dir);
-	free(cflags);
+	if (sb.len)
+		strbuf__addf(&sb, " (see above)");
+	return sb.buf;
 }
 
 /* ---- the command ---- */
@@ -864,7 +748,6 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 				  .style = -1 };
 	struct suggest_ctx c = { .o = &o };
 	struct suggest_patch patch = { 0 };
-	struct verify_result *vr = NULL;
 	struct strbuf out = STRBUF_INIT;
 	int rc, first = cli__parse(cmd, argc, argv, suggest_option, &o, &rc);
 	bool any_ok = false, verify_failed = false, any_align = false;
@@ -885,6 +768,9 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 		return cli__usage_error(cmd, "unexpected argument '%s'", argv[first]);
 	if (o.verify && o.patch && !strcmp(o.patch, "-") && o.format == FMT_JSON)
 		return cli__usage_error(cmd, "--patch - and --json both write to stdout");
+	/* the destinations before the work: a link or a directory there is refused at once */
+	if ((o.patch && (rc = check_out(o.patch))) || (o.doc && (rc = check_out(o.doc))))
+		return rc;
 	rc = open_recording(&c);
 	if (rc)
 		goto out;
@@ -934,14 +820,8 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 			goto out;
 		}
 	}
-	if (o.verify && patch.sp) {
-		vr = xcalloc(patch.nr_reqs + 1, sizeof(*vr));
-		for (unsigned int i = 0; i < patch.nr_reqs; i++)
-			if (!patch.sp->outcomes[i].error) {
-				verify_one(&c, &patch, i, &vr[i]);
-				verify_failed |= !vr[i].ok && !vr[i].skipped;
-			}
-	}
+	if (o.verify)
+		verify_failed = verify(&c, &patch);
 	/* the report: --patch - keeps stdout for the diff */
 	FILE *rep = o.patch && !strcmp(o.patch, "-") ? stderr : stdout;
 
@@ -968,14 +848,8 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 			if (t->planned) {
 				if (req >= 0 && !patch.sp->outcomes[req].error)
 					json_str(&out, "patch", patch.diff, true);
-				if (vr && req >= 0 && vr[req].done) {
-					strbuf__addf(&out, ", \"verify\": {\"ok\": %s, "
-							   "\"skipped\": %s",
-						     vr[req].ok ? "true" : "false",
-						     vr[req].skipped ? "true" : "false");
-					json_str(&out, "detail", vr[req].detail, true);
-					strbuf__addf(&out, "}");
-				}
+				if (c.vreq && req >= 0 && c.vreq[req].done)
+					json_verify(&out, &c.vreq[req]);
 				strbuf__addf(&out, "}");
 			}
 		} else {
@@ -993,10 +867,10 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 				strbuf__addf(&out, "\nlayout comment:\n");
 				suggest__comment(&t->res, &nm, &out);
 			}
-			if (vr && req >= 0 && vr[req].done)
+			if (c.vreq && req >= 0 && c.vreq[req].done)
 				strbuf__addf(&out, "\nverify: %s: %s\n",
-					     vr[req].ok ? "ok" : vr[req].skipped ? "skipped" : "FAILED",
-					     vr[req].detail);
+					     c.vreq[req].ok ? "ok" : c.vreq[req].skipped ? "skipped" :
+					     "FAILED", c.vreq[req].detail);
 		}
 		if (o.doc && t->res.status == SUGGEST_OK) {
 			struct strbuf doc = STRBUF_INIT;
@@ -1013,19 +887,35 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 		json_align(&c, &patch, &out);
 		strbuf__addf(&out, "}\n");
 	}
+	if (o.verify && !verified_any(&c, &patch)) {
+		if (o.format != FMT_JSON)
+			strbuf__addf(&out, "\nverify: not checked: %s\n", patch.diff && *patch.diff ?
+				     "no struct or allocation of the patch could be compiled" :
+				     "there is no patch to check (see above)");
+		verify_failed = true;
+	}
 	fputs(out.buf ? out.buf : "", rep);
 	if (o.patch && patch.diff && *patch.diff) {
+		char *missing = missing_structs(&c, &patch);
+		const char *lacks = missing ? ": incomplete, it lacks " : "";
+
 		if (write_out(o.patch, patch.diff))
 			prc = EXIT_USAGE;
 		else if (strcmp(o.patch, "-") && o.format == FMT_JSON)
-			fprintf(stderr, "lineup suggest: wrote %s\n", o.patch);
+			fprintf(stderr, "lineup suggest: wrote %s%s%s\n", o.patch, lacks,
+				missing ? missing : "");
 		else if (strcmp(o.patch, "-"))
-			fprintf(rep, "\nwrote %s\n", o.patch);
+			fprintf(rep, "\nwrote %s%s%s\n", o.patch, lacks, missing ? missing : "");
+		else if (missing)
+			fprintf(stderr, "lineup suggest: the patch is incomplete: it lacks %s\n",
+				missing);
+		free(missing);
 	}
 	free(recording);
 	rc = prc ? prc : verify_failed ? EXIT_NOTHING : any_ok || any_align ? EXIT_OK : EXIT_NOTHING;
 out:
-	free(vr);
+	free(c.vreq);
+	free(c.valloc);
 	strbuf__release(&out);
 	suggest_patch__release(&patch);
 	suggest_load__release(&c.sl);

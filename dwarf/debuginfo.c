@@ -202,6 +202,13 @@ static int find_in_path(const char *file_name, const char *link, bool alt,
 			goto out;
 		link = own = xasprintf("%s.debug", base);
 	}
+	/*
+	 * A .gnu_debuglink is a file name (gdb's rule); one with a '/' comes from a crafted
+	 * binary that would have us read elsewhere.  (An alt link may be a path: dwz writes
+	 * "../../.dwz/NAME"; it must match the build-id it is given.)
+	 */
+	if (!alt && strchr(link, '/'))
+		goto out;
 	fd = try_debug_file(dir, NULL, link, w, name);
 	if (fd < 0 && alt)
 		fd = try_debug_file(dir, ".dwz", strrchr(link, '/') ? strrchr(link, '/') + 1 : link,
@@ -377,7 +384,10 @@ static void describe_search(Dwfl_Module *mod, const char *path, struct strbuf *s
 	} else {
 		strbuf__addf(sb, "; no build-id note");
 	}
-	if (link)
+	if (link && strchr(link, '/'))
+		strbuf__addf(sb, "; .gnu_debuglink '%s': a path, not a file name: not followed (debug "
+			     "info names no place to read)", link);
+	else if (link)
 		strbuf__addf(sb, "; .gnu_debuglink '%s': not in %s/, %s/.debug/ nor /usr/lib/debug%s%s/",
 			     link, dir, dir, dir[0] == '/' || !*dir ? "" : "/", dir);
 	else

@@ -191,20 +191,45 @@ static char *find_source(const char *decl_file, const char *root)
 	return is_file(decl_file) ? xstrdup(decl_file) : NULL;
 }
 
-/* @path relative to @root (or the current directory), for the patch's a/ and b/ names. */
+/*
+ * @path relative to @root (or the current directory), for the patch's a/ and b/ names; a file
+ * outside it by its real path (no "..", no link) without the leading '/'.
+ */
 static char *patch_name(const char *path, const char *root)
 {
 	char rbuf[PATH_MAX], pbuf[PATH_MAX];
 
-	if (realpath(root ? root : ".", rbuf) && realpath(path, pbuf)) {
-		size_t n = strlen(rbuf);
+	if (realpath(path, pbuf)) {
+		size_t n = realpath(root ? root : ".", rbuf) ? strlen(rbuf) : 0;
 
-		if (!strncmp(pbuf, rbuf, n) && pbuf[n] == '/')
+		if (n && !strncmp(pbuf, rbuf, n) && pbuf[n] == '/')
 			return xstrdup(pbuf + n + 1);
+		path = pbuf;
 	}
 	while (*path == '/')
 		path++;
 	return xstrdup(path);
+}
+
+/*
+ * find_source, and a word when what the debug info names lies outside the tree the user
+ * named (--source-root, else the current directory): paths in debug info are untrusted.
+ */
+static char *find_source_said(struct suggest_load *sl, const char *decl_file)
+{
+	const char *root = sl->o->source_root;
+	char *path = find_source(decl_file, root);
+	char rbuf[PATH_MAX], pbuf[PATH_MAX];
+
+	if (!path || !realpath(path, pbuf))
+		return path;
+	size_t n = realpath(root ? root : ".", rbuf) ? strlen(rbuf) : 0;
+
+	if (!n || strncmp(pbuf, rbuf, n) || (pbuf[n] != '/' && !(n == 1 && *rbuf == '/')))
+		say(sl, true, "reading %s outside %s%s%s, from the binary's debug info (%s)", pbuf,
+		    root ? "--source-root (" : "the current directory", root ? root : "",
+		    root ? ")" : "", decl_file);
+	return path;
 }
 
 /*
@@ -461,7 +486,7 @@ static void alloc_fix_add(struct suggest_patch *p, const struct align_finding *a
 			  char *message)
 {
 	p->allocs = xrealloc(p->allocs, (p->nr_allocs + 1) * sizeof(*p->allocs));
-	p->allocs[p->nr_allocs++] = (struct suggest_alloc_fix){ af, where, message };
+	p->allocs[p->nr_allocs++] = (struct suggest_alloc_fix){ af, where, message, -1 };
 }
 
 /*
@@ -495,7 +520,7 @@ static int make_alloc_fixes(struct suggest_load *sl, struct suggest_patch *p)
 							      af->first));
 			continue;
 		}
-		if (!(path = find_source(file, sl->o->source_root))) {
+		if (!(path = find_source_said(sl, file))) {
 			alloc_fix_add(p, af, where, xasprintf("%s not found%s%s", file,
 							      sl->o->source_root ? " under " : "",
 							      sl->o->source_root ? sl->o->source_root : ""));
@@ -517,9 +542,15 @@ static int make_alloc_fixes(struct suggest_load *sl, struct suggest_patch *p)
 		free((char *)p->files[f].text);
 		p->files[f].text = fixed;
 		alloc_fix_add(p, af, where, NULL);
+		p->allocs[p->nr_allocs - 1].file = (int)f;
 		rc = 0;
 	}
 	return rc;
+}
+
+const char *suggest_patch__text(const struct suggest_patch *p, unsigned int f)
+{
+	return p->sp && f < p->sp->nr_texts ? p->sp->texts[f] : p->files[f].text;
 }
 
 /* The one diff: each file as read against its final text. */
@@ -528,8 +559,7 @@ static void patch_diff(struct suggest_patch *p)
 	struct strbuf sb = STRBUF_INIT;
 
 	for (unsigned int i = 0; i < p->nr_files; i++)
-		srcpatch__diff(&sb, p->files[i].path, p->orig[i],
-			       p->sp && i < p->sp->nr_texts ? p->sp->texts[i] : p->files[i].text);
+		srcpatch__diff(&sb, p->files[i].path, p->orig[i], suggest_patch__text(p, i));
 	p->diff = sb.buf ? sb.buf : xstrdup("");
 }
 
@@ -546,7 +576,7 @@ static int make_patch(struct suggest_load *sl, struct suggest_patch *p, const ch
 
 		if (!t->selected || !ty || t->res.status != SUGGEST_OK)
 			continue;
-		char *path = find_source(ty->decl_file, o->source_root);
+		char *path = find_source_said(sl, ty->decl_file);
 
 		if (!path && !ty->decl_file && o->source_root && ty->name)
 			path = find_source_by_name(o->source_root, ty->name);

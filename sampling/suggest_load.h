@@ -116,6 +116,7 @@ struct suggest_alloc_fix {
 	const struct align_finding *af;
 	char *where;		/* "file.c:42" */
 	char *message;		/* why not, or NULL when rewritten */
+	int file;		/* the suggest_patch file rewritten, -1: none */
 };
 
 /**
@@ -149,5 +150,8 @@ struct suggest_patch {
  */
 int suggest_load__patch(struct suggest_load *sl, struct suggest_patch *p, const char *recording);
 void suggest_patch__release(struct suggest_patch *p);
+
+/* File @f of @p as patched (its text as read where nothing changed it). */
+const char *suggest_patch__text(const struct suggest_patch *p, unsigned int f);
 
 #endif

@@ -38,13 +38,16 @@ static size_t name_len(const char *s)
 	return strcspn(s, "=");
 }
 
-/* Our environment with @changes made, for execvpe: built before the fork (no setenv there). */
-static char **make_env(const char *const *changes)
+/*
+ * Our environment with @changes made (@only: @changes alone), for execvpe: built before the
+ * fork (no setenv there).
+ */
+static char **make_env(const char *const *changes, bool only)
 {
 	size_t n = 0, k = 0, extra = 0;
 	char **env;
 
-	while (environ && environ[n])
+	while (!only && environ && environ[n])
 		n++;
 	while (changes[extra])
 		extra++;
@@ -136,7 +139,7 @@ static int read_report(struct workload *w)
 int workload__prepare(struct workload *w, const struct workload_opts *o)
 {
 	int go[2] = { -1, -1 }, rep[2];
-	char **env = o->env ? make_env(o->env) : NULL;
+	char **env = o->env ? make_env(o->env, o->env_only) : NULL;
 	int rc;
 
 	memset(w, 0, sizeof(*w));

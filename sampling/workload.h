@@ -39,6 +39,7 @@ struct rusage;
  * @argv:	the command, NULL-terminated; argv[0] found in $PATH as execvp finds it
  * @dir:	the directory it runs in; NULL: ours
  * @env:	"NAME=VALUE" to set, "NAME" to unset, for the command only; NULL-terminated or NULL
+ * @env_only:	the command's environment is @env's "NAME=VALUE" entries alone, nothing of ours
  * @stdio:	what becomes its standard input, output and error: a descriptor of ours, or -1 to
  *		leave it as ours (workload_opts__init sets -1)
  * @hold:	held before its exec until workload__start(), so that events can be opened on its
@@ -53,7 +54,7 @@ struct workload_opts {
 	const char *dir;
 	const char *const *env;
 	int stdio[3];
-	bool hold, trace, default_signals;
+	bool hold, trace, default_signals, env_only;
 };
 
 void workload_opts__init(struct workload_opts *o, char *const *argv);

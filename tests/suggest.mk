@@ -8,6 +8,13 @@ tests_unit_suggest_layout_test_SOURCES = tests/unit/suggest_layout_test.c tests/
 tests_unit_suggest_layout_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/suggest_layout_test
 TESTS += tests/suggest/workloads.sh tests/suggest/kernel.sh tests/suggest/options.sh \
-	tests/suggest/watch.sh tests/suggest/align.sh tests/suggest/pool.sh
+	tests/suggest/watch.sh tests/suggest/align.sh tests/suggest/pool.sh \
+	tests/suggest/hostile.sh
 dist_check_SCRIPTS += tests/suggest/workloads.sh tests/suggest/kernel.sh \
-	tests/suggest/options.sh tests/suggest/watch.sh tests/suggest/align.sh tests/suggest/pool.sh
+	tests/suggest/options.sh tests/suggest/watch.sh tests/suggest/align.sh tests/suggest/pool.sh \
+	tests/suggest/hostile.sh
+# --verify's private directory (util/privdir.h).
+check_PROGRAMS += tests/unit/privdir_test
+tests_unit_privdir_test_SOURCES = tests/unit/privdir_test.c tests/unit/check.h
+tests_unit_privdir_test_LDADD = util/libutil.a
+TESTS += tests/unit/privdir_test

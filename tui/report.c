@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyzer/c2c.h"
 #include "analyzer/c2c_columns.h"
@@ -30,10 +31,13 @@
 #include "tui/screen.h"
 #include "tui/tui.h"
 #include "tui/views.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 /* Lines of source shown before and after a code address's line. */
 #define SOURCE_CONTEXT 15
+/* The most of a source file read to show a line (a path from debug info may name anything). */
+#define SOURCE_MAX (64u << 20)
 
 /* A line's members as the Members column shows them, one string per -d mode. */
 struct line_members {
@@ -313,15 +317,20 @@ static void code_view(struct report_browser *rb, struct browser *b, const struct
 	if (!rb->r->source || rb->r->source(rb->r->ctx, e, &path, &line) < 0 || !path.len) {
 		text_view__add(v, SA_BOUNDARY, "(no source line for this address)");
 	} else {
-		FILE *f = fopen(path.buf, "r");
+		/* a path from debug info: a regular file only (a FIFO or /dev/zero would never end) */
+		int fd = file__open_regular(path.buf);
+		FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 
 		if (!f) {
 			text_view__add(v, SA_BOUNDARY, "%s:%u: cannot read the source: %s", path.buf,
-				       line, strerror(errno));
+				       line, fd == -EINVAL ? "not a regular file" :
+				       strerror(fd < 0 ? -fd : errno));
+			if (fd >= 0)
+				close(fd);
 		} else {
 			char buf[4096];
 			unsigned int n = 0;
-			size_t mark = 0;
+			size_t mark = 0, bytes = 0;
 
 			text_view__add(v, SA_HEADER, "%s:%u", path.buf, line);
 			while (fgets(buf, sizeof(buf), f)) {
@@ -338,11 +347,13 @@ static void code_view(struct report_browser *rb, struct browser *b, const struct
 						       n, n == line ? '>' : ' ', buf);
 				}
 				/* a longer line: its rest is not a line of its own */
-				while (!whole && fgets(buf, sizeof(buf), f)) {
+				bytes += len;
+				while (!whole && bytes < SOURCE_MAX && fgets(buf, sizeof(buf), f)) {
 					len = strlen(buf);
+					bytes += len;
 					whole = len && buf[len - 1] == '\n';
 				}
-				if (n > line + SOURCE_CONTEXT)
+				if (n > line + SOURCE_CONTEXT || bytes >= SOURCE_MAX)
 					break;
 			}
 			if (ferror(f))

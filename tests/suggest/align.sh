@@ -57,6 +57,9 @@ grep -q "struct worker_stats: nothing to do: no member order is the cause" "$T/m
 	{ cat "$T/malloc16.out"; fail "malloc16: the struct is reordered"; }
 grep -q "patch: the allocation at .*malloc16.c:[0-9]* made line-aligned" "$T/malloc16.out" ||
 	{ cat "$T/malloc16.out"; fail "malloc16: the allocation's patch is not said"; }
+# --verify compiles the unit it patched, and says so (issue 19: it said ok, compiling nothing)
+grep -q "^  verify: ok: .* compiled the patched malloc16.c (the allocation at .*malloc16.c:[0-9]* made line-aligned)" \
+	"$T/malloc16.out" || { cat "$T/malloc16.out"; fail "malloc16: --verify compiled no unit"; }
 
 # A 3000-byte element in an aligned array: the element is padded to 3008 bytes, the compiler
 # agrees (--verify), the allocation stays.

@@ -27,7 +27,7 @@
 #include "analyzer/data_src.h"
 #include "cli/command.h"
 #include "sampling/perf_file.h"
-#include "sampling/sim_census.h"
+#include "pipeline/sim_census.h"
 #include "sampling/workload.h"
 #include "util/file.h"
 #include "util/strbuf.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * lineup diff: two recordings compared (before a fix, after it), by what their cache lines
- * hold, not by address.  Each recording goes through the fields pipeline (sampling/fields_load.h);
+ * hold, not by address.  Each recording goes through the fields pipeline (pipeline/fields_load.h);
  * analyzer/fields_diff matches members by type and path and lines by their members; the
  * counts of (after) are scaled to the work (before) did; the tables are
  * analyzer/fields_diff_table.h's, printed as text, JSON or CSV (cli/output.h).
@@ -20,9 +20,9 @@
 #include "analyzer/table.h"
 #include "cli/command.h"
 #include "cli/output.h"
-#include "sampling/fields_load.h"
+#include "pipeline/fields_load.h"
 #include "sampling/perf_file.h"
-#include "sampling/sim_census.h"
+#include "pipeline/sim_census.h"
 #include "sampling/session.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

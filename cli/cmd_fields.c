@@ -26,8 +26,8 @@
 #include "analyzer/flat_layout.h"
 #include "cli/command.h"
 #include "cli/output.h"
-#include "sampling/fields_attr.h"
-#include "sampling/fields_load.h"
+#include "pipeline/fields_attr.h"
+#include "pipeline/fields_load.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
@@ -164,7 +164,7 @@ static int fields_option(void *ctx, int id, const char *arg)
 
 struct fields_ctx {
 	struct fields_opts *o;
-	struct fields_load ld;	/* the recording and its tables (sampling/fields_load.h) */
+	struct fields_load ld;	/* the recording and its tables (pipeline/fields_load.h) */
 	struct array_align *align;	/* arrays whose threads' elements share lines */
 };
 

@@ -4,7 +4,7 @@
  * Event Information, Shared Data Cache Line Table, Shared Cache Line Distribution Pareto) with
  * perf's numbers, as --stdio (perf's layout, byte for byte), --json or --csv, all three driven
  * by the column tables of analyzer/c2c_columns.h.  The recording is read into the c2c by
- * sampling/c2c_load.h; this file parses the options and prints.
+ * pipeline/c2c_load.h; this file parses the options and prints.
  */
 #include <config.h>
 
@@ -21,11 +21,11 @@
 #include "analyzer/table.h"
 #include "cli/command.h"
 #include "cli/output.h"
-#include "sampling/c2c_load.h"
+#include "pipeline/c2c_load.h"
 #include "sampling/perf_file.h"
-#include "sampling/report_fields.h"
+#include "pipeline/report_fields.h"
 #include "sampling/session.h"
-#include "sampling/suggest_load.h"
+#include "pipeline/suggest_load.h"
 #include "tui/tui.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -108,7 +108,7 @@ struct report_opts {
 	unsigned long long line_size;
 	const char *vmlinux, *symfs;
 	struct session_filter filter;	/* --time --pid --tid --cpu --comm */
-	bool fields;			/* --fields: Type and Member columns (sampling/report_fields.h) */
+	bool fields;			/* --fields: Type and Member columns (pipeline/report_fields.h) */
 	struct fields_attr_opts fattr;
 };
 

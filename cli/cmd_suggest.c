@@ -7,7 +7,7 @@
  * The order and the prediction are analyzer/suggest.h's, the words analyzer/suggest_text.h's,
  * the new layout analyzer/layout.h's layout__build, the patch analyzer/srcpatch.h's; the
  * recording is read into analyzer/suggest_targets.h's suggesters, and the source found and
- * patched, by sampling/suggest_load.h (the browser's suggestion view runs it too).  This file
+ * patched, by pipeline/suggest_load.h (the browser's suggestion view runs it too).  This file
  * chooses the structs, prints, writes the files, and runs the compiler for --verify.
  */
 #include <config.h>
@@ -37,11 +37,11 @@
 #include "cli/command.h"
 #include "pipeline/suggest_verify.h"
 #include "sampling/event.h"
-#include "sampling/fields_attr.h"
-#include "sampling/fields_load.h"
+#include "pipeline/fields_attr.h"
+#include "pipeline/fields_load.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
-#include "sampling/suggest_load.h"
+#include "pipeline/suggest_load.h"
 #include "tui/tui.h"
 #include "util/file.h"
 #include "util/strbuf.h"
@@ -145,7 +145,7 @@ struct suggest_opts {
 	enum suggest_format format;
 };
 
-/* The recording read once (sampling/suggest_load.h), its structs' suggesters fed on the way. */
+/* The recording read once (pipeline/suggest_load.h), its structs' suggesters fed on the way. */
 struct suggest_ctx {
 	struct suggest_opts *o;
 	struct suggest_load_opts lo;

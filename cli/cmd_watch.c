@@ -30,7 +30,7 @@
 #include "dwarf/code.h"
 #include "dwarf/layout.h"
 #include "sampling/host.h"
-#include "sampling/kobject.h"
+#include "pipeline/kobject.h"
 #include "sampling/perf_writer.h"
 #include "sampling/tracefs.h"
 #include "sampling/watch.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sampling/fields_attr.h"
+#include "pipeline/fields_attr.h"
 #include "sampling/session.h"
 #include "tui/tui.h"
 #include "util/strbuf.h"

@@ -16,7 +16,7 @@
 #include "cli/command.h"
 #include "dwarf/code.h"
 #include "sampling/perf_writer.h"
-#include "sampling/sim_census.h"
+#include "pipeline/sim_census.h"
 #include "sampling/workload.h"
 
 /* @prog as execvp finds it: itself when it names a path, else the first match in $PATH. */

@@ -14,7 +14,7 @@
  *   what does this access touch   vartype.h (the variable at a data address, the type of the
  *                                 instruction's memory operand from DWARF locations) and
  *                                 type_index.h (the types of every object at hand, by name),
- *                                 which sampling/fields_attr.h joins for attribution.
+ *                                 which pipeline/fields_attr.h joins for attribution.
  *   what kind of access was it    code.h: the instruction before a breakpoint's trap decoded
  *                                 with capstone (load, store, locked RMW), for watch.
  *

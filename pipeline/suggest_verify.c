@@ -21,7 +21,7 @@
 #include "analyzer/layout.h"
 #include "analyzer/srcpatch.h"
 #include "dwarf/layout.h"
-#include "sampling/suggest_load.h"
+#include "pipeline/suggest_load.h"
 #include "sampling/workload.h"
 #include "util/file.h"
 #include "util/privdir.h"

@@ -24,18 +24,8 @@ sampling_libsampling_a_SOURCES += sampling/aux_ring.c sampling/aux_ring.h
 # Launching a command: the one fork/exec of every command that runs one.
 sampling_libsampling_a_SOURCES += sampling/workload.c sampling/workload.h
 sampling_libsampling_a_SOURCES += sampling/timed_run.c sampling/timed_run.h
-# The session: the reader, the ordered events, the machine and the symbolizer joined; the
-# evidence of attribution joined (sampling/fields_attr.c); the fields pipeline on them
-# (sampling/fields_load.c), the c2c pipeline (c2c_load.c), report --fields' columns
-# (report_fields.c), the census (sim_census.c) and the suggestion's pipeline (suggest_load.c).  They use dwarf/'s symbols and answers, so they are linked before
-# dwarf/libdwarf.a.
+# The session: the reader, the ordered events, the machine and the symbolizer joined.  It
+# still makes dwarf/'s symbolizer itself, so it is linked before dwarf/libdwarf.a.
 noinst_LIBRARIES += sampling/libsession.a
-sampling_libsession_a_SOURCES = sampling/session.c sampling/session.h \
-	sampling/fields_attr.c sampling/fields_attr.h sampling/fields_load.c sampling/fields_load.h \
-	sampling/sim_census.c sampling/sim_census.h sampling/report_fields.c sampling/report_fields.h \
-	sampling/c2c_load.c sampling/c2c_load.h \
-	sampling/suggest_load.c sampling/suggest_load.h
-# What a kernel object that watch follows is: a file's path, an allocation's call chain (its
-# memory read through dwarf/code.h, its offsets from dwarf/layout.h's BTF).
-sampling_libsession_a_SOURCES += sampling/kobject.c sampling/kobject.h
+sampling_libsession_a_SOURCES = sampling/session.c sampling/session.h
 sampling_libsession_a_CFLAGS = $(AM_CFLAGS) $(LIBTRACEEVENT_CFLAGS)

@@ -6,7 +6,7 @@
  * source around it when the file is readable.  d shows the lines in the next -d mode.
  *
  * Below a line, its structs: the first time the user goes into a line, the recording is read
- * again for the field tables and the suggesters (sampling/suggest_load.h, what `lineup
+ * again for the field tables and the suggesters (pipeline/suggest_load.h, what `lineup
  * fields` and `lineup suggest` read), never before, so that opening the report costs what
  * --stdio costs.  The line's Pareto rows then get each offset's type, member, readers and
  * writers; l opens the struct's layout as a heat map (views.h), Enter there its suggestion.
@@ -26,7 +26,7 @@
 #include "analyzer/flat_layout.h"
 #include "analyzer/suggest.h"
 #include "analyzer/table.h"
-#include "sampling/suggest_load.h"
+#include "pipeline/suggest_load.h"
 #include "tui/browser.h"
 #include "tui/screen.h"
 #include "tui/tui.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A suggestion view's content from the suggesters' answer (sampling/suggest_load.h): the
+ * A suggestion view's content from the suggesters' answer (pipeline/suggest_load.h): the
  * layouts as `lineup suggest` prints them, what it does, the comment, each line's figures.
  * suggest --tui and the report's browser both show a target through here.  A file of its own:
  * suggest.c stays free of sampling/, for the test program that drives it with made-up input.
@@ -14,7 +14,7 @@
 #include "analyzer/layout.h"
 #include "analyzer/suggest.h"
 #include "analyzer/suggest_text.h"
-#include "sampling/suggest_load.h"
+#include "pipeline/suggest_load.h"
 #include "tui/views.h"
 #include "util/xalloc.h"
 

@@ -145,7 +145,7 @@ struct tui_suggestion {
 int tui__suggest(const struct tui_suggestion *s, char *err, size_t errlen);
 
 /*
- * The suggestion view of target @t of @sl, decided (sampling/suggest_load.h), as the report's
+ * The suggestion view of target @t of @sl, decided (pipeline/suggest_load.h), as the report's
  * browser shows it: @recording names the recording in the words, @patch is the diff (NULL:
  * none).
  */

@@ -7,7 +7,7 @@
  */
 #include <config.h>
 
-#include "sampling/fields_attr.h"
+#include "pipeline/fields_attr.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <config.h>
 
-#include "sampling/kobject.h"
+#include "pipeline/kobject.h"
 
 #include <dirent.h>
 #include <errno.h>

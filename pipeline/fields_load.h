@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef LINEUP_SAMPLING_FIELDS_LOAD_H
-#define LINEUP_SAMPLING_FIELDS_LOAD_H
+#ifndef LINEUP_PIPELINE_FIELDS_LOAD_H
+#define LINEUP_PIPELINE_FIELDS_LOAD_H
 
 /*
  * One recording read into the field tables (analyzer/fields.h): the pipeline of `lineup
  * fields`, which `lineup diff` runs on each of its two recordings and any other front end may
  * run too.  The session (sampling/session.h) delivers the samples in time order, filtered;
- * each memory sample is attributed (sampling/fields_attr.h) against the maps and allocations
+ * each memory sample is attributed (pipeline/fields_attr.h) against the maps and allocations
  * of its time and counted; a tool may see each attributed access as well (@access).  Nothing
  * here prints: errors come back in @err, the evidence sources' warnings through
  * fields_attr__next_warning(ld->fa).
@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sampling/fields_attr.h"
+#include "pipeline/fields_attr.h"
 
 struct attr_result;
 struct fields;

@@ -4,7 +4,7 @@
  */
 #include <config.h>
 
-#include "sampling/sim_census.h"
+#include "pipeline/sim_census.h"
 
 #include <stdio.h>
 #include <string.h>

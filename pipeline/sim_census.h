@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef LINEUP_SAMPLING_SIM_CENSUS_H
-#define LINEUP_SAMPLING_SIM_CENSUS_H
+#ifndef LINEUP_PIPELINE_SIM_CENSUS_H
+#define LINEUP_PIPELINE_SIM_CENSUS_H
 
 /*
  * A recording's census, for every front end that has to say whether it shows contention:

@@ -23,7 +23,7 @@
 #include "analyzer/suggest.h"
 #include "analyzer/suggest_layout.h"
 #include "analyzer/suggest_text.h"
-#include "sampling/suggest_load.h"
+#include "pipeline/suggest_load.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

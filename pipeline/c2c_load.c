@@ -4,7 +4,7 @@
  */
 #include <config.h>
 
-#include "sampling/c2c_load.h"
+#include "pipeline/c2c_load.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,7 +17,7 @@
 #include "sampling/host.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
-#include "sampling/report_fields.h"
+#include "pipeline/report_fields.h"
 #include "sampling/session.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

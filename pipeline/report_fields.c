@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <config.h>
 
-#include "sampling/report_fields.h"
+#include "pipeline/report_fields.h"
 
 #include <stdbool.h>
 #include <stdio.h>

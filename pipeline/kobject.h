@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef LINEUP_SAMPLING_KOBJECT_H
-#define LINEUP_SAMPLING_KOBJECT_H
+#ifndef LINEUP_PIPELINE_KOBJECT_H
+#define LINEUP_PIPELINE_KOBJECT_H
 
 /*
  * What a kernel object that `lineup watch` follows is, said as its user knows it:

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef LINEUP_SAMPLING_REPORT_FIELDS_H
-#define LINEUP_SAMPLING_REPORT_FIELDS_H
+#ifndef LINEUP_PIPELINE_REPORT_FIELDS_H
+#define LINEUP_PIPELINE_REPORT_FIELDS_H
 
 /*
  * `lineup report --fields` (and every --json report): the Type and Member of each Pareto row,
- * from field attribution (sampling/fields_attr.h), as two more columns of the c2c column table, so
+ * from field attribution (pipeline/fields_attr.h), as two more columns of the c2c column table, so
  * --stdio, --json and --csv print them from the same table.  The default --stdio never sees
  * them and stays perf's layout.
  *
@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sampling/fields_attr.h"
+#include "pipeline/fields_attr.h"
 
 struct c2c;
 struct c2c_view;

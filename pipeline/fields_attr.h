@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef LINEUP_SAMPLING_FIELDS_ATTR_H
-#define LINEUP_SAMPLING_FIELDS_ATTR_H
+#ifndef LINEUP_PIPELINE_FIELDS_ATTR_H
+#define LINEUP_PIPELINE_FIELDS_ATTR_H
 
 /*
  * Field attribution over one recording, for `lineup fields`, `lineup report --fields` and the

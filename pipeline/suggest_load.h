@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef LINEUP_SAMPLING_SUGGEST_LOAD_H
-#define LINEUP_SAMPLING_SUGGEST_LOAD_H
+#ifndef LINEUP_PIPELINE_SUGGEST_LOAD_H
+#define LINEUP_PIPELINE_SUGGEST_LOAD_H
 
 /*
  * One recording read into the suggesters (analyzer/suggest_targets.h) and what a suggestion
  * is made of once they have decided: the pipeline of `lineup suggest` and of the browser's
- * suggestion view.  The recording is read by sampling/fields_load.h, each attributed access
+ * suggestion view.  The recording is read by pipeline/fields_load.h, each attributed access
  * handed to its struct's suggester; the misaligned arrays are found (analyzer/array_align.h);
  * a patch is made from the source files the debug info names (analyzer/srcpatch.h).  Nothing
  * here prints: what a front end should say comes through @say.
@@ -27,8 +27,8 @@
 
 #include "analyzer/srcpatch.h"
 #include "analyzer/suggest_targets.h"
-#include "sampling/fields_attr.h"
-#include "sampling/fields_load.h"
+#include "pipeline/fields_attr.h"
+#include "pipeline/fields_load.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
 

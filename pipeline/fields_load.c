@@ -4,7 +4,7 @@
  */
 #include <config.h>
 
-#include "sampling/fields_load.h"
+#include "pipeline/fields_load.h"
 
 #include <errno.h>
 #include <stdio.h>

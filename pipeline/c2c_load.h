@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef LINEUP_SAMPLING_C2C_LOAD_H
-#define LINEUP_SAMPLING_C2C_LOAD_H
+#ifndef LINEUP_PIPELINE_C2C_LOAD_H
+#define LINEUP_PIPELINE_C2C_LOAD_H
 
 /*
  * One recording read into perf c2c's tables (analyzer/c2c.h): the pipeline of `lineup report`
@@ -9,7 +9,7 @@
  * sample__resolve_mem does (the data address's map, the call chain) and added to the c2c,
  * a few samples late so that what it will touch is prefetched meanwhile; the c2c is made
  * when the first sample comes (pipe mode sends the CPUs, nodes and line size as records).
- * With @fields the Type and Member columns (sampling/report_fields.h) see every sample too.
+ * With @fields the Type and Member columns (pipeline/report_fields.h) see every sample too.
  *
  *	struct c2c_load *l;
  *	rc = c2c_load__run(&l, &opts, err, sizeof(err));	0, or -errno with @err said

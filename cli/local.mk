@@ -2,7 +2,7 @@ bin_PROGRAMS += lineup
 lineup_SOURCES = cli/main.c cli/command.h cli/options.c cli/commands.c cli/cmd_help.c
 lineup_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBPERF_CFLAGS)
 # Layer libraries, most dependent first.
-lineup_LDADD = tui/libtui.a pipeline/libpipeline.a sampling/libsession.a dwarf/libdwarf.a analyzer/libanalyzer.a \
+lineup_LDADD = tui/libtui.a pipeline/libpipeline.a dwarf/libdwarf.a analyzer/libanalyzer.a \
 	sampling/libsampling.a \
 	util/libutil.a $(NCURSESW_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(CAPSTONE_LIBS) \
 	$(LIBBPF_LIBS) $(LIBTRACEEVENT_LIBS) $(LIBPERF_LIBS) $(LIBZSTD_LIBS) -lm -lpthread

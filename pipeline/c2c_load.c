@@ -13,11 +13,12 @@
 #include <string.h>
 
 #include "analyzer/data_src.h"
+#include "pipeline/recording.h"
+#include "pipeline/report_fields.h"
 #include "sampling/event.h"
 #include "sampling/host.h"
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
-#include "pipeline/report_fields.h"
 #include "sampling/session.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -42,7 +43,8 @@ struct pending {
 
 struct c2c_load {
 	struct c2c_load_opts o;
-	struct session *session;
+	struct recording *rec;
+	struct session *session;	/* rec's */
 	const struct perf_header_info *h;
 	struct machine *machine;
 	struct c2c *c2c;
@@ -108,7 +110,7 @@ static uint32_t thread_handle(struct c2c_load *r, struct thread *t)
 /* The session's call chain as c2c takes it. */
 static uint32_t load_callchain(struct c2c_load *r, const struct session_sample *ss)
 {
-	uint32_t n = session__callchain(r->session, ss, r->frames);
+	uint32_t n = recording__callchain(r->rec, ss, r->frames);
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct session_frame *f = &r->frames[i];
@@ -315,7 +317,7 @@ static const char *resolve_comm(void *ctx, uint32_t h)
 static int lookup_code(struct c2c_load *r, const struct map *map, uint64_t ip_rel,
 		       struct symbols_loc *loc)
 {
-	return session__lookup(r->session, map, ip_rel, loc);
+	return recording__lookup(r->rec, map, ip_rel, loc);
 }
 
 static void resolve_code(void *ctx, uint32_t h, const void *code_map, uint64_t ip, uint64_t ip_rel,
@@ -491,7 +493,7 @@ int c2c_load__run(struct c2c_load **out, const struct c2c_load_opts *opts, char 
 		  size_t errlen)
 {
 	struct c2c_load *r = xcalloc(1, sizeof(*r));
-	struct session_opts so = {
+	struct recording_opts ro = {
 		.path = opts->input, .symbols = { .vmlinux = opts->vmlinux, .symfs = opts->symfs },
 	};
 	struct session_tool tool = { .ctx = r, .sample = load_sample, .compact = true,
@@ -502,9 +504,10 @@ int c2c_load__run(struct c2c_load **out, const struct c2c_load_opts *opts, char 
 	r->o = *opts;
 	r->cfg = opts->cfg;
 	r->resolver = (struct c2c_resolver){ r, resolve_comm, resolve_code };
-	rc = session__open(&r->session, &so, err, errlen);
+	rc = recording__open(&r->rec, &ro, err, errlen);
 	if (rc < 0)
 		return rc;
+	r->session = r->rec->session;
 	if (opts->filter)
 		session__set_filter(r->session, opts->filter);
 	r->h = session__header(r->session);
@@ -512,7 +515,7 @@ int c2c_load__run(struct c2c_load **out, const struct c2c_load_opts *opts, char 
 	r->frames = xmalloc(SESSION_MAX_STACK * sizeof(*r->frames));
 	r->ccbuf = xmalloc(SESSION_MAX_STACK * sizeof(*r->ccbuf));
 	if (opts->fields) {
-		rc = report_fields__new(&r->rf, r->machine, opts->fattr, err, errlen);
+		rc = report_fields__new(&r->rf, r->rec, opts->fattr, err, errlen);
 		if (rc < 0)
 			return rc;
 		report_fields__header(r->rf, r->h, opts->input);
@@ -542,7 +545,7 @@ void c2c_load__delete(struct c2c_load *r)
 	report_fields__delete(r->rf);
 	free(r->mem_stop);
 	c2c__delete(r->c2c);
-	session__close(r->session);
+	recording__close(r->rec);
 	free(r->threads);
 	free(r->thread_ht);
 	free(r->frames);

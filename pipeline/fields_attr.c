@@ -20,6 +20,7 @@
 
 #include "analyzer/u64map.h"
 #include "dwarf/symbols.h"
+#include "pipeline/recording.h"
 #include "dwarf/type_index.h"
 #include "dwarf/vartype.h"
 #include "sampling/machine.h"
@@ -39,6 +40,7 @@ struct evidence_query {
 
 struct fields_attr {
 	const struct fields_attr_opts *o;
+	struct recording *rec;
 	struct machine *machine;
 	struct symbols *syms;
 	struct vartype *vt;
@@ -136,9 +138,7 @@ static void code_remember(struct fields_attr *c, uint64_t ip, struct map *map, s
 
 static struct symbols_dso *sym_dso(struct fields_attr *c, struct dso *dso)
 {
-	if (!dso->priv)
-		dso->priv = dso__symbols(dso, c->syms);
-	return dso->priv;
+	return recording__dso(c->rec, dso);
 }
 
 /* Said once per object: key dso index + 1 (0 would mean "always"). */
@@ -396,14 +396,14 @@ const char *fields_attr__check_hint(const char *s)
 }
 
 int fields_attr__new(struct fields_attr **out, const struct fields_attr_opts *o,
-		     struct machine *m, char *err, size_t errlen)
+		     struct recording *rec, char *err, size_t errlen)
 {
 	struct fields_attr *c = xcalloc(1, sizeof(*c));
-	struct symbols_options so = { 0 };
 	char why[2048];
 
 	c->o = o;
-	c->machine = m;
+	c->rec = rec;
+	c->machine = session__machine(rec->session);
 	attr_engine__init(&c->engine);
 	attr_engine__set_cache_types(&c->engine, (const char *const *)o->cache_types.v,
 				     o->cache_types.nr);
@@ -411,11 +411,9 @@ int fields_attr__new(struct fields_attr **out, const struct fields_attr_opts *o,
 					    source_type, c };
 	c->engine.src = &c->sources;
 	u64map__init(&c->code_of);
-	so.vmlinux = o->vmlinux;
-	so.symfs = o->symfs;
-	c->syms = symbols__new(&so);
-	c->vt = vartype__new();
-	c->types = type_index__new();
+	c->syms = recording__symbols(rec);
+	c->vt = recording__vartype(rec);
+	c->types = recording__types(rec);
 	for (size_t i = 0; i < o->hints.nr; i++) {
 		const char *s = o->hints.v[i];
 
@@ -446,11 +444,8 @@ void fields_attr__delete(struct fields_attr *c)
 	if (!c)
 		return;
 	attr_engine__exit(&c->engine);
-	type_index__delete(c->types);
 	u64map__exit(&c->code_of);
 	free(c->code);
-	vartype__delete(c->vt);
-	symbols__delete(c->syms);
 	if (c->tp)
 		tp_decoder__delete(c->tp);
 	free(c);
@@ -594,17 +589,27 @@ int fields_attr__resolve_later(struct fields_attr *c, const struct fields_sample
 			       struct attr_result *res, struct attr_pending *p)
 {
 	struct addr_loc loc;
-	struct thread *th = machine__findnew_thread(c->machine, ms->pid, ms->tid);
-	struct map *map = machine__find_map(c->machine, th, ms->cpumode, ms->ip, &loc);
 
-	c->cur = (struct evidence_query){ th, map, loc.addr, ms->cpumode == CPUMODE_KERNEL };
+	loc.thread = machine__findnew_thread(c->machine, ms->pid, ms->tid);
+	loc.map = machine__find_map(c->machine, loc.thread, ms->cpumode, ms->ip, &loc);
+	return fields_attr__resolve_at(c, ms, &loc, res, p);
+}
+
+int fields_attr__resolve_at(struct fields_attr *c, const struct fields_sample *ms,
+			    const struct addr_loc *al, struct attr_result *res,
+			    struct attr_pending *p)
+{
+	struct map *map = al->map;
+
+	c->cur = (struct evidence_query){ al->thread, map, al->addr,
+					  ms->cpumode == CPUMODE_KERNEL };
 	if (map) {
 		const char *path, *name;
 		uint64_t off;
 		char err[2048];
 
 		/* The object's types become a layout source. */
-		if (object_sym(c, map->dso, loc.addr, false, &path, &name, &off) == ATTR_OK)
+		if (object_sym(c, map->dso, al->addr, false, &path, &name, &off) == ATTR_OK)
 			type_index__add_source(c->types, path, err, sizeof(err));
 		code_remember(c, ms->ip, map, map->dso);
 	} else {

@@ -11,19 +11,20 @@
  * at an IP and the variable at a data address (dwarf/vartype.h) and the types of the objects
  * at hand (dwarf/type_index.h); analyzer/attr_engine.h decides.
  *
- *	fields_attr__new(&fa, &opts, machine, err, sizeof(err));
+ *	fields_attr__new(&fa, &opts, rec, err, sizeof(err));
  *	fields_attr__header(fa, perf_file__header(pf), path);	(kmem tracepoints' formats)
  *	for each record: the caller feeds its machine; for each sample,
  *		if (!fields_attr__side_sample(fa, h, &sample)) ... a memory sample: keep it
  *	after the last record: fields_attr__resolve(fa, &fs, &res) for each memory sample
- *	(or fields_attr__resolve_later() as they come, then fields_attr__finish() and
+ *	(or fields_attr__resolve_at() as the session hands them over, resolved, then
+ *	fields_attr__finish() and
  *	fields_attr__settle() for those it left pending)
  *	warnings: while ((w = fields_attr__next_warning(fa))) the front end prints w
  *
  * Allocation records may come after the samples they explain (perf.data is in write order),
  * so resolve only after the whole file is read.  Nothing here prints.
  *
- * Ownership: the caller owns @opts and @machine, which must outlive the fields_attr; the
+ * Ownership: the caller owns @opts and @rec, which must outlive the fields_attr; the
  * attr_results' layouts, paths and origins and the warnings stay valid until
  * fields_attr__delete().
  */
@@ -34,8 +35,10 @@
 #include "analyzer/array_align.h"
 #include "analyzer/attr_engine.h"
 
+struct addr_loc;
 struct machine;
 struct perf_header_info;
+struct recording;
 struct sample;
 struct strbuf;
 struct fields_attr;
@@ -69,9 +72,12 @@ void fields_sample__init(struct fields_sample *fs, const struct sample *s);
 /* NULL when @hint is 'TYPE'@ADDR, else what is wrong with it. */
 const char *fields_attr__check_hint(const char *hint);
 
-/* 0, or -EINVAL with @err naming the bad --debug-file, --vmlinux or --type. */
+/*
+ * 0, or -EINVAL with @err naming the bad --debug-file, --vmlinux or --type.  The readers of
+ * debug info are @rec's (pipeline/recording.h): one symbolizer and one index per recording.
+ */
 int fields_attr__new(struct fields_attr **out, const struct fields_attr_opts *opts,
-		     struct machine *machine, char *err, size_t errlen);
+		     struct recording *rec, char *err, size_t errlen);
 void fields_attr__delete(struct fields_attr *fa);
 
 /* The recording's header: its tracing data decodes kmem tracepoints. */
@@ -100,6 +106,10 @@ int fields_attr__resolve(struct fields_attr *fa, const struct fields_sample *s,
  */
 int fields_attr__resolve_later(struct fields_attr *fa, const struct fields_sample *s,
 			       struct attr_result *res, struct attr_pending *p);
+/* The same for a sample the session resolved: @al is its thread and its ip's map. */
+int fields_attr__resolve_at(struct fields_attr *fa, const struct fields_sample *s,
+			    const struct addr_loc *al, struct attr_result *res,
+			    struct attr_pending *p);
 void fields_attr__finish(struct fields_attr *fa);
 int fields_attr__settle(struct fields_attr *fa, const struct attr_pending *p,
 			struct attr_result *res);

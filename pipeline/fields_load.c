@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "analyzer/fields.h"
-#include "dwarf/symbols.h"
+#include "pipeline/recording.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
 #include "util/xalloc.h"
@@ -32,12 +32,13 @@ struct fields_load_pending {
 	struct fields_access a;
 };
 
-static void attribute_one(struct fields_load *c, const struct fields_sample *ms)
+static void attribute_one(struct fields_load *c, const struct fields_sample *ms,
+			  const struct addr_loc *al)
 {
 	struct attr_result res;
 	struct attr_pending p;
 	struct fields_access a = { 0 };
-	bool resolved = !fields_attr__resolve_later(c->fa, ms, &res, &p);
+	bool resolved = !fields_attr__resolve_at(c->fa, ms, al, &res, &p);
 
 	a.ip = ms->ip;
 	a.addr = ms->addr;
@@ -59,28 +60,16 @@ static void attribute_one(struct fields_load *c, const struct fields_sample *ms)
 		c->access(c->ctx, &res, &a);
 }
 
-/* Whether the ELF symbol at @al (a map and an address in its terms) is @name. */
-static bool symbol_is(struct session *s, const struct addr_loc *al, const char *name)
-{
-	struct symbols_dso *d = al->map && al->dso ? session__symbols_dso(s, al->dso) : NULL;
-	const char *sym;
-	uint64_t start;
-	bool is_object;
-
-	return d && !symbols__find_sym(session__symbols(s), d, al->addr, &sym, &start,
-				       &is_object) && !strcmp(sym, name);
-}
-
 /* A sample of the program's own progress: its code in the function, or its data in the
  * variable, that the user named. */
 static bool is_progress(struct fields_load *c, struct session *s, const struct session_sample *ss)
 {
 	struct addr_loc dl;
 
-	if (symbol_is(s, &ss->al, c->progress_sym))
+	if (recording__symbol_is(c->rec, &ss->al, c->progress_sym))
 		return true;
 	machine__find_any_cpumode(session__machine(s), ss->al.thread, ss->sample->addr, &dl);
-	return symbol_is(s, &dl, c->progress_sym);
+	return recording__symbol_is(c->rec, &dl, c->progress_sym);
 }
 
 /* The samples in heap blocks typed by their accesses, now that all of them are known. */
@@ -126,7 +115,7 @@ static int fields_sample(void *ctx, struct session *s, const struct session_samp
 	if (!c->fields)
 		c->fields = fields__new(fields_line_size(c));
 	fields_sample__init(&fs, ss->sample);
-	attribute_one(c, &fs);
+	attribute_one(c, &fs, &ss->al);
 	return 0;
 }
 
@@ -161,7 +150,7 @@ int fields_load__run(struct fields_load *ld, const char *input,
 		     const struct fields_attr_opts *attr, const struct session_filter *filter,
 		     unsigned int line_size, bool double_cl, char *err, size_t errlen)
 {
-	struct session_opts so = {
+	struct recording_opts ro = {
 		.path = input, .symbols = { .vmlinux = attr->vmlinux, .symfs = attr->symfs },
 	};
 
@@ -170,11 +159,12 @@ int fields_load__run(struct fields_load *ld, const char *input,
 	ld->input = input;
 	ld->line_size = line_size;
 	ld->double_cl = double_cl;
-	if (session__open(&ld->session, &so, err, errlen) < 0)
+	if (recording__open(&ld->rec, &ro, err, errlen) < 0)
 		return -EINVAL;
+	ld->session = ld->rec->session;
 	if (filter)
 		session__set_filter(ld->session, filter);
-	if (fields_attr__new(&ld->fa, attr, session__machine(ld->session), err, errlen) < 0)
+	if (fields_attr__new(&ld->fa, attr, ld->rec, err, errlen) < 0)
 		return -EINVAL;
 	fields_attr__header(ld->fa, session__header(ld->session), input);
 	return read_recording(ld, filter && !session_filter__empty(filter), err, errlen);
@@ -186,6 +176,6 @@ void fields_load__release(struct fields_load *ld)
 		fields__delete(ld->fields);
 	free(ld->pending);
 	fields_attr__delete(ld->fa);
-	session__close(ld->session);
+	recording__close(ld->rec);
 	*ld = (struct fields_load){ 0 };
 }

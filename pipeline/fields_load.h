@@ -30,6 +30,8 @@
 
 #include "pipeline/fields_attr.h"
 
+struct recording;
+
 struct attr_result;
 struct fields;
 struct fields_access;
@@ -62,7 +64,8 @@ struct session_filter;
  */
 struct fields_load {
 	const char *input;
-	struct session *session;
+	struct recording *rec;
+	struct session *session;	/* rec's */
 	struct fields_attr *fa;
 	struct fields *fields;
 	unsigned int line_size;

@@ -10,7 +10,8 @@ pipeline_libpipeline_a_SOURCES = \
 	pipeline/sim_census.c pipeline/sim_census.h pipeline/report_fields.c pipeline/report_fields.h \
 	pipeline/c2c_load.c pipeline/c2c_load.h \
 	pipeline/suggest_load.c pipeline/suggest_load.h \
-	pipeline/suggest_verify.c pipeline/suggest_verify.h
+	pipeline/suggest_verify.c pipeline/suggest_verify.h \
+	pipeline/recording.c pipeline/recording.h
 # What a kernel object that watch follows is: a file's path, an allocation's call chain (its
 # memory read through dwarf/code.h, its offsets from dwarf/layout.h's BTF).
 pipeline_libpipeline_a_SOURCES += pipeline/kobject.c pipeline/kobject.h

@@ -37,12 +37,12 @@ struct report_fields {
 	int w_type, w_member;
 };
 
-int report_fields__new(struct report_fields **out, struct machine *machine,
+int report_fields__new(struct report_fields **out, struct recording *rec,
 		       const struct fields_attr_opts *opts, char *err, size_t errlen)
 {
 	struct report_fields *rf = xcalloc(1, sizeof(*rf));
 
-	if (fields_attr__new(&rf->fa, opts, machine, err, errlen) < 0) {
+	if (fields_attr__new(&rf->fa, opts, rec, err, errlen) < 0) {
 		free(rf);
 		return -1;
 	}

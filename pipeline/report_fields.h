@@ -8,14 +8,14 @@
  * --stdio, --json and --csv print them from the same table.  The default --stdio never sees
  * them and stays perf's layout.
  *
- *	report_fields__new(&rf, machine, &opts, err, sizeof(err));	with the report's machine
+ *	report_fields__new(&rf, rec, &opts, err, sizeof(err));	with the report's recording
  *	report_fields__header(rf, h, input);
  *	for each sample, before the report uses it: report_fields__sample(rf, h, &sample);
  *	after c2c__resolve and c2c_view__init: report_fields__add_columns(rf, &view, c2c);
  *	report_fields__delete(rf)					after printing
  *	warnings: fields_attr__next_warning(report_fields__attr(rf)), for the front end to print
  *
- * Ownership: @machine, @opts and the view must outlive the report_fields.
+ * Ownership: @rec, @opts and the view must outlive the report_fields.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,12 +24,12 @@
 
 struct c2c;
 struct c2c_view;
-struct machine;
+struct recording;
 struct perf_header_info;
 struct report_fields;
 struct sample;
 
-int report_fields__new(struct report_fields **out, struct machine *machine,
+int report_fields__new(struct report_fields **out, struct recording *rec,
 		       const struct fields_attr_opts *opts, char *err, size_t errlen);
 void report_fields__delete(struct report_fields *rf);
 void report_fields__header(struct report_fields *rf, const struct perf_header_info *h,

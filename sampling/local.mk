@@ -24,8 +24,6 @@ sampling_libsampling_a_SOURCES += sampling/aux_ring.c sampling/aux_ring.h
 # Launching a command: the one fork/exec of every command that runs one.
 sampling_libsampling_a_SOURCES += sampling/workload.c sampling/workload.h
 sampling_libsampling_a_SOURCES += sampling/timed_run.c sampling/timed_run.h
-# The session: the reader, the ordered events, the machine and the symbolizer joined.  It
-# still makes dwarf/'s symbolizer itself, so it is linked before dwarf/libdwarf.a.
-noinst_LIBRARIES += sampling/libsession.a
-sampling_libsession_a_SOURCES = sampling/session.c sampling/session.h
-sampling_libsession_a_CFLAGS = $(AM_CFLAGS) $(LIBTRACEEVENT_CFLAGS)
+# The session: the reader, the ordered events and the machine joined (pipeline/recording.c
+# adds dwarf/'s symbolizer).
+sampling_libsampling_a_SOURCES += sampling/session.c sampling/session.h

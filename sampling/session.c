@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The session (sampling/session.h): the reader, the ordered-events queue, the machine and the
- * symbolizer of one recording, and the loop that joins them (perf's perf_session__process_events
- * and its deliver functions).
+ * The session (sampling/session.h): the reader, the ordered-events queue and the machine of
+ * one recording, and the loop that joins them (perf's perf_session__process_events and its
+ * deliver functions).
  */
 #include <config.h>
 
@@ -17,16 +17,6 @@
 #include "sampling/perf_file.h"
 #include "sampling/sample_layout.h"
 #include "util/xalloc.h"
-
-/* One kind of object in two layers: sampling/'s machine and dwarf/'s symbolizer. */
-_Static_assert((int)DSO_KIND_USER == (int)SYMBOLS_DSO_USER &&
-	       (int)DSO_KIND_KERNEL == (int)SYMBOLS_DSO_KERNEL &&
-	       (int)DSO_KIND_MODULE == (int)SYMBOLS_DSO_MODULE &&
-	       (int)DSO_KIND_VDSO == (int)SYMBOLS_DSO_VDSO &&
-	       (int)DSO_KIND_ANON == (int)SYMBOLS_DSO_ANON &&
-	       (int)DSO_KIND_JIT == (int)SYMBOLS_DSO_JIT &&
-	       (int)DSO_KIND_BPF == (int)SYMBOLS_DSO_BPF,
-	       "enum dso_kind and enum symbols_dso_kind differ");
 
 #define PERF_CONTEXT_HV_ ((uint64_t)-32)
 #define PERF_CONTEXT_KERNEL_ ((uint64_t)-128)
@@ -43,7 +33,6 @@ struct session {
 	struct perf_file *pf;
 	const struct perf_header_info *h;
 	struct machine *machine;
-	struct symbols *symbols;
 	struct session_filter filter;
 	struct session_stats stats;
 	const struct session_tool *tool;
@@ -250,7 +239,6 @@ void session__close(struct session *s)
 	if (!s)
 		return;
 	ordered_events__delete(s->oe);
-	symbols__delete(s->symbols);
 	machine__delete(s->machine);
 	perf_file__close(s->pf);
 	free(s->stats.nr_samples);
@@ -308,48 +296,6 @@ enum session_callchain session__callchain_mode(const struct session *s)
 	return s->cc_mode;
 }
 
-struct symbols *session__symbols(struct session *s)
-{
-	if (!s->symbols) {
-		struct symbols_options o = s->opts.symbols;
-
-		/* perf looks for the recording's kernel image: /usr/lib/debug/boot/vmlinux-REL */
-		if (!o.osrelease)
-			o.osrelease = s->h->osrelease;
-		s->symbols = symbols__new(&o);
-	}
-	return s->symbols;
-}
-
-/* ---- resolution ---- */
-
-struct symbols_dso *dso__symbols(const struct dso *dso, struct symbols *syms)
-{
-	return symbols__dso(syms, dso->long_name, dso->short_name,
-			    (enum symbols_dso_kind)dso->kind, dso->build_id, dso->build_id_size);
-}
-
-struct symbols_dso *session__symbols_dso(struct session *s, const struct dso *dso)
-{
-	return dso__symbols(dso, session__symbols(s));
-}
-
-int session__lookup(struct session *s, const struct map *map, uint64_t addr,
-		    struct symbols_loc *loc)
-{
-	struct symbols *syms = session__symbols(s);
-	struct symbols_map sm;
-
-	if (!map || !map->dso)
-		return symbols__lookup(syms, NULL, NULL, addr, loc);
-	sm.start = map->start;
-	sm.pgoff = map->pgoff;
-	sm.identity = map->identity;
-	sm.ref_reloc = map->ref_reloc;
-	sm.ref_reloc_name = map->ref_reloc_name;
-	return symbols__lookup(syms, session__symbols_dso(s, map->dso), &sm, addr, loc);
-}
-
 uint32_t session__callchain(struct session *s, const struct session_sample *ss,
 			    struct session_frame *out)
 {
@@ -381,19 +327,12 @@ uint32_t session__callchain(struct session *s, const struct session_sample *ss,
 		fr = &out[n++];
 		fr->ip = ip;
 		fr->dso = NULL;
+		fr->addr = 0;
 		fr->sym = NULL;
 		fr->sym_start = 0;
 		if (machine__find_map(s->machine, ss->al.thread, cpumode, ip, &loc) && loc.map->dso) {
-			struct symbols_dso *sd = session__symbols_dso(s, loc.map->dso);
-			const char *name;
-			uint64_t start;
-			bool obj;
-
 			fr->dso = loc.map->dso;
-			if (!symbols__find_sym(s->symbols, sd, loc.addr, &name, &start, &obj)) {
-				fr->sym = name;
-				fr->sym_start = start;
-			}
+			fr->addr = loc.addr;
 		}
 	}
 	return n;

@@ -10,13 +10,6 @@
  *             time order) -> machine.h (threads, maps at each moment) -> session.h (this
  *             file: filtered, resolved samples handed to a tool); arm_spe.h turns AUX traces
  *             into samples; tracepoint.h decodes RAW payloads with libtraceevent.
- *   joined    libsession.a, the one part that calls dwarf/: fields_attr.h (the evidence of
- *             field attribution: allocation records, the collector's RMW counts, dwarf/'s
- *             answers about code and data) and fields_load.h (one recording read into
- *             analyzer/fields.h's tables, with a hook per attributed access: fields, diff and
- *             suggest read through it); c2c_load.h (one recording read into perf c2c's
- *             tables, for report and the browser); report_fields.h (report --fields' Type and
- *             Member columns); sim_census.h (loads, HITMs, the collector's overlap account).
  *   writing   perf_writer.h (perf.data that perf reads; libc only, so the software collector's
  *             runtime, simrt/, links it too), recorder.h (the memory PMU's events, libperf),
  *             watch.h (hardware breakpoints, the kmem tracepoints that find an object).
@@ -24,9 +17,8 @@
  *             (sysfs events), tracefs.h, workload.h (the one fork/exec of every command
  *             lineup runs), timed_run.h (ab's measured runs).
  *
- * What a front end calls: session__open/run to read, c2c_load__run for perf c2c's tables,
- * fields_load__run for field tables,
- * recorder__run to record, watcher__new and its kin to watch, workload__prepare to run a
+ * What a front end calls: session__open/run to read (pipeline/recording.h adds the
+ * symbolizer; pipeline/ joins a recording with dwarf/ and analyzer/), recorder__run to record, watcher__new and its kin to watch, workload__prepare to run a
  * command, timed_ab__run to time two.  lineup's own model of a recording is event.h.
  */
 
@@ -43,8 +35,7 @@
  *             ─► tool->side_sample         every sample, first (allocation records...)
  *             ─► filters                   --time --pid --tid --cpu, then --comm
  *             ─► resolution                the thread and the ip's map (machine__resolve);
- *                                          on request the call chain, the symbol and the
- *                                          source line (dwarf/symbols.h) of any map
+ *                                          on request the call chain's maps
  *             ─► tool->sample              struct session_sample
  *
  * So a sample is resolved against the maps as they were when it was taken, not as they are
@@ -52,18 +43,18 @@
  * samples their own object.  Allocation records come before the samples they explain too.
  *
  *	struct session *s;
- *	struct session_opts so = { .path = "perf.data", .symbols = { .vmlinux = k } };
+ *	struct session_opts so = { .path = "perf.data" };
  *	if (session__open(&s, &so, err, sizeof(err)) < 0) -> print err
  *	session__set_filter(s, &filter);		(optional: struct session_filter)
  *	struct session_tool tool = { .ctx = me, .sample = my_sample };
  *	if (session__run(s, &tool) < 0) -> print session__errmsg(s)
- *	... session__machine(s), session__lookup(s, map, addr, &loc) for what was kept ...
+ *	... session__machine(s) for what was kept ...
  *	session__close(s);
  *
  * The filters are parsed here too (session_filter__parse_*), so every front end reads
  * "--time 1.5,2" and "--cpu 0-3,8" alike.
  *
- * Ownership: the session owns the reader, the machine, the symbolizer and everything they
+ * Ownership: the session owns the reader, the machine and everything they
  * hand out (threads, maps and dsos stay valid until session__close, so a tool may keep them);
  * a struct session_sample and what its sample points to are valid only during the callback.
  * @opts' strings and the filter's lists must outlive the session.
@@ -72,7 +63,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dwarf/symbols.h"
 #include "sampling/event.h"
 #include "sampling/machine.h"
 
@@ -82,13 +72,11 @@ struct session;
 /**
  * struct session_opts - what to open and where to look for objects.
  * @path:	the perf.data ("-": stdin)
- * @symbols:	the symbolizer's options (@osrelease is taken from the recording when unset)
  * @no_auxtrace: skip AUX traces (Arm SPE) instead of decoding their samples (perf report
  *		--stats and --header-only count only what the file holds)
  */
 struct session_opts {
 	const char *path;
-	struct symbols_options symbols;
 	bool no_auxtrace;
 };
 
@@ -176,7 +164,8 @@ enum session_callchain {
 struct session_frame {
 	uint64_t ip;
 	const struct dso *dso;
-	const char *sym;
+	uint64_t addr;		/* @ip in @dso's terms */
+	const char *sym;	/* NULL here: pipeline/recording.h names it */
 	uint64_t sym_start;
 };
 
@@ -218,8 +207,6 @@ bool session__progress(const struct session *s, uint64_t *done, uint64_t *total)
 const struct perf_header_info *session__header(const struct session *s);
 struct machine *session__machine(struct session *s);
 const struct session_stats *session__stats(const struct session *s);
-/* The symbolizer, made on first use. */
-struct symbols *session__symbols(struct session *s);
 
 /* Known once the first record is read (pipe mode: once the events are). */
 enum session_callchain session__callchain_mode(const struct session *s);
@@ -232,21 +219,5 @@ enum session_callchain session__callchain_mode(const struct session *s);
  */
 uint32_t session__callchain(struct session *s, const struct session_sample *ss,
 			    struct session_frame *out);
-
-/*
- * The handle of machine dso @dso in symbolizer @syms.  The kinds of object are one enum in
- * two layers (sampling/ cannot be seen from dwarf/): this is the one place that converts,
- * and a static assert keeps the two enums equal.
- */
-struct symbols_dso *dso__symbols(const struct dso *dso, struct symbols *syms);
-/* The same in the session's symbolizer. */
-struct symbols_dso *session__symbols_dso(struct session *s, const struct dso *dso);
-
-/*
- * Symbol and source line of @addr, an address in @map's terms (addr_loc.addr), whenever
- * (maps outlive the run): symbols__lookup on the map.  @map NULL: no map ("??:0").
- */
-int session__lookup(struct session *s, const struct map *map, uint64_t addr,
-		    struct symbols_loc *loc);
 
 #endif

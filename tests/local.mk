@@ -22,3 +22,4 @@ include tests/suggest.mk
 include tests/ab.mk
 include tests/tui.mk
 include tests/realprog.mk
+EXTRA_DIST += tests/tools/same_as_base.sh

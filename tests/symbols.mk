@@ -8,9 +8,11 @@ dist_check_SCRIPTS += tests/symbols/addr2line.sh
 # `perf script -F ip,sym,dso,srcline` prints them (tests/symbols/machine.sh diffs the two).
 check_PROGRAMS += tests/tools/resolve
 tests_tools_resolve_SOURCES = tests/tools/resolve.c
-tests_tools_resolve_LDADD = sampling/libsession.a dwarf/libdwarf.a sampling/libsampling.a \
+tests_tools_resolve_LDADD = pipeline/libpipeline.a dwarf/libdwarf.a \
+	analyzer/libanalyzer.a sampling/libsampling.a \
 	util/libutil.a \
-	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBZSTD_LIBS)
+	$(LIBDW_LIBS) $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(LIBBPF_LIBS) $(LIBTRACEEVENT_LIBS) \
+	$(LIBZSTD_LIBS)
 TESTS += tests/symbols/machine.sh
 dist_check_SCRIPTS += tests/symbols/machine.sh
 TESTS += tests/symbols/fifo.sh

@@ -11,7 +11,8 @@
  *
  * --c2c prints the ip and perf c2c's Symbol, Shared Object and Source:Line cells instead,
  * tab-separated.
- * Samples come through sampling/session.h, in time order and resolved as perf resolves them.
+ * Samples come through sampling/session.h (opened by pipeline/recording.h, with its
+ * symbolizer), in time order and resolved as perf resolves them.
  */
 #include <config.h>
 
@@ -25,11 +26,13 @@
 #include "sampling/machine.h"
 #include "sampling/perf_file.h"
 #include "sampling/session.h"
+#include "pipeline/recording.h"
 
 struct ctx {
 	int c2c;
 	int no_srcline;
 	int count; /* --count: resolve only, print how many resolved (for timing) */
+	struct recording *rec;
 	uint64_t nr, nr_sym;
 };
 
@@ -42,7 +45,8 @@ static int deliver(void *arg, struct session *s, const struct session_sample *ss
 	char sym[512];
 	const char *obj, *name;
 
-	session__lookup(s, al.map, al.addr, &loc);
+	(void)s;
+	recording__lookup(cx->rec, al.map, al.addr, &loc);
 	if (loc.no_map) {
 		/* perf moved its kernel map onto a vmlinux's .text: this address has none */
 		al.map = NULL;
@@ -81,11 +85,12 @@ static int deliver(void *arg, struct session *s, const struct session_sample *ss
 
 int main(int argc, char **argv)
 {
-	struct session_opts o = {0};
+	struct recording_opts o = {0};
 	struct ctx cx = {0};
 	struct session_tool tool = {.ctx = &cx, .sample = deliver};
 	char err[PERF_FILE_ERRMAX];
 	struct session *s;
+	struct recording *r;
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -108,15 +113,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: resolve [--symfs DIR] [-k VMLINUX] [--c2c] FILE\n");
 		return 2;
 	}
-	if (session__open(&s, &o, err, sizeof(err)) < 0) {
+	if (recording__open(&r, &o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "resolve: %s\n", err);
 		return 2;
 	}
+	cx.rec = r;
+	s = r->session;
 	rc = session__run(s, &tool);
 	if (rc < 0)
 		fprintf(stderr, "resolve: %s\n", session__errmsg(s));
 	else if (cx.count)
 		printf("%" PRIu64 " samples, %" PRIu64 " with a symbol\n", cx.nr, cx.nr_sym);
-	session__close(s);
+	recording__close(r);
 	return rc < 0 ? 2 : 0;
 }

@@ -355,7 +355,7 @@ static int demo_copy_sources(struct demo *d, const char *src)
 		snprintf(name, sizeof(name), "%s.c", d->workload);
 		snprintf(from, sizeof(from), "%s/%s", src, f);
 		snprintf(to, sizeof(to), "%s/src/%s", d->dir, f);
-		if (!(text = file__read_text(from, err, sizeof(err)))) {
+		if (!(text = file__read_text(from, FILE_SOURCE, err, sizeof(err)))) {
 			cli__error("demo: %s", err);
 			return EXIT_RUNTIME;
 		}
@@ -391,7 +391,7 @@ static int demo_fix(struct demo *d, unsigned int *turns)
 	if (rc)
 		return rc;
 	snprintf(file, sizeof(file), "%s/fix.diff", d->dir);
-	if (!(text = file__read_text(file, err, sizeof(err)))) {
+	if (!(text = file__read_text(file, FILE_PATCH, err, sizeof(err)))) {
 		cli__error("demo: %s", err);
 		return EXIT_RUNTIME;
 	}

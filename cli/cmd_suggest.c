@@ -708,7 +708,7 @@ static int open_recording(struct suggest_ctx *c)
 static int check_patch(const char *path, const char *ours)
 {
 	char err[PATH_MAX + 64];
-	char *theirs = file__read_text(path, err, sizeof(err));
+	char *theirs = file__read_text(path, FILE_PATCH, err, sizeof(err));
 	unsigned int line = 1;
 	const char *a, *b;
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1563,18 +1564,25 @@ static size_t hex_prefix(const char *p, uint64_t *out)
  */
 static void dso__load_perf_map(struct symbols *s, struct symbols_dso *d)
 {
-	FILE *f = dso__open_text(d, d->long_name);
 	struct symtab_builder b = {0};
-	char *line = NULL;
-	size_t cap = 0;
+	char err[PATH_MAX + 96];
+	/* read whole, to its limit: the map's name comes from the recording, and getline would
+	 * grow a line of a sparse 50 GB file until memory ran out */
+	char *text = file__read_text(d->long_name, FILE_PERF_MAP, err, sizeof(err));
+	char *line, *next;
 	ssize_t len;
 
-	if (!f)
+	if (!text) {
+		d->error = xstrdup(err);
 		return;
-	while ((len = getline(&line, &cap, f)) > 0) {
+	}
+	for (line = text; *line; line = next) {
+		char *nl = strchr(line, '\n');
 		uint64_t start, size;
 		size_t k;
 
+		next = nl ? nl + 1 : line + strlen(line);
+		len = next - line;
 		line[--len] = 0;
 		k = hex_prefix(line, &start) + 1;
 		if ((ssize_t)k + 2 >= len)
@@ -1584,8 +1592,7 @@ static void dso__load_perf_map(struct symbols *s, struct symbols_dso *d)
 			continue;
 		symtab__add(s, &b, start, size, line + k, STT_FUNC, STB_GLOBAL);
 	}
-	free(line);
-	fclose(f);
+	free(text);
 	b.root = -1;
 	for (size_t i = 0; i < b.n; i++)
 		rb_insert(&b, (int32_t)i);

@@ -248,7 +248,7 @@ static int search_one(const char *path, const struct stat *st, int type, struct 
 	(void)ftw;
 	if (type != FTW_F || n < 3 || (strcmp(path + n - 2, ".h") && strcmp(path + n - 2, ".c")))
 		return 0;
-	if (!(text = file__read_text(path, err, sizeof(err))))
+	if (!(text = file__read_text(path, FILE_SOURCE, err, sizeof(err))))
 		return 0;
 	want = xasprintf("\nstruct %s {", search_name);
 	if (strstr(text, want) || !strncmp(text, want + 1, strlen(want + 1)))
@@ -277,7 +277,8 @@ static enum srcpatch_style tree_style(const char *root, const char *text)
 	char *cache = root ? xasprintf("%s/include/linux/cache.h", root) : NULL;
 	enum srcpatch_style style = SRCPATCH_ATTR_ALIGNED;
 	char err[64];
-	char *ct = cache && is_file(cache) ? file__read_text(cache, err, sizeof(err)) : NULL;
+	char *ct = cache && is_file(cache) ? file__read_text(cache, FILE_SOURCE, err, sizeof(err)) :
+					     NULL;
 
 	if (ct)
 		style = strstr(ct, "__cacheline_group_begin") ? SRCPATCH_KERNEL_GROUPS :
@@ -526,7 +527,7 @@ static int make_alloc_fixes(struct suggest_load *sl, struct suggest_patch *p)
 							      sl->o->source_root ? sl->o->source_root : ""));
 			continue;
 		}
-		if (!(text = file__read_text(path, err, sizeof(err)))) {
+		if (!(text = file__read_text(path, FILE_SOURCE, err, sizeof(err)))) {
 			alloc_fix_add(p, af, where, xstrdup(err));
 			free(path);
 			continue;
@@ -588,7 +589,7 @@ static int make_patch(struct suggest_load *sl, struct suggest_patch *p, const ch
 			rc = 1;
 			continue;
 		}
-		char *text = file__read_text(path, err, sizeof(err));
+		char *text = file__read_text(path, FILE_SOURCE, err, sizeof(err));
 
 		if (!text) {
 			say(sl, false, "%s", err);

@@ -204,7 +204,7 @@ static char *compile_unit(struct verify_run *vr, unsigned int f, const char *typ
 	free(cflags);
 	if (rc != 0) {
 		char *path = privdir__path(&vr->dir, log);
-		char *msg = rc > 0 ? file__read_text(path, err, sizeof(err)) : NULL;
+		char *msg = rc > 0 ? file__read_text(path, FILE_LOG, err, sizeof(err)) : NULL;
 
 		snprintf(why, len, "%s could not compile the patched %s%s%.300s", vr->cc, name,
 			 msg ? ":\n" : rc < 0 ? ": " : "", msg ? msg : rc < 0 ? strerror(-rc) : "");

@@ -19,6 +19,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "sampling/tracefs.h"
+#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -547,19 +548,16 @@ int tp_decoder__load_tracing_data(struct tp_decoder *d, const void *data, size_t
 
 int tp_decoder__load_kallsyms(struct tp_decoder *d, const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	size_t n;
-	FILE *fp = fopen(path, "r");
+	char err[64];
+	char *text = file__read_text(path, FILE_PROC, err, sizeof(err));
+	size_t len;
 	int rc;
 
-	if (!fp)
+	if (!text)
 		return -errno;
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		strbuf__add(&sb, buf, n);
-	fclose(fp);
-	rc = sb.len ? register_kallsyms(d->tep, sb.buf, sb.len) : 0;
-	strbuf__release(&sb);
+	len = strlen(text);
+	rc = len ? register_kallsyms(d->tep, text, len) : 0;
+	free(text);
 	return rc;
 }
 

@@ -69,7 +69,8 @@ int tp_decoder__load_tracing_data(struct tp_decoder *d, const void *data, size_t
 
 /*
  * Register kernel function symbols from a kallsyms-format file (/proc/kallsyms) so %pS/%ps
- * in print formats show "func+0xoff" as perf does.  Returns the number registered or -errno.
+ * in print formats show "func+0xoff" as perf does.  Returns the number registered or -errno
+ * (-EFBIG for a file past 64 MiB, -EILSEQ for one with a NUL byte).
  */
 int tp_decoder__load_kallsyms(struct tp_decoder *d, const char *path);
 

@@ -6,6 +6,7 @@ LOG_COMPILER = timeout -k 10 600
 
 TESTS += tests/e2e/cli.sh tests/e2e/demo.sh tests/e2e/full.sh tests/e2e/demo_busy.sh tests/e2e/exit_codes.sh
 dist_check_SCRIPTS += tests/e2e/cli.sh tests/e2e/demo.sh tests/e2e/full.sh tests/e2e/demo_busy.sh tests/e2e/exit_codes.sh
+include tests/util.mk
 include tests/fields.mk
 include tests/writer.mk
 include tests/symbols.mk

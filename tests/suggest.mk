@@ -9,10 +9,10 @@ tests_unit_suggest_layout_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/suggest_layout_test
 TESTS += tests/suggest/workloads.sh tests/suggest/kernel.sh tests/suggest/options.sh \
 	tests/suggest/watch.sh tests/suggest/align.sh tests/suggest/pool.sh \
-	tests/suggest/hostile.sh
+	tests/suggest/hostile.sh tests/suggest/untrusted.sh
 dist_check_SCRIPTS += tests/suggest/workloads.sh tests/suggest/kernel.sh \
 	tests/suggest/options.sh tests/suggest/watch.sh tests/suggest/align.sh tests/suggest/pool.sh \
-	tests/suggest/hostile.sh
+	tests/suggest/hostile.sh tests/suggest/untrusted.sh
 # --verify's private directory (util/privdir.h).
 check_PROGRAMS += tests/unit/privdir_test
 tests_unit_privdir_test_SOURCES = tests/unit/privdir_test.c tests/unit/check.h

@@ -7,7 +7,8 @@
 /*
  * Opening files whose names come from a recording (an MMAP's file name, a JIT map, a build-id
  * cache entry) or from inside one binary about another: such a name may be a FIFO, which a
- * plain open() waits on forever, or a device.  Only regular files are opened.
+ * plain open() waits on forever, or a device.  Only regular files are opened.  lineup runs as
+ * root on trees from elsewhere: a text file is read up to a limit for its kind.
  */
 
 /*
@@ -16,10 +17,20 @@
  */
 int file__open_regular(const char *path);
 
+/* What a text file is: the most lineup reads of it, and how an error names it. */
+enum file_text {
+	FILE_SOURCE,	/* a C source or header, 16 MiB */
+	FILE_PATCH,	/* a unified diff, 64 MiB */
+	FILE_LOG,	/* a compiler's messages, 16 MiB */
+	FILE_PROC,	/* a /proc listing (kallsyms), 64 MiB */
+	FILE_PERF_MAP,	/* a JIT's /tmp/perf-PID.map, 256 MiB */
+};
+
 /*
- * The whole text file @path (a regular file, no NUL byte), NUL-terminated, to free(); NULL
- * with @err saying "PATH: what is wrong".
+ * The whole text file @path, a regular file of @kind within its limit and without a NUL byte,
+ * NUL-terminated, to free(); NULL with @err saying "PATH: what is wrong" and errno set (EFBIG
+ * too large, EILSEQ a NUL byte, EINVAL not a regular file, else open's or read's).
  */
-char *file__read_text(const char *path, char *err, size_t errlen);
+char *file__read_text(const char *path, enum file_text kind, char *err, size_t errlen);
 
 #endif

@@ -12,19 +12,18 @@
 #include <config.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/stat.h>
 
 #include "tui/browser.h"
 #include "tui/screen.h"
 #include "tui/tui.h"
 #include "tui/views.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 #define MAX_PARTS 5
@@ -254,35 +253,12 @@ static void fill(void *ctx, struct view *v, int cols)
 	add_part(v, sc, "Patch", s->patch, true);
 }
 
-/* Write @text to @name; @replace: the user said a file there may go.  0 or -errno. */
-static int write_file(const char *name, const char *text, bool replace)
-{
-	size_t len = strlen(text), done = 0;
-	int fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL), 0644);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (done < len) {
-		ssize_t n = write(fd, text + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			break;
-		}
-		done += (size_t)n;
-	}
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
-}
 static void write_patch(struct browser *b, const struct tui_suggestion *s)
 {
 	struct strbuf name = STRBUF_INIT, yes = STRBUF_INIT, q = STRBUF_INIT;
 	struct stat st;
 	bool replace = false;
+	char err[PATH_MAX + 64];
 	int rc;
 
 	if (!s->patch || !*s->patch) {
@@ -295,9 +271,14 @@ static void write_patch(struct browser *b, const struct tui_suggestion *s)
 		browser__message(b, "not written");
 		goto out;
 	}
-	if (!stat(name.buf, &st)) {
-		if (S_ISDIR(st.st_mode)) {
-			browser__message(b, "%s is a directory: not written", name.buf);
+	/* lstat: a link is not asked about, it is refused (the writer refuses it too, if one is
+	 * planted after the question) */
+	if (!lstat(name.buf, &st)) {
+		if (!S_ISREG(st.st_mode)) {
+			browser__message(b, "%s is %s: not written", name.buf,
+					 S_ISDIR(st.st_mode)   ? "a directory"
+					 : S_ISLNK(st.st_mode) ? "a symbolic link"
+							       : "not a regular file");
 			goto out;
 		}
 		strbuf__addf(&q, "%s exists: write over it? (y/N) ", name.buf);
@@ -307,11 +288,11 @@ static void write_patch(struct browser *b, const struct tui_suggestion *s)
 		}
 		replace = true;
 	}
-	rc = write_file(name.buf, s->patch, replace);
+	rc = file__write_atomic(name.buf, s->patch, strlen(s->patch), replace, err, sizeof(err));
 	if (rc == -EEXIST)
 		browser__message(b, "%s appeared meanwhile: not written", name.buf);
 	else if (rc)
-		browser__message(b, "cannot write %s: %s", name.buf, strerror(-rc));
+		browser__message(b, "cannot write %s", err);
 	else
 		browser__message(b, "the patch is in %s", name.buf);
 out:

@@ -7,11 +7,13 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 int file__open_regular(const char *path)
 {
@@ -102,4 +104,103 @@ fail:
 	strbuf__release(&sb);
 	errno = saved;
 	return NULL;
+}
+
+/* @path's directory as a prefix ("" or "DIR/"): the temporary file goes there, for rename() */
+static char *temp_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return xasprintf("%.*s.lineup-XXXXXX", slash ? (int)(slash - path + 1) : 0, path);
+}
+
+static int write_all(int fd, const char *text, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Move @tmp to @path; without @replace, never over a file that appeared there since. */
+static int put_in_place(const char *tmp, const char *path, bool replace)
+{
+	if (replace)
+		return rename(tmp, path) ? -errno : 0;
+	if (!renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	/* a filesystem without RENAME_NOREPLACE: link() does not replace either */
+	if (link(tmp, path))
+		return -errno;
+	unlink(tmp);
+	return 0;
+}
+
+int file__write_atomic(const char *path, const char *text, size_t len, bool replace, char *err,
+		       size_t errlen)
+{
+	struct stat st;
+	mode_t mode, mask;
+	char *tmp;
+	int fd, rc;
+
+	if (!lstat(path, &st)) {
+		if (S_ISLNK(st.st_mode)) {
+			snprintf(err, errlen, "%s: a symbolic link: not followed", path);
+			return -ELOOP;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "%s: not a regular file", path);
+			return -EINVAL;
+		}
+		if (!replace) {
+			snprintf(err, errlen, "%s: exists", path);
+			return -EEXIST;
+		}
+		/* the permissions, not set-id bits: a patch is not a program */
+		mode = st.st_mode & 0777;
+	} else if (errno != ENOENT) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	} else {
+		/* what open(..., 0644) would have made; umask() is the way to read the mask, and
+		 * lineup writes its files from one thread */
+		mask = umask(0);
+		umask(mask);
+		mode = 0644 & ~mask;
+	}
+	tmp = temp_name(path);
+	/* mkostemp: O_EXCL, so nothing planted at the temporary name is written through */
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create a file beside it: %s", path,
+			 strerror(-rc));
+		goto out;
+	}
+	rc = write_all(fd, text, len);
+	if (!rc && fchmod(fd, mode))
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc)
+		rc = put_in_place(tmp, path, replace);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path, rc == -EEXIST ? "exists" : strerror(-rc));
+		unlink(tmp);
+	}
+out:
+	free(tmp);
+	return rc;
 }

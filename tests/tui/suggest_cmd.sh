@@ -1,7 +1,8 @@
 #!/bin/sh
 # lineup suggest --tui on a recording: the browser's suggestion view with what lineup measured
 # and predicts (each cache line's HITMs and transfers beside the layouts, side by side on a wide
-# terminal, one above the other on a narrow one), and w writes the patch --patch writes.
+# terminal, one above the other on a narrow one), and w writes the patch --patch writes, but
+# not through a link planted where it goes.
 . "$top_srcdir/tests/tui/lib.sh"
 scratch
 trap 'tui_stop; rm -rf "$T"' EXIT
@@ -31,6 +32,24 @@ grep -q '^        /\* line 0 (+0): 60 HITM measured, 2 transfers \*/$' narrow ||
 tui_keys Tab Tab Tab Tab w Enter
 tui_settled "the patch is in layout.patch" >/dev/null
 cmp -s want.patch layout.patch || fail "w wrote another patch than suggest --patch"
+# A link planted where the patch goes is refused, not followed (not even after a "y").
+echo precious >victim
+rm layout.patch && ln -s victim layout.patch
+tui_keys w Enter
+i=0
+until tui_capture >link.screen && grep -q "not written\|write over it" link.screen; do
+	i=$((i + 1))
+	[ $i -le $((TUI_WAIT * 10)) ] || { cat link.screen; fail "w on a link: no answer"; }
+	sleep 0.1
+done
+if grep -q "write over it" link.screen; then
+	tui_keys y Enter
+	tui_settled "layout.patch" >/dev/null
+fi
+[ "$(cat victim)" = precious ] || fail "w wrote through a link planted at layout.patch"
+[ -L layout.patch ] || fail "w replaced the link at layout.patch"
+grep -q "layout.patch is a symbolic link: not written" link.screen ||
+	{ cat link.screen; fail "w on a link: not said"; }
 tui_keys q
 tui_rc 0
 tui_restored

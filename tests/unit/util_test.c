@@ -2,10 +2,11 @@
 /*
  * util/ on hostile files, as lineup meets them running as root on trees from elsewhere: a
  * text file is read to its kind's limit and its first NUL byte (a sparse 50 GB file, pagemap
- * behind a link).
+ * behind a link), and a file is written in place of a planted link, never through it.
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -36,6 +37,19 @@ static void put(const char *name, const char *text, size_t len)
 
 	CHECK(fd >= 0 && write(fd, text, len) == (ssize_t)len);
 	close(fd);
+}
+
+/* The file's text ("" when unreadable), for comparing; static. */
+static const char *text_of(const char *name)
+{
+	static char buf[256];
+	int fd = open(at(name), O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : 0;
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	return buf;
 }
 
 static void test_read_text(void)
@@ -101,13 +115,69 @@ static void test_read_text(void)
 	CHECK(!text && errno == EINVAL && strstr(err, ": not a regular file"));
 }
 
+/* No ".lineup-" file left in the scratch directory: a temporary file is never left behind. */
+static int temp_files(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += !strncmp(de->d_name, ".lineup-", 8);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void test_write_atomic(void)
+{
+	char err[256];
+	struct stat st;
+	mode_t mask = umask(022);
+
+	CHECK(file__write_atomic(at("new.patch"), "one\n", 4, false, err, sizeof(err)) == 0);
+	CHECK(!strcmp(text_of("new.patch"), "one\n"));
+	CHECK(!stat(at("new.patch"), &st) && (st.st_mode & 0777) == 0644);
+
+	/* an existing file: kept unless the caller was told it may go */
+	CHECK(file__write_atomic(at("new.patch"), "two\n", 4, false, err, sizeof(err)) == -EEXIST);
+	CHECK(!strcmp(text_of("new.patch"), "one\n"));
+	CHECK(chmod(at("new.patch"), 0600) == 0);
+	CHECK(file__write_atomic(at("new.patch"), "two\n", 4, true, err, sizeof(err)) == 0);
+	CHECK(!strcmp(text_of("new.patch"), "two\n"));
+	CHECK(!stat(at("new.patch"), &st) && (st.st_mode & 0777) == 0600);
+
+	/* a planted link is refused, even when replacing: its target stays as it was */
+	put("victim", "precious\n", 9);
+	CHECK(symlink("victim", at("link.patch")) == 0);
+	CHECK(file__write_atomic(at("link.patch"), "evil\n", 5, true, err, sizeof(err)) == -ELOOP);
+	CHECK(strstr(err, "link.patch: a symbolic link: not followed") != NULL);
+	CHECK(!strcmp(text_of("victim"), "precious\n"));
+	CHECK(!lstat(at("link.patch"), &st) && S_ISLNK(st.st_mode));
+	/* a dangling one: its target is not created */
+	CHECK(symlink("created", at("dangling.patch")) == 0);
+	CHECK(file__write_atomic(at("dangling.patch"), "evil\n", 5, false, err, sizeof(err)) ==
+	      -ELOOP);
+	CHECK(access(at("created"), F_OK) != 0);
+
+	/* something other than a regular file is not replaced by one */
+	CHECK(mkdir(at("sub"), 0755) == 0);
+	CHECK(file__write_atomic(at("sub"), "x", 1, true, err, sizeof(err)) == -EINVAL);
+	CHECK(file__write_atomic(at("nodir/x.patch"), "x", 1, false, err, sizeof(err)) == -ENOENT);
+	CHECK(strstr(err, "nodir/x.patch: ") != NULL);
+	CHECK(temp_files() == 0);
+	umask(mask);
+}
+
 static int remove_all(void)
 {
 	static const char *const names[] = { "plain.c", "sparse.c", "at_limit.c", "past_limit.c",
-					     "nul.patch", "pagemap.patch" };
+					     "nul.patch", "pagemap.patch", "new.patch", "victim",
+					     "link.patch", "dangling.patch" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		unlink(at(names[i]));
+	rmdir(at("sub"));
 	return rmdir(dir);
 }
 
@@ -118,6 +188,7 @@ int main(void)
 		return 99;
 	}
 	test_read_text();
+	test_write_atomic();
 	if (remove_all())
 		fprintf(stderr, "%s: left behind: %s\n", dir, strerror(errno));
 	return failures != 0;

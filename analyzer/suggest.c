@@ -874,7 +874,9 @@ static void replay(struct suggest *sg, const uint64_t *offsets, uint32_t new_ali
 			pred->transfers++;
 		}
 	}
-	qsort(pred->lines, pred->nr_lines, sizeof(*pred->lines), line_cmp);
+	/* no access, no line array: qsort(NULL, 0) is undefined */
+	if (pred->nr_lines > 1)
+		qsort(pred->lines, pred->nr_lines, sizeof(*pred->lines), line_cmp);
 	u64map__exit(&state);
 	u64map__exit(&idx);
 	u64map__exit(&threads);

@@ -161,7 +161,9 @@ static int hitm_cmp(const void *a, const void *b)
 
 void suggest_targets__sort(struct suggest_targets *ts)
 {
-	qsort(ts->v, ts->nr, sizeof(*ts->v), hitm_cmp);
+	/* a recording with no attributed struct has no array: qsort(NULL, 0) is undefined */
+	if (ts->nr > 1)
+		qsort(ts->v, ts->nr, sizeof(*ts->v), hitm_cmp);
 	u64map__exit(&ts->index);
 	u64map__init(&ts->index);
 	for (size_t i = 0; i < ts->nr; i++)

@@ -108,7 +108,9 @@ void wr_report__replay(struct wr_hit *hits, size_t nr_hits, struct wr_field *fie
 			memset(fl->cpu_kinds, 0, sizeof(uint64_t) * nr_cpus * WR_NR_KINDS);
 		fl->writer_cpus = fl->reader_cpus = 0;
 	}
-	qsort(hits, nr_hits, sizeof(*hits), hit_cmp);
+	/* no hits may come as NULL: qsort(NULL, 0) is undefined */
+	if (nr_hits > 1)
+		qsort(hits, nr_hits, sizeof(*hits), hit_cmp);
 	for (size_t i = 0; i < nr_hits; i++) {
 		struct wr_hit *h = &hits[i];
 		struct wr_field *fl;

@@ -154,7 +154,9 @@ static int sym_cmp(const void *a, const void *b)
 /* Sort; a symbol without a size ends where the next one starts. */
 static void symtab__finish(struct symtab *t)
 {
-	qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+	/* an empty table has no array: qsort(NULL, 0) is undefined */
+	if (t->nr > 1)
+		qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (t->syms[i].end > t->syms[i].start)
 			continue;

@@ -86,8 +86,10 @@ int session_filter__parse_list(const char *s, int64_t **list, size_t *nr)
 			return -EINVAL;
 		p = end;
 	}
-	/* sorted and unique: a sample's test is a binary search */
-	qsort(v, n, sizeof(*v), cmp_i64);
+	/* sorted and unique: a sample's test is a binary search (an empty list has no array,
+	 * and qsort(NULL, 0) is undefined) */
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_i64);
 	for (size_t i = 0; i < n; i++)
 		if (!k || v[k - 1] != v[i])
 			v[k++] = v[i];

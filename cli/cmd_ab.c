@@ -185,8 +185,13 @@ static int report_failure(const struct timed_ab *ab)
 	if (r->err[0] && !r->exec_errno) {
 		size_t len = strlen(r->err);
 
-		fprintf(stderr, "its standard error%s:\n%s%s", len >= TIMED_RUN_ERR_TAIL ?
-			" (the end)" : "", r->err, r->err[len - 1] == '\n' ? "" : "\n");
+		/* the command's bytes, not the terminal's orders: an escape sequence in them
+		 * could retitle the window, clear the screen or worse */
+		strbuf__reset(&sb);
+		strbuf__add_printable(&sb, r->err, len);
+		fprintf(stderr, "its standard error%s:\n%s%s",
+			len >= TIMED_RUN_ERR_TAIL ? " (the end)" : "", sb.buf,
+			r->err[len - 1] == '\n' ? "" : "\n");
 	}
 	strbuf__release(&sb);
 	return EXIT_USAGE;

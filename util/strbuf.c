@@ -95,3 +95,42 @@ void strbuf__add_csv(struct strbuf *sb, const char *s)
 	}
 	strbuf__add(sb, "\"", 1);
 }
+
+/* The length of the UTF-8 sequence at @s (at most @n bytes) if it is a valid one and not a C1
+ * control (U+0080..U+009F, which terminals obey as ESC-sequences), else 0. */
+static size_t printable_utf8(const unsigned char *s, size_t n)
+{
+	static const unsigned int least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	unsigned int cp = s[0] & (0x7f >> len);
+
+	if (s[0] < 0xc2 || s[0] > 0xf4 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp <= 0x9f)
+		return 0;
+	return len;
+}
+
+void strbuf__add_printable(struct strbuf *sb, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len;
+
+	for (size_t i = 0; i < n; i += len) {
+		len = u[i] >= 0x80 ? printable_utf8(u + i, n - i) : 0;
+		if (len) {
+			strbuf__add(sb, s + i, len);
+			continue;
+		}
+		len = 1;
+		if (u[i] == '\n' || u[i] == '\t' || (u[i] >= 0x20 && u[i] < 0x7f))
+			strbuf__add(sb, s + i, 1);
+		else
+			strbuf__add(sb, "?", 1);
+	}
+}

@@ -24,5 +24,12 @@ void strbuf__release(struct strbuf *sb);
 void strbuf__add_json(struct strbuf *sb, const char *s);
 /* @s as one CSV field (RFC 4180): quoted, quotes doubled, when it holds a comma, quote or newline. */
 void strbuf__add_csv(struct strbuf *sb, const char *s);
+/*
+ * @n bytes of @s, another program's output, safe to show on a terminal: each control character
+ * but newline and tab (C0, DEL, C1 as UTF-8) and each byte of invalid UTF-8 as one '?'.  Byte
+ * by byte, not whole escape sequences dropped: once its ESC is a '?', the rest of a sequence is
+ * plain text, and the '?' shows that something was there.
+ */
+void strbuf__add_printable(struct strbuf *sb, const char *s, size_t n);
 
 #endif

@@ -19,6 +19,11 @@ grep -q "command A cannot be run: $T/no-such-command: No such file" "$T/err" ||
 expect_rc 2 "$LINEUP" ab -n 3 -- true --- sh -c 'echo boom on stderr >&2; exit 3' 2>"$T/err"
 grep -q "command B exited with status 3" "$T/err" || fail "a failing command's status not shown"
 grep -q "boom on stderr" "$T/err" || fail "a failing command's stderr not shown"
+# ... shown as text, not as orders to the terminal: each control character a '?'
+expect_rc 2 "$LINEUP" ab -n 3 -- true --- \
+	sh -c 'printf "\033]0;pwned\007\033[2Jafter\n" >&2; exit 3' 2>"$T/err"
+grep -qF '?]0;pwned??[2Jafter' "$T/err" || fail "an escape sequence not shown as text"
+LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/err" && fail "a failing command's ESC or BEL echoed"
 expect_rc 2 "$LINEUP" ab -- sh -c 'kill -TERM $$' --- true 2>"$T/err"
 grep -q "command A was killed by signal 15" "$T/err" || fail "a killed command not said"
 

@@ -2,7 +2,8 @@
 /*
  * util/ on hostile files, as lineup meets them running as root on trees from elsewhere: a
  * text file is read to its kind's limit and its first NUL byte (a sparse 50 GB file, pagemap
- * behind a link), and a file is written in place of a planted link, never through it.
+ * behind a link), a file is written in place of a planted link and never through it, and
+ * another program's bytes are shown without its escape sequences.
  */
 #include <config.h>
 
@@ -17,6 +18,7 @@
 
 #include "tests/unit/check.h"
 #include "util/file.h"
+#include "util/strbuf.h"
 
 static char dir[] = "/tmp/lineup-util.XXXXXX";
 
@@ -169,6 +171,35 @@ static void test_write_atomic(void)
 	umask(mask);
 }
 
+static void test_printable(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "\033]0;pwned\007\033[2J", "?]0;pwned??[2J" },
+		{ "line\n\ttab\r\n", "line\n\ttab?\n" },
+		{ "caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac" },	/* UTF-8 kept */
+		{ "\xc2\x9b" "31m", "??31m" },	/* C1 CSI as UTF-8 */
+		{ "\xff\xc0\xaf\x7f", "????" },	/* invalid, overlong, DEL */
+		{ "end\xe2\x82", "end??" },	/* cut short */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf__add_printable(&sb, cases[i].in, strlen(cases[i].in));
+		CHECK(sb.buf && !strcmp(sb.buf, cases[i].out));
+		if (!sb.buf || strcmp(sb.buf, cases[i].out)) {
+			/* what came out, in hex: the log is read on a terminal too */
+			fprintf(stderr, "  case %zu:", i);
+			for (size_t k = 0; sb.buf && sb.buf[k]; k++)
+				fprintf(stderr, " %02x", (unsigned char)sb.buf[k]);
+			fputc('\n', stderr);
+		}
+		strbuf__release(&sb);
+	}
+}
+
 static int remove_all(void)
 {
 	static const char *const names[] = { "plain.c", "sparse.c", "at_limit.c", "past_limit.c",
@@ -189,6 +220,7 @@ int main(void)
 	}
 	test_read_text();
 	test_write_atomic();
+	test_printable();
 	if (remove_all())
 		fprintf(stderr, "%s: left behind: %s\n", dir, strerror(errno));
 	return failures != 0;

@@ -560,35 +560,19 @@ static void json_align(struct suggest_ctx *c, const struct suggest_patch *p, str
 	strbuf__release(&tmp);
 }
 
-/* Write @text to @path ('-': stdout), never through a symlink; 0 or an exit code. */
+/* Write @text to @path ('-': stdout) through util/file.h's safe writer; 0 or an exit code. */
 static int write_out(const char *path, const char *text)
 {
 	if (!strcmp(path, "-")) {
 		fputs(text, stdout);
 		return 0;
 	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	size_t len = strlen(text), off = 0;
+	char err[PATH_MAX + 128];
+	int rc = file__write_atomic(path, text, strlen(text), true, err, sizeof(err));
 
-	if (fd < 0) {
-		cli__error("%s: %s", path, strerror(errno));
-		return EXIT_USAGE;
-	}
-	while (off < len) {
-		ssize_t w = write(fd, text + off, len - off);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			cli__error("%s: %s", path, strerror(errno));
-			close(fd);
-			return EXIT_RUNTIME;
-		}
-		off += (size_t)w;
-	}
-	if (close(fd) < 0) {
-		cli__error("%s: %s", path, strerror(errno));
-		return EXIT_RUNTIME;
+	if (rc < 0) {
+		cli__error("%s", err);
+		return rc == -ELOOP || rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	return 0;
 }
@@ -705,17 +689,11 @@ static int open_recording(struct suggest_ctx *c)
  * recording (the same structs, order, groups and comment), and the patched source must
  * compile to the predicted layout.  0 when both hold; 1 with the first difference.
  */
-static int check_patch(const char *path, const char *ours)
+static int check_patch(const char *path, const char *theirs, const char *ours)
 {
-	char err[PATH_MAX + 64];
-	char *theirs = file__read_text(path, FILE_PATCH, err, sizeof(err));
 	unsigned int line = 1;
 	const char *a, *b;
 
-	if (!theirs) {
-		cli__error("%s", err);
-		return EXIT_USAGE;
-	}
 	for (a = theirs, b = ours; *a && *a == *b; a++, b++)
 		line += *a == '\n';
 	if (*a || *b) {
@@ -723,10 +701,8 @@ static int check_patch(const char *path, const char *ours)
 
 		cli__error("%s: line %u differs from the patch lineup suggests for this recording: "
 			   "'%.*s'", path, line, end ? (int)(end - a) : (int)strlen(a), a);
-		free(theirs);
 		return EXIT_NOTHING;
 	}
-	free(theirs);
 	return 0;
 }
 
@@ -753,6 +729,7 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 	bool any_ok = false, verify_failed = false, any_align = false;
 
 	const char *under_review = NULL;
+	char *theirs = NULL;
 
 	if (first < 0)
 		return rc;
@@ -766,6 +743,15 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 	}
 	if (first < argc)
 		return cli__usage_error(cmd, "unexpected argument '%s'", argv[first]);
+	if (under_review) {
+		/* read before the work: a patch that cannot be read is said at once */
+		char err[PATH_MAX + 128];
+
+		if (!(theirs = file__read_text(under_review, FILE_PATCH, err, sizeof(err)))) {
+			cli__error("%s", err);
+			return EXIT_USAGE;
+		}
+	}
 	if (o.verify && o.patch && !strcmp(o.patch, "-") && o.format == FMT_JSON)
 		return cli__usage_error(cmd, "--patch - and --json both write to stdout");
 	/* the destinations before the work: a link or a directory there is refused at once */
@@ -810,7 +796,7 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 		goto out;
 	}
 	if (under_review) {
-		int crc = patch.diff ? check_patch(under_review, patch.diff) : EXIT_NOTHING;
+		int crc = patch.diff ? check_patch(under_review, theirs, patch.diff) : EXIT_NOTHING;
 
 		if (!patch.diff)
 			cli__error("%s: lineup suggests no patch for this recording", under_review);
@@ -914,6 +900,7 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 	free(recording);
 	rc = prc ? prc : verify_failed ? EXIT_NOTHING : any_ok || any_align ? EXIT_OK : EXIT_NOTHING;
 out:
+	free(theirs);
 	free(c.vreq);
 	free(c.valloc);
 	strbuf__release(&out);

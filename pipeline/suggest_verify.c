@@ -206,8 +206,9 @@ static char *compile_unit(struct verify_run *vr, unsigned int f, const char *typ
 		char *path = privdir__path(&vr->dir, log);
 		char *msg = rc > 0 ? file__read_text(path, FILE_LOG, err, sizeof(err)) : NULL;
 
+		/* a log that cannot be read is said instead of it */
 		snprintf(why, len, "%s could not compile the patched %s%s%.300s", vr->cc, name,
-			 msg ? ":\n" : rc < 0 ? ": " : "", msg ? msg : rc < 0 ? strerror(-rc) : "");
+			 msg ? ":\n" : ": ", msg ? msg : rc < 0 ? strerror(-rc) : err);
 		free(msg);
 		free(path);
 		goto fail;

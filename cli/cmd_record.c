@@ -3,11 +3,12 @@
  * lineup record: record memory accesses into a standard perf.data, through libperf with the
  * machine's memory PMU (Intel mem-loads/mem-stores, AMD IBS op, Arm SPE found in sysfs), or
  * with any software event (-e page-faults), or with lineup's software collector (--sim,
- * cli/sim_record.c).
+ * pipeline/sim_run.c).
  */
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 
 #include "cli/command.h"
-#include "cli/sim_record.h"
+#include "pipeline/sim_run.h"
 #include "sampling/perf_writer.h"
 #include "sampling/pmu.h"
 #include "sampling/recorder.h"
@@ -416,6 +417,35 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+/* record --sim: the collector run (pipeline/sim_run.h), its result said. */
+static int record_sim(const char *output, const struct sim_run_opts *so, int argc, char **argv)
+{
+	struct sim_run_result res;
+	char err[2 * PATH_MAX + 256];
+	int rc = sim_run__run(output, so, argc, argv, &res, err, sizeof(err));
+	const struct sim_census *c = &res.census;
+
+	if (res.status_text[0])
+		fprintf(stderr, "lineup: record --sim: %s %s\n", argv[0], res.status_text);
+	if (rc) {
+		cli__error("%s", err);
+		return rc;
+	}
+	fprintf(stderr, "[ lineup record --sim: wrote %s (%lld bytes; %ld load samples, %ld of "
+			"them HITM; %ld store samples)",
+		strcmp(output, "-") ? output : "standard output", res.size, c->loads, c->hitm,
+		c->stores);
+	if (c->has_overlap)
+		fprintf(stderr, "; threads ran at the same time for %.1f ms of %.1f ms modeled "
+				"(%.0f%%)",
+			c->overlap_ns / 1e6, c->observed_ns / 1e6,
+			c->observed_ns ? 100.0 * c->overlap_ns / c->observed_ns : 0.0);
+	fprintf(stderr, " ]\n");
+	if (res.no_contention[0])
+		fprintf(stderr, "lineup: record --sim: %s\n", res.no_contention);
+	return EXIT_OK;
+}
+
 static int record_run(const struct command *cmd, int argc, char **argv)
 {
 	struct record_cli o = { .cmd = cmd, .output = "perf.data" };
@@ -425,7 +455,7 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 	const char **cmdline;
 	void *tracing = NULL;
 	size_t tracing_size = 0;
-	struct sim_record_opts so;
+	struct sim_run_opts so;
 	char err[1024];
 	int rc, i = cli__parse(cmd, argc, argv, record_option, &o, &rc);
 
@@ -439,9 +469,9 @@ static int record_run(const struct command *cmd, int argc, char **argv)
 			return cli__usage_error(cmd, "--sim runs CMD under the software collector: -e, "
 						"--ldlat, -a, -u, -k, -C, -F and -m do not apply (-c "
 						"sets its sampling period)");
-		so = (struct sim_record_opts){.period = o.count, .turns = o.sim_turns,
-					      .window = o.sim_window, .count = o.sim_count};
-		return sim_record__run(o.output, &so, argc - i, argv + i);
+		so = (struct sim_run_opts){.period = o.count, .turns = o.sim_turns,
+					   .window = o.sim_window, .count = o.sim_count};
+		return record_sim(o.output, &so, argc - i, argv + i);
 	}
 	if (o.sim_window || o.sim_count || o.sim_turns)
 		return cli__usage_error(cmd, "--sim-window, --sim-exact, --sim-count and --sim-turns "

@@ -4,7 +4,7 @@
 
 /*
  * cli/ -- the `lineup` command: option parsing and output, nothing a second front end would
- * need (that lives below: sampling/, dwarf/, analyzer/).
+ * need (that lives below: pipeline/, sampling/, dwarf/, analyzer/).
  *
  *   main.c, commands.c   argv[1] to a struct command (this header) in the table of commands
  *   options.c            cli__parse against each command's option table, the options several
@@ -12,9 +12,8 @@
  *                        generate doc/lineup.1 (cmd_help.c, `lineup help --man`)
  *   cmd_NAME.c           one command each: parse, call the layers, print; exit codes below
  *   output.c             the JSON and CSV renderers of analyzer/table.h's tables
- *   sim_record.c         record --sim: the collector's runtime run and its census said
  *
- * A command reads a recording through sampling/session.h (or c2c_load.h, fields_load.h), hands
+ * A command reads a recording through pipeline/ (recording.h, c2c_load.h, fields_load.h), hands
  * what it read to analyzer/, and renders the result: text, --json, --csv, or tui/tui.h.
  */
 #include <stdio.h>

@@ -9,7 +9,7 @@ lineup_LDADD = tui/libtui.a pipeline/libpipeline.a dwarf/libdwarf.a analyzer/lib
 lineup_LDADD += sampling/libperfwriter.a
 lineup_SOURCES += cli/cmd_layout.c
 lineup_SOURCES += cli/cmd_info.c
-lineup_SOURCES += cli/cmd_simflags.c cli/sim_record.c cli/sim_record.h
+lineup_SOURCES += cli/cmd_simflags.c
 lineup_CPPFLAGS = $(AM_CPPFLAGS) -DLINEUP_LIBDIR='"$(libdir)"'
 lineup_SOURCES += cli/cmd_report.c
 lineup_SOURCES += cli/cmd_fields.c

@@ -15,5 +15,6 @@ pipeline_libpipeline_a_SOURCES = \
 # What a kernel object that watch follows is: a file's path, an allocation's call chain (its
 # memory read through dwarf/code.h, its offsets from dwarf/layout.h's BTF).
 pipeline_libpipeline_a_SOURCES += pipeline/kobject.c pipeline/kobject.h
-# The watch engine (lineup watch; its tables are analyzer/watch_table.h).
+# The collector runner (record --sim) and the watch engine (its tables: analyzer/watch_table.h).
 pipeline_libpipeline_a_SOURCES += pipeline/watch_run.c pipeline/watch_run.h
+pipeline_libpipeline_a_SOURCES += pipeline/sim_run.c pipeline/sim_run.h

@@ -508,26 +508,6 @@ static int start_workload(struct watch_run *r, bool trace)
 	return 0;
 }
 
-/* The executable a command name resolves to (PATH search like execvp). */
-static char *resolve_cmd(const char *name)
-{
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
-
-	if (strchr(name, '/'))
-		return realpath(name, NULL);
-	if (!path)
-		path = "/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, name);
-		if (access(buf, X_OK) == 0)
-			return realpath(buf, NULL);
-		path += n + (path[n] == ':');
-	}
-	return NULL;
-}
 
 /* 1 if @path is an ET_DYN ELF file (a PIE: its addresses move with the load base), 0 if
  * another ELF type, -1 if not an ELF file. */
@@ -937,7 +917,7 @@ int watch_run__check(struct watch_run *r)
 /* The user program holding the object: --binary, else the workload's executable. */
 static int find_program(struct watch_run *r)
 {
-	r->exe = r->cfg.binary ? realpath(r->cfg.binary, NULL) : resolve_cmd(r->cmd_argv[0]);
+	r->exe = r->cfg.binary ? realpath(r->cfg.binary, NULL) : workload__which(r->cmd_argv[0]);
 	if (!r->exe) {
 		watch_run__say(r, WATCH_SAY_ERROR, "cannot find the program '%s'", r->cfg.binary ? r->cfg.binary :
 			   r->cmd_argv[0]);

@@ -9,12 +9,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -277,4 +279,28 @@ int workload__exit_code(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return 255;
+}
+
+char *workload__which(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (!*name)
+		return NULL;
+	if (strchr(name, '/'))
+		return realpath(name, NULL);
+	for (const char *p = path ? path : "/usr/bin:/bin";; p++) {
+		size_t n = strcspn(p, ":");
+
+		if ((size_t)snprintf(buf, sizeof(buf), "%.*s%s%s", (int)n, p, n ? "/" : "", name) <
+			    sizeof(buf) &&
+		    !access(buf, X_OK) && !stat(buf, &st) && S_ISREG(st.st_mode))
+			return realpath(buf, NULL);
+		p += n;
+		if (!*p)
+			break;
+	}
+	return NULL;
 }

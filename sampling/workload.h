@@ -80,6 +80,13 @@ struct workload {
 	int go_fd, report_fd;
 };
 
+/*
+ * The program @name runs as, as execvp finds it: @name's real path when it holds a '/', else
+ * the first executable regular file of that name in $PATH (an empty entry: the current
+ * directory; no $PATH: /usr/bin:/bin).  A new string, or NULL.  The one PATH search of lineup.
+ */
+char *workload__which(const char *name);
+
 /* A struct workload that holds nothing yet (workload__end() on it does nothing). */
 #define WORKLOAD_INIT { .go_fd = -1, .report_fd = -1 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The software collector's runner (sim_run.h), moved out of cli/ with its messages kept. */
 #include <config.h>
 
-#include "cli/sim_record.h"
+#include "pipeline/sim_run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,125 +14,115 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/command.h"
 #include "dwarf/code.h"
 #include "sampling/perf_writer.h"
-#include "pipeline/sim_census.h"
 #include "sampling/workload.h"
+#include "util/privdir.h"
 
-/* @prog as execvp finds it: itself when it names a path, else the first match in $PATH. */
-static bool find_program(const char *prog, char *out, size_t size)
-{
-	const char *path = getenv("PATH"), *p;
-
-	if (strchr(prog, '/')) {
-		snprintf(out, size, "%s", prog);
-		return true;
-	}
-	for (p = path ? path : "/usr/bin:/bin"; *p; p += *p == ':') {
-		size_t n = strcspn(p, ":");
-
-		snprintf(out, size, "%.*s%s%s", (int)n, p, n ? "/" : "", prog);
-		if (!access(out, X_OK))
-			return true;
-		p += n;
-	}
-	return false;
-}
+/* The exit statuses a command gives (cli/command.h's). */
+enum { SIM_OK = 0, SIM_NOTHING = 1, SIM_FAILED = 1, SIM_BAD = 2 };
 
 /*
  * A program linked with libtsan (-fsanitize=thread reached its link step, with flags other
  * than sim-flags' own) runs ThreadSanitizer's runtime, not lineup's, and records nothing: say
  * that before running it.  True when it was said.
  */
-static bool links_libtsan(const char *prog)
+static bool links_libtsan(const char *prog, char *err, size_t errlen)
 {
-	char path[PATH_MAX], lib[256];
+	char *path = workload__which(prog), lib[256];
 
-	if (!find_program(prog, path, sizeof(path)) ||
-	    code__needs_library(path, "libtsan.so", lib, sizeof(lib)) != 1)
+	if (!path || code__needs_library(path, "libtsan.so", lib, sizeof(lib)) != 1) {
+		free(path);
 		return false;
-	cli__error("record --sim: %s is linked with %s: -fsanitize=thread reached its link step, "
+	}
+	snprintf(err, errlen, "record --sim: %s is linked with %s: -fsanitize=thread reached its link step, "
 		   "so ThreadSanitizer's own runtime took the collector's place and nothing would "
 		   "be recorded.  Rebuild it with the flags `lineup sim-flags` prints (they keep "
 		   "libtsan out, in one step or two), or link with `lineup sim-flags --libs` and "
 		   "without -fsanitize=thread", path, lib);
+	free(path);
 	return true;
 }
 
 /* Copy the pipe-mode recording @path to stdout: 0, or -1 after saying why. */
-static int copy_to_stdout(const char *path)
+static int copy_to_stdout(const char *path, char *err, size_t errlen)
 {
 	char buf[1 << 16];
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
 
 	if (fd < 0) {
-		cli__error("record --sim: %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "record --sim: %s: %s", path, strerror(errno));
 		return -1;
 	}
 	while ((n = read(fd, buf, sizeof(buf))) != 0 && !rc) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 || fwrite(buf, 1, n, stdout) != (size_t)n) {
-			cli__error("record --sim: %s: %s", n < 0 ? path : "standard output",
-				   strerror(errno));
+			snprintf(err, errlen, "record --sim: %s: %s", n < 0 ? path : "standard output",
+				 strerror(errno));
 			rc = -1;
 		}
 	}
 	close(fd);
 	if (!rc && fflush(stdout)) {
-		cli__error("record --sim: standard output: %s", strerror(errno));
+		snprintf(err, errlen, "record --sim: standard output: %s", strerror(errno));
 		rc = -1;
 	}
 	return rc;
 }
 
-int sim_record__run(const char *output, const struct sim_record_opts *o, int argc, char **argv)
+int sim_run__run(const char *output, const struct sim_run_opts *o, int argc, char **argv,
+		 struct sim_run_result *res, char *err, size_t errlen)
 {
-	char cwd[PATH_MAX], path[2 * PATH_MAX], err[PATH_MAX + 256];
+	char cwd[PATH_MAX], path[2 * PATH_MAX];
 	char env_out[2 * PATH_MAX + 32], env_period[48], env_turns[48], env_window[256];
-	char tmpdir[PATH_MAX] = "";
+	struct privdir dir = { .fd = -1 };
 	const char *env[8];
 	struct sigaction ign = {.sa_handler = SIG_IGN}, oint, oterm;
 	bool pipe_out = !strcmp(output, "-");
 	struct workload w = WORKLOAD_INIT;
 	struct workload_opts wo;
-	struct sim_census c;
+	struct sim_census *c = &res->census;
 	struct stat st;
-	int rc = EXIT_USAGE, nenv = 0;
+	int rc = SIM_BAD, nenv = 0;
 
+	memset(res, 0, sizeof(*res));
 	if (argc < 1) {
-		cli__error("record --sim: no program given (lineup record --sim -- PROG ARGS)");
-		return EXIT_USAGE;
+		snprintf(err, errlen, "record --sim: no program given (lineup record --sim -- PROG "
+			 "ARGS)");
+		return SIM_BAD;
 	}
-	if (links_libtsan(argv[0]))
-		return EXIT_USAGE;
+	if (links_libtsan(argv[0], err, errlen))
+		return SIM_BAD;
 	workload_opts__init(&wo, argv);
 	if (pipe_out) {
 		/* -o -: the runtime writes pipe mode into a directory of ours, copied out after */
-		const char *t = getenv("TMPDIR");
+		char why[PATH_MAX + 64];
 
-		snprintf(tmpdir, sizeof(tmpdir), "%s/lineup-sim.XXXXXX", t && *t ? t : "/tmp");
-		if (!mkdtemp(tmpdir)) {
-			cli__error("record --sim: cannot make a directory %s: %s", tmpdir,
-				   strerror(errno));
-			return EXIT_RUNTIME;
+		if (privdir__create(&dir, "lineup-sim", why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "record --sim: cannot make a directory %s", why);
+			return SIM_FAILED;
 		}
-		snprintf(path, sizeof(path), "%s/perf.data", tmpdir);
+		privdir__expect(&dir, "perf.data");
+		snprintf(path, sizeof(path), "%s/perf.data", dir.path);
 	} else if (output[0] == '/') {
 		/* The program may chdir: hand it an absolute path. */
 		snprintf(path, sizeof(path), "%s", output);
 	} else if (!getcwd(cwd, sizeof(cwd)) ||
 		   snprintf(path, sizeof(path), "%s/%s", cwd, output) >= (int)sizeof(path)) {
-		cli__error("record --sim: cannot make an absolute path of %s", output);
-		return EXIT_USAGE;
+		snprintf(err, errlen, "record --sim: cannot make an absolute path of %s", output);
+		return SIM_BAD;
 	}
 	/* Before the run, as perf record: the directory takes a new file, an older recording
 	 * becomes .old, a directory, link or device there is refused. */
-	if (!pipe_out && perf_writer__prepare_output(path, err, sizeof(err))) {
-		cli__error("record --sim: %s", err);
-		return EXIT_USAGE;
+	if (!pipe_out) {
+		char why[PATH_MAX + 128];
+
+		if (perf_writer__prepare_output(path, why, sizeof(why))) {
+			snprintf(err, errlen, "record --sim: %s", why);
+			return SIM_BAD;
+		}
 	}
 
 	/* The runtime's settings, for the program only; a nested lineup's marker removed. */
@@ -161,11 +152,15 @@ int sim_record__run(const char *output, const struct sim_record_opts *o, int arg
 	wo.env = env;
 	rc = workload__prepare(&w, &wo);
 	if (rc < 0) {
+		char why[PATH_MAX + 128];
+
 		if (w.err)
-			cli__error("record --sim: %s", workload__strerror(&w, err, sizeof(err)));
+			snprintf(err, errlen, "record --sim: %s",
+				 workload__strerror(&w, why, sizeof(why)));
 		else
-			cli__error("record --sim: cannot start %s: %s", argv[0], strerror(-rc));
-		rc = w.err ? EXIT_USAGE : EXIT_RUNTIME;
+			snprintf(err, errlen, "record --sim: cannot start %s: %s", argv[0],
+				 strerror(-rc));
+		rc = w.err ? SIM_BAD : SIM_FAILED;
 		goto out;
 	}
 	/* ^C goes to the program, whose runtime writes what it has; we wait for it. */
@@ -176,44 +171,31 @@ int sim_record__run(const char *output, const struct sim_record_opts *o, int arg
 	sigaction(SIGTERM, &oterm, NULL);
 
 	if (stat(path, &st)) {
-		cli__error("record --sim: %s wrote no %s: was it built with `lineup sim-flags`?",
-			   argv[0], pipe_out ? "recording" : path);
-		rc = EXIT_NOTHING;
+		snprintf(err, errlen, "record --sim: %s wrote no %s: was it built with `lineup "
+			 "sim-flags`?", argv[0], pipe_out ? "recording" : path);
+		rc = SIM_NOTHING;
 		goto out;
 	}
+	res->status = w.status;
+	res->size = (long long)st.st_size;
 	if (w.status)
-		fprintf(stderr, "lineup: record --sim: %s %s\n", argv[0],
-			workload__describe_status(w.status, err, sizeof(err)));
-	if (sim_census__read(&c, path, err, sizeof(err))) {
-		cli__error("%s", err);
-		rc = EXIT_RUNTIME;	/* the runtime wrote a recording that cannot be read */
+		workload__describe_status(w.status, res->status_text, sizeof(res->status_text));
+	if (sim_census__read(c, path, err, errlen)) {
+		rc = SIM_FAILED;	/* the runtime wrote a recording that cannot be read */
 		goto out;
 	}
-	if (pipe_out && copy_to_stdout(path)) {
-		rc = EXIT_RUNTIME;
+	if (pipe_out && copy_to_stdout(path, err, errlen)) {
+		rc = SIM_FAILED;
 		goto out;
 	}
-	fprintf(stderr, "[ lineup record --sim: wrote %s (%lld bytes; %ld load samples, %ld of "
-			"them HITM; %ld store samples)",
-		pipe_out ? "standard output" : output, (long long)st.st_size, c.loads, c.hitm,
-		c.stores);
-	if (c.has_overlap)
-		fprintf(stderr, "; threads ran at the same time for %.1f ms of %.1f ms modeled "
-				"(%.0f%%)",
-			c.overlap_ns / 1e6, c.observed_ns / 1e6,
-			c.observed_ns ? 100.0 * c.overlap_ns / c.observed_ns : 0.0);
-	fprintf(stderr, " ]\n");
-	if (c.loads && !c.hitm) {
-		char why[512];
-
-		sim_census__no_contention(&c, why, sizeof(why));
-		fprintf(stderr, "lineup: record --sim: %s\n", why);
-	}
-	rc = EXIT_OK;
+	if (c->loads && !c->hitm)
+		sim_census__no_contention(c, res->no_contention, sizeof(res->no_contention));
+	rc = SIM_OK;
 out:
-	if (*tmpdir) {
-		unlink(path);
-		rmdir(tmpdir);
+	if (dir.path) {
+		char why[PATH_MAX + 128];
+
+		privdir__remove(&dir, why, sizeof(why));
 	}
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/fields_view.h"
 #include "analyzer/flat_layout.h"
 #include "analyzer/id_set.h"
 #include "util/strbuf.h"
@@ -35,17 +36,6 @@ struct boundary {
 static uint64_t round_up(uint64_t v, uint64_t a)
 {
 	return (v + a - 1) / a * a;
-}
-
-/* The bytes a slot covers from its offset: its member, or an array member's element. */
-static uint64_t slot_size(const struct line_slot *s)
-{
-	const struct flat_member *m;
-
-	if (!s->layout || s->member < 0)
-		return 1;
-	m = &s->layout->members[s->member];
-	return m->elem_size ? m->elem_size : m->size ? m->size : 1;
 }
 
 /* Instances of one type smaller than the object: elements of an array of structs. */
@@ -142,7 +132,7 @@ static void line_boundaries(const struct field_line *l, size_t li, const struct 
 		memset(b, 0, sizeof(*b));
 		b->obj = ob;
 		b->line = li;
-		b->lo = prev->offset + (uint32_t)slot_size(prev);
+		b->lo = prev->offset + (uint32_t)line_slot__size(prev);
 		b->hi = s->offset;
 		if (b->lo > b->hi)	/* overlapping slots: the boundary is where the next starts */
 			b->lo = b->hi;
@@ -313,7 +303,7 @@ static bool line_fits(const struct align_finding *af, const struct field_line *l
 					return true;
 			continue;
 		}
-		if (s->offset + slot_size(s) <= af->misalign)
+		if (s->offset + line_slot__size(s) <= af->misalign)
 			before = true;
 		else if (s->offset >= af->misalign)
 			after = true;

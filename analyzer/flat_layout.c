@@ -270,3 +270,14 @@ void flat_layout__delete(struct flat_layout *l)
 	free(o->members);
 	free(o);
 }
+
+const char *type_name__strip_tag(const char *name)
+{
+	if (!strncmp(name, "struct ", 7))
+		return name + 7;
+	if (!strncmp(name, "union ", 6))
+		return name + 6;
+	if (!strncmp(name, "class ", 6))
+		return name + 6;
+	return name;
+}

@@ -120,4 +120,7 @@ int flat_layout__flex(const struct flat_layout *l, char *elem, size_t n);
 /* Two type names equal as C would see them (qualifiers and whitespace ignored). */
 int flat_layout__same_type(const char *a, const char *b);
 
+/* "file" for "struct file" (also union/class). */
+const char *type_name__strip_tag(const char *name);
+
 #endif

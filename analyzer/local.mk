@@ -24,3 +24,5 @@ analyzer_libanalyzer_a_SOURCES += analyzer/fields_diff.c analyzer/fields_diff.h 
 	analyzer/fields_diff_table.c analyzer/fields_diff_table.h
 analyzer_libanalyzer_a_SOURCES += analyzer/fields_table.c analyzer/fields_table.h
 analyzer_libanalyzer_a_SOURCES += analyzer/watch_table.c analyzer/watch_table.h
+# Which structs and lines a fields report shows (cli and the browser alike).
+analyzer_libanalyzer_a_SOURCES += analyzer/fields_view.c analyzer/fields_view.h

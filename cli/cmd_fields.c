@@ -23,6 +23,7 @@
 #include "analyzer/attribution.h"
 #include "analyzer/fields.h"
 #include "analyzer/fields_table.h"
+#include "analyzer/fields_view.h"
 #include "analyzer/flat_layout.h"
 #include "cli/command.h"
 #include "cli/output.h"
@@ -166,15 +167,10 @@ struct fields_ctx {
 	struct fields_opts *o;
 	struct fields_load ld;	/* the recording and its tables (pipeline/fields_load.h) */
 	struct array_align *align;	/* arrays whose threads' elements share lines */
+	struct fields_view view;	/* which of them are shown (analyzer/fields_view.h) */
 };
 
 /* --- output: the member table (analyzer/fields_table.h) as text, JSON or CSV --- */
-
-static bool struct_selected(const struct fields_ctx *c, const struct field_struct *fs)
-{
-	return !c->o->only_struct || flat_layout__same_type(fs->layout->name, c->o->only_struct) ||
-	       !strcmp(fields_attr__strip_tag(fs->layout->name), fields_attr__strip_tag(c->o->only_struct));
-}
 
 /* --tui: the selected structs in the browser (tui/tui.h). */
 static int browse(struct fields_ctx *c)
@@ -188,7 +184,7 @@ static int browse(struct fields_ctx *c)
 	int rc = EXIT_OK;
 
 	for (size_t i = 0; i < c->ld.fields->nr_structs; i++)
-		if (struct_selected(c, &c->ld.fields->structs[i]))
+		if (fields_view__struct_selected(&c->view, &c->ld.fields->structs[i]))
 			sel[tf.nr_structs++] = &c->ld.fields->structs[i];
 	if (tui__fields(&tf, err, sizeof(err)) < 0) {
 		cli__error("%s", err);
@@ -196,19 +192,6 @@ static int browse(struct fields_ctx *c)
 	}
 	free(sel);
 	return rc;
-}
-
-/* A line concerns the selected struct when one of its slots is of it. */
-static bool line_selected(const struct fields_ctx *c, const struct field_line *l)
-{
-	if (!c->o->only_struct)
-		return true;
-	for (size_t i = 0; i < l->nr_slots; i++)
-		if (l->slots[i].layout &&
-		    (flat_layout__same_type(l->slots[i].layout->name, c->o->only_struct) ||
-		     !strcmp(fields_attr__strip_tag(l->slots[i].layout->name), fields_attr__strip_tag(c->o->only_struct))))
-			return true;
-	return false;
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -257,14 +240,6 @@ static void print_attr_json(struct json *j, const char *key, const struct attr_s
 	json__end_object(j);
 }
 
-static bool has_line_addr(const struct align_finding *af, uint64_t addr)
-{
-	for (size_t i = 0; i < af->nr_lines; i++)
-		if (af->lines[i] == addr)
-			return true;
-	return false;
-}
-
 /* The attributed slot that places a line within its struct, or NULL (unattributed bytes). */
 static const struct line_slot *line_key(const struct field_line *l)
 {
@@ -300,30 +275,6 @@ static void print_evidence(const struct field_struct *fs, FILE *out)
 	fputc('\n', out);
 }
 
-/* A finding is about the selected struct when its element type is, or any of its lines. */
-static bool align_selected(const struct fields_ctx *c, const struct align_finding *af)
-{
-	if (!c->o->only_struct)
-		return true;
-	for (size_t i = 0; i < c->ld.fields->nr_lines; i++)
-		if (has_line_addr(af, c->ld.fields->lines[i].addr) &&
-		    line_selected(c, &c->ld.fields->lines[i]))
-			return true;
-	return false;
-}
-
-/*
- * The lines of an array that starts inside a line are that finding's, not listed one by one:
- * their verdicts would advise aligning the type, which does not move the array (a blocked
- * matrix gave hundreds).  A padded element's lines stay: their verdicts say the same.
- */
-static bool align_hides(const struct fields_ctx *c, uint64_t addr)
-{
-	const struct align_finding *af = array_align__of_line(c->align, addr);
-
-	return af && af->causes & ALIGN_BASE;
-}
-
 /* Arrays whose threads' elements meet inside lines: one finding each, before the lines. */
 static void print_align_stdio(struct fields_ctx *c, FILE *out)
 {
@@ -333,7 +284,7 @@ static void print_align_stdio(struct fields_ctx *c, FILE *out)
 	for (size_t i = 0; i < c->align->nr_findings; i++) {
 		const struct align_finding *af = &c->align->findings[i];
 
-		if (!align_selected(c, af))
+		if (!fields_view__align_selected(&c->view, af))
 			continue;
 		if (!n++)
 			fprintf(out, "\n# arrays whose elements share cache lines across threads "
@@ -346,57 +297,11 @@ static void print_align_stdio(struct fields_ctx *c, FILE *out)
 	strbuf__release(&sb);
 }
 
-/* A contended line of the selected struct with enough of the HITMs to be listed. */
-static bool line_shown(const struct fields_ctx *c, const struct field_line *l)
-{
-	return field_line__listed(c->ld.fields, l, c->o->min_share) && line_selected(c, l);
-}
-
 /* "1", "0.5": a share as a percentage, without trailing zeros. */
 static const char *share_text(double share, char *buf, size_t size)
 {
 	snprintf(buf, size, "%.4g", share * 100);
 	return buf;
-}
-
-/*
- * What the run found, counted once for the text and the JSON: the lines listed by verdict,
- * the contended ones below --min-share, and how much of the recording was attributed.
- */
-struct fields_result {
-	size_t arrays;		/* alignment findings (their lines are not counted again) */
-	size_t listed, by_verdict[LINE_WRITE_READ + 1];
-	size_t below;		/* contended, under --min-share */
-	uint64_t below_hitm;
-	const char *attribution;	/* "complete", "partial" or "none" */
-};
-
-static void fields_result(const struct fields_ctx *c, struct fields_result *r)
-{
-	const struct fields *f = c->ld.fields;
-	uint64_t resolved = 0;
-
-	memset(r, 0, sizeof(*r));
-	for (size_t i = 0; i < c->align->nr_findings; i++)
-		r->arrays += align_selected(c, &c->align->findings[i]);
-	for (size_t i = 0; i < f->nr_lines; i++) {
-		const struct field_line *l = &f->lines[i];
-
-		if (l->verdict == LINE_QUIET || !line_selected(c, l) ||
-		    align_hides(c, l->addr))
-			continue;
-		if (line_shown(c, l)) {
-			r->listed++;
-			r->by_verdict[l->verdict]++;
-		} else {
-			r->below++;
-			r->below_hitm += field_stats__hitm(&l->st);
-		}
-	}
-	for (int k = ATTR_NONE + 1; k < ATTR__NR; k++)
-		resolved += f->attr_all.by_kind_weight[k];
-	r->attribution = !resolved ? "none" :
-			 resolved == f->attr_all.weight ? "complete" : "partial";
 }
 
 /*
@@ -407,10 +312,10 @@ static void fields_result(const struct fields_ctx *c, struct fields_result *r)
 static void print_result_text(const struct fields_ctx *c, FILE *out)
 {
 	const struct fields *f = c->ld.fields;
-	struct fields_result r;
+	struct fields_view_result r;
 	char buf[32];
 
-	fields_result(c, &r);
+	fields_view__result(&c->view, &r);
 	if (r.below)
 		fprintf(out, "\n# %zu%s contended line%s below %s%% of all HITMs each (%" PRIu64
 			" HITM in all, %.1f%% of all HITMs): not listed; --min-share 0 lists them\n",
@@ -462,7 +367,7 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 	for (size_t i = 0; i < f->nr_structs; i++) {
 		const struct field_struct *fs = &f->structs[i];
 
-		if (!struct_selected(c, fs))
+		if (!fields_view__struct_selected(&c->view, fs))
 			continue;
 		fprintf(out, "\n%s (size %" PRIu64 ", %" PRIu64 " cache line%s, %" PRIu64
 			" instance%s; %" PRIu64 " HITM, %" PRIu64 " loads, %" PRIu64 " stores)\n",
@@ -499,7 +404,7 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 		size_t same = 0, verdicts[LINE_WRITE_READ + 1] = { 0 };
 		bool seen = false;
 
-		if (!line_shown(c, l) || align_hides(c, l->addr))
+		if (!fields_view__line_shown(&c->view, l) || fields_view__align_hides(&c->view, l->addr))
 			continue;
 		/*
 		 * Many instances of one struct (every struct file of a kernel recording) give
@@ -507,11 +412,11 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 		 * HITMs), count the others.
 		 */
 		for (size_t k = 0; k < i && key && !seen; k++)
-			seen = line_shown(c, &f->lines[k]) && same_line(&f->lines[k], l);
+			seen = fields_view__line_shown(&c->view, &f->lines[k]) && same_line(&f->lines[k], l);
 		if (seen)
 			continue;
 		for (size_t k = i + 1; k < f->nr_lines && key; k++)
-			if (line_shown(c, &f->lines[k]) && same_line(&f->lines[k], l)) {
+			if (fields_view__line_shown(&c->view, &f->lines[k]) && same_line(&f->lines[k], l)) {
 				same++;
 				verdicts[f->lines[k].verdict]++;
 			}
@@ -738,9 +643,9 @@ static void print_align_json(struct json *j, struct fields_ctx *c)
 /* fields_result as JSON: "result": {"contended_lines": 0, "text": "no contended line", ...}. */
 static void print_result_json(struct json *j, const struct fields_ctx *c)
 {
-	struct fields_result r;
+	struct fields_view_result r;
 
-	fields_result(c, &r);
+	fields_view__result(&c->view, &r);
 	json__key(j, "result");
 	json__begin_object(j);
 	json__kstr(j, "text", r.listed || r.arrays ? "contended lines" : "no contended line");
@@ -782,7 +687,7 @@ static void print_json(struct fields_ctx *c, FILE *out)
 	for (size_t i = 0; i < f->nr_structs; i++) {
 		const struct field_struct *fs = &f->structs[i];
 
-		if (!struct_selected(c, fs))
+		if (!fields_view__struct_selected(&c->view, fs))
 			continue;
 		json__begin_object(&j);
 		json__kstr(&j, "type", fs->layout->name);
@@ -822,7 +727,7 @@ static void print_json(struct fields_ctx *c, FILE *out)
 	for (size_t i = 0; i < f->nr_lines && !ferror(out); i++) {
 		const struct field_line *l = &f->lines[i];
 
-		if (!line_shown(c, l))
+		if (!fields_view__line_shown(&c->view, l))
 			continue;
 		json__begin_object(&j);
 		json_addr(&j, "addr", l->addr);
@@ -869,7 +774,7 @@ static void print_csv(struct fields_ctx *c, FILE *out)
 	for (size_t i = 0; i < f->nr_structs && !ferror(out); i++) {
 		const struct field_struct *fs = &f->structs[i];
 
-		if (!struct_selected(c, fs))
+		if (!fields_view__struct_selected(&c->view, fs))
 			continue;
 		fields_table__fill(&ft, fs, c->o->all_members);
 		for (size_t r = 0; r < ft.t.nr_rows; r++)
@@ -923,7 +828,7 @@ static int unknown_hint(struct fields_ctx *c, const char *hint)
 static bool struct_found(const struct fields_ctx *c)
 {
 	for (size_t i = 0; i < c->ld.fields->nr_structs; i++)
-		if (struct_selected(c, &c->ld.fields->structs[i]))
+		if (fields_view__struct_selected(&c->view, &c->ld.fields->structs[i]))
 			return true;
 	return false;
 }
@@ -954,6 +859,8 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 		rc = unknown_hint(&c, fields_attr__unknown_hint(c.ld.fa));
 		goto out;
 	}
+	c.view = (struct fields_view){ .f = c.ld.fields, .only_struct = o.only_struct,
+				       .min_share = o.min_share };
 	if (o.only_struct && !struct_found(&c)) {
 		rc = wrong_struct(&c);
 		goto out;
@@ -961,7 +868,7 @@ static int fields_run(const struct command *cmd, int argc, char **argv)
 	{
 		struct align_objects objs = { fields_attr__object_at, c.ld.fa };
 
-		c.align = array_align__find(c.ld.fields, &objs);
+		c.view.align = c.align = array_align__find(c.ld.fields, &objs);
 	}
 	switch (o.format) {
 	case OUT_STDIO:

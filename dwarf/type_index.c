@@ -36,17 +36,6 @@ struct type_index {
 	size_t nr_types, cap_types;
 };
 
-const char *type_name__strip_tag(const char *name)
-{
-	if (!strncmp(name, "struct ", 7))
-		return name + 7;
-	if (!strncmp(name, "union ", 6))
-		return name + 6;
-	if (!strncmp(name, "class ", 6))
-		return name + 6;
-	return name;
-}
-
 struct type_index *type_index__new(void)
 {
 	return xcalloc(1, sizeof(struct type_index));

@@ -35,7 +35,4 @@ const struct flat_layout *type_index__find(struct type_index *ti, const char *na
 int type_index__has(struct type_index *ti, const char *name);
 int type_index__closest(struct type_index *ti, const char *name, const char **out, int max);
 
-/* "file" for "struct file" (also union/class). */
-const char *type_name__strip_tag(const char *name);
-
 #endif

@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "analyzer/flat_layout.h"
 #include "analyzer/u64map.h"
 #include "dwarf/symbols.h"
 #include "pipeline/recording.h"

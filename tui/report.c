@@ -23,6 +23,7 @@
 #include "analyzer/c2c.h"
 #include "analyzer/c2c_columns.h"
 #include "analyzer/fields.h"
+#include "analyzer/fields_view.h"
 #include "analyzer/flat_layout.h"
 #include "analyzer/suggest.h"
 #include "analyzer/table.h"
@@ -479,17 +480,6 @@ static bool line_has_struct(const struct field_line *fl)
 	return false;
 }
 
-/* The bytes a slot covers from its offset: its member's (an array's element), else one. */
-static uint64_t slot_size(const struct line_slot *s)
-{
-	const struct flat_member *m;
-
-	if (!s->layout || s->member < 0)
-		return 1;
-	m = &s->layout->members[s->member];
-	return m->elem_size ? m->elem_size : m->size ? m->size : 1;
-}
-
 /* The slot of @fl at line offset @off: the innermost member there, NULL when none. */
 static const struct line_slot *slot_at(const struct field_line *fl, uint32_t off)
 {
@@ -498,10 +488,10 @@ static const struct line_slot *slot_at(const struct field_line *fl, uint32_t off
 	for (size_t i = 0; fl && i < fl->nr_slots; i++) {
 		const struct line_slot *s = &fl->slots[i];
 
-		if (s->offset > off || off >= s->offset + slot_size(s))
+		if (s->offset > off || off >= s->offset + line_slot__size(s))
 			continue;
 		if (!best || (s->layout && !best->layout) || s->offset > best->offset ||
-		    (s->offset == best->offset && slot_size(s) < slot_size(best)))
+		    (s->offset == best->offset && line_slot__size(s) < line_slot__size(best)))
 			best = s;
 	}
 	return best;

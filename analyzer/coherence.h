@@ -77,21 +77,68 @@ struct coh_outcome {
 
 void coherence__default_costs(struct coh_costs *costs);
 
-/*
- * Advance @old by one access of @core (0 <= core < COH_MAX_CORES; callers fold larger thread
- * numbers into this range).  Tag bits are preserved.  Fills @out when non-NULL.  Returns the
- * new state; a return equal to @old means the access changed nothing (a cache hit).
- */
-coh_state_t coherence__step(coh_state_t old, unsigned core, enum coh_op op,
-			    const struct coh_costs *costs, struct coh_outcome *out);
-
 /* Cores holding the line, and the one holding it Modified (-1 if none). */
 static inline uint64_t coherence__sharers(coh_state_t s)
 {
 	return s & COH_SHARERS_MASK;
 }
 
-int coherence__owner(coh_state_t s);
+static inline int coherence__owner(coh_state_t s)
+{
+	if (!(s & COH_DIRTY) || !(s & COH_SHARERS_MASK))
+		return -1;
+	return __builtin_ctzll(s & COH_SHARERS_MASK);
+}
+
+/*
+ * Advance @old by one access of @core (0 <= core < COH_MAX_CORES; callers fold larger thread
+ * numbers into this range).  Tag bits are preserved.  Fills @out when non-NULL.  Returns the
+ * new state; a return equal to @old means the access changed nothing (a cache hit).  Inline:
+ * the collector's runtime runs it on every access.
+ */
+static inline coh_state_t coherence__step(coh_state_t old, unsigned core, enum coh_op op,
+			    const struct coh_costs *costs, struct coh_outcome *out)
+{
+	uint64_t me = 1ULL << (core % COH_MAX_CORES);
+	uint64_t sharers = old & COH_SHARERS_MASK;
+	coh_state_t tag = old & COH_TAG_MASK;
+	int owner = coherence__owner(old);
+	struct coh_outcome o = {.op = op, .prev_owner = owner};
+	coh_state_t next;
+
+	if (op == COH_LOAD || op == COH_RMW) {
+		if (sharers & me)
+			o.load_src = COH_SRC_L1;
+		else if (owner >= 0)
+			o.load_src = COH_SRC_HITM;
+		else if (sharers)
+			o.load_src = COH_SRC_LLC;
+		else
+			o.load_src = COH_SRC_DRAM;
+		o.load_cycles = costs->load[o.load_src];
+	}
+	if (op == COH_LOAD) {
+		/* A Modified copy elsewhere is written back and both keep it Shared. */
+		next = tag | sharers | me;
+		if (sharers & me)
+			next |= old & COH_DIRTY;
+	} else {
+		o.store_hit = sharers == me;
+		o.invalidated = sharers & ~me;
+		if (o.store_hit)
+			o.store_cycles = costs->store_hit;
+		else if (owner >= 0 && owner != (int)(core % COH_MAX_CORES))
+			o.store_cycles = costs->store_hitm;
+		else
+			o.store_cycles = costs->store_miss;
+		if (op == COH_RMW)
+			o.store_cycles += costs->lock;
+		next = tag | me | COH_DIRTY;
+	}
+	if (out)
+		*out = o;
+	return next;
+}
 
 /*
  * True when an access by the core whose sharer bit is @me leaves @s as it is (a load of a line

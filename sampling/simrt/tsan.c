@@ -15,8 +15,8 @@
 #include "sampling/simrt/access.h"
 #include "sampling/simrt/simrt.h"
 
-/* The model, compiled here so that it inlines into the hot path (access.h). */
-#include "analyzer/coherence.c"
+/* The model's step is inline (analyzer/coherence.h), so it inlines into the hot path. */
+#include "analyzer/coherence.h"
 
 /* tsan_interface_atomic.h: the order values match gcc's __ATOMIC_* ones. */
 typedef enum {

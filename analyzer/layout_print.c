@@ -574,6 +574,11 @@ static void json_type(const struct layout_type *t, unsigned int line, uint64_t b
 		strbuf__add(sb, ",\"typedef\":", 11);
 		json_str(sb, t->typedef_name);
 	}
+	if (t->decl_file) {
+		strbuf__add(sb, ",\"decl_file\":", 13);
+		json_str(sb, t->decl_file);
+		strbuf__addf(sb, ",\"decl_line\":%u", t->decl_line);
+	}
 	strbuf__addf(sb, ",\"size\":%llu,\"align\":%u,\"packed\":%s,\"cachelines\":%llu",
 		(unsigned long long)t->size, t->align, t->packed ? "true" : "false",
 		(unsigned long long)((t->size + line - 1) / line));

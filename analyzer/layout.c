@@ -479,6 +479,7 @@ int layout__build(struct arena *arena, const struct layout_spec *spec, struct la
 	t = arena__zalloc(arena, sizeof(*t));
 	t->kind = spec->kind;
 	t->name = spec->name;
+	t->typedef_name = spec->typedef_name;
 	t->decl_file = spec->decl_file;
 	t->decl_line = spec->decl_line;
 	t->packed = packed;
@@ -563,8 +564,8 @@ int layout__reorder(struct arena *arena, const struct layout_type *t, const uint
 		    uint32_t nr, struct layout_type **out, char *err, size_t errlen)
 {
 	struct layout_spec spec = {
-		.kind = t->kind, .name = t->name, .nr_members = nr, .packed = t->packed,
-		.forced_align = t->forced_align, .decl_file = t->decl_file,
+		.kind = t->kind, .name = t->name, .typedef_name = t->typedef_name, .nr_members = nr,
+		.packed = t->packed, .forced_align = t->forced_align, .decl_file = t->decl_file,
 		.decl_line = t->decl_line,
 	};
 	struct layout_member *ms;

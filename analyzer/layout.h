@@ -230,11 +230,12 @@ void layout__signature(const struct layout_type *t, struct strbuf *sb);
  * @nr_members:	how many
  * @packed:	__attribute__((packed)) on the type
  * @forced_align: __attribute__((aligned(N))) on the type, 0 if none
- * @decl_file, @decl_line: carried over
+ * @typedef_name, @decl_file, @decl_line: carried over (`typedef struct {...} T` prints as such)
  */
 struct layout_spec {
 	enum layout_kind kind;
 	const char *name;
+	const char *typedef_name;
 	const struct layout_member *members;
 	uint32_t nr_members;
 	bool packed;

@@ -194,8 +194,8 @@ int suggest_plan__build(const struct suggest_plan *p, const struct suggest_resul
 		}
 	}
 	struct layout_spec spec = {
-		.kind = t->kind, .name = t->name, .members = mem, .nr_members = n,
-		.packed = t->packed, .forced_align = t->forced_align,
+		.kind = t->kind, .name = t->name, .typedef_name = t->typedef_name, .members = mem,
+		.nr_members = n, .packed = t->packed, .forced_align = t->forced_align,
 		.decl_file = t->decl_file, .decl_line = t->decl_line,
 	};
 

@@ -332,6 +332,48 @@ static void test_annotate(void)
 	arena__release(&a);
 }
 
+static void check_text(const char *what, const char *got, const char *want)
+{
+	if (strcmp(got, want)) {
+		fprintf(stderr, "%s: printed:\n%s\nexpected:\n%s\n", what, got, want);
+		failures++;
+	}
+}
+
+/* `typedef struct { int p; char q; } pair_t;` built and reordered keeps its typedef's name. */
+static void test_typedef_built(void)
+{
+	struct layout_member m[2] = { member("p", "int", 0, 4), member("q", "char", 0, 1) };
+	struct layout_spec spec = { .kind = LAYOUT_STRUCT, .typedef_name = "pair_t",
+				    .members = m, .nr_members = 2 };
+	struct layout_print_opts o = { .line_size = 64, .addr_size = 8 };
+	struct strbuf sb = STRBUF_INIT;
+	struct arena a = { 0 };
+	struct layout_type *t, *r;
+	uint32_t order[2] = { 1, 0 };
+	char err[128];
+
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(layout__reorder(&a, t, order, 2, &r, err, sizeof(err)) == 0);
+	CHECK(r->typedef_name && !strcmp(r->typedef_name, "pair_t") && !r->name);
+	layout__print(t, &o, &sb);
+	/* pahole 1.24 -C pair_t on it compiled by gcc 12 and clang 14 */
+	check_text("typedef", sb.buf,
+		   "typedef struct {\n"
+		   "\tint                        p;                    /*     0     4 */\n"
+		   "\tchar                       q;                    /*     4     1 */\n"
+		   "\n"
+		   "\t/* size: 8, cachelines: 1, members: 2 */\n"
+		   "\t/* padding: 3 */\n"
+		   "\t/* last cacheline: 8 bytes */\n"
+		   "} pair_t;\n");
+	strbuf__reset(&sb);
+	layout__print(r, &o, &sb);
+	CHECK(!strncmp(sb.buf, "typedef struct {\n", 17) && strstr(sb.buf, "\n} pair_t;\n"));
+	strbuf__release(&sb);
+	arena__release(&a);
+}
+
 int main(void)
 {
 	test_holes();
@@ -340,6 +382,7 @@ int main(void)
 	test_build_bits();
 	test_build_shapes();
 	test_annotate();
+	test_typedef_built();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	return failures ? 1 : 0;

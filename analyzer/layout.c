@@ -483,6 +483,7 @@ int layout__build(struct arena *arena, const struct layout_spec *spec, struct la
 	t->decl_file = spec->decl_file;
 	t->decl_line = spec->decl_line;
 	t->packed = packed;
+	t->built = true;
 	t->forced_align = spec->forced_align;
 	t->nr_members = spec->nr_members;
 	t->members = arena__zalloc(arena, (spec->nr_members ? spec->nr_members : 1) *

@@ -146,6 +146,7 @@ struct layout_member {
  * @packed:	`__attribute__((__packed__))`: inferred for a loaded type (pahole's rules: a
  *		member at an offset unnatural for its type, or a size that is not a multiple of
  *		the alignment), asked for in a built one
+ * @built:	laid out by layout__build (lineup's own text), not loaded from debug info
  * @nr_members:	number of data members
  * @members:	the data members
  * @pre_hole:	bytes of hole before the first member
@@ -167,6 +168,7 @@ struct layout_type {
 	uint32_t forced_align;
 	uint32_t natural_align;
 	bool packed;
+	bool built;
 	bool signed_enum;
 	uint32_t nr_members;
 	struct layout_member *members;

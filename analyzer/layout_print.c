@@ -423,11 +423,21 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 
 	/* pahole shows tail padding it cannot explain by an alignment as explicit filler */
 	if (t->padding && !t->forced_align && c->has_align_info && last) {
+		const char *dims = last->decl_suffix;
 		uint64_t size = last->size;
 
+		/*
+		 * pahole fills with the last member's type, an array's too: "int [256]:8192;"
+		 * beside 40 bytes of padding.  A layout of lineup's own is C to be read: an
+		 * array's element fills it, in units that add up to the padding.
+		 */
+		if (t->built && last->nr_elems && dims[0] == '[') {
+			size = last->elem_size;
+			dims = "";
+		}
 		/* (hostile DWARF can claim gigabytes of padding: bound the filler lines) */
 		if (is_power_of_2(size) && t->padding > c->o->addr_size &&
-		    t->padding / size <= 65536) {
+		    t->padding / size <= 65536 && (!t->built || t->padding % size == 0)) {
 			printed += out(c, "\n");
 			printed += put_tabs(c, ci);
 			printed += out(c, "/* Force padding: */\n");
@@ -437,8 +447,8 @@ static int print_struct(struct pctx *c, const struct layout_type *t, int indent,
 					printed += out(c, "%s", last->typedef_note);
 				printed += out(c, "%.*s%-*s %s%s:%llu;\n", (int)last->pad_from,
 						   last->type_name, ts - (int)last->pad_from,
-						   last->type_name + last->pad_from, "",
-						   last->decl_suffix, (unsigned long long)size * 8);
+						   last->type_name + last->pad_from, "", dims,
+						   (unsigned long long)size * 8);
 			}
 		}
 	}

@@ -107,6 +107,24 @@ struct many_lines {
 	enum { SMALL_A, SMALL_B } __attribute__((packed)) small;
 };
 
+/*
+ * An array last, then tail padding: pahole fills it with the array's type ("int [256]:8192;")
+ * where the struct has no DW_AT_alignment (clang's DWARF).
+ */
+struct tail_array {
+	long x __attribute__((aligned(64)));
+	char tag[16];
+	int slots[256];
+};
+
+/* An anonymous struct named by its typedef: pahole prints it with -C pair_t. */
+typedef struct {
+	int p;
+	char q;
+} pair_t;
+
+struct tail_array t0;
+pair_t pr0;
 struct bits b0;
 struct bits_span b1;
 struct with_packed p0;

@@ -45,6 +45,17 @@ done
 "$LINEUP" layout --double-cl "$obj" >"$T/l.txt"
 diff -u "$T/p.txt" "$T/l.txt" || fail "--double-cl differs from pahole --cacheline_size=128"
 
+# A typedef'd anonymous struct by its typedef's name, and an array before tail padding, from
+# every compiler and DWARF version (clang's "Force padding" is the array's type, as pahole's).
+for obj in "$T"/s-*-0.o; do
+	for name in pair_t tail_array; do
+		"$PAHOLE" -C $name "$obj" >"$T/p.txt"
+		"$LINEUP" layout -C $name "$obj" >"$T/l.txt" || fail "-C $name failed on $obj"
+		[ -s "$T/p.txt" ] || fail "pahole shows no $name in $obj"
+		diff -u "$T/p.txt" "$T/l.txt" || fail "$(basename "$obj"): -C $name differs from pahole"
+	done
+done
+
 # -C with several names, in the order asked.
 "$PAHOLE" -C aligned_member "$obj" >"$T/p.txt"
 "$PAHOLE" -C bits "$obj" >>"$T/p.txt"

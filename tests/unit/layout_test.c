@@ -332,12 +332,89 @@ static void test_annotate(void)
 	arena__release(&a);
 }
 
+/* An array member of @n elements of @size bytes. */
+static struct layout_member array(const char *name, const char *type, const char *dims,
+				  uint64_t n, uint64_t size)
+{
+	struct layout_member m = member(name, type, 0, n * size);
+
+	m.decl_suffix = dims;
+	m.nr_elems = n;
+	m.elem_size = size;
+	m.align = m.natural_align = (uint32_t)size;
+	return m;
+}
+
 static void check_text(const char *what, const char *got, const char *want)
 {
 	if (strcmp(got, want)) {
 		fprintf(stderr, "%s: printed:\n%s\nexpected:\n%s\n", what, got, want);
 		failures++;
 	}
+}
+
+/*
+ * struct s { long x __attribute__((aligned(64))); char c[16]; int a[256]; }: 40 bytes of tail
+ * padding after an array.  Loaded from clang 14's DWARF (no DW_AT_alignment on the struct)
+ * pahole 1.24 fills it with the array's type, one 1024-byte "bit-field" for 40 bytes; lineup's
+ * own layout of it fills it with the element, ten ints.
+ */
+static void test_array_padding(void)
+{
+	struct layout_member m[3] = { member("x", "long", 0, 8), array("c", "char", "[16]", 16, 1),
+				      array("a", "int", "[256]", 256, 4) };
+	struct layout_spec spec = { .kind = LAYOUT_STRUCT, .name = "s", .members = m,
+				    .nr_members = 3 };
+	struct layout_print_opts o = { .line_size = 64, .addr_size = 8 };
+	struct strbuf sb = STRBUF_INIT;
+	struct arena a = { 0 };
+	struct layout_type *t;
+	char err[128];
+
+	m[0].forced_align = 64;
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(t->size == 1088 && t->padding == 40 && t->built);
+	const char *head =
+		"struct s {\n"
+		"\tlong                       x __attribute__((__aligned__(64))); /*     0     8 */\n"
+		"\tchar                       c[16];                /*     8    16 */\n"
+		"\tint                        a[256];               /*    24  1024 */\n"
+		"\n"
+		"\t/* Force padding: */\n";
+	const char *tail =
+		"\n"
+		"\t/* size: 1088, cachelines: 17, members: 3 */\n"
+		"\t/* padding: 40 */\n"
+		"\t/* forced alignments: 1 */\n"
+		"};\n";
+	struct strbuf want = STRBUF_INIT;
+
+	strbuf__addf(&want, "%s", head);
+	for (int i = 0; i < 10; i++)
+		strbuf__addf(&want, "\tint                        :32;\n");
+	strbuf__addf(&want, "%s", tail);
+	layout__print(t, &o, &sb);
+	check_text("built", sb.buf, want.buf);
+
+	/* the same layout as loaded from debug info: pahole's text, byte for byte */
+	t->built = false;
+	strbuf__reset(&sb);
+	strbuf__reset(&want);
+	strbuf__addf(&want, "%s\tint                        [256]:8192;\n%s", head, tail);
+	layout__print(t, &o, &sb);
+	check_text("loaded", sb.buf, want.buf);
+
+	/* an element that does not divide the padding: no filler, the padding line says it */
+	m[2] = array("a", "struct pair", "[3]", 3, 16);
+	m[2].align = m[2].natural_align = 8;
+	CHECK(layout__build(&a, &spec, &t, err, sizeof(err)) == 0);
+	CHECK(t->padding == 56);	/* 16-byte elements: 3.5 of them */
+	strbuf__reset(&sb);
+	layout__print(t, &o, &sb);
+	CHECK(!strstr(sb.buf, "Force padding") && strstr(sb.buf, "/* padding: 56 */"));
+	strbuf__release(&want);
+	strbuf__release(&sb);
+	arena__release(&a);
 }
 
 /* `typedef struct { int p; char q; } pair_t;` built and reordered keeps its typedef's name. */
@@ -382,6 +459,7 @@ int main(void)
 	test_build_bits();
 	test_build_shapes();
 	test_annotate();
+	test_array_padding();
 	test_typedef_built();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

@@ -26,6 +26,7 @@
 #include <gelf.h>
 
 #include "dwarf/debuginfo.h"
+#include "dwarf/srcfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -63,9 +64,11 @@ struct build {
 	bool expand;
 	struct strbuf tmp;
 	struct layout_build_guard guard;
-	/* the last member's DW_AT_decl_file as libdw returned it and its copy in @arena: the
+	/* the last member's DW_AT_decl_file (its unit and index) and its name in @arena: the
 	 * members of a struct are mostly declared in one file */
-	const char *file_raw, *file;
+	Dwarf_CU *file_cu;
+	Dwarf_Word file_idx;
+	const char *file;
 	/* 1 + the key of a DIE found on a cycle of type references (hostile or broken DWARF:
 	 * an array of itself, a typedef of itself, a struct containing itself), 0 if none */
 	uint64_t cycle;
@@ -914,16 +917,36 @@ static void member_bitfield(struct layout_member *m, Dwarf_Die *die, bool has_da
 	m->size = (uint64_t)byte_size;
 }
 
-/* Where the member is declared: DW_AT_decl_file (copied once per file), line, column. */
+/* @die's DW_AT_decl_file, in @arena, or NULL (dwarf/srcfile.h: DWARF 5's file 0 too). */
+static const char *decl_file(struct arena *arena, Dwarf_Die *die)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *file = srcfile__of(die, DW_AT_decl_file, &sb);
+	char *copy = file ? arena__strdup(arena, file) : NULL;
+
+	strbuf__release(&sb);
+	return copy;
+}
+
+/* Where the member is declared: DW_AT_decl_file (named once per file), line, column. */
 static void member_decl(struct build *b, struct layout_member *m, Dwarf_Die *die)
 {
-	const char *file = dwarf_decl_file(die);
+	Dwarf_Die cudie;
+	Dwarf_Word idx;
 
-	if (file && file != b->file_raw) {
-		b->file_raw = file;
-		b->file = arena__strdup(b->arena, file);
+	m->decl_file = NULL;
+	if (!srcfile__index(die, DW_AT_decl_file, &cudie, &idx)) {
+		if (cudie.cu != b->file_cu || idx != b->file_idx) {
+			struct strbuf sb = STRBUF_INIT;
+			const char *file = srcfile__name(&cudie, idx, &sb);
+
+			b->file_cu = cudie.cu;
+			b->file_idx = idx;
+			b->file = file ? arena__strdup(b->arena, file) : NULL;
+			strbuf__release(&sb);
+		}
+		m->decl_file = b->file;
 	}
-	m->decl_file = file ? b->file : NULL;
 	m->decl_line = (uint32_t)die_udata(die, DW_AT_decl_line, 0);
 	m->decl_column = (uint32_t)die_udata(die, DW_AT_decl_column, 0);
 }
@@ -1043,7 +1066,7 @@ static struct layout_type *build_type_body(struct build *b, Dwarf_Die *die, int 
 	t->size = die_udata(die, DW_AT_byte_size, 0);
 	t->forced_align = (uint32_t)die_udata(die, DW_AT_alignment, 0);
 	t->decl_line = (uint32_t)die_udata(die, DW_AT_decl_line, 0);
-	t->decl_file = arena__strdup(b->arena, dwarf_decl_file(die));
+	t->decl_file = decl_file(b->arena, die);
 	if (depth > MAX_DEPTH)
 		return t;
 	if (t->kind == LAYOUT_UNION)
@@ -1239,7 +1262,8 @@ static int walk_types(struct dwarf_source *s, struct build *b, die_fn fn, void *
 				hmap__clear(&s->padding);
 				hmap__clear(&s->abi);
 				arena__reset(&s->names_arena);
-				b->file_raw = b->file = NULL;
+				b->file_cu = NULL;
+				b->file = NULL;
 			}
 		}
 	}

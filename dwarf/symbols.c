@@ -24,6 +24,7 @@
 #include <gelf.h>
 
 #include "dwarf/debuginfo.h"
+#include "dwarf/srcfile.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -2190,6 +2191,7 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 	unsigned int n = 0, cap, disc = 0;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
+	struct strbuf fsb = STRBUF_INIT;	/* a file name joined to DW_AT_comp_dir */
 	const struct bfd_sec *sec = d->module_ko ? NULL : bfd_section_of(d, addr);
 	bool have_cu, mangled_lang;
 
@@ -2205,7 +2207,7 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 		dl = dwarf_getsrc_die(&cudie, a - bias);
 	}
 	if (dl) {
-		file = dwarf_linesrc(dl, NULL, NULL);
+		file = srcfile__join(&cudie, dwarf_linesrc(dl, NULL, NULL), &fsb);
 		dwarf_lineno(dl, &lineno);
 	}
 	if (!file) {
@@ -2235,7 +2237,7 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 		if (dwarf_cu_info(cudie.cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) == 0 &&
 		    version >= 5 && dwarf_line_file(dl, &lf, &idx) == 0 && idx == 1 &&
 		    implicit_file_row(&cudie, dl)) {
-			const char *f0 = dwarf_filesrc(lf, 0, NULL, NULL);
+			const char *f0 = srcfile__name(&cudie, 0, &fsb);
 
 			if (f0)
 				file = f0;
@@ -2317,8 +2319,11 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 			break;
 		/* an inlined call: the next level is the caller, at the call site */
 		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &at), &cf) == 0 &&
-		    files)
-			cfile = dwarf_filesrc(files, cf, NULL, NULL);
+		    files) {
+			cfile = srcfile__name(&cudie, cf, &fsb);
+			if (!cfile)	/* libdw's placeholder for DWARF 4's 0, as it was */
+				cfile = dwarf_filesrc(files, cf, NULL, NULL);
+		}
 		dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &at), &cl);
 		dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_GNU_discriminator, &at), &cd);
 		fr[n].file = arena_strdup(s, cfile ? cfile : "??");
@@ -2338,6 +2343,7 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 	for (unsigned int i = 0; i < n; i++)
 		if (!fr[i].function)
 			fr[i].function = "??";
+	strbuf__release(&fsb);
 	*out = fr;
 	return n;
 }

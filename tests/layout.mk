@@ -1,8 +1,9 @@
 # Struct layouts from DWARF and BTF against pahole (role: layout).
 TESTS += tests/layout/user.sh tests/layout/kmod.sh tests/layout/btf.sh tests/layout/errors.sh \
 	tests/layout/libc.sh tests/layout/dwz.sh tests/layout/typeunits.sh
-TESTS += tests/layout/truncated.sh tests/layout/fuzz_seeds.sh
-dist_check_SCRIPTS += tests/layout/truncated.sh tests/layout/fuzz_seeds.sh
+TESTS += tests/layout/truncated.sh tests/layout/fuzz_seeds.sh tests/layout/decl_file.sh
+dist_check_SCRIPTS += tests/layout/truncated.sh tests/layout/fuzz_seeds.sh \
+	tests/layout/decl_file.sh
 EXTRA_DIST += tests/fuzz/seeds/elf-btf-name-offset.bin tests/fuzz/seeds/elf-member-size-overflow.bin tests/fuzz/seeds/elf-name-blowup.bin tests/fuzz/seeds/elf-btf-type-tag-loop.bin tests/layout/cycles.c
 dist_check_SCRIPTS += tests/layout/user.sh tests/layout/kmod.sh tests/layout/btf.sh \
 	tests/layout/errors.sh tests/layout/libc.sh tests/layout/dwz.sh tests/layout/typeunits.sh

@@ -18,10 +18,10 @@ tests_unit_suggest_targets_test_LDADD = analyzer/libanalyzer.a util/libutil.a -l
 TESTS += tests/unit/suggest_targets_test
 TESTS += tests/suggest/workloads.sh tests/suggest/kernel.sh tests/suggest/options.sh \
 	tests/suggest/watch.sh tests/suggest/align.sh tests/suggest/pool.sh \
-	tests/suggest/hostile.sh tests/suggest/untrusted.sh
+	tests/suggest/hostile.sh tests/suggest/untrusted.sh tests/suggest/dwarf5.sh
 dist_check_SCRIPTS += tests/suggest/workloads.sh tests/suggest/kernel.sh \
 	tests/suggest/options.sh tests/suggest/watch.sh tests/suggest/align.sh tests/suggest/pool.sh \
-	tests/suggest/hostile.sh tests/suggest/untrusted.sh
+	tests/suggest/hostile.sh tests/suggest/untrusted.sh tests/suggest/dwarf5.sh
 # --verify's private directory (util/privdir.h).
 check_PROGRAMS += tests/unit/privdir_test
 tests_unit_privdir_test_SOURCES = tests/unit/privdir_test.c tests/unit/check.h

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Oracle: for every instruction of every function of a test program built with gcc and clang,
 # -O0 and -O2 (with inlining), DWARF 4 and 5, lineup's function, inline chain and source:line
-# equal `addr2line -f -i`'s, line for line (binutils' addr2line is what perf runs for srcline).
-# The same for a C++ program (templates, operators, lambdas, anonymous namespaces, clones,
-# the STL inlined), except clang -O2 DWARF 5, where binutils 2.40 reads some of clang's
-# DW_FORM_rnglistx inline ranges in a way lineup does not reproduce (92 of 3500 lines differ).
+# equal `addr2line -f -i`'s, line for line (binutils' addr2line is what perf runs for srcline);
+# also built in its own directory with relative names.  The same for a C++ program (templates,
+# operators, lambdas, anonymous namespaces, clones, the STL inlined), except clang -O2 DWARF 5,
+# where binutils 2.40 reads some of clang's DW_FORM_rnglistx inline ranges in a way lineup does
+# not reproduce (92 of 3500 lines differ).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/symbols/lib-symbols.sh"
 need addr2line
@@ -93,4 +94,16 @@ for cc in gcc clang; do
 		done
 	done
 done
+# Built in its own directory with relative names, as a user builds: the line table's relative
+# names ("inc/prog.h"; clang's "./prog.c" dir entries) are addr2line's joined to DW_AT_comp_dir.
+mkdir "$T/rel" "$T/rel/inc" && cp "$T/prog.c" "$T/rel/" && cp "$T/prog.h" "$T/rel/inc/" ||
+	fail "cannot copy the program"
+cd "$T/rel" || fail "cd $T/rel"
+for cc in gcc clang; do
+	command -v $cc >/dev/null 2>&1 || continue
+	for dw in -gdwarf-4 -gdwarf-5; do
+		check $cc -O2 $dw -Iinc prog.c
+	done
+done
+cd "$T" || fail "cd $T"
 echo "checked $nchecked addresses"

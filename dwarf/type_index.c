@@ -27,6 +27,7 @@ struct source_entry {
 struct type_entry {
 	char *name;
 	struct flat_layout *flat;	/* NULL: no source had it */
+	const char *path;		/* the source it was read from (its entry's string) */
 };
 
 struct type_index {
@@ -118,7 +119,7 @@ const struct flat_layout *type_index__find(struct type_index *ti, const char *na
 {
 	const struct layout_type *lt = NULL;
 	struct layout_source *src = NULL;
-	const char *tag = type_name__strip_tag(name);
+	const char *tag = type_name__strip_tag(name), *path = NULL;
 	struct type_entry *t;
 	char *fname;
 
@@ -126,18 +127,23 @@ const struct flat_layout *type_index__find(struct type_index *ti, const char *na
 		if (flat_layout__same_type(ti->types[i].name, name))
 			return ti->types[i].flat;
 	for (size_t i = 0; i < ti->nr_sources && !src; i++)
-		if (find_in(&ti->sources[i], tag, &lt))
+		if (find_in(&ti->sources[i], tag, &lt)) {
 			src = ti->sources[i].src;
+			path = ti->sources[i].path;
+		}
 	if (!src && kernel && !access(KERNEL_BTF, R_OK)) {
 		struct source_entry *e = add_source(ti, KERNEL_BTF);
 
-		if (find_in(e, tag, &lt))
+		if (find_in(e, tag, &lt)) {
 			src = e->src;
+			path = e->path;
+		}
 	}
 	ti->types = xgrow(ti->types, &ti->cap_types, ti->nr_types + 1, sizeof(*ti->types));
 	t = &ti->types[ti->nr_types++];
 	t->name = xstrdup(name);
 	t->flat = NULL;
+	t->path = path;
 	if (!src)
 		return NULL;	/* remembered as missing */
 	/* a typedef'd anonymous struct goes by its typedef, as vartype names it */
@@ -146,6 +152,14 @@ const struct flat_layout *type_index__find(struct type_index *ti, const char *na
 	t->flat = flat_layout__new(lt, fname, resolve_in_source, src);
 	free(fname);
 	return t->flat;
+}
+
+const char *type_index__path_of(const struct type_index *ti, const struct flat_layout *flat)
+{
+	for (size_t i = 0; flat && i < ti->nr_types; i++)
+		if (ti->types[i].flat == flat)
+			return ti->types[i].path;
+	return NULL;
 }
 
 int type_index__has(struct type_index *ti, const char *name)

@@ -31,6 +31,9 @@ int type_index__add_source(struct type_index *ti, const char *path, char *err, s
  */
 const struct flat_layout *type_index__find(struct type_index *ti, const char *name, bool kernel);
 
+/* The object file (or BTF) @flat was read from, or NULL when it is none of the index's. */
+const char *type_index__path_of(const struct type_index *ti, const struct flat_layout *flat);
+
 /* Whether some source defines struct @name, and the closest names to it in the first one. */
 int type_index__has(struct type_index *ti, const char *name);
 int type_index__closest(struct type_index *ti, const char *name, const char **out, int max);

@@ -68,6 +68,11 @@ const struct flat_layout *fields_attr__find_type(void *ctx, const char *name)
 	return attr_engine__find_type(&c->engine, name);
 }
 
+const char *fields_attr__type_object(const struct fields_attr *c, const struct flat_layout *flat)
+{
+	return type_index__path_of(c->types, flat);
+}
+
 /* The engine's question: flattened from the objects at hand (kernel BTF for kernel samples). */
 static const struct flat_layout *source_type(void *ctx, const char *name)
 {

@@ -120,6 +120,9 @@ const char *fields_attr__next_warning(struct fields_attr *fa);
 /* The layout of @type ("struct file"), for attr_types.find; NULL when no object has it. */
 const struct flat_layout *fields_attr__find_type(void *fa, const char *type);
 
+/* The object (ELF file, or BTF) whose debug info gave @flat, or NULL (not an object's). */
+const char *fields_attr__type_object(const struct fields_attr *fa, const struct flat_layout *flat);
+
 /* Name a code address seen by fields_attr__resolve ("func+0x12 file.c:42"): a fields_ip_namer. */
 void fields_attr__name_ip(void *fa, uint64_t ip, struct strbuf *out);
 

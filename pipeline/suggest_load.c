@@ -233,16 +233,17 @@ static char *find_source_said(struct suggest_load *sl, const char *decl_file)
 }
 
 /*
- * A layout from BTF has no declaration file: look for "struct NAME {" at the start of a line
- * in the tree's headers (include/ first, then everything), as a reader with grep would.
+ * A layout without a declaration file (BTF's, or debug info that lost it): look for "struct
+ * NAME {" (a typedef's "} NAME;") at the start of a line in the tree's headers (include/
+ * first, then everything), as a reader with grep would.
  */
-static const char *search_name;
+static const char *search_want;	/* "\nstruct NAME {" */
 static char *search_found;
 
 static int search_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	size_t n = strlen(path);
-	char err[64], *text, *want;
+	char err[64], *text;
 
 	(void)st;
 	(void)ftw;
@@ -250,24 +251,65 @@ static int search_one(const char *path, const struct stat *st, int type, struct 
 		return 0;
 	if (!(text = file__read_text(path, FILE_SOURCE, err, sizeof(err))))
 		return 0;
-	want = xasprintf("\nstruct %s {", search_name);
-	if (strstr(text, want) || !strncmp(text, want + 1, strlen(want + 1)))
+	if (strstr(text, search_want) || !strncmp(text, search_want + 1, strlen(search_want + 1)))
 		search_found = xstrdup(path);
-	free(want);
 	free(text);
 	return search_found != NULL;
 }
 
-static char *find_source_by_name(const char *root, const char *name)
+/* The declaration a reader would grep for: "struct NAME {", or "} NAME;" for a typedef's. */
+static char *decl_pattern(const struct layout_type *ty)
 {
-	char *inc = xasprintf("%s/include", root);
+	if (ty->name)
+		return xasprintf("%s %s {", layout_kind__name(ty->kind), ty->name);
+	return ty->typedef_name ? xasprintf("} %s;", ty->typedef_name) : NULL;
+}
 
-	search_name = name;
+static char *find_source_by_name(const char *root, const struct layout_type *ty)
+{
+	char *decl = decl_pattern(ty), *inc, *want;
+
+	if (!decl)
+		return NULL;
+	inc = xasprintf("%s/include", root);
+	want = xasprintf("\n%s", decl);
+	search_want = want;
 	search_found = NULL;
 	if (nftw(inc, search_one, 32, FTW_PHYS) <= 0 && !search_found)
 		nftw(root, search_one, 32, FTW_PHYS);
 	free(inc);
+	free(want);
+	free(decl);
 	return search_found;
+}
+
+/*
+ * Why @t has no source file to patch, with the advice that can find one: a declaration file
+ * not here is looked for under --source-root; with none at all, --source-root is searched
+ * for the declaration's text.
+ */
+static void say_no_source(struct suggest_load *sl, const struct suggest_target *t,
+			  const struct layout_type *ty)
+{
+	const char *root = sl->o->source_root;
+	const char *obj = fields_attr__type_object(sl->ld.fa, t->flat);
+	char *decl = decl_pattern(ty);
+
+	if (ty->decl_file && root)
+		say(sl, false, "%s: no source file for the patch: the debug info says %s, not "
+		    "found under %s", t->flat->name, ty->decl_file, root);
+	else if (ty->decl_file)
+		say(sl, false, "%s: no source file for the patch: the debug info says %s, not "
+		    "here (--source-root DIR: where that tree is now)", t->flat->name, ty->decl_file);
+	else if (root)
+		say(sl, false, "%s: no source file for the patch: the debug info of %s names no "
+		    "file for it, and no .c or .h file under %s has \"%s\" at the start of a line",
+		    t->flat->name, obj ? obj : "its object", root, decl ? decl : "?");
+	else
+		say(sl, false, "%s: no source file for the patch: the debug info of %s names no "
+		    "file for it; --source-root DIR looks for \"%s\" in DIR's .c and .h files",
+		    t->flat->name, obj ? obj : "its object", decl ? decl : "?");
+	free(decl);
 }
 
 /* The tree's convention: cacheline groups where include/linux/cache.h has them (6.8+), the
@@ -579,13 +621,10 @@ static int make_patch(struct suggest_load *sl, struct suggest_patch *p, const ch
 			continue;
 		char *path = find_source_said(sl, ty->decl_file);
 
-		if (!path && !ty->decl_file && o->source_root && ty->name)
-			path = find_source_by_name(o->source_root, ty->name);
+		if (!path && !ty->decl_file && o->source_root)
+			path = find_source_by_name(o->source_root, ty);
 		if (!path) {
-			say(sl, false, "%s: no source file for the patch: the debug info says %s%s%s",
-			    t->flat->name, ty->decl_file ? ty->decl_file : "nothing",
-			    o->source_root ? ", not found under " : " (try --source-root)",
-			    o->source_root ? o->source_root : "");
+			say_no_source(sl, t, ty);
 			rc = 1;
 			continue;
 		}

@@ -4,7 +4,8 @@
 # where DW_AT_decl_file 0 is the primary source file).  Each gets a patch of prog.c that
 # --verify compiles as predicted; the typedef'd anonymous struct prints as pahole prints it,
 # and from clang (whose DWARF gives a struct no DW_AT_alignment) the suggested layout is
-# pahole's text of the patched build, byte for byte.
+# pahole's text of the patched build, byte for byte.  A struct whose debug info names no file
+# is said so, with the object's name and what --source-root would look for, and found with it.
 . "$top_srcdir/tests/lib.sh"
 scratch
 . "$top_srcdir/tests/sim/sim-lib.sh"
@@ -157,5 +158,24 @@ sed -n '/^suggested layout/,$p' "$T/g.txt" >"$T/g.after"
 grep -q '^typedef struct {$' "$T/g.after" && grep -q '^} ring_t;$' "$T/g.after" ||
 	{ cat "$T/g.after"; fail "the suggested layout of ring_t is not printed as its typedef"; }
 
+# Debug info without the struct's file (DWARF 4's file 0): the message says which object and
+# what --source-root looks for; with --source-root the tree is searched and the patch made.
+build nofile gcc -gdwarf-4 -O2
+"$top_builddir/tests/tools/dwarf_patch" "$T/bin/nofile" "$T/bin/nofile.p" \
+	'worker_stats@decl_file=0' >/dev/null || fail "dwarf_patch"
+mv "$T/bin/nofile.p" "$T/bin/nofile" && chmod +x "$T/bin/nofile"
+record nofile
+(cd "$T/src" && "$LINEUP" suggest -i "$T/nofile.data" -C worker_stats --patch "$T/nf.diff" \
+	>"$T/nf.out" 2>"$T/nf.err")
+rc=$?
+[ $rc -eq 1 ] || { cat "$T/nf.err"; fail "no declaration file: exit $rc, not 1"; }
+grep -qF "struct worker_stats: no source file for the patch: the debug info of $T/bin/nofile names no file for it; --source-root DIR looks for \"struct worker_stats {\" in DIR's .c and .h files" "$T/nf.err" ||
+	{ cat "$T/nf.err"; fail "no declaration file: not said with the object and the advice"; }
+[ ! -s "$T/nf.diff" ] || fail "no declaration file: a patch was written"
+(cd "$T/src" && "$LINEUP" suggest -i "$T/nofile.data" -C worker_stats --patch "$T/nf.diff" \
+	--source-root "$T/src" --verify >"$T/nf.out" 2>"$T/nf.err") ||
+	{ cat "$T/nf.err" "$T/nf.out"; fail "no declaration file, --source-root: suggest"; }
+grep -q '^verify: ok' "$T/nf.out" && grep -q '^+++ b/prog.c$' "$T/nf.diff" ||
+	{ cat "$T/nf.out"; fail "no declaration file, --source-root: prog.c not patched"; }
 echo "$n builds: main-file structs patched and verified"
 exit 0

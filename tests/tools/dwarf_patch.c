@@ -2,13 +2,15 @@
 /*
  * Hand-edit one type reference of an object's DWARF, as a hostile or broken compiler could
  * write it: make a DIE's DW_AT_type point at another DIE (or at itself), to test the loaders'
- * handling of type cycles.
+ * handling of type cycles; or its DW_AT_decl_file, as debug info that lost the file.
  *
  *   dwarf_patch IN OUT SPEC=TARGET...
+ *   dwarf_patch IN OUT SPEC@decl_file=N...
  * SPEC names a DIE: STRUCT.MEMBER is that member's DIE (of the first struct or union named
  * STRUCT directly under a CU), each '>' after it follows DW_AT_type once; STRUCT alone is the
  * struct's DIE.  TARGET is a DIE named the same way, or '.' for SPEC's DIE itself.  Only a
- * DW_FORM_ref4 reference (gcc's and clang's) in an uncompressed .debug_info is rewritten.
+ * DW_FORM_ref4 reference (gcc's and clang's) in an uncompressed .debug_info is rewritten, and
+ * a DW_FORM_data1 file index (0 before DWARF 5: no file).
  * Prints each patched DIE's offset.  Exit 0 done, 1 a DIE or reference not found, 2 bad use.
  */
 #include <config.h>
@@ -87,11 +89,33 @@ static bool resolve(const char *spec, Dwarf_Die *out)
 	return true;
 }
 
+/* @d's DW_AT_decl_file rewritten to @val in @out: 0, or 1 (no DW_FORM_data1 one). */
+static int patch_file(Dwarf_Die *d, Elf_Data *info, const GElf_Shdr *info_sh, int out,
+		      unsigned char val)
+{
+	Dwarf_Attribute a;
+
+	if (!dwarf_attr(d, DW_AT_decl_file, &a) || dwarf_whatform(&a) != DW_FORM_data1 || !info ||
+	    (const char *)a.valp < (const char *)info->d_buf ||
+	    (const char *)a.valp + 1 > (const char *)info->d_buf + info->d_size) {
+		fprintf(stderr, "dwarf_patch: no DW_FORM_data1 decl_file in .debug_info\n");
+		return 1;
+	}
+	off_t at = (off_t)(info_sh->sh_offset +
+			   (uint64_t)((const char *)a.valp - (const char *)info->d_buf));
+
+	if (pwrite(out, &val, 1, at) != 1) {
+		perror("dwarf_patch: write");
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	Elf_Scn *scn = NULL;
 	Elf_Data *info = NULL;
-	GElf_Shdr info_sh;
+	GElf_Shdr info_sh = { 0 };
 	size_t shstrndx;
 	int fd, out;
 
@@ -138,6 +162,21 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		*eq = '\0';
+		char *at_sign = strstr(spec, "@decl_file");
+
+		if (at_sign) {
+			*at_sign = '\0';
+			if (!resolve(spec, &d)) {
+				fprintf(stderr, "dwarf_patch: %s: no such DIE\n", argv[i]);
+				return 1;
+			}
+			if (patch_file(&d, info, &info_sh, out, (unsigned char)atoi(eq + 1)))
+				return 1;
+			printf("%s: DIE %#llx decl_file %s\n", argv[i],
+			       (unsigned long long)dwarf_dieoffset(&d), eq + 1);
+			free(spec);
+			continue;
+		}
 		if (!resolve(spec, &d) || (strcmp(eq + 1, ".") ? !resolve(eq + 1, &t) : !(t = d, 1))) {
 			fprintf(stderr, "dwarf_patch: %s: no such DIE\n", argv[i]);
 			return 1;

@@ -26,3 +26,9 @@ tests_tools_perfswap_SOURCES = tests/tools/perfswap.c
 tests_tools_perfswap_LDADD = sampling/libsampling.a util/libutil.a $(LIBZSTD_LIBS)
 TESTS += tests/reader/swap.sh
 dist_check_SCRIPTS += tests/reader/swap.sh
+
+# The fixed-layout sample reader against the full decoder.
+check_PROGRAMS += tests/unit/sample_layout_test
+TESTS += tests/unit/sample_layout_test
+tests_unit_sample_layout_test_SOURCES = tests/unit/sample_layout_test.c
+tests_unit_sample_layout_test_LDADD = sampling/libsampling.a util/libutil.a $(LIBZSTD_LIBS)

@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <sched.h>
@@ -26,10 +25,12 @@
 
 #include "analyzer/data_src.h"
 #include "cli/command.h"
-#include "sampling/perf_file.h"
 #include "pipeline/sim_census.h"
+#include "sampling/host.h"
+#include "sampling/perf_file.h"
 #include "sampling/workload.h"
 #include "util/file.h"
+#include "util/privdir.h"
 #include "util/strbuf.h"
 
 enum { OPT_KEEP = 'k', OPT_WORKLOAD = 'w', OPT_ITER = 'n' };
@@ -190,12 +191,6 @@ static int demo_write(const char *path, const char *text)
 		return EXIT_RUNTIME;
 	}
 	return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
 }
 
 /*
@@ -443,11 +438,11 @@ static int demo_fix(struct demo *d, unsigned int *turns)
 static int demo_run(const struct command *cmd, int argc, char **argv)
 {
 	struct demo_opts o = { .cmd = cmd, .workload = "struct_file", .iterations = 1000000 };
-	char self[PATH_MAX], src[PATH_MAX], tmpl[] = "/tmp/lineup-demo.XXXXXX";
+	char src[PATH_MAX], err[PATH_MAX + 128], *self = NULL;
+	struct privdir tmp = { .fd = -1 };
 	struct demo d = { .what = STRBUF_INIT };
 	unsigned int turns;
 	int rc, i = cli__parse(cmd, argc, argv, demo_option, &o, &rc);
-	ssize_t n;
 
 	if (i < 0)
 		return rc;
@@ -460,12 +455,10 @@ static int demo_run(const struct command *cmd, int argc, char **argv)
 			   o.workload, LINEUP_SRCDIR, LINEUP_DATADIR);
 		return EXIT_USAGE;
 	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0) {
+	if (!(self = host__self_exe())) {
 		cli__error("demo: cannot find this binary (/proc/self/exe): %s", strerror(errno));
 		return EXIT_RUNTIME;
 	}
-	self[n] = '\0';
 	d.self = self;
 	d.workload = o.workload;
 	d.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "gcc";
@@ -474,11 +467,15 @@ static int demo_run(const struct command *cmd, int argc, char **argv)
 		d.dir = o.keep;
 		if (mkdir(d.dir, 0755) && errno != EEXIST) {
 			cli__error("demo: cannot create %s: %s", d.dir, strerror(errno));
+			free(self);
 			return EXIT_USAGE;
 		}
-	} else if (!(d.dir = mkdtemp(tmpl))) {
-		cli__error("demo: cannot create a temporary directory: %s", strerror(errno));
+	} else if (privdir__create(&tmp, "lineup-demo", err, sizeof(err)) < 0) {
+		cli__error("demo: cannot create a temporary directory: %s", err);
+		free(self);
 		return EXIT_RUNTIME;
+	} else {
+		d.dir = tmp.path;
 	}
 	d.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
@@ -508,9 +505,10 @@ static int demo_run(const struct command *cmd, int argc, char **argv)
 	if (d.devnull >= 0)
 		close(d.devnull);
 	/* our own temporary directory only: never what --keep named */
-	if (!o.keep && nftw(d.dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS))
-		cli__error("demo: could not remove %s: %s", d.dir, strerror(errno));
+	if (!o.keep && privdir__remove_all(&tmp, err, sizeof(err)) < 0)
+		cli__error("demo: could not remove %s", err);
 	strbuf__release(&d.what);
+	free(self);
 	return rc;
 }
 

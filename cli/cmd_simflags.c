@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "sampling/host.h"
 
 #ifndef LINEUP_LIBDIR
 #define LINEUP_LIBDIR "/usr/local/lib"
@@ -70,23 +71,24 @@ static int simflags_option(void *ctx, int id, const char *arg)
 static bool find_runtime(char *out, size_t size)
 {
 	const char *env = getenv("LINEUP_SIM_LIB");
-	char exe[PATH_MAX];
-	ssize_t n;
+	char *exe;
 
 	if (env && *env) {
 		snprintf(out, size, "%s", env);
 		return access(out, R_OK) == 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = 0;
+	if ((exe = host__self_exe())) {
 		char *dir = dirname(exe);
 
 		snprintf(out, size, "%s/sampling/simrt/" SIM_LIB, dir);
-		if (!access(out, R_OK))
-			return true;
-		snprintf(out, size, "%s/../lib/" SIM_LIB, dir);
-		if (!access(out, R_OK))
+		bool found = !access(out, R_OK);
+
+		if (!found) {
+			snprintf(out, size, "%s/../lib/" SIM_LIB, dir);
+			found = !access(out, R_OK);
+		}
+		free(exe);
+		if (found)
 			return true;
 	}
 	snprintf(out, size, "%s/" SIM_LIB, LINEUP_LIBDIR);

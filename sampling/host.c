@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,4 +300,15 @@ unsigned int host__cache_line_size(void)
 	if (n < 8 || n > 4096 || (n & (n - 1)))
 		n = 64;
 	return (unsigned int)n;
+}
+
+char *host__self_exe(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strdup(buf);
 }

@@ -100,6 +100,9 @@ int proc_maps__for_each(const char *root, pid_t pid,
  */
 unsigned int host__cache_line_size(void);
 
+/* The path of the running lineup binary (/proc/self/exe), to free(); NULL with errno set. */
+char *host__self_exe(void);
+
 /*
  * The memory this process can still take: the smaller of MemAvailable (/proc/meminfo) and
  * what RLIMIT_AS leaves above its present address space; 0 when neither is known.  @which

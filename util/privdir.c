@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -238,5 +239,56 @@ int privdir__remove(struct privdir *d, char *err, size_t errlen)
 	}
 	free(d->path);
 	d->path = NULL;
+	return rc;
+}
+
+/* Everything in directory @fd (closed here), depth first, without following a link. */
+static int remove_tree(int fd)
+{
+	DIR *dir = fdopendir(fd);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!dir) {
+		close(fd);
+		return -errno;
+	}
+	while ((e = readdir(dir))) {
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(dir), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (sub >= 0 && remove_tree(sub) < 0 && !rc)
+				rc = -errno;
+			if (unlinkat(dirfd(dir), e->d_name, AT_REMOVEDIR) < 0 && !rc)
+				rc = -errno;
+		} else if (unlinkat(dirfd(dir), e->d_name, 0) < 0 && !rc) {
+			rc = -errno;
+		}
+	}
+	closedir(dir);
+	return rc;
+}
+
+int privdir__remove_all(struct privdir *d, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!d->path)
+		return 0;
+	rc = d->fd >= 0 ? remove_tree(dup(d->fd)) : 0;
+	for (size_t i = 0; i < d->nr; i++)
+		free(d->v[i].name);
+	d->nr = 0;
+	if (!rc)
+		return privdir__remove(d, err, errlen);
+	snprintf(err, errlen, "%s: %s", d->path, strerror(-rc));
+	privdir__remove(d, err + strlen(err), errlen - strlen(err));
 	return rc;
 }

@@ -59,4 +59,11 @@ char *privdir__path(const struct privdir *d, const char *name);
  */
 int privdir__remove(struct privdir *d, char *err, size_t errlen);
 
+/*
+ * Remove the directory and everything in it, recorded or not: for a directory whose every
+ * file lineup's own commands made (a demo's build).  Links are removed, never followed.
+ * 0, or -errno with @err said.
+ */
+int privdir__remove_all(struct privdir *d, char *err, size_t errlen);
+
 #endif

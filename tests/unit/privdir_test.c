@@ -99,5 +99,28 @@ int main(void)
 	CHECK(privdir__remove(&d, err, sizeof(err)) == 0);
 	CHECK(!exists(dir));
 	free(dir);
+	/* remove_all: what others made there too, links removed and not followed */
+	char outside2[] = "/tmp/lineup-privdir-test.XXXXXX";
+
+	CHECK(mkdtemp(outside2) != NULL);
+	p = xasprintf("%s/keep", outside2);
+	CHECK(close(open(p, O_WRONLY | O_CREAT | O_EXCL, 0600)) == 0);
+	CHECK(privdir__create(&d, "lineup-privdir", err, sizeof(err)) == 0);
+	dir = xstrdup(d.path);
+	char *a = xasprintf("%s/a", dir), *ab = xasprintf("%s/a/b", dir);
+	char *lnk = xasprintf("%s/a/out", dir);
+
+	CHECK(mkdir(a, 0700) == 0 && mkdir(ab, 0700) == 0);
+	CHECK(symlink(outside2, lnk) == 0);
+	CHECK(privdir__remove_all(&d, err, sizeof(err)) == 0);
+	CHECK(!exists(dir));
+	CHECK(exists(p));
+	unlink(p);
+	CHECK(rmdir(outside2) == 0);
+	free(p);
+	free(a);
+	free(ab);
+	free(lnk);
+	free(dir);
 	return failures != 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define VALUE(name)                                                                               \
@@ -253,4 +254,55 @@ void fields_table__fill(struct fields_table *ft, const struct field_struct *fs, 
 unsigned int fields_row__line(const struct fields_table *ft, const struct fields_row *r)
 {
 	return r->m ? (unsigned int)(r->m->offset / ft->line_size) : 0;
+}
+
+static double share(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+/* "evidence: operand 97.0%, allocation 3.0%" for one struct. */
+static void print_evidence(const struct field_struct *fs, struct strbuf *out)
+{
+	uint64_t n = 0;
+	int k, first = 1;
+
+	for (k = ATTR_NONE + 1; k < ATTR__NR; k++)
+		n += fs->by_kind[k];
+	strbuf__addf(out, "evidence:");
+	for (k = ATTR__NR - 1; k > ATTR_NONE; k--)
+		if (fs->by_kind[k]) {
+			strbuf__addf(out, "%s %s %.1f%%", first ? "" : ",", attr_evidence__name(k),
+				     share(fs->by_kind[k], n));
+			first = 0;
+		}
+	strbuf__addf(out, "\n");
+}
+
+void fields_table__print_struct(struct fields_table *ft, const struct field_struct *fs,
+				bool all, struct strbuf *out)
+{
+	static const struct table_text_style style = { "", "", " ", 1, false, false };
+	unsigned int ls = ft->line_size, lines = (unsigned int)((fs->layout->size + ls - 1) / ls);
+
+	strbuf__addf(out, "\n%s (size %" PRIu64 ", %u cache line%s, %" PRIu64 " instance%s; %"
+			  PRIu64 " HITM, %" PRIu64 " loads, %" PRIu64 " stores)\n",
+		     fs->layout->name, fs->layout->size, lines, lines == 1 ? "" : "s",
+		     fs->nr_instances, fs->nr_instances == 1 ? "" : "s", field_stats__hitm(&fs->total),
+		     fs->total.loads, fs->total.stores);
+	print_evidence(fs, out);
+	fields_table__fill(ft, fs, all);
+	table_text__headers(&ft->t, &style, out);
+	for (size_t r = 0, line = 0; r < ft->nr_rows; r++) {
+		const struct fields_row *row = &ft->rows[r];
+		unsigned int cl = fields_row__line(ft, row);
+
+		if (row->m && cl != line) {	/* pahole's marker: lines read at a glance */
+			strbuf__addf(out, "%*s/* --- cacheline %u boundary (%u bytes) --- */\n", 16,
+				     "", cl, cl * ls);
+			line = cl;
+		}
+		table_text__row(&ft->t, row, &style, out);
+		strbuf__add(out, "\n", 1);
+	}
 }

@@ -59,4 +59,11 @@ void fields_table__fill(struct fields_table *ft, const struct field_struct *fs, 
 /* The cache line of a row's member (0 for the holes row). */
 unsigned int fields_row__line(const struct fields_table *ft, const struct fields_row *r);
 
+/*
+ * One struct as `lineup fields` prints it: its heading, its evidence, its member table with
+ * pahole's cache-line markers, appended to @out.  Every text front end prints it so.
+ */
+void fields_table__print_struct(struct fields_table *ft, const struct field_struct *fs,
+				bool all, struct strbuf *out);
+
 #endif

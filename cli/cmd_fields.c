@@ -257,24 +257,6 @@ static bool same_line(const struct field_line *a, const struct field_line *b)
 	return x && y && x->layout == y->layout && a->addr - x->base == b->addr - y->base;
 }
 
-/* "evidence: operand 97.0%, allocation 3.0%" for one struct. */
-static void print_evidence(const struct field_struct *fs, FILE *out)
-{
-	uint64_t n = 0;
-	int k, first = 1;
-
-	for (k = ATTR_NONE + 1; k < ATTR__NR; k++)
-		n += fs->by_kind[k];
-	fputs("evidence:", out);
-	for (k = ATTR__NR - 1; k > ATTR_NONE; k--)
-		if (fs->by_kind[k]) {
-			fprintf(out, "%s %s %.1f%%", first ? "" : ",", attr_evidence__name(k),
-				pct(fs->by_kind[k], n));
-			first = 0;
-		}
-	fputc('\n', out);
-}
-
 /* Arrays whose threads' elements meet inside lines: one finding each, before the lines. */
 static void print_align_stdio(struct fields_ctx *c, FILE *out)
 {
@@ -338,8 +320,6 @@ static void print_result_text(const struct fields_ctx *c, FILE *out)
 }
 
 /* The member table's text: one header line, cells apart by a space, the last unpadded. */
-static const struct table_text_style text_style = { "", "", " ", 1, false, false };
-
 static void print_stdio(struct fields_ctx *c, FILE *out)
 {
 	struct fields *f = c->ld.fields;
@@ -369,30 +349,9 @@ static void print_stdio(struct fields_ctx *c, FILE *out)
 
 		if (!fields_view__struct_selected(&c->view, fs))
 			continue;
-		fprintf(out, "\n%s (size %" PRIu64 ", %" PRIu64 " cache line%s, %" PRIu64
-			" instance%s; %" PRIu64 " HITM, %" PRIu64 " loads, %" PRIu64 " stores)\n",
-			fs->layout->name, fs->layout->size,
-			(fs->layout->size + f->line_size - 1) / f->line_size,
-			(fs->layout->size + f->line_size - 1) / f->line_size == 1 ? "" : "s",
-			fs->nr_instances, fs->nr_instances == 1 ? "" : "s",
-			field_stats__hitm(&fs->total), fs->total.loads, fs->total.stores);
-		print_evidence(fs, out);
-		fields_table__fill(&ft, fs, c->o->all_members);
-		table_text__headers(&ft.t, &text_style, &sb);
+		strbuf__reset(&sb);
+		fields_table__print_struct(&ft, fs, c->o->all_members, &sb);
 		output__strbuf(out, &sb);
-		for (size_t r = 0, line = 0; r < ft.nr_rows; r++) {
-			const struct fields_row *row = &ft.rows[r];
-			unsigned int cl = fields_row__line(&ft, row);
-
-			if (row->m && cl != line) {	/* pahole's marker: lines read at a glance */
-				fprintf(out, "%*s/* --- cacheline %u boundary (%u bytes) --- */\n", 16,
-					"", cl, cl * f->line_size);
-				line = cl;
-			}
-			table_text__row(&ft.t, row, &text_style, &sb);
-			strbuf__add(&sb, "\n", 1);
-			output__strbuf(out, &sb);
-		}
 	}
 	fields_table__release(&ft);
 	print_align_stdio(c, out);

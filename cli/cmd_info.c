@@ -338,6 +338,186 @@ static void print_pmu_caps(const struct perf_pmu_caps *pc)
  * header, then each feature the file has, in feature order, in perf's words.  With @extra,
  * also what perf does not print, marked "# lineup:".
  */
+static void print_numa(const struct perf_header_info *h, bool full)
+{
+	if (!full) {
+		printf("# NUMA_TOPOLOGY info available, use -I to display\n");
+		return;
+	}
+	for (uint32_t i = 0; i < h->nr_numa_nodes; i++)
+		printf("# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64
+		       " kB\n# node%u cpu list : %s\n",
+		       h->numa_nodes[i].node, h->numa_nodes[i].mem_total,
+		       h->numa_nodes[i].mem_free, h->numa_nodes[i].node,
+		       h->numa_nodes[i].cpus);
+}
+
+static void print_groups(const struct perf_header_info *h)
+{
+	for (uint32_t i = 0; i < h->nr_groups; i++) {
+		const struct perf_group_desc *g = &h->groups[i];
+
+		/* perf names an unnamed group "{anon_group}" and prints no name */
+		printf("# group: %s{",
+		       g->name && strcmp(g->name, "{anon_group}") ? g->name : "");
+		for (uint32_t k = 0;
+		     k < g->nr_members && g->leader_idx + k < h->nr_evsels; k++)
+			printf("%s%s", k ? "," : "", h->evsels[g->leader_idx + k].name);
+		printf("}\n");
+	}
+}
+
+static void print_caches(const struct perf_header_info *h, bool full)
+{
+	if (!full) {
+		printf("# CACHE info available, use -I to display\n");
+		return;
+	}
+	printf("# CPU cache info:\n");
+	for (uint32_t i = 0; i < h->nr_caches; i++)
+		printf("#  L%u %-15s %8s [%s]\n", h->caches[i].level,
+		       h->caches[i].type, h->caches[i].size, h->caches[i].map);
+}
+
+static void print_sample_time(const struct perf_header_info *h)
+{
+	printf("# time of first sample : %" PRIu64 ".%06" PRIu64 "\n",
+	       h->sample_time_first / 1000000000,
+	       h->sample_time_first % 1000000000 / 1000);
+	printf("# time of last sample : %" PRIu64 ".%06" PRIu64 "\n",
+	       h->sample_time_last / 1000000000,
+	       h->sample_time_last % 1000000000 / 1000);
+	printf("# sample duration : %10.3f ms\n",
+	       (double)(h->sample_time_last - h->sample_time_first) / 1e6);
+}
+
+static void print_hybrid(const struct perf_header_info *h, bool full)
+{
+	if (!full) {
+		printf("# HYBRID_TOPOLOGY info available, use -I to display\n");
+		return;
+	}
+	printf("# hybrid cpu system:\n");
+	for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++)
+		printf("# %s cpu list : %s\n", h->hybrid_nodes[i].pmu_name,
+		       h->hybrid_nodes[i].cpus);
+}
+
+/* One header feature as perf report --header prints it. */
+static void print_feature(const struct perf_header_info *h, unsigned int f, bool full,
+			  bool extra)
+{
+	switch (f) {
+	case FEAT_TRACING_DATA:
+		if (h->tracing_data && extra)
+			printf("# lineup: tracing data : %" PRIu64 " bytes\n",
+			       h->tracing_data_size);
+		break;
+	case FEAT_BUILD_ID:
+		for (uint32_t i = 0; extra && i < h->nr_build_ids; i++) {
+			printf("# lineup: build id : ");
+			for (uint32_t k = 0; k < h->build_ids[i].size; k++)
+				printf("%02x", h->build_ids[i].build_id[k]);
+			printf(" %s\n", h->build_ids[i].filename);
+		}
+		break;
+	case FEAT_HOSTNAME:
+		printf("# hostname : %s\n", h->hostname ? h->hostname : "");
+		break;
+	case FEAT_OSRELEASE:
+		printf("# os release : %s\n", h->osrelease ? h->osrelease : "");
+		break;
+	case FEAT_VERSION:
+		printf("# perf version : %s\n", h->version ? h->version : "");
+		break;
+	case FEAT_ARCH:
+		printf("# arch : %s\n", h->arch ? h->arch : "");
+		break;
+	case FEAT_NRCPUS:
+		printf("# nrcpus online : %u\n", h->nr_cpus_online);
+		printf("# nrcpus avail : %u\n", h->nr_cpus_avail);
+		break;
+	case FEAT_CPUDESC:
+		printf("# cpudesc : %s\n", h->cpudesc ? h->cpudesc : "");
+		break;
+	case FEAT_CPUID:
+		printf("# cpuid : %s\n", h->cpuid ? h->cpuid : "");
+		break;
+	case FEAT_TOTAL_MEM:
+		printf("# total memory : %" PRIu64 " kB\n", h->total_mem);
+		break;
+	case FEAT_CMDLINE:
+		printf("# cmdline : ");
+		for (uint32_t i = 0; i < h->nr_cmdline; i++)
+			printf("%s ", h->cmdline[i]);
+		printf("\n");
+		break;
+	case FEAT_EVENT_DESC:
+		for (uint32_t i = 0; i < h->nr_evsels; i++)
+			print_event(&h->evsels[i]);
+		break;
+	case FEAT_CPU_TOPOLOGY:
+		if (full)
+			print_cpu_topology(h);
+		else
+			printf("# CPU_TOPOLOGY info available, use -I to display\n");
+		break;
+	case FEAT_NUMA_TOPOLOGY:
+		print_numa(h, full);
+		break;
+	case FEAT_BRANCH_STACK:
+		printf("# contains samples with branch stack\n");
+		break;
+	case FEAT_PMU_MAPPINGS:
+		printf("# pmu mappings: ");
+		for (uint32_t i = 0; i < h->nr_pmu_mappings; i++)
+			printf("%s%s = %u", i ? ", " : "", h->pmu_mappings[i].name,
+			       h->pmu_mappings[i].type);
+		printf("\n");
+		break;
+	case FEAT_GROUP_DESC:
+		print_groups(h);
+		break;
+	case FEAT_AUXTRACE:
+		printf("# contains AUX area data (e.g. instruction trace)\n");
+		break;
+	case FEAT_CACHE:
+		print_caches(h, full);
+		break;
+	case FEAT_SAMPLE_TIME:
+		print_sample_time(h);
+		break;
+	case FEAT_MEM_TOPOLOGY:
+		if (full)
+			print_mem_topology(h);
+		else
+			printf("# MEM_TOPOLOGY info available, use -I to display\n");
+		break;
+	case FEAT_CLOCKID:
+		printf("# clockid frequency: %" PRIu64 " MHz\n", h->clockid * 1000);
+		break;
+	case FEAT_DIR_FORMAT:
+		printf("# directory data version : %" PRIu64 "\n", h->dir_version);
+		break;
+	case FEAT_COMPRESSED:
+		printf("# compressed : %s, level = %u, ratio = %u\n",
+		       h->comp_type == 1 ? "Zstd" : "Unknown", h->comp_level, h->comp_ratio);
+		break;
+	case FEAT_CPU_PMU_CAPS:
+		print_pmu_caps(&h->cpu_pmu_caps);
+		break;
+	case FEAT_HYBRID_TOPOLOGY:
+		print_hybrid(h, full);
+		break;
+	case FEAT_PMU_CAPS:
+		for (uint32_t i = 0; i < h->nr_pmu_caps; i++)
+			print_pmu_caps(&h->pmu_caps[i]);
+		break;
+	default:
+		break;
+	}
+}
+
 static void print_header(const struct perf_header_info *h, bool full, bool extra)
 {
 	printf("# ========\n");
@@ -354,159 +534,9 @@ static void print_header(const struct perf_header_info *h, bool full, bool extra
 		printf("# ========\n#\n");
 	if (h->big_endian && extra)
 		printf("# lineup: byte order : big-endian (swapped)\n");
-	for (unsigned int f = 1; f < FEAT_LAST; f++) {
-		if (!perf_header__has_feat(h, f))
-			continue;
-		switch (f) {
-		case FEAT_TRACING_DATA:
-			if (h->tracing_data && extra)
-				printf("# lineup: tracing data : %" PRIu64 " bytes\n",
-				       h->tracing_data_size);
-			break;
-		case FEAT_BUILD_ID:
-			for (uint32_t i = 0; extra && i < h->nr_build_ids; i++) {
-				printf("# lineup: build id : ");
-				for (uint32_t k = 0; k < h->build_ids[i].size; k++)
-					printf("%02x", h->build_ids[i].build_id[k]);
-				printf(" %s\n", h->build_ids[i].filename);
-			}
-			break;
-		case FEAT_HOSTNAME:
-			printf("# hostname : %s\n", h->hostname ? h->hostname : "");
-			break;
-		case FEAT_OSRELEASE:
-			printf("# os release : %s\n", h->osrelease ? h->osrelease : "");
-			break;
-		case FEAT_VERSION:
-			printf("# perf version : %s\n", h->version ? h->version : "");
-			break;
-		case FEAT_ARCH:
-			printf("# arch : %s\n", h->arch ? h->arch : "");
-			break;
-		case FEAT_NRCPUS:
-			printf("# nrcpus online : %u\n", h->nr_cpus_online);
-			printf("# nrcpus avail : %u\n", h->nr_cpus_avail);
-			break;
-		case FEAT_CPUDESC:
-			printf("# cpudesc : %s\n", h->cpudesc ? h->cpudesc : "");
-			break;
-		case FEAT_CPUID:
-			printf("# cpuid : %s\n", h->cpuid ? h->cpuid : "");
-			break;
-		case FEAT_TOTAL_MEM:
-			printf("# total memory : %" PRIu64 " kB\n", h->total_mem);
-			break;
-		case FEAT_CMDLINE:
-			printf("# cmdline : ");
-			for (uint32_t i = 0; i < h->nr_cmdline; i++)
-				printf("%s ", h->cmdline[i]);
-			printf("\n");
-			break;
-		case FEAT_EVENT_DESC:
-			for (uint32_t i = 0; i < h->nr_evsels; i++)
-				print_event(&h->evsels[i]);
-			break;
-		case FEAT_CPU_TOPOLOGY:
-			if (full)
-				print_cpu_topology(h);
-			else
-				printf("# CPU_TOPOLOGY info available, use -I to display\n");
-			break;
-		case FEAT_NUMA_TOPOLOGY:
-			if (!full) {
-				printf("# NUMA_TOPOLOGY info available, use -I to display\n");
-				break;
-			}
-			for (uint32_t i = 0; i < h->nr_numa_nodes; i++)
-				printf("# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64
-				       " kB\n# node%u cpu list : %s\n",
-				       h->numa_nodes[i].node, h->numa_nodes[i].mem_total,
-				       h->numa_nodes[i].mem_free, h->numa_nodes[i].node,
-				       h->numa_nodes[i].cpus);
-			break;
-		case FEAT_BRANCH_STACK:
-			printf("# contains samples with branch stack\n");
-			break;
-		case FEAT_PMU_MAPPINGS:
-			printf("# pmu mappings: ");
-			for (uint32_t i = 0; i < h->nr_pmu_mappings; i++)
-				printf("%s%s = %u", i ? ", " : "", h->pmu_mappings[i].name,
-				       h->pmu_mappings[i].type);
-			printf("\n");
-			break;
-		case FEAT_GROUP_DESC:
-			for (uint32_t i = 0; i < h->nr_groups; i++) {
-				const struct perf_group_desc *g = &h->groups[i];
-
-				/* perf names an unnamed group "{anon_group}" and prints no name */
-				printf("# group: %s{",
-				       g->name && strcmp(g->name, "{anon_group}") ? g->name : "");
-				for (uint32_t k = 0;
-				     k < g->nr_members && g->leader_idx + k < h->nr_evsels; k++)
-					printf("%s%s", k ? "," : "", h->evsels[g->leader_idx + k].name);
-				printf("}\n");
-			}
-			break;
-		case FEAT_AUXTRACE:
-			printf("# contains AUX area data (e.g. instruction trace)\n");
-			break;
-		case FEAT_CACHE:
-			if (!full) {
-				printf("# CACHE info available, use -I to display\n");
-				break;
-			}
-			printf("# CPU cache info:\n");
-			for (uint32_t i = 0; i < h->nr_caches; i++)
-				printf("#  L%u %-15s %8s [%s]\n", h->caches[i].level,
-				       h->caches[i].type, h->caches[i].size, h->caches[i].map);
-			break;
-		case FEAT_SAMPLE_TIME:
-			printf("# time of first sample : %" PRIu64 ".%06" PRIu64 "\n",
-			       h->sample_time_first / 1000000000,
-			       h->sample_time_first % 1000000000 / 1000);
-			printf("# time of last sample : %" PRIu64 ".%06" PRIu64 "\n",
-			       h->sample_time_last / 1000000000,
-			       h->sample_time_last % 1000000000 / 1000);
-			printf("# sample duration : %10.3f ms\n",
-			       (double)(h->sample_time_last - h->sample_time_first) / 1e6);
-			break;
-		case FEAT_MEM_TOPOLOGY:
-			if (full)
-				print_mem_topology(h);
-			else
-				printf("# MEM_TOPOLOGY info available, use -I to display\n");
-			break;
-		case FEAT_CLOCKID:
-			printf("# clockid frequency: %" PRIu64 " MHz\n", h->clockid * 1000);
-			break;
-		case FEAT_DIR_FORMAT:
-			printf("# directory data version : %" PRIu64 "\n", h->dir_version);
-			break;
-		case FEAT_COMPRESSED:
-			printf("# compressed : %s, level = %u, ratio = %u\n",
-			       h->comp_type == 1 ? "Zstd" : "Unknown", h->comp_level, h->comp_ratio);
-			break;
-		case FEAT_CPU_PMU_CAPS:
-			print_pmu_caps(&h->cpu_pmu_caps);
-			break;
-		case FEAT_HYBRID_TOPOLOGY:
-			if (!full) {
-				printf("# HYBRID_TOPOLOGY info available, use -I to display\n");
-				break;
-			}
-			printf("# hybrid cpu system:\n");
-			for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++)
-				printf("# %s cpu list : %s\n", h->hybrid_nodes[i].pmu_name,
-				       h->hybrid_nodes[i].cpus);
-			break;
-		case FEAT_PMU_CAPS:
-			for (uint32_t i = 0; i < h->nr_pmu_caps; i++)
-				print_pmu_caps(&h->pmu_caps[i]);
-			break;
-		default:
-			break;
-		}
-	}
+	for (unsigned int f = 1; f < FEAT_LAST; f++)
+		if (perf_header__has_feat(h, f))
+			print_feature(h, f, full, extra);
 	/* Facts perf has no line for, or finds elsewhere. */
 	if (extra && !perf_header__has_feat(h, FEAT_EVENT_DESC))
 		for (uint32_t i = 0; i < h->nr_evsels; i++)
@@ -529,6 +559,67 @@ static void json_u(struct json *j, const char *key, int64_t v)
 {
 	json__key(j, key);
 	json__i64(j, v);
+}
+
+/* The machine's topology facts: NUMA nodes, caches, CPUs, hybrid PMUs, memory blocks. */
+static void json_topology(struct json *j, const struct perf_header_info *h)
+{
+	json__key(j, "numa_nodes");
+	json__begin_array(j);
+	for (uint32_t i = 0; i < h->nr_numa_nodes; i++) {
+		json__begin_object(j);
+		json__ku64(j, "node", h->numa_nodes[i].node);
+		json__ku64(j, "mem_total_kb", h->numa_nodes[i].mem_total);
+		json__ku64(j, "mem_free_kb", h->numa_nodes[i].mem_free);
+		json__kstr(j, "cpus", h->numa_nodes[i].cpus);
+		json__end_object(j);
+	}
+	json__end_array(j);
+	json__key(j, "caches");
+	json__begin_array(j);
+	for (uint32_t i = 0; i < h->nr_caches; i++) {
+		json__begin_object(j);
+		json__ku64(j, "level", h->caches[i].level);
+		json__ku64(j, "line_size", h->caches[i].line_size);
+		json__ku64(j, "sets", h->caches[i].sets);
+		json__ku64(j, "ways", h->caches[i].ways);
+		json__kstr(j, "type", h->caches[i].type);
+		json__kstr(j, "size", h->caches[i].size);
+		json__kstr(j, "cpus", h->caches[i].map);
+		json__end_object(j);
+	}
+	json__end_array(j);
+	json__key(j, "cpu_topology");
+	json__begin_array(j);
+	for (uint32_t i = 0; i < h->nr_cpu_topo; i++) {
+		json__begin_object(j);
+		json__ku64(j, "cpu", i);
+		json_u(j, "core", h->cpu_topo[i].core_id);
+		json_u(j, "socket", h->cpu_topo[i].socket_id);
+		json_u(j, "die", h->cpu_topo[i].die_id);
+		json__end_object(j);
+	}
+	json__end_array(j);
+	json__key(j, "hybrid");
+	json__begin_array(j);
+	for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++) {
+		json__begin_object(j);
+		json__kstr(j, "pmu", h->hybrid_nodes[i].pmu_name);
+		json__kstr(j, "cpus", h->hybrid_nodes[i].cpus);
+		json__end_object(j);
+	}
+	json__end_array(j);
+	json__ku64(j, "mem_block_size", h->mem_block_size);
+	json__key(j, "mem_nodes");
+	json__begin_array(j);
+	for (uint32_t i = 0; i < h->nr_mem_nodes; i++) {
+		json__begin_object(j);
+		json__ku64(j, "node", h->mem_nodes[i].node);
+		json__ku64(j, "size", h->mem_nodes[i].size);
+		json__ku64(j, "blocks", h->mem_nodes[i].nr_bits);
+		json__end_object(j);
+	}
+	json__end_array(j);
 }
 
 static void print_json(const char *path, const struct perf_header_info *h,
@@ -594,62 +685,7 @@ static void print_json(const char *path, const struct perf_header_info *h,
 		json__end_object(&j);
 	}
 	json__end_array(&j);
-	json__key(&j, "numa_nodes");
-	json__begin_array(&j);
-	for (uint32_t i = 0; i < h->nr_numa_nodes; i++) {
-		json__begin_object(&j);
-		json__ku64(&j, "node", h->numa_nodes[i].node);
-		json__ku64(&j, "mem_total_kb", h->numa_nodes[i].mem_total);
-		json__ku64(&j, "mem_free_kb", h->numa_nodes[i].mem_free);
-		json__kstr(&j, "cpus", h->numa_nodes[i].cpus);
-		json__end_object(&j);
-	}
-	json__end_array(&j);
-	json__key(&j, "caches");
-	json__begin_array(&j);
-	for (uint32_t i = 0; i < h->nr_caches; i++) {
-		json__begin_object(&j);
-		json__ku64(&j, "level", h->caches[i].level);
-		json__ku64(&j, "line_size", h->caches[i].line_size);
-		json__ku64(&j, "sets", h->caches[i].sets);
-		json__ku64(&j, "ways", h->caches[i].ways);
-		json__kstr(&j, "type", h->caches[i].type);
-		json__kstr(&j, "size", h->caches[i].size);
-		json__kstr(&j, "cpus", h->caches[i].map);
-		json__end_object(&j);
-	}
-	json__end_array(&j);
-	json__key(&j, "cpu_topology");
-	json__begin_array(&j);
-	for (uint32_t i = 0; i < h->nr_cpu_topo; i++) {
-		json__begin_object(&j);
-		json__ku64(&j, "cpu", i);
-		json_u(&j, "core", h->cpu_topo[i].core_id);
-		json_u(&j, "socket", h->cpu_topo[i].socket_id);
-		json_u(&j, "die", h->cpu_topo[i].die_id);
-		json__end_object(&j);
-	}
-	json__end_array(&j);
-	json__key(&j, "hybrid");
-	json__begin_array(&j);
-	for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++) {
-		json__begin_object(&j);
-		json__kstr(&j, "pmu", h->hybrid_nodes[i].pmu_name);
-		json__kstr(&j, "cpus", h->hybrid_nodes[i].cpus);
-		json__end_object(&j);
-	}
-	json__end_array(&j);
-	json__ku64(&j, "mem_block_size", h->mem_block_size);
-	json__key(&j, "mem_nodes");
-	json__begin_array(&j);
-	for (uint32_t i = 0; i < h->nr_mem_nodes; i++) {
-		json__begin_object(&j);
-		json__ku64(&j, "node", h->mem_nodes[i].node);
-		json__ku64(&j, "size", h->mem_nodes[i].size);
-		json__ku64(&j, "blocks", h->mem_nodes[i].nr_bits);
-		json__end_object(&j);
-	}
-	json__end_array(&j);
+	json_topology(&j, h);
 	json__key(&j, "build_ids");
 	json__begin_array(&j);
 	for (uint32_t i = 0; i < h->nr_build_ids; i++) {

@@ -718,6 +718,88 @@ static int verify_main(const struct command *cmd, int argc, char **argv)
 	return suggest_run(cmd, argc, argv, true);
 }
 
+/* Each selected struct's suggestion, as text or JSON, into @out; --doc written.  0, or -1
+ * when --doc could not be written (said). */
+static int report_targets(struct suggest_ctx *c, const struct suggest_patch *p,
+			  const char *recording, struct strbuf *out)
+{
+	int rc = 0;
+
+	for (size_t k = 0, n = 0; k < c->sl.ts.nr; k++) {
+		struct suggest_target *t = &c->sl.ts.v[k];
+		struct suggest_names nm;
+		struct suggest_load_names nc;
+		int req = -1;
+
+		if (!t->selected)
+			continue;
+		for (unsigned int i = 0; i < p->nr_reqs; i++)
+			if (p->req_target[i] == t)
+				req = (int)i;
+		suggest_load__names(&c->sl, t, recording, &nm, &nc);
+		if (c->o->format == FMT_JSON) {
+			strbuf__addf(out, "%s\n", n++ ? "," : "");
+			json_target(c, t, &nm, out);
+			if (t->planned) {
+				if (req >= 0 && !p->sp->outcomes[req].error)
+					json_str(out, "patch", p->diff, true);
+				if (c->vreq && req >= 0 && c->vreq[req].done)
+					json_verify(out, &c->vreq[req]);
+				strbuf__addf(out, "}");
+			}
+		} else {
+			if (n++)
+				strbuf__addf(out, "\n");
+			if (!t->planned) {
+				strbuf__addf(out, "%s: no suggestion: %s\n", t->flat->name, t->plan_err);
+				strbuf__release(&nc.sb);
+				continue;
+			}
+			suggest__explain(&t->res, &nm, out);
+			if (t->res.status != SUGGEST_REFUSED)
+				print_layouts(c, t, out);
+			if (t->res.status == SUGGEST_OK) {
+				strbuf__addf(out, "\nlayout comment:\n");
+				suggest__comment(&t->res, &nm, out);
+			}
+			if (c->vreq && req >= 0 && c->vreq[req].done)
+				strbuf__addf(out, "\nverify: %s: %s\n",
+					     c->vreq[req].ok ? "ok" : c->vreq[req].skipped ? "skipped" :
+					     "FAILED", c->vreq[req].detail);
+		}
+		if (c->o->doc && t->res.status == SUGGEST_OK) {
+			struct strbuf doc = STRBUF_INIT;
+
+			suggest__doc(&t->res, &nm, NULL, &doc);
+			if (write_out(c->o->doc, doc.buf))
+				rc = -1;
+			strbuf__release(&doc);
+		}
+		strbuf__release(&nc.sb);
+	}
+	return rc;
+}
+
+/* --patch: the diff written, and what it lacks said.  0, or -1 (said). */
+static int write_patch(const struct suggest_ctx *c, const struct suggest_patch *p, FILE *rep)
+{
+	char *missing = missing_structs(c, p);
+	const char *lacks = missing ? ": incomplete, it lacks " : "";
+	int rc = 0;
+
+	if (write_out(c->o->patch, p->diff))
+		rc = -1;
+	else if (strcmp(c->o->patch, "-") && c->o->format == FMT_JSON)
+		fprintf(stderr, "lineup suggest: wrote %s%s%s\n", c->o->patch, lacks,
+			missing ? missing : "");
+	else if (strcmp(c->o->patch, "-"))
+		fprintf(rep, "\nwrote %s%s%s\n", c->o->patch, lacks, missing ? missing : "");
+	else if (missing)
+		fprintf(stderr, "lineup suggest: the patch is incomplete: it lacks %s\n", missing);
+	free(missing);
+	return rc;
+}
+
 static int suggest_run(const struct command *cmd, int argc, char **argv, bool verify_cmd)
 {
 	struct suggest_opts o = { .cmd = cmd, .input = "perf.data", .max_growth = UINT64_MAX,
@@ -816,58 +898,8 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 			     o.input, c.sl.line_size);
 	else
 		print_align(&c, &patch, &out);
-	for (size_t k = 0, n = 0; k < c.sl.ts.nr; k++) {
-		struct suggest_target *t = &c.sl.ts.v[k];
-		struct suggest_names nm;
-		struct suggest_load_names nc;
-		int req = -1;
-
-		if (!t->selected)
-			continue;
-		for (unsigned int i = 0; i < patch.nr_reqs; i++)
-			if (patch.req_target[i] == t)
-				req = (int)i;
-		suggest_load__names(&c.sl, t, recording, &nm, &nc);
-		if (o.format == FMT_JSON) {
-			strbuf__addf(&out, "%s\n", n++ ? "," : "");
-			json_target(&c, t, &nm, &out);
-			if (t->planned) {
-				if (req >= 0 && !patch.sp->outcomes[req].error)
-					json_str(&out, "patch", patch.diff, true);
-				if (c.vreq && req >= 0 && c.vreq[req].done)
-					json_verify(&out, &c.vreq[req]);
-				strbuf__addf(&out, "}");
-			}
-		} else {
-			if (n++)
-				strbuf__addf(&out, "\n");
-			if (!t->planned) {
-				strbuf__addf(&out, "%s: no suggestion: %s\n", t->flat->name, t->plan_err);
-				strbuf__release(&nc.sb);
-				continue;
-			}
-			suggest__explain(&t->res, &nm, &out);
-			if (t->res.status != SUGGEST_REFUSED)
-				print_layouts(&c, t, &out);
-			if (t->res.status == SUGGEST_OK) {
-				strbuf__addf(&out, "\nlayout comment:\n");
-				suggest__comment(&t->res, &nm, &out);
-			}
-			if (c.vreq && req >= 0 && c.vreq[req].done)
-				strbuf__addf(&out, "\nverify: %s: %s\n",
-					     c.vreq[req].ok ? "ok" : c.vreq[req].skipped ? "skipped" :
-					     "FAILED", c.vreq[req].detail);
-		}
-		if (o.doc && t->res.status == SUGGEST_OK) {
-			struct strbuf doc = STRBUF_INIT;
-
-			suggest__doc(&t->res, &nm, NULL, &doc);
-			if (write_out(o.doc, doc.buf))
-				prc = EXIT_USAGE;
-			strbuf__release(&doc);
-		}
-		strbuf__release(&nc.sb);
-	}
+	if (report_targets(&c, &patch, recording, &out))
+		prc = EXIT_USAGE;
 	if (o.format == FMT_JSON) {
 		strbuf__addf(&out, "\n]");
 		json_align(&c, &patch, &out);
@@ -881,22 +913,8 @@ static int suggest_run(const struct command *cmd, int argc, char **argv, bool ve
 		verify_failed = true;
 	}
 	fputs(out.buf ? out.buf : "", rep);
-	if (o.patch && patch.diff && *patch.diff) {
-		char *missing = missing_structs(&c, &patch);
-		const char *lacks = missing ? ": incomplete, it lacks " : "";
-
-		if (write_out(o.patch, patch.diff))
-			prc = EXIT_USAGE;
-		else if (strcmp(o.patch, "-") && o.format == FMT_JSON)
-			fprintf(stderr, "lineup suggest: wrote %s%s%s\n", o.patch, lacks,
-				missing ? missing : "");
-		else if (strcmp(o.patch, "-"))
-			fprintf(rep, "\nwrote %s%s%s\n", o.patch, lacks, missing ? missing : "");
-		else if (missing)
-			fprintf(stderr, "lineup suggest: the patch is incomplete: it lacks %s\n",
-				missing);
-		free(missing);
-	}
+	if (o.patch && patch.diff && *patch.diff && write_patch(&c, &patch, rep))
+		prc = EXIT_USAGE;
 	free(recording);
 	rc = prc ? prc : verify_failed ? EXIT_NOTHING : any_ok || any_align ? EXIT_OK : EXIT_NOTHING;
 out:

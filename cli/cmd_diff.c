@@ -30,12 +30,12 @@
 enum {
 	OPT_STRUCT = 'C',
 	OPT_VMLINUX = 'k',
-	OPT_DEBUG_FILE = 1000,
+	OPT_ATTR = 1000,	/* CLI_ATTR_OPTIONS' long ones */
+	OPT_ATTR_LAST = OPT_ATTR + CLI_ATTR__NR_LONG - 1,
 	OPT_NORM,
 	OPT_PER,
 	OPT_LINE_SIZE,
 	OPT_ALL_MEMBERS,
-	OPT_SYMFS,
 	OPT_STDIO,
 	OPT_JSON,
 	OPT_CSV,
@@ -50,10 +50,7 @@ static const struct cli_option diff_options[] = {
 	{ OPT_PER, 0, "per", "SYMBOL",
 	  "compare counts per sample of the program's own progress: the samples whose code is "
 	  "in the function SYMBOL, or whose data is in the variable SYMBOL (a progress counter)" },
-	{ OPT_VMLINUX, 'k', "vmlinux", "FILE", "kernel image with debug info, for kernel samples" },
-	{ OPT_DEBUG_FILE, 0, "debug-file", "FILE",
-	  "an object with debug info to take types from (repeatable)" },
-	{ OPT_SYMFS, 0, "symfs", "DIR", "look for objects under DIR (perf's --symfs)" },
+	CLI_ATTR_OPTIONS(OPT_ATTR),
 	{ OPT_LINE_SIZE, 0, "line-size", "N",
 	  "cache-line size of both (default: each recording's own, else 64)" },
 	{ OPT_ALL_MEMBERS, 0, "all-members", NULL, "list the members nothing touched too" },
@@ -103,10 +100,8 @@ static int diff_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_VMLINUX:
 		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_VMLINUX, arg);
-	case OPT_DEBUG_FILE:
-		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_DEBUG_FILE, arg);
-	case OPT_SYMFS:
-		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_SYMFS, arg);
+	case OPT_ATTR ... OPT_ATTR_LAST:
+		return cli__attr_option(o->cmd, &o->attr, id - OPT_ATTR, arg);
 	case OPT_LINE_SIZE:
 		return cli__parse_line_size(o->cmd, arg, &o->line_size);
 	case OPT_ALL_MEMBERS:
@@ -553,7 +548,7 @@ out:
 		fields_load__release(&c.side[k].ld);
 	strbuf__release(&c.notes);
 out_opts:
-	fields_list__release(&o.attr.debug_files);
+	fields_attr_opts__release(&o.attr);
 	return rc;
 }
 

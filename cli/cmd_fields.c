@@ -39,17 +39,15 @@
 enum {
 	OPT_INPUT = 'i',
 	OPT_VMLINUX = 'k',
-	OPT_DEBUG_FILE = 1000,
+	OPT_ATTR = 1000,	/* CLI_ATTR_OPTIONS' long ones */
+	OPT_ATTR_LAST = OPT_ATTR + CLI_ATTR__NR_LONG - 1,
 	OPT_STRUCT,
-	OPT_TYPE,
-	OPT_CACHE_TYPE,
 	OPT_STDIO,
 	OPT_JSON,
 	OPT_CSV,
 	OPT_TUI,
 	OPT_LINE_SIZE,
 	OPT_ALL_MEMBERS,
-	OPT_SYMFS,
 	OPT_DOUBLE_CL,
 	OPT_MIN_SHARE,
 	OPT_TIME,	/* the filters, in cli's order (CLI_FILTER_OPTIONS) */
@@ -63,14 +61,8 @@ _Static_assert(OPT_COMM - OPT_TIME == CLI_FILTER_COMM, "the filter options are i
 
 static const struct cli_option fields_options[] = {
 	{ OPT_INPUT, 'i', "input", "FILE", "the recording to read (default perf.data; - for stdin)" },
-	{ OPT_VMLINUX, 'k', "vmlinux", "FILE", "kernel image with debug info, for kernel samples" },
-	{ OPT_DEBUG_FILE, 0, "debug-file", "FILE",
-	  "an object with debug info to take types from (a .ko, a binary; repeatable)" },
+	CLI_ATTR_OPTIONS(OPT_ATTR),
 	{ OPT_STRUCT, 0, "struct", "NAME", "show only this struct ('file' or 'struct file')" },
-	{ OPT_TYPE, 0, "type", "'struct T'@ADDR",
-	  "hint: an instance of type T lives at ADDR (the weakest evidence; repeatable)" },
-	{ OPT_CACHE_TYPE, 0, "cache-type", "NAME=TYPE",
-	  "objects of kmem cache NAME are of TYPE (adds to the built-in table; repeatable)" },
 	{ OPT_LINE_SIZE, 0, "line-size", "N", "cache-line size (default: the recording's, else 64)" },
 	{ OPT_DOUBLE_CL, 0, "double-cl", NULL,
 	  "lines of twice the size: the adjacent-line prefetcher's 128-byte pairs" },
@@ -79,7 +71,6 @@ static const struct cli_option fields_options[] = {
 	  "line (default 1; 0 lists every one)" },
 	{ OPT_ALL_MEMBERS, 0, "all-members", NULL,
 	  "list nested members that nothing touched too (default: top-level ones and touched ones)" },
-	{ OPT_SYMFS, 0, "symfs", "DIR", "look for objects under DIR (perf's --symfs)" },
 	{ OPT_STDIO, 0, "stdio", NULL, "print text tables (the default)" },
 	{ OPT_JSON, 0, "json", NULL, "print JSON" },
 	{ OPT_CSV, 0, "csv", NULL, "print the member table as CSV" },
@@ -115,17 +106,11 @@ static int fields_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_VMLINUX:
 		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_VMLINUX, arg);
-	case OPT_SYMFS:
-		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_SYMFS, arg);
-	case OPT_DEBUG_FILE:
-		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_DEBUG_FILE, arg);
+	case OPT_ATTR ... OPT_ATTR_LAST:
+		return cli__attr_option(o->cmd, &o->attr, id - OPT_ATTR, arg);
 	case OPT_STRUCT:
 		o->only_struct = arg;
 		break;
-	case OPT_TYPE:
-		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_TYPE, arg);
-	case OPT_CACHE_TYPE:
-		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_CACHE_TYPE, arg);
 	case OPT_LINE_SIZE:
 		return cli__parse_line_size(o->cmd, arg, &o->line_size);
 	case OPT_ALL_MEMBERS:
@@ -855,9 +840,7 @@ out:
 	array_align__delete(c.align);
 	fields_load__release(&c.ld);
 out_opts:
-	fields_list__release(&o.attr.debug_files);
-	fields_list__release(&o.attr.hints);
-	fields_list__release(&o.attr.cache_types);
+	fields_attr_opts__release(&o.attr);
 	session_filter__release(&o.filter);
 	return rc;
 }

@@ -51,10 +51,8 @@ enum {
 	OPT_INPUT = 'i',
 	OPT_VMLINUX = 'k',
 	OPT_CLASS = 'C',
-	OPT_DEBUG_FILE = 1000,
-	OPT_TYPE,
-	OPT_CACHE_TYPE,
-	OPT_SYMFS,
+	OPT_ATTR = 1000,	/* CLI_ATTR_OPTIONS' long ones */
+	OPT_ATTR_LAST = OPT_ATTR + CLI_ATTR__NR_LONG - 1,
 	OPT_LINE_SIZE,
 	OPT_DOUBLE_CL,
 	OPT_MAX_GROWTH,
@@ -84,13 +82,7 @@ static const struct cli_option suggest_options[] = {
 	{ OPT_CLASS, 'C', "struct", "NAME[,NAME...]",
 	  "the structs to lay out ('file' or 'struct file'); default: those behind the contended "
 	  "lines, worst first" },
-	{ OPT_VMLINUX, 'k', "vmlinux", "FILE", "kernel image with debug info, for kernel samples" },
-	{ OPT_DEBUG_FILE, 0, "debug-file", "FILE",
-	  "an object with debug info to take types from (a .ko, a binary; repeatable)" },
-	{ OPT_TYPE, 0, "type", "'struct T'@ADDR",
-	  "hint: an instance of type T lives at ADDR (repeatable)" },
-	{ OPT_CACHE_TYPE, 0, "cache-type", "NAME=TYPE", "objects of kmem cache NAME are of TYPE" },
-	{ OPT_SYMFS, 0, "symfs", "DIR", "look for objects under DIR (perf's --symfs)" },
+	CLI_ATTR_OPTIONS(OPT_ATTR),
 	{ OPT_LINE_SIZE, 0, "line-size", "N", "cache-line size (default: the recording's, else 64)" },
 	{ OPT_DOUBLE_CL, 0, "double-cl", NULL,
 	  "lines of twice the size: keep groups 128 bytes apart (adjacent-line prefetch)" },
@@ -208,14 +200,8 @@ static int suggest_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_VMLINUX:
 		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_VMLINUX, arg);
-	case OPT_DEBUG_FILE:
-		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_DEBUG_FILE, arg);
-	case OPT_TYPE:
-		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_TYPE, arg);
-	case OPT_CACHE_TYPE:
-		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_CACHE_TYPE, arg);
-	case OPT_SYMFS:
-		return cli__attr_option(o->cmd, &o->attr, CLI_ATTR_SYMFS, arg);
+	case OPT_ATTR ... OPT_ATTR_LAST:
+		return cli__attr_option(o->cmd, &o->attr, id - OPT_ATTR, arg);
 	case OPT_LINE_SIZE:
 		return cli__parse_line_size(o->cmd, arg, &o->line_size);
 	case OPT_DOUBLE_CL:
@@ -926,9 +912,7 @@ out:
 	suggest_load__release(&c.sl);
 	fields_list__release(&o.structs);
 	fields_list__release(&o.pins);
-	fields_list__release(&o.attr.debug_files);
-	fields_list__release(&o.attr.hints);
-	fields_list__release(&o.attr.cache_types);
+	fields_attr_opts__release(&o.attr);
 	session_filter__release(&o.filter);
 	return rc;
 }

@@ -107,7 +107,22 @@ int cli__tui_option(void);
  * diff): -k/--vmlinux, --symfs, --debug-file, --type, --cache-type into @a, their values
  * checked; 0, or EXIT_USAGE after saying what is wrong.
  */
-enum { CLI_ATTR_VMLINUX, CLI_ATTR_SYMFS, CLI_ATTR_DEBUG_FILE, CLI_ATTR_TYPE, CLI_ATTR_CACHE_TYPE };
+enum { CLI_ATTR_DEBUG_FILE, CLI_ATTR_SYMFS, CLI_ATTR_TYPE, CLI_ATTR_CACHE_TYPE, CLI_ATTR_VMLINUX };
+
+/*
+ * Their table entries, declared once: -k/--vmlinux (id 'k') and the long ones numbered from
+ * @first in enum's order, so that a command hands `id - first` to cli__attr_option.
+ */
+#define CLI_ATTR_OPTIONS(first)                                                                    \
+	{ 'k', 'k', "vmlinux", "FILE", "kernel image with debug info, for kernel samples" },      \
+	{ (first) + CLI_ATTR_DEBUG_FILE, 0, "debug-file", "FILE",                                 \
+	  "an object with debug info to take types from (a .ko, a binary; repeatable)" },          \
+	{ (first) + CLI_ATTR_SYMFS, 0, "symfs", "DIR", "look for objects under DIR (perf's --symfs)" }, \
+	{ (first) + CLI_ATTR_TYPE, 0, "type", "'struct T'@ADDR",                                  \
+	  "hint: an instance of type T lives at ADDR (the weakest evidence; repeatable)" },        \
+	{ (first) + CLI_ATTR_CACHE_TYPE, 0, "cache-type", "NAME=TYPE",                            \
+	  "objects of kmem cache NAME are of TYPE (adds to the built-in table; repeatable)" }
+#define CLI_ATTR__NR_LONG 4
 struct fields_attr_opts;
 int cli__attr_option(const struct command *cmd, struct fields_attr_opts *a, int which,
 		     const char *arg);

@@ -653,6 +653,13 @@ const char *fields_attr__unknown_hint(struct fields_attr *c)
 	return i < 0 ? NULL : c->o->hints.v[i];
 }
 
+void fields_attr_opts__release(struct fields_attr_opts *a)
+{
+	fields_list__release(&a->debug_files);
+	fields_list__release(&a->hints);
+	fields_list__release(&a->cache_types);
+}
+
 const char *fields_attr__strip_tag(const char *name)
 {
 	return type_name__strip_tag(name);

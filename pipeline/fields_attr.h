@@ -66,6 +66,9 @@ struct fields_attr_opts {
 	struct fields_list cache_types;
 };
 
+/* The lists of @a freed (its strings are the caller's). */
+void fields_attr_opts__release(struct fields_attr_opts *a);
+
 /* @fs from a decoded sample (absent fields 0). */
 void fields_sample__init(struct fields_sample *fs, const struct sample *s);
 

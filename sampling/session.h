@@ -3,26 +3,6 @@
 #define LINEUP_SAMPLING_SESSION_H
 
 /*
- * sampling/ -- every byte of perf.data, and every contact with the running machine
- * (libperf, libtraceevent and zstd are used here and nowhere else; no type of theirs leaves).
- *
- *   reading   perf_file.h (records in file order, the header) -> ordered_events.h (perf's
- *             time order) -> machine.h (threads, maps at each moment) -> session.h (this
- *             file: filtered, resolved samples handed to a tool); arm_spe.h turns AUX traces
- *             into samples; tracepoint.h decodes RAW payloads with libtraceevent.
- *   writing   perf_writer.h (perf.data that perf reads; libc only, so the software collector's
- *             runtime, simrt/, links it too), recorder.h (the memory PMU's events, libperf),
- *             watch.h (hardware breakpoints, the kmem tracepoints that find an object).
- *   the host  host.h (kallsyms, the kernel's text, /proc/PID/maps: one parser each), pmu.h
- *             (sysfs events), tracefs.h, workload.h (the one fork/exec of every command
- *             lineup runs), timed_run.h (ab's measured runs).
- *
- * What a front end calls: session__open/run to read (pipeline/recording.h adds the
- * symbolizer; pipeline/ joins a recording with dwarf/ and analyzer/), recorder__run to record, watcher__new and its kin to watch, workload__prepare to run a
- * command, timed_ab__run to time two.  lineup's own model of a recording is event.h.
- */
-
-/*
  * The session: one recording, opened once and read once, its samples handed to a tool's
  * callbacks in perf's order and resolved as perf resolves them (perf's perf_session +
  * perf_tool).  Every command that reads samples goes through it:

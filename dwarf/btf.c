@@ -103,6 +103,76 @@ static uint32_t strip(struct bbuild *b, uint32_t id)
 	return 0;
 }
 
+/* The C qualifiers as bits: those over an array apply to its elements (C11 6.7.3p9). */
+enum { QUAL_CONST = 1, QUAL_VOLATILE = 2, QUAL_RESTRICT = 4 };
+
+static unsigned int qual_bit(const struct btf_type *t)
+{
+	switch (t ? btf_kind(t) : BTF_KIND_UNKN) {
+	case BTF_KIND_CONST:
+		return QUAL_CONST;
+	case BTF_KIND_VOLATILE:
+		return QUAL_VOLATILE;
+	case BTF_KIND_RESTRICT:
+		return QUAL_RESTRICT;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Qualifiers over an array (pahole encodes gcc's `volatile int x[8]` as volatile -> array ->
+ * volatile int): true when @id is a chain of qualifiers (and type tags) that ends in an array,
+ * @arr then that array's id and @quals the chain's qualifiers.
+ */
+static bool quals_over_array(struct bbuild *b, uint32_t id, uint32_t *arr, unsigned int *quals)
+{
+	const struct btf_type *t = type_at(b, id);
+	unsigned int q = 0;
+
+	for (int i = 0; i < MAX_DEPTH && t && (qual_bit(t) || btf_kind(t) == BTF_KIND_TYPE_TAG);
+	     i++) {
+		q |= qual_bit(t);
+		id = t->type;
+		t = type_at(b, id);
+		if (t && btf_kind(t) == BTF_KIND_ARRAY) {
+			*arr = id;
+			*quals = q;
+			return q != 0;
+		}
+	}
+	return false;
+}
+
+/* The qualifiers an array's element type carries, through typedefs and inner arrays. */
+static unsigned int elem_quals(struct bbuild *b, uint32_t id)
+{
+	const struct btf_type *t = type_at(b, id);
+	unsigned int q = 0;
+
+	for (int i = 0; i < MAX_DEPTH && t && (is_modifier(t) || btf_kind(t) == BTF_KIND_ARRAY);
+	     i++) {
+		q |= qual_bit(t);
+		t = type_at(b, btf_kind(t) == BTF_KIND_ARRAY ? btf_array(t)->type : t->type);
+	}
+	return q;
+}
+
+/* The qualifiers of @quals in the chain from @id, outermost first, as prefixes ("const "). */
+static void quals_prefix(struct bbuild *b, uint32_t id, unsigned int quals, struct strbuf *sb)
+{
+	const struct btf_type *t = type_at(b, id);
+
+	for (int i = 0; i < MAX_DEPTH && quals && t && is_modifier(t); i++) {
+		unsigned int q = qual_bit(t);
+
+		if (quals & q)
+			sb_put(sb, q == QUAL_CONST ? "const " : "volatile ");
+		quals &= ~q;
+		t = type_at(b, t->type);
+	}
+}
+
 static bool is_sou(const struct btf_type *t)
 {
 	return t && (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION);
@@ -145,6 +215,30 @@ static uint64_t type_size(struct bbuild *b, uint32_t id, int depth)
 	default:
 		return type_size(b, t->type, depth + 1);
 	}
+}
+
+/*
+ * The elements of a member whose type is an array however it is spelled, through typedefs
+ * and qualifiers on either side, down to the innermost element (BTF nests the dimensions of
+ * `int x[2][3]`): what an address inside the member is an element of.  False for no array.
+ */
+static bool array_shape(struct bbuild *b, uint32_t id, uint64_t *nr, uint64_t *elem_size)
+{
+	const struct btf_type *t = type_at(b, strip(b, id));
+	uint64_t n = 1;
+	bool array = false;
+
+	for (int i = 0; i < MAX_DEPTH && t && btf_kind(t) == BTF_KIND_ARRAY; i++) {
+		n *= btf_array(t)->nelems;
+		id = strip(b, btf_array(t)->type);
+		t = type_at(b, id);
+		array = true;
+	}
+	if (!array || !t)
+		return false;
+	*nr = n;
+	*elem_size = type_size(b, id, 0);
+	return true;
 }
 
 static uint32_t natural_align(struct bbuild *b, uint32_t id, int depth)
@@ -382,6 +476,8 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 	uint32_t kw_len = 0;	/* pahole prints "struct " before padding the name */
 	bool done = false;
 	const struct btf_type *tt = type_at(b, id);
+	unsigned int quals = 0;	/* qualifiers over an array, which its elements take */
+	uint32_t quals_top = 0;
 
 	m->nr_elems = 1;
 	if (depth > MAX_DEPTH) {
@@ -403,10 +499,20 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 	}
 	for (int guard = 0; !done && guard < MAX_DEPTH; guard++) {
 		const struct btf_type *t = type_at(b, id);
+		unsigned int q;
+		uint32_t arr;
 
 		if (!t) {
 			tag_name(b, 0, &tn, depth);
 			break;
+		}
+		/* `volatile int x[8]` as volatile -> array -> volatile int: see dwarf_types.c */
+		if (qual_bit(t) && quals_over_array(b, id, &arr, &q)) {
+			if (!quals)
+				quals_top = id;
+			quals |= q;
+			id = arr;
+			continue;
 		}
 		switch (btf_kind(t)) {
 		case BTF_KIND_TYPE_TAG:
@@ -471,8 +577,20 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 			m->nr_elems = a->nelems;
 			if (!a->nelems && et && btf_kind(et) == BTF_KIND_CONST)
 				elem = et->type;
+			/* qualifiers over the array that its element does not say: before it */
+			bool restrict_elem = false;
+
+			if (quals) {
+				unsigned int missing = quals & ~elem_quals(b, elem);
+
+				restrict_elem = missing & QUAL_RESTRICT;
+				quals_prefix(b, quals_top, missing & ~QUAL_RESTRICT, &pre);
+				quals = 0;
+			}
 			describe_member(b, &em, elem, first, last, in_union, depth + 1);
 			kw_len = layout_member__take_elem(b->arena, m, &em, &pre, &tn);
+			if (restrict_elem)
+				sb_put(&tn, " restrict");
 			if (a->nelems || !last || (first && last) || in_union) {
 				sb_cat(&suffix, em.decl_suffix, "[", NULL);
 				sb_u64(&suffix, a->nelems);
@@ -635,6 +753,8 @@ static struct layout_type *build_type_body(struct bbuild *b, uint32_t id, int de
 			m->offset = (uint64_t)boff;
 			m->bit_offset = (uint32_t)bfo;
 		}
+		if (!m->bit_size)
+			array_shape(b, bm[i].type, &m->nr_elems, &m->elem_size);
 		if (!m->elem_size)
 			m->elem_size = m->nr_elems > 1 ? m->size / m->nr_elems : m->size;
 		m->natural_align = st ? natural_align(b, st, 0) : 1;

@@ -193,6 +193,83 @@ static bool strip(Dwarf_Die *die, Dwarf_Die *out)
 	return false;
 }
 
+/* The C qualifiers as bits: those over an array apply to its elements (C11 6.7.3p9). */
+enum { QUAL_CONST = 1, QUAL_VOLATILE = 2, QUAL_RESTRICT = 4, QUAL_ATOMIC = 8 };
+
+static unsigned int qual_bit(int tag)
+{
+	switch (tag) {
+	case DW_TAG_const_type:
+		return QUAL_CONST;
+	case DW_TAG_volatile_type:
+		return QUAL_VOLATILE;
+	case DW_TAG_restrict_type:
+		return QUAL_RESTRICT;
+	case DW_TAG_atomic_type:
+		return QUAL_ATOMIC;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Qualifiers over an array: gcc writes `volatile int x[8]` as volatile -> array -> volatile
+ * int, clang as array -> volatile int.  True when @die is a chain of qualifiers that ends in an
+ * array, @arr then that array and @quals the chain's qualifiers.
+ */
+static bool quals_over_array(Dwarf_Die *die, Dwarf_Die *arr, unsigned int *quals)
+{
+	Dwarf_Die cur = *die;
+	unsigned int q = 0;
+
+	for (int i = 0; i < MAX_DEPTH && qual_bit(dwarf_tag(&cur)); i++) {
+		q |= qual_bit(dwarf_tag(&cur));
+		if (!die_type(&cur, &cur))
+			return false;
+		if (dwarf_tag(&cur) == DW_TAG_array_type) {
+			*arr = cur;
+			*quals = q;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The qualifiers an array's element type carries, through typedefs and inner arrays. */
+static unsigned int elem_quals(Dwarf_Die *die)
+{
+	Dwarf_Die cur = *die;
+	unsigned int q = 0;
+
+	for (int i = 0; i < MAX_DEPTH; i++) {
+		int tag = dwarf_tag(&cur);
+
+		if (!qual_bit(tag) && tag != DW_TAG_typedef && tag != DW_TAG_array_type)
+			break;
+		q |= qual_bit(tag);
+		if (!die_type(&cur, &cur))
+			break;
+	}
+	return q;
+}
+
+/* The qualifiers of @quals in the chain from @top, outermost first, as prefixes ("const "). */
+static void quals_prefix(Dwarf_Die *top, unsigned int quals, struct strbuf *sb)
+{
+	Dwarf_Die cur = *top;
+
+	for (int i = 0; i < MAX_DEPTH && quals && qual_bit(dwarf_tag(&cur)); i++) {
+		unsigned int q = qual_bit(dwarf_tag(&cur));
+
+		if (quals & q)
+			sb_put(sb, q == QUAL_CONST ? "const " : q == QUAL_VOLATILE ? "volatile " :
+				   "_Atomic ");
+		quals &= ~q;
+		if (!die_type(&cur, &cur))
+			break;
+	}
+}
+
 /* Array dimensions: element counts into @dims (at most @max), returns how many. */
 static int array_dims(Dwarf_Die *array, uint64_t *dims, int max)
 {
@@ -294,6 +371,37 @@ static uint64_t type_size_uncached(struct build *b, Dwarf_Die *die, int depth)
 			return 0;
 		return type_size(b, &t, depth + 1);
 	}
+}
+
+/*
+ * The elements of a member whose type is an array however it is spelled, through typedefs
+ * and qualifiers on either side (`volatile int x[8]`, `volatile arr8 x`, `arr8 x[2]`), down
+ * to the innermost element: what an address inside the member is an element of.  False when
+ * the type is no array (a GNU vector is one value).
+ */
+static bool array_shape(struct build *b, Dwarf_Die *die, uint64_t *nr, uint64_t *elem_size)
+{
+	uint64_t dims[16], n = 1;
+	Dwarf_Die cur, t;
+	bool array = false;
+
+	if (!strip(die, &cur))
+		return false;
+	for (int i = 0; i < MAX_DEPTH && dwarf_tag(&cur) == DW_TAG_array_type &&
+			!die_has(&cur, DW_AT_GNU_vector); i++) {
+		int nd = array_dims(&cur, dims, 16);
+
+		for (int k = 0; k < nd; k++)
+			n *= dims[k];
+		array = true;
+		if (!die_type(&cur, &t) || !strip(&t, &cur))
+			return false;
+	}
+	if (!array)
+		return false;
+	*nr = n;
+	*elem_size = type_size(b, &cur, 0);
+	return true;
 }
 
 /* pahole's tag__natural_alignment on a stripped type. */
@@ -686,7 +794,8 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 {
 	struct strbuf pre = STRBUF_INIT, suffix = STRBUF_INIT, tn = STRBUF_INIT;
 	uint32_t kw_len = 0;	/* pahole prints "struct " before padding the name */
-	Dwarf_Die cur = *die, t;
+	Dwarf_Die cur = *die, t, quals_top;
+	unsigned int quals = 0;	/* qualifiers over an array, which its elements take */
 	bool done = false;
 
 	m->nr_elems = 1;
@@ -711,7 +820,21 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 	}
 	for (int guard = 0; !done && guard < MAX_DEPTH; guard++) {
 		int tag = dwarf_tag(&cur);
+		unsigned int q;
 
+		/*
+		 * Declared `volatile int x[8]`, in gcc's words volatile -> array -> volatile int:
+		 * the array is what the member is (its dimensions, its elements), and its
+		 * elements say the qualifiers; pahole, taking the qualifier first, prints
+		 * "volatile volatile int x;" with neither.
+		 */
+		if (qual_bit(tag) && quals_over_array(&cur, &t, &q)) {
+			if (!quals)
+				quals_top = cur;
+			quals |= q;
+			cur = t;
+			continue;
+		}
 		switch (tag) {
 		case DW_TAG_const_type:
 		case DW_TAG_atomic_type:
@@ -808,11 +931,23 @@ static void describe_member(struct build *b, struct layout_member *m, Dwarf_Die 
 				if (die_type(&t, &u))
 					t = u;
 			}
+			/* qualifiers over the array that its element does not say: before it */
+			bool restrict_elem = false;
+
+			if (quals) {
+				unsigned int missing = quals & ~elem_quals(&t);
+
+				restrict_elem = missing & QUAL_RESTRICT;
+				quals_prefix(&quals_top, missing & ~QUAL_RESTRICT, &pre);
+				quals = 0;
+			}
 			/* dimensions come after whatever the element type prints */
 			struct layout_member em = { 0 };
 
 			describe_member(b, &em, &t, first, last, in_union, depth + 1);
 			kw_len = layout_member__take_elem(b->arena, m, &em, &pre, &tn);
+			if (restrict_elem)
+				sb_put(&tn, " restrict");
 			sb_cat(&suffix, em.decl_suffix, d.buf ? d.buf : "", NULL);
 			m->elem_size = type_size(b, &t, 0);
 			strbuf__release(&d);
@@ -1142,6 +1277,8 @@ static struct layout_type *build_type_body(struct build *b, Dwarf_Die *die, int 
 				m->nr_elems = 1;
 				natural[i] = 1;
 			}
+			if (have_type && !m->bit_size)
+				array_shape(b, &type, &m->nr_elems, &m->elem_size);
 			if (!m->elem_size)
 				m->elem_size = m->nr_elems > 1 ? m->size / m->nr_elems : m->size;
 			m->offset = has_dbo ? dbo / 8 : off;

@@ -34,6 +34,10 @@ dist_check_SCRIPTS += tests/layout/cycles.sh
 TESTS += tests/layout/sharing.sh
 dist_check_SCRIPTS += tests/layout/sharing.sh
 EXTRA_DIST += tests/tools/btf_patch.py
+# Qualified arrays in both compilers' orders, as arrays (issue 20).
+TESTS += tests/layout/qualarr.sh
+dist_check_SCRIPTS += tests/layout/qualarr.sh
+EXTRA_DIST += tests/layout/qualarr.c
 # The no-DWARF message's debuglink places as clean absolute paths (issue 15, item 11).
 TESTS += tests/layout/nodwarf_path.sh
 dist_check_SCRIPTS += tests/layout/nodwarf_path.sh

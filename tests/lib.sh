@@ -87,3 +87,79 @@ no_hang() {
 	[ $rc -ne 124 ] || fail "hung with $what: $*"
 	[ $rc -lt 128 ] || fail "crashed ($rc) with $what: $*"
 }
+
+# pahole_diff PAHOLE_TXT LINEUP_TXT: the two equal line for line (diff -u when not), but for
+# pahole's own defect with qualified arrays.  gcc writes `volatile uint32_t x[4]` as volatile ->
+# array -> volatile uint32_t, and pahole (dwarves_fprintf.c's type__fprintf) prints a qualifier
+# over an array before the element's own ("const const char name[14];"), and after volatile
+# drops the dimensions ("volatile volatile uint32_t x;", "volatile vint x;").  On such a line
+# lineup's may spell each qualifier once, leave out those an element's typedef says, and give
+# the dimensions: the same words and comment (offset and size) otherwise.  Prints what differs.
+pahole_diff() {
+	diff -u "$1" "$2" >"$T/pahole_diff" && return 0
+	[ "$(wc -l <"$1")" -eq "$(wc -l <"$2")" ] || { cat "$T/pahole_diff"; return 1; }
+	awk -v p="$1" -v l="$2" '
+	# the words of @s but its qualifiers and dimensions; the qualifiers into Q, DUP when one
+	# is repeated, the dimensions into DIMS ("[3][9]")
+	function words(s, n, i, t, out, r) {
+		delete Q
+		DUP = 0
+		DIMS = ""
+		for (r = s; match(r, /\[[0-9]*\]/); r = substr(r, RSTART + RLENGTH))
+			DIMS = DIMS substr(r, RSTART, RLENGTH)
+		gsub(/\[[0-9]*\]/, "", s)
+		n = split(s, t, /[ \t]+/)
+		out = ""
+		for (i = 1; i <= n; i++) {
+			if (t[i] ~ /^(const|volatile|restrict|_Atomic)$/) {
+				if (t[i] in Q)
+					DUP = 1
+				Q[t[i]] = 1
+			} else if (t[i] != "") {
+				out = out " " t[i]
+			}
+		}
+		return out
+	}
+	# the trailing comment (offset and size), blanks squeezed; body: what is before it
+	function comment(s, i) {
+		i = match(s, /\/\*[^*]*\*\/[ \t]*$/)
+		if (!i)
+			return ""
+		s = substr(s, i)
+		gsub(/[ \t]+/, " ", s)
+		return s
+	}
+	function body(s, i) {
+		i = match(s, /\/\*[^*]*\*\/[ \t]*$/)
+		return i ? substr(s, 1, i - 1) : s
+	}
+	BEGIN {
+		bad = 0
+		while ((getline a <p) > 0 && (getline b <l) > 0) {
+			line++
+			if (a == b)
+				continue
+			wa = words(body(a))
+			da = DUP; dimsa = DIMS; split("", qa); for (k in Q) qa[k] = 1
+			wb = words(body(b))
+			ok = wa == wb && comment(a) == comment(b)
+			for (k in Q)
+				if (!(k in qa))
+					ok = 0	# lineup adds no qualifier
+			if (dimsa != "" && dimsa != DIMS)
+				ok = 0	# dimensions pahole gives are the same
+			defect = da || (dimsa == "" && DIMS != "" && (("volatile" in qa) ||
+								     ("restrict" in qa)))
+			if (ok && defect) {
+				accepted++
+				continue
+			}
+			printf "line %d:\n-%s\n+%s\n", line, a, b
+			bad++
+		}
+		if (accepted)
+			printf "# %d lines of pahole'"'"'s qualified arrays read as lineup spells them\n", accepted
+		exit bad ? 1 : 0
+	}'
+}

@@ -30,7 +30,7 @@ for cc in $compilers; do
 			"$LINEUP" layout -C lreg_args "$p" >"$T/lineup.txt" ||
 				fail "$cc -O$o: lineup layout -C lreg_args: exit $?"
 			grep -q '^typedef struct {' "$T/lineup.txt" || fail "$(cat "$T/lineup.txt")"
-			diff -u "$T/pahole.txt" "$T/lineup.txt" ||
+			pahole_diff "$T/pahole.txt" "$T/lineup.txt" ||
 				fail "$cc -O$o: layout -C lreg_args differs from pahole"
 		fi
 		sim_record_contended "$p.data" 10 "$p" 40000 2

@@ -11,14 +11,14 @@ btf=/sys/kernel/btf/vmlinux
 "$LINEUP" layout --btf >"$T/lineup.txt" || fail "lineup layout --btf failed"
 n=$(grep -c '^struct ' "$T/pahole.txt")
 [ "$n" -ge 1000 ] || fail "pahole shows only $n structs in $btf"
-diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
+pahole_diff "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
 	head -60 "$T/diff" >&2
 	fail "lineup layout --btf differs from pahole on $(grep -c '^[-+][^-+]' "$T/diff") lines"
 }
 "$PAHOLE" -F btf -C task_struct "$btf" >"$T/p.txt" 2>/dev/null
 "$PAHOLE" -F btf -C file "$btf" >>"$T/p.txt" 2>/dev/null
 "$LINEUP" layout --btf="$btf" -C task_struct,file >"$T/l.txt" || fail "-C task_struct,file failed"
-diff -u "$T/p.txt" "$T/l.txt" || fail "task_struct/file differ from pahole"
+pahole_diff "$T/p.txt" "$T/l.txt" || fail "task_struct/file differ from pahole"
 # a raw BTF file as FILE is recognized without --btf
 "$LINEUP" layout -C task_struct,file "$btf" >"$T/l.txt" || fail "$btf as FILE failed"
 diff -u "$T/p.txt" "$T/l.txt" || fail "$btf as FILE differs from --btf"

@@ -27,7 +27,7 @@ for f in a b; do
 		"$PAHOLE" -C "$s" "$T/${f}0.so" >"$T/p.txt" 2>/dev/null
 		"$LINEUP" layout -C "$s" "$T/$f.so" >"$T/l.txt" 2>&1 ||
 			fail "struct $s not found in dwz'd $f.so: $(cat "$T/l.txt")"
-		diff -u "$T/p.txt" "$T/l.txt" || fail "struct $s of dwz'd $f.so differs"
+		pahole_diff "$T/p.txt" "$T/l.txt" || fail "struct $s of dwz'd $f.so differs"
 		n=$((n + 1))
 	done
 done

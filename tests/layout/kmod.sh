@@ -32,13 +32,13 @@ for ko in "$@"; do
 	"$LINEUP" layout "$ko" >"$T/lineup.txt" || fail "lineup layout failed on $ko"
 	n=$(grep -c '^struct ' "$T/pahole.txt")
 	[ "$n" -ge 100 ] || fail "pahole shows only $n structs in $(basename "$ko")"
-	diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
+	pahole_diff "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
 		head -60 "$T/diff" >&2
 		fail "lineup layout differs from pahole on $(basename "$ko")'s $n structs"
 	}
 	"$PAHOLE" --expand_types "$ko" >"$T/pahole.txt" 2>/dev/null
 	"$LINEUP" layout --expand "$ko" >"$T/lineup.txt" || fail "--expand failed on $ko"
-	diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
+	pahole_diff "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
 		head -40 "$T/diff" >&2
 		fail "--expand differs from pahole --expand_types on $(basename "$ko")"
 	}
@@ -51,7 +51,7 @@ for s in file buffer_head block_device mb_cache_entry; do
 	"$PAHOLE" -C $s "$ko" >"$T/p.txt" 2>/dev/null
 	grep -q "^struct $s {" "$T/p.txt" || fail "pahole does not show struct $s"
 	"$LINEUP" layout -C $s "$ko" >"$T/l.txt" || fail "lineup layout -C $s failed"
-	diff -u "$T/p.txt" "$T/l.txt" || fail "struct $s differs from pahole"
+	pahole_diff "$T/p.txt" "$T/l.txt" || fail "struct $s differs from pahole"
 done
 echo "$total structs in $# modules identical to pahole"
 exit 0

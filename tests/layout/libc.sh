@@ -17,13 +17,13 @@ dbg=/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).
 "$LINEUP" layout "$libc" >"$T/lineup.txt" 2>"$T/err" || fail "lineup layout $libc: $(cat "$T/err")"
 n=$(grep -c '^struct ' "$T/pahole.txt")
 [ "$n" -ge 100 ] || fail "pahole shows only $n structs for $libc"
-diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
+pahole_diff "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
 	head -60 "$T/diff" >&2
 	fail "lineup layout differs from pahole on glibc's debuginfo"
 }
 "$PAHOLE" --expand_types "$dbg" >"$T/pahole.txt" 2>/dev/null
 "$LINEUP" layout --expand "$libc" >"$T/lineup.txt" || fail "lineup layout --expand failed"
-diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
+pahole_diff "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
 	head -40 "$T/diff" >&2
 	fail "--expand differs from pahole --expand_types on glibc's debuginfo"
 }
@@ -31,6 +31,6 @@ diff -u "$T/pahole.txt" "$T/lineup.txt" >"$T/diff" || {
 last=$(awk '/^struct / { n = $2 } END { print n }' "$T/pahole.txt")
 "$PAHOLE" -C "$last" "$dbg" >"$T/p.txt" 2>/dev/null
 "$LINEUP" layout -C "$last" "$libc" >"$T/l.txt" || fail "-C $last failed"
-diff -u "$T/p.txt" "$T/l.txt" || fail "-C $last differs from pahole"
+pahole_diff "$T/p.txt" "$T/l.txt" || fail "-C $last differs from pahole"
 echo "$n structs identical to pahole"
 exit 0

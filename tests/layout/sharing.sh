@@ -21,7 +21,7 @@ gcc -g -c "$T/small.c" -o "$T/small.o" || fail "gcc small.c"
 [ "$(grep -c ' x; ' "$T/l.txt")" -eq 8 ] || fail "8 expanded members expected: $(cat "$T/l.txt")"
 if [ -n "${PAHOLE:-}" ]; then
 	"$PAHOLE" -C small "$T/small.o" >"$T/p.txt"
-	diff -u "$T/p.txt" "$T/l.txt" || fail "layout -C small differs from pahole"
+	pahole_diff "$T/p.txt" "$T/l.txt" || fail "layout -C small differs from pahole"
 fi
 
 # 300 structs, each holding one 4-way, 8-level shared anonymous type (16,384 leaves, under the

@@ -16,7 +16,7 @@ for v in 4 5; do
 		"$PAHOLE" -C "$s" "$T/plain.so" >"$T/p.txt"
 		"$LINEUP" layout -C "$s" "$T/tu$v.so" >"$T/l.txt" 2>&1 ||
 			fail "struct $s not found in DWARF $v type units: $(cat "$T/l.txt")"
-		diff -u "$T/p.txt" "$T/l.txt" || fail "struct $s from DWARF $v type units differs"
+		pahole_diff "$T/p.txt" "$T/l.txt" || fail "struct $s from DWARF $v type units differs"
 		n=$((n + 1))
 	done
 	[ "$("$LINEUP" layout "$T/tu$v.so" | grep -c '^struct ')" -ge 10 ] ||

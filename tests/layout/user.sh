@@ -23,11 +23,11 @@ for cc in $compilers; do
 			"$LINEUP" layout "$obj" >"$T/lineup.txt" || fail "lineup layout failed on $obj"
 			[ "$(grep -c '^struct ' "$T/pahole.txt")" -ge 10 ] ||
 				fail "pahole shows too few structs in $obj"
-			diff -u "$T/pahole.txt" "$T/lineup.txt" ||
+			pahole_diff "$T/pahole.txt" "$T/lineup.txt" ||
 				fail "$cc -gdwarf-$v -O$o: lineup layout differs from pahole"
 			"$PAHOLE" --expand_types "$obj" >"$T/pahole.txt" 2>/dev/null
 			"$LINEUP" layout --expand "$obj" >"$T/lineup.txt" || fail "--expand failed"
-			diff -u "$T/pahole.txt" "$T/lineup.txt" ||
+			pahole_diff "$T/pahole.txt" "$T/lineup.txt" ||
 				fail "$cc -gdwarf-$v -O$o: --expand differs from pahole --expand_types"
 			n=$((n + 1))
 		done
@@ -39,11 +39,11 @@ obj=$(ls "$T"/s-*-5-0.o | head -1)
 for ls in 32 128; do
 	"$PAHOLE" --cacheline_size=$ls "$obj" >"$T/p.txt"
 	"$LINEUP" layout --line-size $ls "$obj" >"$T/l.txt"
-	diff -u "$T/p.txt" "$T/l.txt" || fail "--line-size $ls differs from pahole"
+	pahole_diff "$T/p.txt" "$T/l.txt" || fail "--line-size $ls differs from pahole"
 done
 "$PAHOLE" --cacheline_size=128 "$obj" >"$T/p.txt"
 "$LINEUP" layout --double-cl "$obj" >"$T/l.txt"
-diff -u "$T/p.txt" "$T/l.txt" || fail "--double-cl differs from pahole --cacheline_size=128"
+pahole_diff "$T/p.txt" "$T/l.txt" || fail "--double-cl differs from pahole --cacheline_size=128"
 
 # A typedef'd anonymous struct by its typedef's name, and an array before tail padding, from
 # every compiler and DWARF version (clang's "Force padding" is the array's type, as pahole's).
@@ -60,7 +60,7 @@ done
 "$PAHOLE" -C aligned_member "$obj" >"$T/p.txt"
 "$PAHOLE" -C bits "$obj" >>"$T/p.txt"
 "$LINEUP" layout -C aligned_member,bits "$obj" >"$T/l.txt"
-diff -u "$T/p.txt" "$T/l.txt" || fail "-C aligned_member,bits differs from pahole"
+pahole_diff "$T/p.txt" "$T/l.txt" || fail "-C aligned_member,bits differs from pahole"
 
 # The expected text, written here: hd_struct as 5.10 had it (gcc, any -O: a type is a type).
 obj=$T/s-gcc-5-0.o

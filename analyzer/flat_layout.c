@@ -96,28 +96,48 @@ int flat_layout__flex(const struct flat_layout *l, char *elem, size_t n)
 	return (int)(m - l->members);
 }
 
-/* Skip qualifiers and blanks so "const struct file_operations *" matches its DWARF name. */
-static const char *skip_noise(const char *s)
+static bool ident_char(char c)
 {
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/*
+ * Skip blanks, and qualifiers that start a word of @start, so "const struct file_operations *"
+ * matches its DWARF name and "volatile int [8]" (gcc's volatile array) matches "int[8]".
+ */
+static const char *skip_noise(const char *s, const char *start)
+{
+	static const char *const quals[] = { "const", "volatile", "restrict", "_Atomic" };
+
 	for (;;) {
+		size_t n = 0;
+
 		while (*s == ' ' || *s == '\t')
 			s++;
-		if (!strncmp(s, "const ", 6))
-			s += 6;
-		else if (!strncmp(s, "volatile ", 9))
-			s += 9;
-		else
+		if (s > start && ident_char(s[-1]))
+			return s;	/* inside a name: "myconst" */
+		for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]) && !n; i++) {
+			size_t len = strlen(quals[i]);
+
+			if (!strncmp(s, quals[i], len) && !ident_char(s[len]))
+				n = len;
+		}
+		if (!n)
 			return s;
+		s += n;
 	}
 }
 
 int flat_layout__same_type(const char *a, const char *b)
 {
+	const char *a0 = a, *b0 = b;
+
 	if (!a || !b)
 		return 0;
 	for (;;) {
-		a = skip_noise(a);
-		b = skip_noise(b);
+		a = skip_noise(a, a0);
+		b = skip_noise(b, b0);
 		if (!*a || !*b)
 			return !*a && !*b;
 		if (*a != *b)

@@ -669,7 +669,8 @@ static void var_type_name(Dwarf_Die *var, char *out, size_t outlen)
 			return;
 		}
 		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
-		    tag != DW_TAG_volatile_type && tag != DW_TAG_atomic_type)
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_atomic_type &&
+		    tag != DW_TAG_restrict_type)
 			return;
 		if (!dwarf_attr_integrate(&type, DW_AT_type, &attr) ||
 		    !dwarf_formref_die(&attr, &type))

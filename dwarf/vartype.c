@@ -472,7 +472,13 @@ int vartype__global(struct vartype *vt, const char *path, const char *sym, uint6
 	a.offset = (int64_t)off;
 	a.size = die_size(&t);
 	if (dwarf_tag(&t) == DW_TAG_array_type && type_of(&t, &elem) && strip(&elem, &elem)) {
-		uint64_t es = die_size(&elem);
+		uint64_t es;
+
+		/* an array of a typedef'd array (`arr8 x[2]`) is one of their elements */
+		for (int i = 0; i < 16 && dwarf_tag(&elem) == DW_TAG_array_type; i++)
+			if (!type_of(&elem, &elem) || !strip(&elem, &elem))
+				return cache_put(f, key, VT_NO_VARIABLE, NULL);
+		es = die_size(&elem);
 
 		tn = struct_name(&elem);
 		if (tn && es) {

@@ -87,6 +87,13 @@ static void test_flat_layout(void)
 	CHECK(flat_layout__find_type_at(&file_layout, 0, "struct  file") == FLAT_SELF);
 	CHECK(flat_layout__same_type("volatile int", "int"));
 	CHECK(!flat_layout__same_type("int", "int *"));
+	/* every qualifier, wherever it stands, but only as a whole word */
+	CHECK(flat_layout__same_type("volatile int [8]", "int[8]"));
+	CHECK(flat_layout__same_type("_Atomic long[2]", "long[2]"));
+	CHECK(flat_layout__same_type("int * restrict [2]", "int *[2]"));
+	CHECK(flat_layout__same_type("const volatile int", "volatile const int"));
+	CHECK(!flat_layout__same_type("constant_t", "ant_t"));
+	CHECK(!flat_layout__same_type("myconst int", "my int"));
 }
 
 static void test_resolve(void)

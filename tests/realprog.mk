@@ -47,3 +47,6 @@ TESTS += tests/realprog/arena_carve.case
 EXTRA_DIST += tests/realprog/static_pool.case tests/realprog/static_pool.cc \
 	tests/realprog/static_pool_fixed.cc
 TESTS += tests/realprog/static_pool.case
+EXTRA_DIST += tests/realprog/volatile_counters.case tests/realprog/volatile_counters.c \
+	tests/realprog/volatile_counters_fixed.c
+TESTS += tests/realprog/volatile_counters.case

@@ -1415,6 +1415,51 @@ static bool anon_struct(Dwarf_Die *td, Dwarf_Die *out)
 }
 
 /*
+ * Index the struct names defined in the scope @parent (a CU, a C++ namespace or class: pahole's
+ * -C finds `namespace svc { struct Stats }` and `struct List { struct Node }` by their own
+ * names, as vartype names the types of operands), the first definition of a name winning.
+ * True when @want is among them.
+ */
+static bool index_scope(struct dwarf_source *s, Dwarf_Die *parent, const char *want, int depth)
+{
+	Dwarf_Die child;
+	bool hit = false;
+
+	if (depth > MAX_DEPTH || dwarf_child(parent, &child))
+		return false;
+	do {
+		struct hmap_entry *e;
+		const char *name;
+		Dwarf_Die def = child;
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_namespace) {
+			hit |= index_scope(s, &child, want, depth + 1);
+			continue;
+		}
+		/* `typedef struct { ... } T;`: the struct goes by T, as pahole names it */
+		if (tag == DW_TAG_typedef && !anon_struct(&child, &def))
+			continue;
+		if (!is_struct_tag(dwarf_tag(&def)) || die_has(&def, DW_AT_declaration))
+			continue;
+		name = dwarf_diename(&child);
+		if (name) {
+			e = hmap__slot(&s->index, hash_str(name), name, 0, true);
+			if (!e->key) {
+				e->key = arena__strdup(&s->index_names, name);
+				e->okey = die_key(s, &def);
+				if (want && !strcmp(name, want))
+					hit = true;
+			}
+		}
+		/* the types a class declares (clang puts a C struct's nested ones there too) */
+		if (tag != DW_TAG_typedef)
+			hit |= index_scope(s, &def, want, depth + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return hit;
+}
+
+/*
  * Index struct names CU by CU from where the last lookup stopped, up to the CU that defines
  * @want (NULL: to the end): a -C lookup reads only the CUs up to its struct, several lookups
  * read each CU once, and the closest-name search reuses the index.
@@ -1426,8 +1471,7 @@ static void index_scan(struct dwarf_source *s, const char *want)
 		Dwarf_CU *next;
 		Dwarf_Half version;
 		uint8_t unit_type;
-		Dwarf_Die cu, sub, child;
-		bool hit = false;
+		Dwarf_Die cu, sub;
 
 		if (dwarf_get_units(dw, s->scan_unit, &next, &version, &unit_type, &cu, &sub) != 0) {
 			if (!s->scan_alt && s->alt) {
@@ -1439,30 +1483,7 @@ static void index_scan(struct dwarf_source *s, const char *want)
 			break;
 		}
 		s->scan_unit = next;
-		if (dwarf_tag(&cu) <= 0 || dwarf_child(&cu, &child))
-			continue;
-		do {
-			struct hmap_entry *e;
-			const char *name;
-			Dwarf_Die def = child;
-
-			/* `typedef struct { ... } T;`: the struct goes by T, as pahole names it */
-			if (dwarf_tag(&child) == DW_TAG_typedef && !anon_struct(&child, &def))
-				continue;
-			if (!is_struct_tag(dwarf_tag(&def)) || die_has(&def, DW_AT_declaration))
-				continue;
-			name = dwarf_diename(&child);
-			if (!name)
-				continue;
-			e = hmap__slot(&s->index, hash_str(name), name, 0, true);
-			if (e->key)
-				continue;
-			e->key = arena__strdup(&s->index_names, name);
-			e->okey = die_key(s, &def);
-			if (want && !strcmp(name, want))
-				hit = true;
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (hit)
+		if (dwarf_tag(&cu) > 0 && index_scope(s, &cu, want, 0))
 			break;
 	}
 }

@@ -38,6 +38,9 @@ EXTRA_DIST += tests/tools/btf_patch.py
 TESTS += tests/layout/qualarr.sh
 dist_check_SCRIPTS += tests/layout/qualarr.sh
 EXTRA_DIST += tests/layout/qualarr.c
+# C++ types in namespaces and classes, found by name (issue 20).
+TESTS += tests/layout/cxx_scopes.sh
+dist_check_SCRIPTS += tests/layout/cxx_scopes.sh
 # The no-DWARF message's debuglink places as clean absolute paths (issue 15, item 11).
 TESTS += tests/layout/nodwarf_path.sh
 dist_check_SCRIPTS += tests/layout/nodwarf_path.sh

@@ -147,12 +147,16 @@ int attribution__resolve(const struct attr_types *types, const struct attr_query
 		return 0;
 	}
 
-	/* No type: an allocation may still tell the instance. */
+	/*
+	 * No type: an allocation may still tell the instance.  Where a stronger source named a
+	 * type that has no layout (an operand's), that is why, not the allocation's silence.
+	 */
 	for (unsigned int i = 0; i < q->nr_facts; i++) {
 		const struct attr_fact *f = &q->facts[i];
 
 		if (!f->type && f->size && covers(f->base, f->size, q->addr)) {
-			res->reason = ATTR_UNTYPED_ALLOC;
+			res->reason = failed == ATTR_NO_LAYOUT && failed_kind > f->kind ?
+					      ATTR_NO_LAYOUT : ATTR_UNTYPED_ALLOC;
 			res->base = f->base;
 			res->offset = q->addr - f->base;
 			res->instance_kind = f->kind;

@@ -145,6 +145,12 @@ static void test_resolve(void)
 	q.addr = 0x1010;
 	CHECK(attribution__resolve(&types, &q, &r) == 1);
 	CHECK(r.kind == ATTR_NONE && r.reason == ATTR_UNTYPED_ALLOC && r.base == 0x1000);
+	/* ... but an operand that named a type without a layout says why */
+	facts[1] = (struct attr_fact){ ATTR_OPERAND, "struct nosuch", 0x1000, 0, "rdi" };
+	q.nr_facts = 2;
+	CHECK(attribution__resolve(&types, &q, &r) == 1);
+	CHECK(r.kind == ATTR_NONE && r.reason == ATTR_NO_LAYOUT && r.base == 0x1000);
+	q.nr_facts = 1;
 
 	/* No fact at all: the strongest source's reason. */
 	q.nr_facts = 0;

@@ -610,6 +610,7 @@ static void evidence_alloc(struct attr_engine *e, const struct fields_sample *s,
 	struct attr_answer a = { 0 };
 	struct attr_fact *f;
 	struct attr_block *b;
+	uint64_t grid;
 	bool site;
 
 	if (!ae) {
@@ -622,10 +623,17 @@ static void evidence_alloc(struct attr_engine *e, const struct fields_sample *s,
 	if (f->type)
 		return;
 	site = ae->site && !e->src->alloc_site(e->src->ctx, ae->pid, ae->site, ae->size, &a);
+	/* where the variable points: past the element count new T[n] stores first */
+	grid = ae->base + (site && a.offset > 0 && (uint64_t)a.offset < ae->size ?
+				   (uint64_t)a.offset : 0);
+	if (site && a.type && s->addr < grid) {
+		f->size = grid - ae->base;	/* the count: no element's */
+		return;
+	}
 	if (site && a.type && !a.scalar && flex_of(e, a.type)) {
 		/* A struct and the elements of its flexible array member after it */
 		f->type = a.type;
-		f->base = ae->base;
+		f->base = grid;
 		f->size = a.size;
 		f->origin = a.origin;
 		flex_fact(e, f, s->addr, ae->base + ae->size, a.var, av);
@@ -634,15 +642,18 @@ static void evidence_alloc(struct attr_engine *e, const struct fields_sample *s,
 	if (site && a.type && !a.scalar) {
 		/* An array of structs: each element is an instance. */
 		f->type = a.type;
-		f->base = ae->base + (s->addr - ae->base) / a.size * a.size;
+		f->base = grid + (s->addr - grid) / a.size * a.size;
 		f->size = a.size;
 		f->origin = a.origin;
-		*av = (struct alloc_view){ .var = a.var, .elem_type = a.type, .grid = ae->base,
+		*av = (struct alloc_view){ .var = a.var, .elem_type = a.type, .grid = grid,
 					   .elem_size = a.size, .end = ae->base + ae->size };
 		return;
 	}
 	if (site && a.type && a.elem_size > 1) {
-		f->type = scalar_layout(e, a.type, a.var, "heap array", ae->size, a.elem_size);
+		f->type = scalar_layout(e, a.type, a.var, "heap array", ae->base + ae->size - grid,
+					a.elem_size);
+		f->base = grid;
+		f->size = ae->base + ae->size - grid;
 		f->origin = a.origin;
 		return;
 	}

@@ -68,7 +68,9 @@ struct attr_answer {
  * @variable:	the global or static variable holding the data address: ATTR_OK with @a
  *		(@a->type NULL: not a question for variables, e.g. heap or stack), or why not
  * @alloc_site:	the type an allocating call at @site of process @pid stores its @size-byte block
- *		as: 0 with @a (@a->type NULL: a void *, @a->var its name), else nonzero
+ *		as: 0 with @a (@a->type NULL: a void *, @a->var its name; @a->offset: how far
+ *		into the block the variable points, new T[n]'s array after its count), else
+ *		nonzero
  * @find_type:	a type's flat layout, NULL when no object at hand has it
  */
 struct attr_sources {

@@ -1488,18 +1488,32 @@ int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint
 struct receiver_scan {
 	Dwarf_Addr pc;
 	int reg;
+	int64_t plus;	/* the register holds the block + plus */
 	bool found;
 	Dwarf_Die die;
 };
 
+/*
+ * A pointer variable in the register: the block's.  Not an (inlined) constructor's `this`,
+ * which points at one element; and one that points into the block, past new T[n]'s count,
+ * only to the first element (a T past @plus).
+ */
 static void receiver_var(Dwarf_Die *die, void *arg)
 {
 	struct receiver_scan *rs = arg;
-	Dwarf_Die t;
+	Dwarf_Attribute at;
+	Dwarf_Die t, p;
+	bool art = false;
 	int64_t k;
 
 	if (rs->found || !lives_in(die, rs->pc, rs->reg, &k) || k ||
 	    !type_of(die, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type)
+		return;
+	if (dwarf_attr_integrate(die, DW_AT_artificial, &at) && dwarf_formflag(&at, &art) == 0 &&
+	    art)
+		return;
+	if (rs->plus && (rs->plus < 0 || !type_of(&t, &p) || !strip(&p, &p) ||
+			 die_size(&p) <= (uint64_t)rs->plus))
 		return;
 	rs->found = true;
 	rs->die = *die;
@@ -1516,19 +1530,23 @@ static int reg_of_op(const cs_x86_op *op)
  * The variable that receives what the call at @sym+@off returns: follow the result from rax
  * through the instructions after the call (and the stack slots it is spilled to), to a
  * variable living in that register (location lists) or a global it is stored to (a
- * RIP-relative store).
+ * RIP-relative store).  *@into: how far into the block the variable points, the result plus
+ * a constant (`new T[n]` of a T with a destructor stores n first and gives the array after
+ * it: lea 8(%rax)).
  */
 static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct sym_entry *se,
-			   uint64_t off, Dwarf_Die *cu, Dwarf_Addr bias, Dwarf_Die *out)
+			   uint64_t off, Dwarf_Die *cu, Dwarf_Addr bias, Dwarf_Die *out,
+			   int64_t *into)
 {
 	size_t len = 0, n;
 	const uint8_t *code = code_at(f, se, off, &len);
 	cs_insn *insn = NULL;
 	unsigned int regs = 1u << 0;	/* the registers holding the result: rax */
+	int64_t plus[16] = { 0 };	/* each one's value: the result + plus[reg] */
 	const unsigned int callee_saved = 1u << 3 | 1u << 6 | 0xfu << 12;
 	bool found = false;
 	/* stack slots holding it: -O0 code spills the result around the hooks' calls */
-	struct { x86_reg base; int64_t disp; } slots[8];
+	struct { x86_reg base; int64_t disp, plus; } slots[8];
 	int nr_slots = 0, jumps = 0;
 
 	if (!code || !vt->cs_open)
@@ -1544,13 +1562,15 @@ static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct s
 		int dst, src;
 
 		for (int r = 0; r < 16 && !found; r++) {
-			struct receiver_scan rs = { .pc = insn[i].address - bias, .reg = r };
+			struct receiver_scan rs = { .pc = insn[i].address - bias, .reg = r,
+						    .plus = plus[r] };
 
 			if (!(regs & (1u << r)))
 				continue;
 			scan_pc(cu, rs.pc, 0, false, receiver_var, &rs);
 			if (rs.found) {
 				*out = rs.die;
+				*into = plus[r];
 				found = true;
 			}
 		}
@@ -1589,36 +1609,60 @@ static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct s
 			uint64_t a = insn[i].address + insn[i].size + x->operands[0].mem.disp;
 			const struct sym_entry *g = find_sym_at(f, a);
 
-			if (g && a == g->dwfl_addr && find_variable(f, g->name, g->dwfl_addr, out))
+			if (g && a == g->dwfl_addr && find_variable(f, g->name, g->dwfl_addr, out)) {
+				*into = plus[src];
 				found = true;
+			}
 			break;
 		}
 		if (insn[i].id == X86_INS_MOV && x->op_count == 2 && src >= 0 &&
 		    (regs & (1u << src)) && stack_slot(&x->operands[0])) {
 			if (nr_slots < (int)(sizeof(slots) / sizeof(slots[0]))) {
 				slots[nr_slots].base = x->operands[0].mem.base;
+				slots[nr_slots].plus = plus[src];
 				slots[nr_slots++].disp = x->operands[0].mem.disp;
 			}
 			continue;
 		}
 		if (insn[i].id == X86_INS_MOV && x->op_count == 2 && dst >= 0 &&
 		    stack_slot(&x->operands[1])) {
-			bool ours = false;
+			int ours = -1;
 
 			for (int k = 0; k < nr_slots; k++)
-				ours |= slots[k].base == x->operands[1].mem.base &&
-					slots[k].disp == x->operands[1].mem.disp;
-			if (ours)
+				if (slots[k].base == x->operands[1].mem.base &&
+				    slots[k].disp == x->operands[1].mem.disp)
+					ours = k;
+			if (ours >= 0) {
 				regs |= 1u << dst;
-			else
+				plus[dst] = slots[ours].plus;
+			} else {
 				regs &= ~(1u << dst);
+			}
+			continue;
+		}
+		if (insn[i].id == X86_INS_LEA && x->op_count == 2 && dst >= 0 &&
+		    x->operands[1].type == X86_OP_MEM && x->operands[1].mem.index == X86_REG_INVALID &&
+		    x->operands[1].mem.base != X86_REG_RIP &&
+		    dwarf_reg(x->operands[1].mem.base) >= 0 &&
+		    (regs & (1u << dwarf_reg(x->operands[1].mem.base)))) {
+			/* lea K(%reg), %dst: the result + K */
+			plus[dst] = plus[dwarf_reg(x->operands[1].mem.base)] + x->operands[1].mem.disp;
+			regs |= 1u << dst;
+			continue;
+		}
+		if ((insn[i].id == X86_INS_ADD || insn[i].id == X86_INS_SUB) && x->op_count == 2 &&
+		    dst >= 0 && (regs & (1u << dst)) && x->operands[1].type == X86_OP_IMM) {
+			plus[dst] += insn[i].id == X86_INS_ADD ? x->operands[1].imm :
+								 -x->operands[1].imm;
 			continue;
 		}
 		if (insn[i].id == X86_INS_MOV && x->op_count == 2 && src >= 0 && dst >= 0 &&
-		    (regs & (1u << src)))
+		    (regs & (1u << src))) {
 			regs |= 1u << dst;
-		else if (dst >= 0)
+			plus[dst] = plus[src];
+		} else if (dst >= 0) {
 			regs &= ~(1u << dst);	/* overwritten */
+		}
 	}
 	cs_free(insn, n);
 	return found;
@@ -1634,6 +1678,8 @@ int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, u
 	Dwarf_Die *cu, var, t, p;
 	Dwarf_Addr bias;
 	struct vartype_answer a = { 0 };
+	int64_t into = 0;
+	uint64_t avail;
 	char *name;
 
 	if (f->rc)
@@ -1650,8 +1696,10 @@ int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, u
 	cu = cu_of(f, se->dwfl_addr + off, &bias);
 	if (!cu)
 		return cache_put(f, key, VT_NO_DEBUGINFO, NULL);
-	if (!alloc_receiver(vt, f, se, off, cu, bias, &var))
+	if (!alloc_receiver(vt, f, se, off, cu, bias, &var, &into) || into < 0 ||
+	    (uint64_t)into >= size)
 		return cache_put(f, key, VT_NO_VARIABLE, NULL);
+	a.offset = into;
 	if (!type_of(&var, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type)
 		return cache_put(f, key, VT_NOT_STRUCT, NULL);
 	a.var = keep(vt, xstrdup(dwarf_diename(&var) ? dwarf_diename(&var) : "?"));
@@ -1664,7 +1712,8 @@ int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, u
 	}
 	sz = die_size(&p);
 	name = struct_name(&p);
-	if (name && sz && sz <= size) {
+	avail = size - (uint64_t)into;	/* what the variable points to */
+	if (name && sz && sz <= avail) {
 		a.type = keep(vt, name);
 		a.size = sz;
 	} else {
@@ -1673,8 +1722,8 @@ int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, u
 		free(name);
 		a.type = keep(vt, xasprintf("heap %s", a.var));
 		a.scalar = true;
-		a.size = size;
-		a.elem_size = sz && sz <= size ? sz : 1;
+		a.size = avail;
+		a.elem_size = sz && sz <= avail ? sz : 1;
 	}
 	a.origin = keep(vt, xasprintf("malloc(%" PRIu64 ") in %s for %s", size, sym, a.var));
 	*out = a;

@@ -55,7 +55,9 @@ enum vartype_reason {
  * @scalar:	@type is no struct/union: the caller names the variable itself
  * @var:	the variable's (or parameter's) name
  * @offset:	how far into the instance the address lies (global: from the variable, or
- *		from the array element for an array of structs; operand: into the pointee)
+ *		from the array element for an array of structs; operand: into the pointee);
+ *		alloc_site: how far into the block the variable points (new T[n]'s array
+ *		after the element count it stores first)
  * @size:	sizeof the instance (an array element for an array of structs)
  * @elem_size:	for a scalar array global, the element size (0 otherwise)
  * @index_scale: operand: the instruction adds an index register times this scale to the

@@ -4,7 +4,8 @@
  * (no recording, no debug info): an operand typed `struct path` inside a filp allocation
  * becomes struct file's f_path; an indexed operand lands on an aligned array element; a
  * scalar global gets a one-member layout whose elements are told apart; an untyped heap block
- * is typed by its allocating call (an array of structs: one instance per element), or by the
+ * is typed by its allocating call (an array of structs: one instance per element, after the
+ * count new T[n] stores first), or by the
  * operands of its accesses (a void * block: elements named pool[N], the evidence deciding
  * between types); a struct with a flexible array member allocated with room for its elements
  * (its tail named h->tail[N], whether the allocating call or the accesses type the block); a
@@ -117,6 +118,11 @@ static int alloc_site(void *ctx, uint32_t pid, uint64_t site, uint64_t size,
 					   .origin = "h = malloc" };
 		return 0;
 	}
+	if (site == 0x700) {	/* struct path *v = new path[4] (a destructor): count, then paths */
+		*a = (struct attr_answer){ .type = "struct path", .size = 16, .offset = 8,
+					   .var = "v", .origin = "v = new" };
+		return 0;
+	}
 	if (site != 0x400)
 		return -1;
 	*a = (struct attr_answer){ .type = "struct path", .size = 16, .origin = "paths = malloc" };
@@ -178,6 +184,14 @@ static void test_resolve(void)
 	CHECK(resolve(&e, 0x99, 0x3028, &res) == 0);
 	CHECK(res.kind == ATTR_ALLOC && res.layout == &path_layout && res.base == 0x3020 &&
 	      !strcmp(res.path, "dentry"));
+
+	/* new path[4]: the elements after the count, which is no element's */
+	alloc_index__add(&e.allocs, &(struct alloc_entry){ 0x7000, 72, 10, 0, NULL, "malloc",
+							   0x700, 7 });
+	CHECK(resolve(&e, 0x99, 0x7004, &res) == 1 && res.reason == ATTR_UNTYPED_ALLOC);
+	CHECK(resolve(&e, 0x99, 0x7020, &res) == 0);
+	CHECK(res.layout == &path_layout && res.base == 0x7018 && !strcmp(res.path, "dentry") &&
+	      !strcmp(res.element, "v[1]"));
 
 	/* nothing covers it */
 	CHECK(resolve(&e, 0x99, 0x9000, &res) == 1 && res.reason != ATTR_OK);

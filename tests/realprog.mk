@@ -50,3 +50,5 @@ TESTS += tests/realprog/static_pool.case
 EXTRA_DIST += tests/realprog/volatile_counters.case tests/realprog/volatile_counters.c \
 	tests/realprog/volatile_counters_fixed.c
 TESTS += tests/realprog/volatile_counters.case
+EXTRA_DIST += tests/realprog/cxx_new.case tests/realprog/cxx_new.cc tests/realprog/cxx_new_fixed.cc
+TESTS += tests/realprog/cxx_new.case

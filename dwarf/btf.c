@@ -469,6 +469,41 @@ static struct layout_type *build_enum(struct bbuild *b, const struct btf_type *t
 	return lt;
 }
 
+/* A pointer member: to a function, to an anonymous struct or enum shown inline, or plain. */
+static void describe_pointer(struct bbuild *b, struct layout_member *m, uint32_t id,
+			     const struct btf_type *t, struct strbuf *tn, struct strbuf *suffix,
+			     int depth, bool in_union)
+{
+	uint32_t tid = t->type;
+	const struct btf_type *target;
+
+	for (int g = 0; (target = type_at(b, tid)) &&
+			btf_kind(target) == BTF_KIND_TYPE_TAG; g++) {
+		if (g == MAX_DEPTH) {
+			cycle_at(b, tid);	/* a type tag of itself */
+			target = NULL;
+			break;
+		}
+		tid = target->type;
+	}
+	if (target && btf_kind(target) == BTF_KIND_FUNC_PROTO) {
+		tag_name(b, target->type, tn, depth);
+		m->decl_prefix = "(*";
+		strbuf__add(suffix, ")", 1);
+		params(b, target, suffix, depth);
+		return;
+	}
+	if ((is_sou(target) || is_enum(target)) && !name_of(b, target)) {
+		m->decl_prefix = "* ";
+		m->inline_type = true;
+		m->type = is_enum(target) ? build_enum(b, target) :
+					    build_type(b, tid, depth + 1, in_union);
+		tag_name(b, tid, tn, depth);
+		return;
+	}
+	tag_name(b, id, tn, depth);
+}
+
 static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t id, bool first,
 			    bool last, bool in_union, int depth)
 {
@@ -527,40 +562,10 @@ static void describe_member(struct bbuild *b, struct layout_member *m, uint32_t 
 			tag_name(b, id, &tn, depth);
 			done = true;
 			break;
-		case BTF_KIND_PTR: {
-			uint32_t tid = t->type;
-			const struct btf_type *target;
-
-			for (int g = 0; (target = type_at(b, tid)) &&
-					btf_kind(target) == BTF_KIND_TYPE_TAG; g++) {
-				if (g == MAX_DEPTH) {
-					cycle_at(b, tid);	/* a type tag of itself */
-					target = NULL;
-					break;
-				}
-				tid = target->type;
-			}
-			if (target && btf_kind(target) == BTF_KIND_FUNC_PROTO) {
-				tag_name(b, target->type, &tn, depth);
-				m->decl_prefix = "(*";
-				strbuf__add(&suffix, ")", 1);
-				params(b, target, &suffix, depth);
-				done = true;
-				break;
-			}
-			if ((is_sou(target) || is_enum(target)) && !name_of(b, target)) {
-				m->decl_prefix = "* ";
-				m->inline_type = true;
-				m->type = is_enum(target) ? build_enum(b, target) :
-							    build_type(b, tid, depth + 1, in_union);
-				tag_name(b, tid, &tn, depth);
-				done = true;
-				break;
-			}
-			tag_name(b, id, &tn, depth);
+		case BTF_KIND_PTR:
+			describe_pointer(b, m, id, t, &tn, &suffix, depth, in_union);
 			done = true;
 			break;
-		}
 		case BTF_KIND_FUNC_PROTO:
 			tag_name(b, t->type, &tn, depth);
 			m->decl_prefix = "(";

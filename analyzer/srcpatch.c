@@ -1851,7 +1851,7 @@ static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, c
 	struct vec *seq = nr ? order_list(c, l, S, nr, top) : NULL;
 	const struct item *prev = NULL;
 	const char *open = NULL;
-	bool same = true, *changed;
+	bool same, *changed;
 	char **text;
 
 	if (!seq) {
@@ -1861,7 +1861,12 @@ static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, c
 	}
 	if (plan_alignment(c, seq, top))
 		return;
-	/* each element's text first: an element whose text did not change keeps its spacing */
+	/*
+	 * Each element's text first: an element whose text did not change keeps its spacing.
+	 * A split declaration gives more elements than items: the list is the same only with as
+	 * many, each in its place (items.v[k] is read only then).
+	 */
+	same = seq->nr == l->items.nr;
 	text = pool__zalloc(&c->pool, (seq->nr + 1) * sizeof(*text));
 	changed = pool__zalloc(&c->pool, (seq->nr + 1) * sizeof(*changed));
 	for (unsigned int k = 0; k < seq->nr; k++) {
@@ -1874,12 +1879,12 @@ static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, c
 		memcpy(text[k], sb.buf, sb.len);
 		changed[k] = sb.len != n || memcmp(sb.buf, s + e->item->chunk_start, n);
 		strbuf__release(&sb);
-		same &= e->item == l->items.v[k] && !changed[k] &&
-			!(top && c->kernel_groups && e->slot >= 0 && c->group[e->slot]);
+		same = same && e->item == l->items.v[k] && !changed[k] &&
+		       !(top && c->kernel_groups && e->slot >= 0 && c->group[e->slot]);
 	}
 	if (c->oc->error)
 		return;
-	if ((same && seq->nr == l->items.nr) || !l->items.nr) {
+	if (same || !l->items.nr) {
 		add_range(out, s, l->span_start, l->span_end);
 		return;
 	}

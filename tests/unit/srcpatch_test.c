@@ -244,6 +244,40 @@ static void test_multi_declarators(void)
 }
 
 /*
+ * A comma declaration split in a body of exactly 8 items: one more element than items, and
+ * the list's first 8 pointers fill their array (ASan read past it before).
+ */
+static void test_split_eight_items(void)
+{
+	static const char t[] = "struct eight {\n"
+				"\tint a0;\n"
+				"\tint a1;\n"
+				"\tint a2;\n"
+				"\tint a3;\n"
+				"\tint a4;\n"
+				"\tint a5;\n"
+				"\tint a6;\n"
+				"\tvolatile long a, b;\n"
+				"};\n";
+	struct run r = run(t, "eight", 1, SRCPATCH_ATTR_ALIGNED, "a0,a1,a2,a3,a4,a5,a6,a,b",
+			   "a,a0,a1,a2,a3,a4,a5,a6,b", NULL);
+
+	CHECK(r.ret == 0);
+	CHECK_TEXT(r.text, "struct eight {\n"
+			   "\tvolatile long a;\n"
+			   "\tint a0;\n"
+			   "\tint a1;\n"
+			   "\tint a2;\n"
+			   "\tint a3;\n"
+			   "\tint a4;\n"
+			   "\tint a5;\n"
+			   "\tint a6;\n"
+			   "\tvolatile long b;\n"
+			   "};\n");
+	run__release(&r);
+}
+
+/*
  * A union and an anonymous struct move whole, with their comments; the kernel-doc comment
  * stays on the struct, the layout comment above it; alignas into the anonymous struct would
  * align both p and q, so the type's attribute is used.
@@ -589,6 +623,7 @@ int main(void)
 	test_unchanged();
 	test_bitfields();
 	test_multi_declarators();
+	test_split_eight_items();
 	test_units();
 	test_mismatch();
 	test_refusals();

@@ -278,6 +278,26 @@ static void test_split_eight_items(void)
 }
 
 /*
+ * A member whose name starts another's (dev, dev_tracker): matching it against the binary's
+ * names read the byte before "dev_tracker" (found by tests/fuzz/srcpatch_fuzz.c).
+ */
+static void test_prefix_names(void)
+{
+	static const char t[] = "struct q {\n\tvoid *dev;\n\tint dev_tracker;\n\tint qdisc;\n};\n";
+	struct run r = run(t, "q", 1, SRCPATCH_ATTR_ALIGNED, "dev_tracker,dev,qdisc",
+			   "dev_tracker,qdisc,dev", NULL);
+
+	CHECK(r.ret == 0);
+	CHECK_TEXT(r.text, "struct q {\n\tint dev_tracker;\n\tint qdisc;\n\tvoid *dev;\n};\n");
+	run__release(&r);
+	/* the unit's '|' name holds dev_tracker, not dev */
+	r = run(t, "q", 1, SRCPATCH_ATTR_ALIGNED, "dev_tracker|x,qdisc", "qdisc", NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "only in the binary: none; only in the source: dev");
+	run__release(&r);
+}
+
+/*
  * A union and an anonymous struct move whole, with their comments; the kernel-doc comment
  * stays on the struct, the layout comment above it; alignas into the anonymous struct would
  * align both p and q, so the type's attribute is used.
@@ -624,6 +644,7 @@ int main(void)
 	test_bitfields();
 	test_multi_declarators();
 	test_split_eight_items();
+	test_prefix_names();
 	test_units();
 	test_mismatch();
 	test_refusals();

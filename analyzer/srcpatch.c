@@ -1956,10 +1956,11 @@ struct edits {
 	size_t nr, cap;
 };
 
+/* Takes @text; NULL (a strbuf nothing was written to: no checks left) is the empty text. */
 static void edits__add(struct edits *ed, size_t start, size_t end, char *text)
 {
 	ed->e = xgrow(ed->e, &ed->cap, ed->nr + 1, sizeof(*ed->e));
-	ed->e[ed->nr++] = (struct edit){ start, end, text };
+	ed->e[ed->nr++] = (struct edit){ start, end, text ? text : xstrdup("") };
 }
 
 /* The name offsetof() can take for slot @s, or NULL (a bit-field, a conditional member). */

@@ -523,6 +523,31 @@ static void test_kernel_groups(void)
 	srcpatch__delete(sp);
 }
 
+/*
+ * The kernel's style with a check function, and an order without groups: the old checks go
+ * and no new ones come (the empty text of the checks was a NULL string before).
+ */
+static void test_kernel_no_groups(void)
+{
+	static const char h[] = "struct tcp {\n\tint rd;\n\tint wr;\n};\n";
+	static const char c[] = "static void tcp_struct_check(void)\n"
+				"{\n"
+				"\tCACHELINE_ASSERT_GROUP_MEMBER(struct tcp, old, rd);\n"
+				"}\n";
+	struct srcpatch_file f[2] = { { "include/t.h", h }, { "net/t.c", c } };
+	struct srcpatch_slot s[] = { { "wr", NULL, false }, { "rd", NULL, false } };
+	const char *e[] = { "rd", "wr" };
+	struct srcpatch_request r = { .name = "tcp", .decl_line = 1, .expected = e, .nr_expected = 2,
+				      .slots = s, .nr_slots = 2, .style = SRCPATCH_KERNEL_GROUPS,
+				      .check_fn = "tcp_struct_check" };
+	struct srcpatch *sp;
+
+	CHECK(srcpatch__make(f, 2, &r, 1, &sp) == 0);
+	CHECK_TEXT(sp->texts[0], "struct tcp {\n\tint wr;\n\tint rd;\n};\n");
+	CHECK_TEXT(sp->texts[1], "static void tcp_struct_check(void)\n{\n}\n");
+	srcpatch__delete(sp);
+}
+
 /* A typedef'd anonymous struct, packed, found by name when decl_line misses, two variants. */
 static void test_find(void)
 {
@@ -651,6 +676,7 @@ int main(void)
 	test_ifdef();
 	test_two_structs();
 	test_kernel_groups();
+	test_kernel_no_groups();
 	test_find();
 	test_macros();
 	test_diff_edges();

@@ -33,7 +33,8 @@ struct op {
 static struct line *split_lines(const char *t, size_t *nr)
 {
 	size_t n = 0, cap = 0;
-	struct line *v = NULL;
+	/* never NULL: an empty text's lines are still indexed as a + 0 (UB on NULL) */
+	struct line *v = xgrow(NULL, &cap, 1, sizeof(*v));
 
 	while (*t) {
 		const char *nl = strchr(t, '\n');

@@ -102,12 +102,39 @@ static size_t skip_block_comment(const char *s, size_t n, size_t i, uint32_t *li
 	return n;
 }
 
+/* The length of the backslash-newline at @i (a CRLF file's "\\\r\n" too), or 0. */
+static size_t continuation(const char *s, size_t n, size_t i)
+{
+	if (s[i] != '\\' || i + 1 >= n)
+		return 0;
+	if (s[i + 1] == '\n')
+		return 2;
+	return s[i + 1] == '\r' && i + 2 < n && s[i + 2] == '\n' ? 3 : 0;
+}
+
+/*
+ * The line ending of the lines the patcher writes into @t: "\r\n" when most of its lines end
+ * so (a file edited on Windows), else "\n"; a file mixing both keeps each old line's own.
+ */
+static const char *text_eol(const char *t)
+{
+	size_t crlf = 0, lf = 0;
+
+	for (const char *p = strchr(t, '\n'); p; p = strchr(p + 1, '\n')) {
+		if (p > t && p[-1] == '\r')
+			crlf++;
+		else
+			lf++;
+	}
+	return crlf > lf ? "\r\n" : "\n";
+}
+
 /* Skip to the end of a line (not past the '\n'), honouring backslash continuations. */
 static size_t skip_line(const char *s, size_t n, size_t i, uint32_t *line, bool comments)
 {
 	while (i < n && s[i] != '\n') {
-		if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {
-			i += 2;
+		if (continuation(s, n, i)) {
+			i += continuation(s, n, i);
 			(*line)++;
 		} else if (comments && s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
 			i = skip_block_comment(s, n, i, line);
@@ -143,9 +170,9 @@ static void lex(struct lexed *lx, const char *text)
 			i++;
 			continue;
 		}
-		if (c == '\\' && i + 1 < n && s[i + 1] == '\n') {
+		if (continuation(s, n, i)) {
 			line++;
-			i += 2;
+			i += continuation(s, n, i);
 			continue;
 		}
 		if (c == '#' && bol) {
@@ -416,6 +443,8 @@ struct ctx {
 	unsigned int line_size;
 	const char *type; /* "struct file" or the typedef name */
 	char indent[32];
+	/* what ends the lines written: the file's own ending ("\r\n" in a CRLF file) */
+	const char *eol;
 	/* per slot: effective group and new_line (a block's first slot lends its to the block) */
 	const char **group;
 	bool *new_line;
@@ -1399,6 +1428,9 @@ static const char *item_cond(struct ctx *c, const struct item *it, char *buf, si
 
 	if (nl)
 		len = nl - (c->lx.text + t->start);
+	while (len && (c->lx.text[t->start + len - 1] == '\r' ||
+		       c->lx.text[t->start + len - 1] == ' ' || c->lx.text[t->start + len - 1] == '\t'))
+		len--;
 	snprintf(buf, n, "%.*s", (int)len, c->lx.text + t->start);
 	return buf;
 }
@@ -1703,13 +1735,14 @@ static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, c
 		      unsigned int nr, bool top);
 
 /* End the output's line (trailing blanks dropped) unless it is ended. */
-static void newline(struct strbuf *out)
+static void newline(struct ctx *c, struct strbuf *out)
 {
-	while (out->len && (out->buf[out->len - 1] == ' ' || out->buf[out->len - 1] == '\t'))
+	while (out->len && (out->buf[out->len - 1] == ' ' || out->buf[out->len - 1] == '\t' ||
+			    out->buf[out->len - 1] == '\r'))
 		out->buf[--out->len] = '\0';
 	/* empty: the text starts after the struct's '{' */
 	if (!out->len || out->buf[out->len - 1] != '\n')
-		strbuf__add(out, "\n", 1);
+		strbuf__add(out, c->eol, strlen(c->eol));
 }
 
 static void emit_group_marker(struct ctx *c, struct strbuf *out, const char *what, const char *g,
@@ -1717,9 +1750,9 @@ static void emit_group_marker(struct ctx *c, struct strbuf *out, const char *wha
 {
 	char buf[64];
 
-	newline(out);
-	strbuf__addf(out, "%s__cacheline_group_%s(%s)%s;\n", c->indent, what, g,
-		     aligned ? align_attr(c, buf, sizeof(buf)) : "");
+	newline(c, out);
+	strbuf__addf(out, "%s__cacheline_group_%s(%s)%s;%s", c->indent, what, g,
+		     aligned ? align_attr(c, buf, sizeof(buf)) : "", c->eol);
 }
 
 /* One element's text: the item's chunk, with its piece, alignment or reordered branch. */
@@ -1779,12 +1812,17 @@ static void emit_elem(struct ctx *c, struct strbuf *out, const struct elem *e)
 	}
 }
 
-static void blank_line(struct strbuf *out)
+/* End the line and leave a blank one, unless there is one or the line ended opens the body. */
+static void blank_line(struct ctx *c, struct strbuf *out)
 {
-	newline(out);
-	if (out->len >= 2 && out->buf[out->len - 1] == '\n' && out->buf[out->len - 2] != '\n' &&
-	    out->buf[out->len - 2] != '{')
-		strbuf__add(out, "\n", 1);
+	size_t n;
+
+	newline(c, out);
+	n = out->len - 1; /* the '\n' */
+	if (n && out->buf[n - 1] == '\r')
+		n--;
+	if (n && out->buf[n - 1] != '\n' && out->buf[n - 1] != '{')
+		strbuf__add(out, c->eol, strlen(c->eol));
 }
 
 static bool ends_line(const struct strbuf *out)
@@ -1908,21 +1946,21 @@ static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, c
 			marker = true;
 		}
 		if (g && g[0]) {
-			blank_line(out);
+			blank_line(c, out);
 			emit_group_marker(c, out, "begin", g, c->new_line[e->slot]);
 			open = g;
 			marker = true;
 		} else if (g) {
-			blank_line(out);
+			blank_line(c, out);
 			marker = true;
 		}
 		if (!marker && prev && it->index == prev->index + 1 && !changed[k] &&
 		    !changed[k - 1]) {
 			add_range(out, s, prev->chunk_end, it->chunk_start);
 		} else if (!marker && (prev || it->index) && it->blank_before) {
-			blank_line(out);
+			blank_line(c, out);
 		} else if (!marker && (prev || it->index)) {
-			newline(out);
+			newline(c, out);
 		}
 		if (it->chunk_start != line_start(s, it->chunk_start) && ends_line(out))
 			strbuf__add(out, c->indent, strlen(c->indent));
@@ -1936,7 +1974,7 @@ static void emit_list(struct ctx *c, struct strbuf *out, const struct list *l, c
 		size_t a = la->chunk_end;
 
 		if (prev != la || changed[seq->nr - 1] || open) {
-			newline(out);
+			newline(c, out);
 			while (a < l->span_end && (s[a] == ' ' || s[a] == '\t'))
 				a++;
 		}
@@ -2026,7 +2064,7 @@ static void add_assert(struct ctx *c, struct strbuf *sb, const char **parts, uns
 	char cont[32];
 
 	/* continuation lines line up after "static_assert(" */
-	snprintf(cont, sizeof(cont), "\n\t%*s", (int)(col > 8 ? col - 8 : 0), "");
+	snprintf(cont, sizeof(cont), "%s\t%*s", c->eol, (int)(col > 8 ? col - 8 : 0), "");
 	strbuf__addf(sb, "%s(", c->assert_kw);
 	for (unsigned int k = 0; k <= nr; k++) {
 		const char *tail = k + 1 < nr ? " &&" : msg ? "," : ");";
@@ -2069,7 +2107,7 @@ static void add_assert(struct ctx *c, struct strbuf *sb, const char **parts, uns
 			col += len;
 		}
 	}
-	strbuf__add(sb, "\n", 1);
+	strbuf__add(sb, c->eol, strlen(c->eol));
 }
 
 /*
@@ -2105,7 +2143,8 @@ static void make_checks(struct ctx *c, const struct list *body, struct strbuf *s
 		if (!g || !g[0])
 			continue;
 		if (c->kernel_groups && fn) {
-			strbuf__addf(sb, "\tCACHELINE_ASSERT_GROUP_MEMBER(%s, %s, %s);\n", T, g, m);
+			strbuf__addf(sb, "\tCACHELINE_ASSERT_GROUP_MEMBER(%s, %s, %s);%s", T, g, m,
+				     c->eol);
 		} else if (c->kernel_groups) {
 			char *p[2] = {
 				xasprintf("offsetof(%s, %s) >= offsetofend(%s, __cacheline_group_begin__%s)",
@@ -2173,7 +2212,8 @@ static void comment_edit(struct ctx *c, const struct def *d, struct edits *ed)
 		const struct tok *t = &lx->toks[p - 1];
 		const char *body = s + t->start + 2;
 
-		while (*body == '*' || *body == ' ' || *body == '\n' || *body == '\t')
+		while (*body == '*' || *body == ' ' || *body == '\n' || *body == '\r' ||
+		       *body == '\t')
 			body++;
 		if (!strncmp(body, txt, first_len) && first_len) {
 			at = line_start(s, t->start);
@@ -2190,14 +2230,17 @@ static void comment_edit(struct ctx *c, const struct def *d, struct edits *ed)
 	}
 	if (end == SIZE_MAX)
 		end = at;
-	strbuf__add(&sb, "/*\n", 3);
+	strbuf__addf(&sb, "/*%s", c->eol);
 	for (const char *l = txt; *l;) {
 		size_t n = strcspn(l, "\n");
 
-		strbuf__addf(&sb, n ? " * %.*s\n" : " *\n", (int)n, l);
+		if (n)
+			strbuf__addf(&sb, " * %.*s%s", (int)n, l, c->eol);
+		else
+			strbuf__addf(&sb, " *%s", c->eol);
 		l += n + (l[n] == '\n');
 	}
-	strbuf__add(&sb, " */\n", 4);
+	strbuf__addf(&sb, " */%s", c->eol);
 	edits__add(ed, at, end, sb.buf);
 }
 
@@ -2245,7 +2288,7 @@ static void asserts_edit(struct ctx *c, const struct def *d, const struct list *
 	if (sb.len) {
 		struct strbuf all = STRBUF_INIT;
 
-		strbuf__addf(&all, "\n%s\n%s", hdr.buf, sb.buf);
+		strbuf__addf(&all, "%s%s%s%s", c->eol, hdr.buf, c->eol, sb.buf);
 		edits__add(ed, at, end == at ? at : end, all.buf);
 		if (end != at) {
 			/* drop the blank line before the old block with it */
@@ -2270,9 +2313,12 @@ static int check_fn_edit(struct ctx *c, const struct srcpatch_file *files, unsig
 
 	for (unsigned int f = 0; f < nr_files; f++) {
 		struct lexed lx = { 0 };
+		const char *eol = c->eol;
 		int found = 1;
 
 		lex(&lx, files[f].text);
+		/* the checks are lines of that file: its line ending */
+		c->eol = text_eol(files[f].text);
 		for (size_t i = 0; i < lx.nr && found; i++) {
 			size_t o, cl, br, ins, ins_end;
 			int depth = 0;
@@ -2309,6 +2355,8 @@ static int check_fn_edit(struct ctx *c, const struct srcpatch_file *files, unsig
 					continue;
 				st = line_start(lx.text, lx.toks[k].start);
 				e = lx.toks[semi].end;
+				if (e + 1 < lx.len && lx.text[e] == '\r' && lx.text[e + 1] == '\n')
+					e++;
 				if (e < lx.len && lx.text[e] == '\n')
 					e++;
 				if (ins == SIZE_MAX)
@@ -2332,6 +2380,7 @@ static int check_fn_edit(struct ctx *c, const struct srcpatch_file *files, unsig
 			found = 0;
 		}
 		free(lx.toks);
+		c->eol = eol;
 		if (!found)
 			return 0;
 	}
@@ -2356,6 +2405,7 @@ static void ctx__init(struct ctx *c, const struct srcpatch_file *file,
 	c->offsetof_kw = gnu ? "__builtin_offsetof" : "offsetof";
 	c->line_size = r->line_size ? r->line_size : 64;
 	lex(&c->lx, file->text);
+	c->eol = text_eol(file->text);
 	strcpy(c->indent, "\t");
 }
 

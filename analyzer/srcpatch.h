@@ -35,6 +35,7 @@
  * alignment on the group's first member (____cacheline_aligned_in_smp, __attribute__((aligned))
  * or alignas) with static_assert(offsetof()) checks after the struct.  The caller's layout
  * comment goes above the struct (above its kernel-doc comment, which must stay adjacent).
+ * The lines written end as the file's lines do (CRLF when most of them do).
  *
  * Ownership: srcpatch__scan() and srcpatch__make() return objects that own every string they
  * point to, freed by srcpatch_scan__delete() and srcpatch__delete(); the caller's texts, names

@@ -663,6 +663,89 @@ static void test_diff_edges(void)
 	run__release(&r);
 }
 
+/* Every line of @t ends in CRLF (a last line without an ending aside). */
+static bool all_crlf(const char *t, int line)
+{
+	for (const char *p = strchr(t, '\n'); p; p = strchr(p + 1, '\n'))
+		if (p == t || p[-1] != '\r') {
+			fprintf(stderr, "line %d: an LF line at offset %zu in:\n%s\n", line,
+				(size_t)(p - t), t);
+			return false;
+		}
+	return true;
+}
+
+/*
+ * A CRLF header: the lines written (a split declaration, the group markers, the layout
+ * comment, the checks) end in CRLF as the file's do; a #define continued with a backslash
+ * before CRLF is one directive, not code.
+ */
+static void test_crlf(void)
+{
+	static const char t[] = "#include <assert.h>\r\n"
+				"#include <stddef.h>\r\n"
+				"\r\n"
+				"struct crlf {\r\n"
+				"\tlong head;\t/* producer */\r\n"
+				"\tint a, b;\r\n"
+				"#define FLAG(x) \\\r\n"
+				"\t((x) << 1)\r\n"
+				"\tlong tail;\r\n"
+				"};\r\n";
+	struct run r = run(t, "crlf", 4, SRCPATCH_ATTR_ALIGNED, "head,a,b,tail", "head@p!,b,tail@c!,a",
+			   "Layout by lineup\n\nsecond");
+
+	CHECK(r.ret == 0);
+	CHECK(all_crlf(r.text, __LINE__));
+	CHECK_TEXT(r.text, "#include <assert.h>\r\n"
+			   "#include <stddef.h>\r\n"
+			   "\r\n"
+			   "/*\r\n"
+			   " * Layout by lineup\r\n"
+			   " *\r\n"
+			   " * second\r\n"
+			   " */\r\n"
+			   "struct crlf {\r\n"
+			   "\tlong head __attribute__((aligned(64)));\t/* producer */\r\n"
+			   "\tint b;\r\n"
+			   "\tlong tail __attribute__((aligned(64)));\r\n"
+			   "\tint a;\r\n"
+			   "#define FLAG(x) \\\r\n"
+			   "\t((x) << 1)\r\n"
+			   "};\r\n"
+			   "\r\n"
+			   "/* Keep the cache-line groups of struct crlf (see the comment above it). */\r\n"
+			   "static_assert(offsetof(struct crlf, head) % 64 == 0, \"head starts a cache line\");\r\n"
+			   "static_assert(offsetof(struct crlf, head) < offsetof(struct crlf, tail),\r\n"
+			   "\t      \"head in cache line group p\");\r\n"
+			   "static_assert(offsetof(struct crlf, b) >= offsetof(struct crlf, head) &&\r\n"
+			   "\t      offsetof(struct crlf, b) < offsetof(struct crlf, tail), "
+			   "\"b in cache line group p\");\r\n"
+			   "static_assert(offsetof(struct crlf, tail) % 64 == 0, \"tail starts a cache line\");\r\n"
+			   "static_assert(offsetof(struct crlf, a) >= offsetof(struct crlf, tail), "
+			   "\"a in cache line group c\");\r\n");
+	/* the diff's lines are the new text's, CRLF and all */
+	CHECK_HAS(r.diff, "\n+\tint b;\r\n");
+	run__release(&r);
+	r = run(t, "crlf", 4, SRCPATCH_KERNEL_GROUPS, "head,a,b,tail", "tail@c!,b,head@p!,a", NULL);
+	CHECK(r.ret == 0);
+	CHECK(all_crlf(r.text, __LINE__));
+	CHECK_HAS(r.text, "struct crlf {\r\n"
+			  "\t__cacheline_group_begin(c) ____cacheline_aligned_in_smp;\r\n"
+			  "\tlong tail;\r\n"
+			  "\tint b;\r\n"
+			  "\t__cacheline_group_end(c);\r\n"
+			  "\r\n"
+			  "\t__cacheline_group_begin(p) ____cacheline_aligned_in_smp;\r\n"
+			  "\tlong head;\t/* producer */\r\n"
+			  "\tint a;\r\n"
+			  "#define FLAG(x) \\\r\n"
+			  "\t((x) << 1)\r\n"
+			  "\t__cacheline_group_end(p);\r\n"
+			  "};\r\n");
+	run__release(&r);
+}
+
 int main(void)
 {
 	test_unchanged();
@@ -680,5 +763,6 @@ int main(void)
 	test_find();
 	test_macros();
 	test_diff_edges();
+	test_crlf();
 	return failures != 0;
 }

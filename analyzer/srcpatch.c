@@ -296,6 +296,155 @@ static bool pp_is(const struct lexed *lx, size_t i, const char *w)
 	return n == strlen(w) && !memcmp(kw, w, n);
 }
 
+/* ---- #pragma pack ---- */
+
+/*
+ * The packing in effect (GCC's and MSVC's #pragma pack, _Pragma("pack(...)")): members align
+ * to at most @value bytes, an aligned attribute included, so no alignment can start a line.
+ * __attribute__((packed)) is another thing: an aligned member of a packed struct keeps its
+ * alignment (GCC and clang both), as the layout side assumes.
+ */
+struct pack {
+	unsigned int value; /* 0: none */
+	uint32_t line;	    /* of the directive that set it */
+};
+
+#define PACK_STACK 64
+
+struct pack_stack {
+	struct pack cur;
+	struct {
+		struct pack saved;
+		const char *label; /* push's identifier, or NULL */
+		size_t label_len;
+	} v[PACK_STACK];
+	unsigned int nr, lost; /* pushes beyond PACK_STACK: popped without effect */
+};
+
+static const char *skip_blanks(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n' || *s == '\\'))
+		s++;
+	return s;
+}
+
+/* Apply "pack(ARGS)" at [s, e) (after "#pragma", or inside _Pragma's string) on line @line. */
+static void pack__apply(struct pack_stack *ps, const char *s, const char *e, uint32_t line)
+{
+	const char *label = NULL;
+	size_t label_len = 0;
+	bool push = false, pop = false, has_n = false;
+	unsigned long n = 0;
+
+	s = skip_blanks(s, e);
+	if (e - s < 4 || memcmp(s, "pack", 4) || (e - s > 4 && is_ident_char(s[4])))
+		return;
+	s = skip_blanks(s + 4, e);
+	if (s == e || *s != '(')
+		return;
+	for (s++;;) {
+		const char *w;
+
+		while (s < e && (*s == ',' || *s == ' ' || *s == '\t' || *s == '\\' || *s == '\r' ||
+				 *s == '\n'))
+			s++;
+		if (s == e || *s == ')')
+			break;
+		w = s;
+		while (s < e && is_ident_char(*s))
+			s++;
+		if (s == w)
+			return; /* not a pack pragma lineup reads: leave the state */
+		if (*w >= '0' && *w <= '9') {
+			n = strtoul(w, NULL, 0);
+			has_n = true;
+		} else if (s - w == 4 && !memcmp(w, "push", 4)) {
+			push = true;
+		} else if (s - w == 3 && !memcmp(w, "pop", 3)) {
+			pop = true;
+		} else if (s - w == 4 && !memcmp(w, "show", 4)) {
+			return;
+		} else {
+			label = w;
+			label_len = s - w;
+		}
+	}
+	if (push) {
+		if (ps->nr < PACK_STACK) {
+			ps->v[ps->nr].saved = ps->cur;
+			ps->v[ps->nr].label = label;
+			ps->v[ps->nr++].label_len = label_len;
+		} else {
+			ps->lost++;
+		}
+	} else if (pop) {
+		unsigned int k = ps->nr;
+
+		if (ps->lost && !label) {
+			ps->lost--;
+		} else if (label) {
+			/* back to the push of that label; none: nothing popped (as GCC) */
+			while (k && !(ps->v[k - 1].label && ps->v[k - 1].label_len == label_len &&
+				      !memcmp(ps->v[k - 1].label, label, label_len)))
+				k--;
+			if (k) {
+				ps->nr = k - 1;
+				ps->cur = ps->v[ps->nr].saved;
+			}
+		} else if (ps->nr) {
+			ps->cur = ps->v[--ps->nr].saved;
+		} else {
+			ps->cur = (struct pack){ 0, 0 };
+		}
+	} else if (!has_n) {
+		ps->cur = (struct pack){ 0, 0 }; /* pack(): the default */
+	}
+	if (has_n)
+		ps->cur = (struct pack){ (unsigned int)(n > UINT32_MAX ? 0 : n), line };
+}
+
+/*
+ * The tightest packing in effect over tokens [first, last] (a struct's definition: compilers
+ * differ on whether its start or its end counts, and a pragma may sit inside it), from every
+ * pack pragma before; .value 0 when none.  Conditional directives are not evaluated: a pragma
+ * under any #if counts.
+ */
+static struct pack pack_at(const struct lexed *lx, size_t first, size_t last)
+{
+	struct pack_stack *ps = xcalloc(1, sizeof(*ps));
+	struct pack best = { 0, 0 };
+
+	for (size_t i = 0; i <= last && i < lx->nr; i++) {
+		const struct tok *t = &lx->toks[i];
+		bool changed = false;
+
+		if (t->kind == TK_PP) {
+			const char *s = lx->text + t->start + 1, *e = lx->text + t->end;
+
+			s = skip_blanks(s, e);
+			if (e - s > 6 && !memcmp(s, "pragma", 6) && !is_ident_char(s[6])) {
+				pack__apply(ps, s + 6, e, t->line);
+				changed = true;
+			}
+		} else if (t->kind == TK_IDENT && t->end - t->start == 7 &&
+			   !memcmp(lx->text + t->start, "_Pragma", 7)) {
+			size_t o = next_code(lx, i + 1, lx->nr), str = next_code(lx, o + 1, lx->nr);
+
+			if (tok_punct(lx, o, '(') && str < lx->nr && lx->toks[str].kind == TK_STR &&
+			    lx->toks[str].end - lx->toks[str].start >= 2) {
+				pack__apply(ps, lx->text + lx->toks[str].start + 1,
+					    lx->text + lx->toks[str].end - 1, t->line);
+				changed = true;
+			}
+		}
+		if ((i == first || (i > first && changed)) && ps->cur.value &&
+		    (!best.value || ps->cur.value < best.value))
+			best = ps->cur;
+	}
+	free(ps);
+	return best;
+}
+
 /* ---- the words the parser must know ---- */
 
 static bool in_list(const char *s, size_t n, const char *const *list)
@@ -445,6 +594,8 @@ struct ctx {
 	char indent[32];
 	/* what ends the lines written: the file's own ending ("\r\n" in a CRLF file) */
 	const char *eol;
+	/* the #pragma pack in effect at the definition (.value 0: none) */
+	struct pack pack;
 	/* per slot: effective group and new_line (a block's first slot lends its to the block) */
 	const char **group;
 	bool *new_line;
@@ -2427,6 +2578,7 @@ static struct list *ctx__body(struct ctx *c, struct def *d)
 	c->oc->line = lx->toks[d->first].line;
 	c->oc->end_line = lx->toks[d->semi].line;
 	c->oc->randomized |= d->randomized;
+	c->pack = pack_at(lx, d->first, d->rbrace);
 	body = parse_list(c, d->lbrace + 1, d->rbrace, lx->toks[d->lbrace].end,
 			  lx->toks[d->rbrace].start, 0);
 	if (body && body->items.nr) {
@@ -2496,6 +2648,16 @@ static int request__run(const struct srcpatch_file *files, unsigned int nr_files
 			    is_marker_name(r->slots[s].member) && !c.group[s + 1]) {
 				c.group[s + 1] = r->slots[s].group;
 				c.new_line[s + 1] |= r->slots[s].new_line;
+			}
+		/* under #pragma pack(N) an alignment is capped at N: its check would not hold */
+		for (unsigned int s = 0; s < r->nr_slots && c.pack.value &&
+					 c.pack.value < c.line_size; s++)
+			if (c.new_line[s]) {
+				fail(&c, oc->line, "%s is declared under #pragma pack(%u) (%s:%u): an "
+						   "aligned member would not start a line; lay it out "
+						   "by hand or remove the packing",
+				     c.type, c.pack.value, c.file->path, c.pack.line);
+				goto out;
 			}
 		emit_list(&c, &nb, body, S, n, true);
 	}

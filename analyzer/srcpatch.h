@@ -35,7 +35,9 @@
  * alignment on the group's first member (____cacheline_aligned_in_smp, __attribute__((aligned))
  * or alignas) with static_assert(offsetof()) checks after the struct.  The caller's layout
  * comment goes above the struct (above its kernel-doc comment, which must stay adjacent).
- * The lines written end as the file's lines do (CRLF when most of them do).
+ * The lines written end as the file's lines do (CRLF when most of them do).  Under #pragma
+ * pack(N), N below the line size, no alignment can start a line (the pragma caps aligned
+ * attributes too, where __attribute__((packed)) does not): such a layout is refused.
  *
  * Ownership: srcpatch__scan() and srcpatch__make() return objects that own every string they
  * point to, freed by srcpatch_scan__delete() and srcpatch__delete(); the caller's texts, names

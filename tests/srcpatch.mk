@@ -6,7 +6,8 @@ check_PROGRAMS += tests/unit/srcpatch_test
 tests_unit_srcpatch_test_SOURCES = tests/unit/srcpatch_test.c tests/unit/check.h
 tests_unit_srcpatch_test_LDADD = analyzer/libanalyzer.a util/libutil.a
 TESTS += tests/unit/srcpatch_test
-SRCPATCH_TESTS = tests/srcpatch/kernel.sh tests/srcpatch/compile.sh tests/srcpatch/crlf.sh
+SRCPATCH_TESTS = tests/srcpatch/kernel.sh tests/srcpatch/compile.sh tests/srcpatch/crlf.sh \
+	tests/srcpatch/pack.sh
 TESTS += $(SRCPATCH_TESTS)
 dist_check_SCRIPTS += $(SRCPATCH_TESTS)
 $(SRCPATCH_TESTS:.sh=.log): tests/tools/srcpatch_run

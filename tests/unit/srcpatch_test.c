@@ -5,7 +5,7 @@
  * flexible array, aligned(64) members, packed, #ifdef blocks, trailing comments, two structs
  * in one header, a source that no longer matches the binary, multi-declarator lines, member
  * macros, typedef'd anonymous structs, randstruct, the kernel's groups and their checks, the
- * diff's hunks.
+ * diff's hunks, CRLF files, #pragma pack, and the bugs tests/fuzz/srcpatch_fuzz.c found.
  */
 #include <config.h>
 
@@ -663,6 +663,66 @@ static void test_diff_edges(void)
 	run__release(&r);
 }
 
+/*
+ * #pragma pack caps every alignment, aligned attributes included: a layout that starts a line
+ * is refused under it (the patch had aligned(64) members and checks that do not compile);
+ * a plain reorder goes through, and so does the packing's end: pop, pack(), a label's pop.
+ */
+static void test_pragma_pack(void)
+{
+	static const char t[] = "#pragma pack(push, 1)\n"
+				"struct wire {\n"
+				"\tchar tag;\n"
+				"\tlong lba;\n"
+				"};\n"
+				"#pragma pack(pop)\n"
+				"struct after { char tag; long lba; };\n"
+				"#  pragma pack(4)\n"
+				"struct four { char tag; long lba; };\n"
+				"#pragma pack()\n"
+				"struct dflt { char tag; long lba; };\n"
+				"_Pragma(\"pack(push, r1, 2)\")\n"
+				"struct two { char tag; long lba; };\n"
+				"_Pragma(\"pack(pop, r1)\")\n"
+				"struct last { char tag; long lba; };\n";
+	static const struct {
+		const char *name, *message;
+	} cases[] = {
+		{ "wire", "include/t.h:2: struct wire is declared under #pragma pack(1) (include/t.h:1): "
+			  "an aligned member would not start a line; lay it out by hand or remove "
+			  "the packing" },
+		{ "after", NULL },
+		{ "four", "include/t.h:9: struct four is declared under #pragma pack(4) (include/t.h:8)" },
+		{ "dflt", NULL },
+		{ "two", "include/t.h:13: struct two is declared under #pragma pack(2) (include/t.h:12)" },
+		{ "last", NULL },
+	};
+	struct run r;
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		r = run(t, cases[k].name, 0, SRCPATCH_ATTR_ALIGNED, "tag,lba", "lba@g!,tag", NULL);
+		if (!cases[k].message) {
+			CHECK(r.ret == 0);
+			CHECK_HAS(r.text, "long lba __attribute__((aligned(64)));");
+		} else {
+			CHECK(r.ret == 1);
+			CHECK_HAS(r.error, cases[k].message);
+			CHECK_TEXT(r.text, t);
+			CHECK_TEXT(r.diff, "");
+		}
+		run__release(&r);
+	}
+	/* the kernel's aligned group start too; a plain reorder is no alignment */
+	r = run(t, "wire", 2, SRCPATCH_KERNEL_GROUPS, "tag,lba", "lba@g!,tag", NULL);
+	CHECK(r.ret == 1);
+	CHECK_HAS(r.error, "struct wire is declared under #pragma pack(1)");
+	run__release(&r);
+	r = run(t, "wire", 2, SRCPATCH_ATTR_ALIGNED, "tag,lba", "lba,tag", NULL);
+	CHECK(r.ret == 0);
+	CHECK_HAS(r.text, "struct wire {\n\tlong lba;\n\tchar tag;\n};\n");
+	run__release(&r);
+}
+
 /* Every line of @t ends in CRLF (a last line without an ending aside). */
 static bool all_crlf(const char *t, int line)
 {
@@ -764,5 +824,6 @@ int main(void)
 	test_macros();
 	test_diff_edges();
 	test_crlf();
+	test_pragma_pack();
 	return failures != 0;
 }

@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #include "analyzer/attribution.h"
-#include "analyzer/u64map.h"
+#include "util/u64map.h"
 
 /* One memory sample, as attribution needs it. */
 struct fields_sample {

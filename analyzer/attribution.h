@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "analyzer/flat_layout.h"
-#include "analyzer/u64map.h"
+#include "util/u64map.h"
 
 /* Kinds of evidence, weakest first, so a larger value is stronger. */
 enum attr_evidence {

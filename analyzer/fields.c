@@ -10,7 +10,7 @@
 
 #include "analyzer/c2c.h"
 #include "analyzer/id_set.h"
-#include "analyzer/u64map.h"
+#include "util/u64map.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -3,7 +3,7 @@ analyzer_libanalyzer_a_SOURCES =
 analyzer_libanalyzer_a_CFLAGS = $(AM_CFLAGS)
 analyzer_libanalyzer_a_SOURCES += analyzer/layout.c analyzer/layout_print.c analyzer/layout.h
 analyzer_libanalyzer_a_SOURCES += analyzer/flat_layout.c analyzer/flat_layout.h \
-	analyzer/u64map.c analyzer/u64map.h analyzer/attribution.c analyzer/attribution.h \
+	analyzer/attribution.c analyzer/attribution.h \
 	analyzer/attr_engine.c analyzer/attr_engine.h \
 	analyzer/fields.c analyzer/fields.h analyzer/id_set.c analyzer/id_set.h \
 	analyzer/suggest.c analyzer/suggest.h analyzer/suggest_text.c analyzer/suggest_text.h \

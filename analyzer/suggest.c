@@ -13,7 +13,7 @@
 
 #include "analyzer/array_align.h"
 #include "analyzer/coherence.h"
-#include "analyzer/u64map.h"
+#include "util/u64map.h"
 #include "util/xalloc.h"
 
 struct suggest {

@@ -27,7 +27,7 @@
 
 #include "analyzer/suggest.h"
 #include "analyzer/suggest_layout.h"
-#include "analyzer/u64map.h"
+#include "util/u64map.h"
 
 struct arena;
 struct attr_result;

@@ -33,7 +33,7 @@
 #include "analyzer/suggest_layout.h"
 #include "analyzer/suggest_targets.h"
 #include "analyzer/suggest_text.h"
-#include "analyzer/u64map.h"
+#include "util/u64map.h"
 #include "cli/command.h"
 #include "pipeline/suggest_verify.h"
 #include "sampling/event.h"

@@ -27,6 +27,7 @@
 #include "dwarf/srcfile.h"
 #include "util/file.h"
 #include "util/strbuf.h"
+#include "util/hmap.h"
 #include "util/xalloc.h"
 
 /*
@@ -184,15 +185,6 @@ static const char *arena_strdup(struct symbols *s, const char *str)
 	return memcpy(arena_alloc(s, n), str, n);
 }
 
-static uint64_t hash_str(const char *str)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*str)
-		h = (h ^ (unsigned char)*str++) * 1099511628211ULL;
-	return h;
-}
-
 struct symbols *symbols__new(const struct symbols_options *opts)
 {
 	struct symbols *s = xcalloc(1, sizeof(*s));
@@ -273,7 +265,7 @@ struct symbols_dso *symbols__dso(struct symbols *s, const char *long_name, const
 				 enum symbols_dso_kind kind, const uint8_t *build_id,
 				 unsigned int build_id_size)
 {
-	size_t b = hash_str(long_name) & (s->dhash_size - 1);
+	size_t b = (hash_str(long_name) >> 7) & (s->dhash_size - 1);	/* bit 0 is set */
 	struct symbols_dso *d;
 
 	if (build_id_size > 20)

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "analyzer/flat_layout.h"
-#include "analyzer/u64map.h"
+#include "util/u64map.h"
 #include "dwarf/symbols.h"
 #include "pipeline/recording.h"
 #include "dwarf/type_index.h"

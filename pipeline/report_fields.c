@@ -11,7 +11,7 @@
 #include "analyzer/c2c.h"
 #include "analyzer/c2c_columns.h"
 #include "analyzer/table.h"
-#include "analyzer/u64map.h"
+#include "util/u64map.h"
 #include "sampling/event.h"
 #include "sampling/machine.h"
 #include "util/xalloc.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analyzer/attribution.h"
-#include "analyzer/u64map.h"
+#include "util/u64map.h"
 #include "tests/unit/check.h"
 
 static const struct flat_member file_members[] = {

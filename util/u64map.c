@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <config.h>
 
-#include "analyzer/u64map.h"
+#include "util/u64map.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef LINEUP_ANALYZER_U64MAP_H
-#define LINEUP_ANALYZER_U64MAP_H
+#ifndef LINEUP_UTIL_U64MAP_H
+#define LINEUP_UTIL_U64MAP_H
 
 /*
  * An open-addressing hash map from a 64-bit key to a 64-bit value (an index into the

@@ -28,6 +28,7 @@
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/hmap.h"
+#include "util/ksym.h"
 #include "util/xalloc.h"
 
 /*
@@ -1288,39 +1289,48 @@ static void dso__load_user(struct symbols *s, struct symbols_dso *d)
 }
 
 /* kallsyms: "ADDR TYPE NAME [MODULE]"; perf keeps T/W/D/B (any case). */
+struct kallsyms_load {
+	struct symbols *s;
+	struct symtab_builder b;
+	const char *module;	/* "[name]", or NULL: the kernel's own symbols */
+	bool any_addr;
+};
+
+static int kallsyms_one(const struct ksym *k, void *arg)
+{
+	struct kallsyms_load *l = arg;
+	char t = (char)toupper((unsigned char)k->type);
+
+	if (t != 'T' && t != 'W' && t != 'D' && t != 'B')
+		return 0;
+	if (l->module) {
+		size_t n = strlen(l->module);
+
+		if (!k->module || n < 2 || strlen(k->module) != n - 2 ||
+		    strncmp(k->module, l->module + 1, n - 2))
+			return 0;
+	} else if (k->module) {
+		return 0;
+	}
+	l->any_addr |= k->addr != 0;
+	symtab__add(l->s, &l->b, k->addr, 0, k->name, t == 'D' || t == 'B' ? STT_OBJECT : STT_FUNC,
+		    isupper((unsigned char)k->type) ? STB_GLOBAL : STB_LOCAL);
+	return 0;
+}
+
 static void dso__load_kallsyms(struct symbols *s, struct symbols_dso *d, const char *path,
 			       const char *module)
 {
 	FILE *f = dso__open_text(d, path);
-	struct symtab_builder b = {0};
-	char line[1024];
-	size_t modlen = module ? strlen(module) : 0;
-	bool any_addr = false;
+	struct kallsyms_load l = { .s = s, .module = module };
+	struct symtab_builder b;
+	bool any_addr;
 
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long addr;
-		char type, name[512], mod[256] = "";
-		int n = sscanf(line, "%llx %c %511s %255s", &addr, &type, name, mod);
-		char t;
-
-		if (n < 3)
-			continue;
-		t = (char)toupper((unsigned char)type);
-		if (t != 'T' && t != 'W' && t != 'D' && t != 'B')
-			continue;
-		if (module) {
-			/* "[modname]" */
-			if (strncmp(mod, module, modlen))
-				continue;
-		} else if (n == 4 && mod[0] == '[') {
-			continue;
-		}
-		any_addr |= addr != 0;
-		symtab__add(s, &b, addr, 0, name, t == 'D' || t == 'B' ? STT_OBJECT : STT_FUNC,
-			    isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL);
-	}
+	ksym__for_each_in(f, kallsyms_one, &l);
+	b = l.b;
+	any_addr = l.any_addr;
 	fclose(f);
 	/* kptr_restrict shows a user every address as 0: no symbols then, as perf has none
 	 * ([unknown]), rather than every kernel address in the last symbol at 0. */

@@ -20,75 +20,14 @@
 /* PERF_RECORD_MISC_MMAP_DATA: a mapping that is not executable. */
 #define MISC_MMAP_DATA (1u << 13)
 
-static char *skip_blanks(char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
-}
-
-/* The next blank-separated word of *@s, NUL-terminated in place; NULL when there is none. */
-static char *next_word(char **s)
-{
-	char *w = skip_blanks(*s), *e = w;
-
-	if (!*w || *w == '\n')
-		return NULL;
-	while (*e && *e != ' ' && *e != '\t' && *e != '\n')
-		e++;
-	*s = *e ? e + 1 : e;
-	*e = 0;
-	return w;
-}
-
-int ksym__parse(char *line, struct ksym *out)
-{
-	char *p = line, *addr = next_word(&p), *type = next_word(&p), *name = next_word(&p);
-	char *mod, *end;
-
-	if (!addr || !type || !name || type[1])
-		return -1;
-	errno = 0;
-	out->addr = strtoull(addr, &end, 16);
-	if (*end || errno)
-		return -1;
-	out->type = type[0];
-	out->name = name;
-	out->module = NULL;
-	mod = next_word(&p);
-	if (mod && mod[0] == '[') {
-		size_t n = strlen(mod);
-
-		if (n > 2 && mod[n - 1] == ']') {
-			mod[n - 1] = 0;
-			out->module = mod + 1;
-		}
-	}
-	return 0;
-}
-
 int kallsyms__for_each(const char *path, int (*fn)(const struct ksym *sym, void *arg), void *arg)
 {
 	FILE *f = fopen(path ? path : HOST_KALLSYMS, "re");
-	char line[1024];
-	int rc = 0;
+	int rc;
 
 	if (!f)
 		return -errno;
-	while (!rc && fgets(line, sizeof(line), f)) {
-		struct ksym s;
-
-		if (!strchr(line, '\n') && !feof(f)) {
-			int c;
-
-			/* A line longer than any symbol name: skip the rest of it. */
-			while ((c = getc(f)) != EOF && c != '\n')
-				;
-			continue;
-		}
-		if (ksym__parse(line, &s) == 0)
-			rc = fn(&s, arg);
-	}
+	rc = ksym__for_each_in(f, fn, arg);
 	fclose(f);
 	return rc;
 }
@@ -175,7 +114,7 @@ int proc_maps__parse(char *line, struct rec_mmap *m)
 	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off, &maj, &min,
 		   &ino, &name_at) != 7 || !name_at || end < start || strlen(perms) < 4)
 		return -1;
-	name = skip_blanks(line + name_at);
+	name = line + name_at + strspn(line + name_at, " \t");
 	n = strcspn(name, "\n");
 	name[n] = 0;
 	m->start = start;

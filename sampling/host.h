@@ -19,38 +19,9 @@
 #include <sys/types.h>
 
 #include "sampling/event.h"
+#include "util/ksym.h"
 
 #define HOST_KALLSYMS "/proc/kallsyms"
-
-/**
- * struct ksym - one line of a kallsyms file: "ADDR TYPE NAME [MODULE]".
- * @type:	nm's letter: t/T text, d/D data, b/B bss, r/R read-only data, w/W weak ...
- * @module:	the module's name without brackets, NULL for the kernel proper
- */
-struct ksym {
-	uint64_t addr;
-	char type;
-	const char *name;
-	const char *module;
-};
-
-/* Parse @line in place (NULs end the name and module): 0, or -1 when it is no symbol line. */
-int ksym__parse(char *line, struct ksym *out);
-
-/* Text (t, T, w, W) or data (d, D, b, B, r, R) symbol. */
-static inline int ksym__is_text(const struct ksym *s)
-{
-	return s->type == 't' || s->type == 'T' || s->type == 'w' || s->type == 'W';
-}
-
-static inline int ksym__is_data(const struct ksym *s)
-{
-	switch (s->type) {
-	case 'd': case 'D': case 'b': case 'B': case 'r': case 'R':
-		return 1;
-	}
-	return 0;
-}
 
 /*
  * Call @fn for each symbol of @path (NULL: /proc/kallsyms) until it returns non-zero.

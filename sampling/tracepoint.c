@@ -20,6 +20,7 @@
 
 #include "sampling/tracefs.h"
 #include "util/file.h"
+#include "util/ksym.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -164,31 +165,29 @@ static const char *cur_blob(struct cursor *c, uint64_t size, const char *what)
 }
 
 /* kallsyms text: "ADDR TYPE NAME [MODULE]" per line; register text symbols. */
+struct kallsyms_reg {
+	struct tep_handle *tep;
+	int n;
+};
+
+static int register_one(const struct ksym *k, void *arg)
+{
+	struct kallsyms_reg *r = arg;
+
+	if (ksym__is_text(k)) {
+		tep_register_function(r->tep, (char *)k->name, k->addr, (char *)k->module);
+		r->n++;
+	}
+	return 0;
+}
+
+/* The text symbols of a kallsyms text, for libtraceevent's %pS: how many. */
 static int register_kallsyms(struct tep_handle *tep, const char *text, size_t len)
 {
-	const char *p = text, *end = text + len;
-	int n = 0;
+	struct kallsyms_reg r = { tep, 0 };
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		size_t ll = (nl ? nl : end) - p;
-		char line[512], name[256], mod[128] = "";
-		unsigned long long addr;
-		char type;
-
-		if (ll < sizeof(line)) {
-			memcpy(line, p, ll);
-			line[ll] = 0;
-			int f = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, mod);
-
-			if (f >= 3 && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
-				tep_register_function(tep, name, addr, f == 4 ? mod : NULL);
-				n++;
-			}
-		}
-		p += ll + 1;
-	}
-	return n;
+	ksym__for_each_text(text, len, register_one, &r);
+	return r.n;
 }
 
 /* printk formats: lines of "ADDR : \"FORMAT\"" (perf's parse_ftrace_printk). */

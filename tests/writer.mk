@@ -20,7 +20,7 @@ TESTS += tests/writer/host_header.sh
 dist_check_SCRIPTS += tests/writer/host_header.sh
 check_PROGRAMS += tests/unit/pmu_test
 tests_unit_pmu_test_SOURCES = tests/unit/pmu_test.c
-tests_unit_pmu_test_LDADD = sampling/libsampling.a sampling/libperfwriter.a
+tests_unit_pmu_test_LDADD = sampling/libsampling.a sampling/libperfwriter.a util/libutil.a
 TESTS += tests/unit/pmu_test
 TESTS += tests/writer/record.sh tests/writer/record_user.sh
 dist_check_SCRIPTS += tests/writer/record.sh tests/writer/record_user.sh
@@ -33,7 +33,7 @@ tests_tools_samples_LDADD = sampling/libsampling.a util/libutil.a $(LIBZSTD_LIBS
 # The running machine's facts (sampling/host.h): kallsyms, kernel and process maps.
 check_PROGRAMS += tests/unit/host_test
 tests_unit_host_test_SOURCES = tests/unit/host_test.c tests/unit/check.h
-tests_unit_host_test_LDADD = sampling/libsampling.a
+tests_unit_host_test_LDADD = sampling/libsampling.a util/libutil.a
 TESTS += tests/unit/host_test
 check_PROGRAMS += tests/unit/workload_test
 tests_unit_workload_test_SOURCES = tests/unit/workload_test.c tests/unit/check.h

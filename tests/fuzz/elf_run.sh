@@ -15,7 +15,7 @@ printf '#define _GNU_SOURCE 1\n' >"$work/config.h"
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=gnu11 -I"$top" -I"$work" \
 	"$top/tests/fuzz/elf_fuzz.c" "$top/dwarf/layout.c" "$top/dwarf/dwarf_types.c" \
-	"$top/dwarf/btf.c" "$top/dwarf/debuginfo.c" "$top/analyzer/layout.c" \
+	"$top/dwarf/btf.c" "$top/dwarf/debuginfo.c" "$top/dwarf/srcfile.c" "$top/analyzer/layout.c" \
 	"$top/analyzer/layout_print.c" "$top/util/xalloc.c" "$top/util/strbuf.c" \
 	"$top/util/arena.c" "$top/util/hmap.c" "$top/util/file.c" \
 	-ldw -lelf -lbpf -o "$work/elf_fuzz"

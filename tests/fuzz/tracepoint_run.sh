@@ -14,7 +14,8 @@ printf '#define _GNU_SOURCE 1\n' >"$work/config.h"
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=gnu11 -I"$top" -I"$work" \
 	"$top/tests/fuzz/tracepoint_fuzz.c" "$top/sampling/tracepoint.c" "$top/sampling/tracefs.c" \
-	"$top/util/xalloc.c" "$top/util/strbuf.c" $(pkg-config --cflags --libs libtraceevent) \
+	"$top/util/xalloc.c" "$top/util/strbuf.c" "$top/util/file.c" "$top/util/ksym.c" \
+	$(pkg-config --cflags --libs libtraceevent) \
 	-o "$work/tracepoint_fuzz"
 # Seeds: each one's tracing data and its first 512 bytes of payloads (a few dozen payloads
 # printed per input would be most of the time; one mutation changes one of them).

@@ -16,7 +16,7 @@ PKGS="build-essential pkg-config autoconf automake libtool make xz-utils
 libdw-dev libelf-dev libtraceevent-dev libzstd-dev libcapstone-dev libbpf-dev libdebuginfod-dev
 libncurses-dev linux-source bison flex
 linux-perf dwarves dwz libc6-dbg clang llvm libclang-rt-dev gdb binutils elfutils python3 time
-patch tmux hyperfine bc procps linux-headers-$(dpkg --print-architecture)"
+patch git tmux hyperfine bc procps linux-headers-$(dpkg --print-architecture)"
 
 missing=
 for p in $PKGS; do

@@ -44,7 +44,7 @@ static int help_run(const struct command *cmd, int argc, char **argv)
 			}
 		return cli__usage_error(cmd, "'%s' is not a subcommand", argv[i]);
 	}
-	cli__print_help(cmd, stdout);
+	lineup__usage(stdout);
 	return EXIT_OK;
 }
 
@@ -52,7 +52,8 @@ const struct command cmd_help = {
 	.name = "help",
 	.summary = "show help for a subcommand, or the man page",
 	.usage = "[SUBCOMMAND] [--man]",
-	.description = "Print a subcommand's help, or with --man the whole manual page as troff.",
+	.description = "Print the subcommands (no argument), a subcommand's help, or with --man "
+		       "the whole manual page as troff.",
 	.options = help_options,
 	.run = help_run,
 };

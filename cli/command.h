@@ -68,6 +68,9 @@ struct command {
 /* All subcommands, in the order --help lists them (cli/commands.c). */
 extern const struct command *const lineup_commands[];
 
+/* `lineup --help` and `lineup help`: the usage line and every subcommand's summary. */
+void lineup__usage(FILE *out);
+
 /*
  * Parse argv against cmd->options.  For each option found, calls @handle(ctx, id, arg) which
  * returns 0 or an exit code (non-zero stops parsing).  `-h`/`--help` print the command's help

@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cli/command.h"
 
@@ -36,3 +37,18 @@ const struct command *const lineup_commands[] = {
 	&cmd_diff,
 	NULL,
 };
+
+void lineup__usage(FILE *out)
+{
+	fprintf(out, "usage: lineup SUBCOMMAND [options]\n\n"
+		     "lineup finds false sharing and cache-line contention in a perf.data, names\n"
+		     "the struct fields behind it, and proposes a layout it has checked.\n\n"
+		     "subcommands:\n");
+	for (int i = 0; lineup_commands[i]; i++)
+		fprintf(out, "  %-10s %s\n", lineup_commands[i]->name, lineup_commands[i]->summary);
+	fprintf(out, "\n'lineup SUBCOMMAND --help' shows a subcommand's options; 'lineup help --man'\n"
+		     "prints the whole manual ('man lineup' once installed, 'lineup help --man |\n"
+		     "man -l -' before).\n"
+		     "Exit status: 0 success, 1 nothing found or a failure while running, 2 bad "
+		     "usage or bad input.\n");
+}

@@ -6,28 +6,14 @@
 
 #include "cli/command.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: lineup SUBCOMMAND [options]\n\n"
-		     "lineup finds false sharing and cache-line contention in a perf.data, names\n"
-		     "the struct fields behind it, and proposes a layout it has checked.\n\n"
-		     "subcommands:\n");
-	for (int i = 0; lineup_commands[i]; i++)
-		fprintf(out, "  %-10s %s\n", lineup_commands[i]->name, lineup_commands[i]->summary);
-	fprintf(out, "\n'lineup SUBCOMMAND --help' shows a subcommand's options; "
-		     "'man lineup' the whole manual.\n"
-		     "Exit status: 0 success, 1 nothing found or a failure while running, 2 bad "
-		     "usage or bad input.\n");
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		lineup__usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
+		lineup__usage(stdout);
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {

@@ -16,6 +16,12 @@ for c in $(sed -n '/^subcommands:/,/^$/p' "$T/help" | awk 'NR>1 && NF {print $1}
 	expect_rc 2 "$LINEUP" "$c" --no-such-option 2>/dev/null
 done
 
+# `lineup help` alone lists the subcommands, as `lineup --help` does (issue 23).
+"$LINEUP" help >"$T/help" || fail "lineup help failed"
+grep -q '^  suggest ' "$T/help" && grep -q '^  watch ' "$T/help" ||
+	{ cat "$T/help"; fail "lineup help does not list the subcommands"; }
+"$LINEUP" --help | cmp -s - "$T/help" || fail "lineup help and lineup --help differ"
+
 # doc/lineup.1 must be what the option tables generate now.
 "$LINEUP" help --man >"$T/man" || fail "help --man failed"
 diff -u "$top_srcdir/doc/lineup.1" "$T/man" ||

@@ -7,6 +7,7 @@
 # suggest predicted.
 . "$top_srcdir/tests/lib.sh"
 scratch
+need git	# the patch must apply with git apply --check
 need objdump
 need python3
 need make

@@ -7,6 +7,7 @@
 # matched by name and those of one side only said (this kernel has f_ref, 6.1 has f_count).
 . "$top_srcdir/tests/lib.sh"
 scratch
+need git	# the patch must apply with git apply --check
 . "$top_srcdir/tests/watch/lib-watch.sh"
 need python3
 need_watch_kernel

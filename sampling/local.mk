@@ -26,4 +26,4 @@ sampling_libsampling_a_SOURCES += sampling/workload.c sampling/workload.h
 sampling_libsampling_a_SOURCES += sampling/timed_run.c sampling/timed_run.h
 # The session: the reader, the ordered events and the machine joined (pipeline/recording.c
 # adds dwarf/'s symbolizer).
-sampling_libsampling_a_SOURCES += sampling/session.c sampling/session.h
+sampling_libsampling_a_SOURCES += sampling/session.c sampling/session.h sampling/event.h

@@ -102,23 +102,7 @@ check "no new function over 150 lines"
 
 # A front end linked without any cli/ object prints the member tables as `lineup fields` does.
 [ -x "$top_builddir/tests/tools/fields_headless" ] || fail "no tests/tools/fields_headless"
-cat >"$T/prog.c" <<'SRC'
-struct pair { long a, b; } shared;
-__attribute__((noinline)) void reader(void) { (void)*(volatile long *)&shared.a; }
-__attribute__((noinline)) void writer(void) { shared.b++; }
-int main(void) { reader(); writer(); return 0; }
-SRC
-gcc -O1 -g -o "$T/prog" "$T/prog.c" || fail "gcc prog"
-cat >"$T/s" <<EOF2
-event load
-event store
-comm 100 100 prog
-fork 100 100 101 100
-mmap 100 auto $T/prog
-sample load tid=100 cpu=0 ip=reader addr=shared src=LCL_HITM weight=200 repeat=5
-sample store tid=101 cpu=1 ip=writer addr=shared+8 src=ST_L1HIT weight=10 repeat=5
-EOF2
-"$top_builddir/tests/tools/mkperf" -o "$T/p.data" "$T/s" || fail "mkperf"
+pair_prog global
 "$LINEUP" fields -i "$T/p.data" >"$T/cli.txt" 2>/dev/null || fail "lineup fields -i p.data"
 "$top_builddir/tests/tools/fields_headless" "$T/p.data" >"$T/headless.txt" ||
 	fail "fields_headless p.data"

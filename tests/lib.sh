@@ -53,10 +53,13 @@ build_test_module() {
 }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 
-# pair_prog: $T/prog (gcc -O1 -g), whose reader() loads shared.a and writer() stores shared.b,
-# and $T/p.data, a recording (mkperf) of the two from threads 100 and 101: one HITM line whose
-# code addresses resolve in $T/prog.
+# pair_prog [global]: $T/prog (gcc -O1 -g), whose reader() loads shared.a and writer() stores
+# shared.b, and $T/p.data, a recording (mkperf) of the two from threads 100 and 101: one HITM
+# line whose code addresses resolve in $T/prog.  Its data addresses are an anonymous page's,
+# or with "global" shared's own (the variable's type then names them).
 pair_prog() {
+	local a=0x7f0000000000 b=0x7f0000000008
+	[ "${1:-}" = global ] && a=shared b=shared+8
 	cat >"$T/prog.c" <<'SRC'
 struct pair { long a, b; } shared;
 __attribute__((noinline)) void reader(void) { (void)*(volatile long *)&shared.a; }
@@ -71,8 +74,8 @@ comm 100 100 prog
 fork 100 100 101 100
 mmap 100 auto $T/prog
 anon 100 0x7f0000000000 0x1000
-sample load tid=100 cpu=0 ip=reader addr=0x7f0000000000 src=LCL_HITM weight=200 repeat=5
-sample store tid=101 cpu=1 ip=writer addr=0x7f0000000008 src=ST_L1HIT weight=10 repeat=5
+sample load tid=100 cpu=0 ip=reader addr=$a src=LCL_HITM weight=200 repeat=5
+sample store tid=101 cpu=1 ip=writer addr=$b src=ST_L1HIT weight=10 repeat=5
 EOF2
 	"$top_builddir/tests/tools/mkperf" -o "$T/p.data" "$T/s" || fail "mkperf"
 }

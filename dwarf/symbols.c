@@ -2175,6 +2175,78 @@ static bool bfd_sym_starts_at(const struct symbols_dso *d, const char *name, uin
 	return false;
 }
 
+/* The tags dwarf_getscopes descends into (libdw's may_have_scopes). */
+static bool scope_tag(int tag)
+{
+	switch (tag) {
+	case DW_TAG_compile_unit:
+	case DW_TAG_partial_unit:
+	case DW_TAG_module:
+	case DW_TAG_lexical_block:
+	case DW_TAG_with_stmt:
+	case DW_TAG_catch_block:
+	case DW_TAG_try_block:
+	case DW_TAG_entry_point:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_subprogram:
+	case DW_TAG_namespace:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* DIEs one lookup may visit, and how deep (imported units count as a level). */
+#define SCOPE_WALK_BUDGET 100000
+#define SCOPE_WALK_DEPTH 64
+
+/*
+ * The innermost subprogram or inlined subroutine holding @pc below @parent into *fn, on the
+ * first path of DIEs that hold it, as dwarf_getscopes walks them (an imported unit's children
+ * in its place).  Not dwarf_getscopes itself: elfutils 0.188 leaks its array when an inline
+ * instance's abstract origin is broken or not found, and only the physical nesting is wanted
+ * here.  Bounded in depth and DIEs (a hostile file nests or imports without end).  Returns 1
+ * when a child of @parent holds @pc (*fn set when a function is on that path), 0 if none
+ * does, -1 when the budget ran out.
+ */
+static int innermost_function(Dwarf_Die *parent, Dwarf_Addr pc, unsigned int depth,
+			      unsigned int *budget, Dwarf_Die *fn)
+{
+	Dwarf_Die child;
+	int rc = 0;
+
+	if (depth >= SCOPE_WALK_DEPTH || dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (!*budget)
+			return -1;
+		--*budget;
+		if (tag == DW_TAG_imported_unit) {
+			Dwarf_Attribute at;
+			Dwarf_Die unit;
+
+			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_import, &at), &unit) &&
+			    dwarf_tag(&unit) != DW_TAG_compile_unit &&
+			    (rc = innermost_function(&unit, pc, depth + 1, budget, fn)) != 0)
+				return rc;
+			continue;
+		}
+		if (dwarf_haspc(&child, pc) <= 0)
+			continue;
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			*fn = child;
+		if (scope_tag(tag) && dwarf_haschildren(&child) &&
+		    innermost_function(&child, pc, depth + 1, budget, fn) < 0)
+			return -1;
+		return 1;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
 /*
  * `addr2line -f -i` for @addr (an address in the object's own terms): level 0 is the line
  * table's row and the innermost function; each further level is the call site of the level
@@ -2245,32 +2317,19 @@ static unsigned int dwfl_frames(struct symbols *s, struct symbols_dso *d, uint64
 				file = f0;
 		}
 		dwarf_linediscriminator(dl, &disc);
-		nscopes = dwarf_getscopes(&cudie, a - bias, &scopes);
-		if (nscopes < 0)
-			nscopes = 0;
 	}
 	/*
-	 * dwarf_getscopes follows an inline instance into its abstract definition; the call
-	 * chain is the physical nesting of the innermost function instance instead
+	 * The call chain is the physical nesting of the innermost function instance
 	 * (dwarf_getscopes_die), as eu-addr2line -i walks it.
 	 */
-	for (int i = 0; i < nscopes; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	{
+		unsigned int budget = SCOPE_WALK_BUDGET;
+		Dwarf_Die inner = { 0 };
 
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			Dwarf_Die inner = scopes[i];
-
-			free(scopes);
-			scopes = NULL;
+		if (innermost_function(&cudie, a - bias, 0, &budget, &inner) > 0 && inner.addr) {
 			nscopes = dwarf_getscopes_die(&inner, &scopes);
 			if (nscopes < 0)
 				nscopes = 0;
-			break;
-		}
-		if (i == nscopes - 1) {
-			free(scopes);
-			scopes = NULL;
-			nscopes = 0;
 		}
 	}
 	cap = (unsigned int)nscopes + 1;

@@ -963,8 +963,10 @@ static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct cand
 	if (x->operands[1].type == X86_OP_MEM && x->operands[1].mem.base == X86_REG_RIP &&
 	    in->id == X86_INS_MOV)
 		return global_pointer(tr, in, out);	/* mov file(%rip),%r12 */
+	/* of the loads, only a copy (up->member) or an address (&up->member) keeps a pointer */
 	if (x->operands[1].type != X86_OP_MEM || x->operands[1].mem.index != X86_REG_INVALID ||
-	    x->operands[1].mem.base == X86_REG_RIP)
+	    x->operands[1].mem.base == X86_REG_RIP ||
+	    (in->id != X86_INS_MOV && in->id != X86_INS_LEA))
 		return false;
 	if (in->id == X86_INS_MOV && stack_slot(&x->operands[1]) &&
 	    slot_type(tr, j, &x->operands[1], out))

@@ -173,6 +173,10 @@ struct flat_owned {
 	size_t nr, cap;
 	flat_layout_resolver resolve;
 	void *ctx;
+	/* the types being flattened, outermost first: a member of one of them is not entered */
+	const struct layout_type *inside[64];
+	unsigned int nr_inside;
+	unsigned int budget;	/* members still to look at (FLAT_MAX_MEMBERS) */
 };
 
 static void flat_add(struct flat_owned *o, const char *path, const char *type, uint64_t offset,
@@ -201,12 +205,23 @@ static bool declared_struct(const struct layout_member *m)
 				!strncmp(m->type_name, "union", 5));
 }
 
+static bool flat_inside(const struct flat_owned *o, const struct layout_type *lt)
+{
+	for (unsigned int i = 0; i < o->nr_inside; i++)
+		if (o->inside[i] == lt)
+			return true;
+	return false;
+}
+
 static void flatten(struct flat_owned *o, const struct layout_type *lt, const char *prefix,
 		    uint64_t base, uint16_t depth)
 {
-	if (depth > FLAT_MAX_DEPTH || lt->kind == LAYOUT_ENUM)
+	/* (anonymous members add no depth: the path of types bounds those) */
+	if (depth > FLAT_MAX_DEPTH || lt->kind == LAYOUT_ENUM ||
+	    o->nr_inside == sizeof(o->inside) / sizeof(o->inside[0]))
 		return;
-	for (uint32_t i = 0; i < lt->nr_members; i++) {
+	o->inside[o->nr_inside++] = lt;
+	for (uint32_t i = 0; i < lt->nr_members && o->budget; i++, o->budget--) {
 		const struct layout_member *m = &lt->members[i];
 		const struct layout_type *sub = m->type;
 		const char *path = prefix;
@@ -230,10 +245,11 @@ static void flatten(struct flat_owned *o, const struct layout_type *lt, const ch
 			continue;
 		if (!sub && m->type_id && o->resolve)
 			sub = o->resolve(o->ctx, m->type_id);
-		if (sub && sub != lt)
+		if (sub && !flat_inside(o, sub))
 			flatten(o, sub, path, base + m->offset,
 				(uint16_t)(m->name ? depth + 1 : depth));
 	}
+	o->nr_inside--;
 }
 
 static int member_cmp(const void *a, const void *b)
@@ -256,6 +272,7 @@ struct flat_layout *flat_layout__new(const struct layout_type *t, const char *na
 
 	o->resolve = resolve;
 	o->ctx = ctx;
+	o->budget = FLAT_MAX_MEMBERS;
 	flatten(o, t, "", 0, 0);
 	/* Union members share offsets: sort so lookups can stop at the first member past. */
 	if (o->nr)

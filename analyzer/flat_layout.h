@@ -67,6 +67,12 @@ struct flat_layout {
 
 /* Deepest nesting flat_layout__new descends to (members of members ...). */
 #define FLAT_MAX_DEPTH 8
+/*
+ * The most members flat_layout__new looks at (and so keeps) for one type: types found by name
+ * can nest each other (a hostile or broken object's struct A holds B's that hold A's), and
+ * anonymous members add no depth, so the depth alone does not bound the work.
+ */
+#define FLAT_MAX_MEMBERS (1u << 16)
 
 /*
  * The layout of a named struct member that @t does not hold (layout_member.type NULL, type_id
@@ -80,6 +86,7 @@ typedef const struct layout_type *(*flat_layout_resolver)(void *ctx, const char 
  * members declared `struct X`/`union X` (f_path.dentry, f_pos_lock.owner), through @resolve
  * when @t does not hold their layout (NULL: no lookups), but not into arrays nor typedef'd
  * wrappers: f_count and f_lock are what people call those fields, not f_count.counter.
+ * Never into a type it is already inside of, and no further than FLAT_MAX_MEMBERS members.
  * @name:	the flat layout's name ("struct file"); NULL: from @t's kind and name (or the
  *		typedef naming it)
  */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The layout model without files: holes, bit holes and padding on hand-made layouts, member
- * lookup by offset through anonymous unions and arrays, and the pahole-format printer.
+ * lookup by offset through anonymous unions and arrays, the pahole-format printer, and the
+ * flattening of types that name each other.
  */
 #include <config.h>
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/flat_layout.h"
 #include "analyzer/layout.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
@@ -449,6 +451,45 @@ static void test_typedef_built(void)
 	CHECK(!strncmp(sb.buf, "typedef struct {\n", 17) && strstr(sb.buf, "\n} pair_t;\n"));
 	strbuf__release(&sb);
 	arena__release(&a);
+
+/*
+ * Types found by name that hold each other (struct a { struct b b0, b1; }, struct b { struct a
+ * a0, a1; }), as a broken or hostile object's DWARF can say: tests/fuzz/seeds/
+ * debuginfo-name-cycle.bin had type_index__find flatten a, b, a, ... 8 levels deep, 8 members
+ * each, for ever.  Each is entered once on a path.
+ */
+static const struct layout_type *cycle[2];
+
+static const struct layout_type *resolve_cycle(void *ctx, const char *id)
+{
+	(void)ctx;
+	return !strcmp(id, "a") ? cycle[0] : !strcmp(id, "b") ? cycle[1] : NULL;
+}
+
+static void test_flat_name_cycle(void)
+{
+	struct layout_member a_m[2] = { member("b0", "struct b", 0, 16),
+					member("b1", "struct b", 16, 16) };
+	struct layout_member b_m[2] = { member("a0", "struct a", 0, 8),
+					member("a1", "struct a", 8, 8) };
+	struct layout_type a = { .kind = LAYOUT_STRUCT, .name = "a", .size = 32, .nr_members = 2,
+				 .members = a_m };
+	struct layout_type b = { .kind = LAYOUT_STRUCT, .name = "b", .size = 16, .nr_members = 2,
+				 .members = b_m };
+	struct flat_layout *fl;
+	char name[64];
+
+	for (int i = 0; i < 2; i++) {
+		a_m[i].type_id = "b";
+		b_m[i].type_id = "a";
+	}
+	cycle[0] = &a;
+	cycle[1] = &b;
+	fl = flat_layout__new(&a, NULL, resolve_cycle, NULL);
+	/* b0, b0.a0, b0.a1, b1, b1.a0, b1.a1: no a inside a b inside a */
+	CHECK(fl->nr_members == 6);
+	CHECK(flat_layout__name_at(fl, 24, name, sizeof(name)) >= 0 && !strcmp(name, "b1.a1"));
+	flat_layout__delete(fl);
 }
 
 int main(void)
@@ -461,6 +502,8 @@ int main(void)
 	test_annotate();
 	test_array_padding();
 	test_typedef_built();
+
+	test_flat_name_cycle();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	return failures ? 1 : 0;

@@ -678,10 +678,18 @@ static void operand_var(Dwarf_Die *die, void *arg)
 
 
 /*
+ * Members member_pointee and only_place look at for one answer: a hostile object can nest a
+ * struct in itself through hundreds of members, and the depth alone would leave members^depth.
+ */
+#define MEMBER_WALK_BUDGET (1u << 14)
+
+/*
  * The pointer type of the member at byte @off of struct @st (anonymous members searched):
  * its pointee struct in *out.  For a pointer loaded from a member (mov 0x30(%rdi),%rax).
+ * Gives up when *budget members have been looked at.
  */
-static bool member_pointee(Dwarf_Die *st, uint64_t off, Dwarf_Die *out, int depth)
+static bool member_pointee(Dwarf_Die *st, uint64_t off, Dwarf_Die *out, int depth,
+			   unsigned int *budget)
 {
 	Dwarf_Die child, t;
 
@@ -692,6 +700,9 @@ static bool member_pointee(Dwarf_Die *st, uint64_t off, Dwarf_Die *out, int dept
 		Dwarf_Word loc;
 		uint64_t sz;
 
+		if (!*budget)
+			return false;
+		--*budget;
 		if (dwarf_tag(&child) != DW_TAG_member ||
 		    !dwarf_attr_integrate(&child, DW_AT_data_member_location, &at) ||
 		    dwarf_formudata(&at, &loc) != 0 || loc > off)
@@ -702,7 +713,7 @@ static bool member_pointee(Dwarf_Die *st, uint64_t off, Dwarf_Die *out, int dept
 			return type_of(&t, out) && strip(out, out) && struct_name_ok(out);
 		sz = die_size(&t);
 		if ((dwarf_tag(&t) == DW_TAG_structure_type || dwarf_tag(&t) == DW_TAG_union_type) &&
-		    off - loc < sz && member_pointee(&t, off - loc, out, depth + 1))
+		    off - loc < sz && member_pointee(&t, off - loc, out, depth + 1, budget))
 			return true;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
@@ -988,9 +999,10 @@ static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct cand
 	if (in->id == X86_INS_MOV) {	/* up->member, a pointer: its pointee */
 		Dwarf_Die p;
 		int64_t at = up.offset + x->operands[1].mem.disp;
+		unsigned int budget = MEMBER_WALK_BUDGET;
 
 		free(up.type);
-		if (at < 0 || !member_pointee(&up.die, (uint64_t)at, &p, 0))
+		if (at < 0 || !member_pointee(&up.die, (uint64_t)at, &p, 0, &budget))
 			return false;
 		memset(out, 0, sizeof(*out));
 		out->type = struct_name(&p);
@@ -1213,9 +1225,10 @@ static bool inlined_this(Dwarf_Die *inl, Dwarf_Die *out)
 
 /*
  * Where struct @inner lies in struct @outer (a member or a base class, at any depth): its
- * offset, when exactly one place holds it; -1 otherwise.
+ * offset, when exactly one place holds it; -1 otherwise, and when *budget members have been
+ * looked at before the search could tell.
  */
-static int64_t only_place(Dwarf_Die *outer, Dwarf_Die *inner, int depth)
+static int64_t only_place(Dwarf_Die *outer, Dwarf_Die *inner, int depth, unsigned int *budget)
 {
 	Dwarf_Die child, t;
 	int64_t at = -1;
@@ -1229,6 +1242,9 @@ static int64_t only_place(Dwarf_Die *outer, Dwarf_Die *inner, int depth)
 		int64_t sub;
 		int tag = dwarf_tag(&child);
 
+		if (!*budget)
+			return -1;
+		--*budget;
 		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
 		    dwarf_attr_integrate(&child, DW_AT_external, &a) ||
 		    !type_of(&child, &t) || !strip(&t, &t))
@@ -1242,12 +1258,12 @@ static int64_t only_place(Dwarf_Die *outer, Dwarf_Die *inner, int depth)
 			found++;
 		} else if ((dwarf_tag(&t) == DW_TAG_structure_type ||
 			    dwarf_tag(&t) == DW_TAG_class_type || dwarf_tag(&t) == DW_TAG_union_type) &&
-			   (sub = only_place(&t, inner, depth + 1)) >= 0) {
+			   (sub = only_place(&t, inner, depth + 1, budget)) >= 0) {
 			at = (int64_t)loc + sub;
 			found++;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
-	return found == 1 ? at : -1;
+	return found == 1 && *budget ? at : -1;
 }
 
 /*
@@ -1305,7 +1321,10 @@ static bool inlined_type(Dwarf_Die *cu, Dwarf_Addr pc, int64_t disp, struct cand
 	    (uint64_t)disp >= die_size(&cur))
 		return false;
 	for (i = n - 1; i-- > 0;) {
-		if (!inlined_this(&chain[i], &outer) || (at = only_place(&outer, &cur, 0)) < 0)
+		unsigned int budget = MEMBER_WALK_BUDGET;
+
+		if (!inlined_this(&chain[i], &outer) ||
+		    (at = only_place(&outer, &cur, 0, &budget)) < 0)
 			break;
 		offset += at;
 		cur = outer;

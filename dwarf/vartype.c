@@ -613,12 +613,12 @@ static void consider(Dwarf_Die *die, Dwarf_Addr pc, int reg, int64_t disp, struc
 	if (!lives_in(die, pc, reg, &k))
 		return;
 	*any_in_reg = true;
+	/* the access is at reg + disp = (reg + k) + (disp - k); k is the file's, any 64 bits */
 	if (!type_of(die, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type ||
-	    !type_of(&t, &p) || !strip(&p, &p))
+	    !type_of(&t, &p) || !strip(&p, &p) || __builtin_sub_overflow(disp, k, &offset))
 		return;
 	name = struct_name(&p);
 	size = die_size(&p);
-	offset = disp - k;	/* the access is at reg + disp = (reg + k) + (disp - k) */
 	if (!name || offset < 0 || (uint64_t)offset >= size) {
 		free(name);
 		return;
@@ -859,9 +859,10 @@ static bool slot_type(struct trace *tr, size_t idx, const cs_x86_op *op, struct 
 	int reg;
 	int64_t k;
 
-	if (!frame_base(tr, pc, &reg, &k) || reg != dwarf_reg(op->mem.base))
+	/* the slot is reg + disp = (reg + k) + (disp - k) */
+	if (!frame_base(tr, pc, &reg, &k) || reg != dwarf_reg(op->mem.base) ||
+	    __builtin_sub_overflow(op->mem.disp, k, &ss.fbreg))
 		return false;
-	ss.fbreg = op->mem.disp - k;	/* the slot is reg + disp = (reg + k) + (disp - k) */
 	scan_pc(tr->cu, pc, 0, false, slot_var, &ss);
 	if (!best.type)
 		return false;
@@ -963,8 +964,8 @@ static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct cand
 
 		if (!reg_type(tr, j, reg, depth + 1, &up))
 			return false;
-		up.offset += d;
-		if (up.offset < 0 || (uint64_t)up.offset >= up.size) {
+		if (__builtin_add_overflow(up.offset, d, &up.offset) || up.offset < 0 ||
+		    (uint64_t)up.offset >= up.size) {
 			free(up.type);
 			return false;
 		}
@@ -988,8 +989,8 @@ static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct cand
 	if (src_reg < 0 || src_reg == 7 || !reg_type(tr, j, src_reg, depth + 1, &up))
 		return false;
 	if (in->id == X86_INS_LEA) {	/* &up->member: the same object, further in */
-		up.offset += x->operands[1].mem.disp;
-		if (up.offset < 0 || (uint64_t)up.offset >= up.size) {
+		if (__builtin_add_overflow(up.offset, x->operands[1].mem.disp, &up.offset) ||
+		    up.offset < 0 || (uint64_t)up.offset >= up.size) {
 			free(up.type);
 			return false;
 		}
@@ -998,11 +999,12 @@ static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct cand
 	}
 	if (in->id == X86_INS_MOV) {	/* up->member, a pointer: its pointee */
 		Dwarf_Die p;
-		int64_t at = up.offset + x->operands[1].mem.disp;
+		int64_t at;
 		unsigned int budget = MEMBER_WALK_BUDGET;
 
 		free(up.type);
-		if (at < 0 || !member_pointee(&up.die, (uint64_t)at, &p, 0, &budget))
+		if (__builtin_add_overflow(up.offset, x->operands[1].mem.disp, &at) || at < 0 ||
+		    !member_pointee(&up.die, (uint64_t)at, &p, 0, &budget))
 			return false;
 		memset(out, 0, sizeof(*out));
 		out->type = struct_name(&p);
@@ -1078,9 +1080,10 @@ static bool traced_type(struct vartype *vt, struct vt_file *f, const struct sym_
 	for (idx = 0; idx < n && tr.insn[idx].address != se->dwfl_addr + off; idx++)
 		;
 	if (idx < n && reg_type(&tr, idx, reg, 0, &c)) {
-		int64_t at = c.offset + disp;
+		int64_t at;
 
-		if (at >= 0 && (uint64_t)at < c.size) {
+		if (!__builtin_add_overflow(c.offset, disp, &at) && at >= 0 &&
+		    (uint64_t)at < c.size) {
 			*best = c;
 			best->offset = at;
 			ok = true;
@@ -1259,7 +1262,8 @@ static int64_t only_place(Dwarf_Die *outer, Dwarf_Die *inner, int depth, unsigne
 		} else if ((dwarf_tag(&t) == DW_TAG_structure_type ||
 			    dwarf_tag(&t) == DW_TAG_class_type || dwarf_tag(&t) == DW_TAG_union_type) &&
 			   (sub = only_place(&t, inner, depth + 1, budget)) >= 0) {
-			at = (int64_t)loc + sub;
+			if (loc > INT64_MAX || __builtin_add_overflow((int64_t)loc, sub, &at))
+				return -1;	/* no place an object can have */
 			found++;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -1324,9 +1328,10 @@ static bool inlined_type(Dwarf_Die *cu, Dwarf_Addr pc, int64_t disp, struct cand
 		unsigned int budget = MEMBER_WALK_BUDGET;
 
 		if (!inlined_this(&chain[i], &outer) ||
-		    (at = only_place(&outer, &cur, 0, &budget)) < 0)
+		    (at = only_place(&outer, &cur, 0, &budget)) < 0 ||
+		    __builtin_add_overflow(offset, at, &at))
 			break;
-		offset += at;
+		offset = at;
 		cur = outer;
 	}
 	memset(best, 0, sizeof(*best));

@@ -43,3 +43,16 @@ dist_check_SCRIPTS += tests/symbols/percpu.sh
 EXTRA_DIST += tests/symbols/lib-symbols.sh
 TESTS += tests/symbols/debuglink_fifo.sh
 dist_check_SCRIPTS += tests/symbols/debuglink_fifo.sh
+# The attribution side's libFuzzer harness, replayed without libFuzzer on its seeds and finds
+# (tests/fuzz/debuginfo_run.sh fuzzes with it; CI runs that).
+check_PROGRAMS += tests/fuzz/debuginfo_replay
+tests_fuzz_debuginfo_replay_SOURCES = tests/fuzz/debuginfo_fuzz.c tests/fuzz/fuzz_main.c
+tests_fuzz_debuginfo_replay_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(CAPSTONE_CFLAGS)
+tests_fuzz_debuginfo_replay_LDADD = dwarf/libdwarf.a analyzer/libanalyzer.a util/libutil.a \
+	$(LIBDW_LIBS) $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(LIBBPF_LIBS)
+TESTS += tests/symbols/fuzz_debuginfo.sh
+dist_check_SCRIPTS += tests/symbols/fuzz_debuginfo.sh
+EXTRA_DIST += tests/fuzz/debuginfo_run.sh tests/fuzz/debuginfo_seed.c \
+	tests/fuzz/debuginfo_seed.cc tests/fuzz/seeds/debuginfo-getscopes-leak.bin \
+	tests/fuzz/seeds/debuginfo-no-functions.bin tests/fuzz/seeds/debuginfo-trace-leak.bin \
+	tests/fuzz/seeds/debuginfo-name-cycle.bin tests/fuzz/seeds/debuginfo-member-fanout.bin

@@ -21,6 +21,7 @@ printf '#define _GNU_SOURCE 1\n' >"$work/config.h"
 	"$top/dwarf/layout.c" "$top/dwarf/dwarf_types.c" "$top/dwarf/btf.c" \
 	"$top/analyzer/flat_layout.c" "$top/analyzer/layout.c" "$top/util/xalloc.c" \
 	"$top/util/strbuf.c" "$top/util/arena.c" "$top/util/hmap.c" "$top/util/file.c" \
+	"$top/util/ksym.c" "$top/dwarf/srcfile.c" \
 	-ldw -lelf -lcapstone -lbpf -o "$work/debuginfo_fuzz"
 
 # Seeds: the seed program as gcc and clang build it, -O0 and -O2, DWARF 4 and 5, relocatable

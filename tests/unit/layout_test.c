@@ -451,6 +451,7 @@ static void test_typedef_built(void)
 	CHECK(!strncmp(sb.buf, "typedef struct {\n", 17) && strstr(sb.buf, "\n} pair_t;\n"));
 	strbuf__release(&sb);
 	arena__release(&a);
+}
 
 /*
  * Types found by name that hold each other (struct a { struct b b0, b1; }, struct b { struct a
@@ -502,7 +503,6 @@ int main(void)
 	test_annotate();
 	test_array_padding();
 	test_typedef_built();
-
 	test_flat_name_cycle();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

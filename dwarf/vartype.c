@@ -567,6 +567,7 @@ struct candidate {
 	Dwarf_Die die;		/* the pointee struct */
 	bool wrapper;		/* an anonymous struct named by its typedef (atomic_t): the
 				 * member of a container more likely than the object itself */
+	uint32_t spread;	/* paths that differ: @offset + a multiple of this (0: exact) */
 };
 
 /*
@@ -726,6 +727,10 @@ static bool stack_slot(const cs_x86_op *op)
 	       (op->mem.base == X86_REG_RBP || op->mem.base == X86_REG_RSP);
 }
 
+/*
+ * One function decoded.  @pred, @first_pred: the instructions control can come to each one
+ * from (made on first use by flow_make); @flow: 1 made, -1 unknown (an indirect jump).
+ */
 struct trace {
 	struct vartype *vt;
 	struct vt_file *f;
@@ -733,6 +738,8 @@ struct trace {
 	Dwarf_Addr bias;
 	cs_insn *insn;
 	size_t n;
+	int flow;
+	size_t *pred, *first_pred;
 };
 
 /* A pointer loaded from a global (mov file(%rip),%r12): what the global points to. */
@@ -909,7 +916,158 @@ static size_t unique_def(struct trace *tr, size_t idx, int reg)
 	return def < idx ? def : SIZE_MAX;
 }
 
+/* The index of the instruction at @addr, or SIZE_MAX (the decoded code is in address order). */
+static size_t insn_index(const struct trace *tr, uint64_t addr)
+{
+	size_t lo = 0, hi = tr->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tr->insn[mid].address < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < tr->n && tr->insn[lo].address == addr ? lo : SIZE_MAX;
+}
+
+/*
+ * Where control may go after instruction @j: *next (SIZE_MAX: nowhere, or out of the
+ * function) and *target (a direct jump's, SIZE_MAX: none, or a tail call).  False where that is
+ * unknown: an indirect jump, a jump into the middle of an instruction.
+ */
+static bool insn_successors(const struct trace *tr, size_t j, size_t *next, size_t *target)
+{
+	const cs_insn *in = &tr->insn[j];
+	const cs_x86 *x = &in->detail->x86;
+	const cs_insn *end = &tr->insn[tr->n - 1];
+	bool jump = cs_insn_group(tr->vt->cs, in, CS_GRP_JUMP);
+	uint64_t to;
+
+	*next = j + 1 < tr->n ? j + 1 : SIZE_MAX;
+	*target = SIZE_MAX;
+	if (cs_insn_group(tr->vt->cs, in, CS_GRP_RET) || (jump && in->id == X86_INS_JMP))
+		*next = SIZE_MAX;
+	if (!jump)
+		return true;
+	if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+		return false;
+	to = (uint64_t)x->operands[0].imm;
+	if (to < tr->insn[0].address || to >= end->address + end->size)
+		return true;	/* a tail call */
+	*target = insn_index(tr, to);
+	return *target != SIZE_MAX;
+}
+
+/* The predecessors of every instruction, once: false when the control flow is unknown. */
+static bool flow_make(struct trace *tr)
+{
+	size_t *count, succ[2];
+
+	if (tr->flow)
+		return tr->flow > 0;
+	tr->flow = -1;
+	if (!tr->n)
+		return false;
+	count = xcalloc(tr->n + 1, sizeof(*count));
+	for (size_t j = 0; j < tr->n; j++) {
+		if (!insn_successors(tr, j, &succ[0], &succ[1])) {
+			free(count);
+			return false;
+		}
+		for (int k = 0; k < 2; k++)
+			if (succ[k] != SIZE_MAX)
+				count[succ[k] + 1]++;
+	}
+	for (size_t j = 0; j < tr->n; j++)
+		count[j + 1] += count[j];
+	/* j's predecessors: pred[first_pred[j] .. first_pred[j + 1]) */
+	tr->first_pred = count;
+	tr->pred = xmalloc((count[tr->n] ? count[tr->n] : 1) * sizeof(*tr->pred));
+	{
+		size_t *fill = xmalloc(tr->n * sizeof(*fill));
+
+		memcpy(fill, count, tr->n * sizeof(*fill));
+		for (size_t j = 0; j < tr->n; j++) {
+			insn_successors(tr, j, &succ[0], &succ[1]);
+			for (int k = 0; k < 2; k++)
+				if (succ[k] != SIZE_MAX)
+					tr->pred[fill[succ[k]]++] = j;
+		}
+		free(fill);
+	}
+	tr->flow = 1;
+	return true;
+}
+
+/*
+ * Whether control can come to instruction @j other than from the one before it (an indirect
+ * jump's targets are unknown: not as far as this says).
+ */
+static bool jump_target(struct trace *tr, size_t j)
+{
+	if (!flow_make(tr))
+		return false;
+	for (size_t k = tr->first_pred[j]; k < tr->first_pred[j + 1]; k++)
+		if (tr->pred[k] + 1 != j)
+			return true;
+	return false;
+}
+
+
+/*
+ * The writes to @reg whose value can be the one it holds at instruction @idx (reaching
+ * definitions, walking the control flow back from @idx): their number, up to @max of them in
+ * @defs; -1 when the value may also be another: the caller's (a path from the entry writes
+ * nothing), a call's (@reg is one calls may clobber), or when the control flow is unknown.
+ * The code before a loop's access ends in a jump, and a loop head is reached from two places:
+ * what they agree on is known there all the same.
+ */
+static int reaching_defs(struct trace *tr, size_t idx, int reg, size_t *defs, int max)
+{
+	uint8_t *seen;
+	size_t *stack, sp = 0;
+	int n = 0;
+
+	if (!flow_make(tr))
+		return -1;
+	seen = xcalloc(tr->n, 1);
+	stack = xmalloc(tr->n * sizeof(*stack));
+	if (idx == 0)
+		n = -1;		/* the function's first instruction: the caller's value */
+	for (size_t k = tr->first_pred[idx]; k < tr->first_pred[idx + 1]; k++)
+		if (!seen[tr->pred[k]]) {
+			seen[tr->pred[k]] = 1;
+			stack[sp++] = tr->pred[k];
+		}
+	while (sp && n >= 0) {
+		size_t j = stack[--sp];
+		const cs_insn *in = &tr->insn[j];
+
+		if (writes_reg(tr, in, reg)) {
+			if (n < max)
+				defs[n] = j;
+			n++;
+			continue;
+		}
+		if ((cs_insn_group(tr->vt->cs, in, CS_GRP_CALL) && !callee_saved(reg)) || j == 0) {
+			n = -1;
+			break;
+		}
+		for (size_t k = tr->first_pred[j]; k < tr->first_pred[j + 1]; k++)
+			if (!seen[tr->pred[k]]) {
+				seen[tr->pred[k]] = 1;
+				stack[sp++] = tr->pred[k];
+			}
+	}
+	free(stack);
+	free(seen);
+	return n > max ? -1 : n;
+}
+
 static bool reg_type(struct trace *tr, size_t idx, int reg, int depth, struct candidate *out);
+static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct candidate *out);
 
 /*
  * A pointer reloaded from a frame slot no variable lives in (gcc -O2 spills &h->nr, computed
@@ -1004,8 +1162,8 @@ static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct cand
 
 		free(up.type);
 		if (__builtin_add_overflow(up.offset, x->operands[1].mem.disp, &at) || at < 0 ||
-		    !member_pointee(&up.die, (uint64_t)at, &p, 0, &budget))
-			return false;
+		    up.spread || !member_pointee(&up.die, (uint64_t)at, &p, 0, &budget))
+			return false;	/* (which member, when paths differ, is unknown) */
 		memset(out, 0, sizeof(*out));
 		out->type = struct_name(&p);
 		out->size = die_size(&p);
@@ -1014,6 +1172,56 @@ static bool def_type(struct trace *tr, size_t j, int reg, int depth, struct cand
 		return out->type != NULL;
 	}
 	return false;
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * The type @reg holds at instruction @idx, by the writes whose value can reach it: one, or
+ * several that agree on the struct (clang -O1's `p = which ? &w->p->b : &w->p->a` before one
+ * shared addq $1,(%rdx)), the offset then one of theirs: the least, and @out->spread.  Where
+ * no write says (the caller's value may reach it), a callee-saved register set once in the
+ * whole function has that value: a loop keeps a pointer computed before it across the hooks'
+ * calls.
+ */
+static bool flow_type(struct trace *tr, size_t idx, int reg, int depth, struct candidate *out)
+{
+	size_t defs[8], def;
+	int n = reaching_defs(tr, idx, reg, defs, 8);
+	struct candidate c;
+
+	if (n < 0 && callee_saved(reg)) {
+		def = unique_def(tr, idx, reg);
+		return def != SIZE_MAX && def_type(tr, def, reg, depth, out);
+	}
+	if (n <= 0 || !def_type(tr, defs[0], reg, depth, out))
+		return false;
+	for (int i = 1; i < n; i++) {
+		uint64_t d;
+
+		memset(&c, 0, sizeof(c));
+		if (!def_type(tr, defs[i], reg, depth, &c) || strcmp(c.type, out->type)) {
+			free(c.type);
+			zfree(&out->type);
+			return false;
+		}
+		d = c.offset > out->offset ? (uint64_t)(c.offset - out->offset) :
+					     (uint64_t)(out->offset - c.offset);
+		if (c.offset < out->offset)
+			out->offset = c.offset;
+		out->spread = (uint32_t)gcd(gcd(out->spread, c.spread), d);
+		free(c.type);
+	}
+	return true;
 }
 
 /*
@@ -1039,21 +1247,21 @@ static bool reg_type(struct trace *tr, size_t idx, int reg, int depth, struct ca
 	for (size_t j = idx; j-- > 0 && idx - j <= 12;) {
 		const cs_insn *in = &tr->insn[j];
 
+		if (jump_target(tr, j + 1))
+			break;	/* control comes here from elsewhere too */
 		if (cs_insn_group(tr->vt->cs, in, CS_GRP_CALL) && callee_saved(reg))
 			continue;
 		if (cs_insn_group(tr->vt->cs, in, CS_GRP_JUMP) ||
 		    cs_insn_group(tr->vt->cs, in, CS_GRP_CALL) ||
-		    cs_insn_group(tr->vt->cs, in, CS_GRP_RET)) {
-			size_t def = callee_saved(reg) ? unique_def(tr, idx, reg) : SIZE_MAX;
-
-			/* the block ends: give up rather than guess, unless one value is possible */
-			return def != SIZE_MAX && def_type(tr, def, reg, depth, out);
-		}
+		    cs_insn_group(tr->vt->cs, in, CS_GRP_RET))
+			break;
 		if (!writes_reg(tr, in, reg))
 			continue;
 		return def_type(tr, j, reg, depth, out);
 	}
-	return false;
+	/* no straight line leads to the write: give up rather than guess, unless the control
+	 * flow says what the register can hold */
+	return flow_type(tr, idx, reg, depth, out);
 }
 
 /*
@@ -1066,7 +1274,7 @@ static bool traced_type(struct vartype *vt, struct vt_file *f, const struct sym_
 {
 	size_t len = 0, n, idx;
 	const uint8_t *code = code_at(f, se, 0, &len);
-	struct trace tr = { vt, f, cu, bias, NULL, 0 };
+	struct trace tr = { .vt = vt, .f = f, .cu = cu, .bias = bias };
 	struct candidate c = { 0 };
 	bool ok = false;
 
@@ -1093,6 +1301,8 @@ static bool traced_type(struct vartype *vt, struct vt_file *f, const struct sym_
 	}
 	if (n)
 		cs_free(tr.insn, n);
+	free(tr.pred);
+	free(tr.first_pred);
 	return ok;
 }
 
@@ -1288,7 +1498,7 @@ static bool loaded_pointer(struct vartype *vt, struct vt_file *f, const struct s
 {
 	size_t len = 0, n, idx;
 	const uint8_t *code = code_at(f, se, 0, &len);
-	struct trace tr = { vt, f, NULL, 0, NULL, 0 };
+	struct trace tr = { .vt = vt, .f = f };
 	bool loaded = false;
 
 	if (!code || off >= len || off > 16384)
@@ -1433,6 +1643,8 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 	a.size = best.size;
 	if (mem->mem.index != X86_REG_INVALID)
 		a.index_scale = (uint32_t)(mem->mem.scale > 0 ? mem->mem.scale : 1);
+	if (best.spread)	/* the base register's value differs by path: as an index would */
+		a.index_scale = (uint32_t)gcd(a.index_scale, best.spread);
 	a.origin = keep(vt, xasprintf("%s (%s) in %s: %s %s", reg_names[reg], a.var, sym,
 				      insn->mnemonic, insn->op_str));
 	cs_free(insn, n);

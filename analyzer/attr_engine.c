@@ -62,6 +62,13 @@ struct alloc_view {
 	uint64_t end;			/* the block's end */
 };
 
+/* An object of @type at @base, as an unindexed operand placed it; @next: 1 + the next one. */
+struct attr_start {
+	uint64_t base;
+	const char *type;
+	size_t next;
+};
+
 /* A one-member layout for a scalar variable or heap array. */
 struct attr_scalar {
 	char *name;
@@ -95,6 +102,7 @@ void attr_engine__init(struct attr_engine *e)
 	u64map__init(&e->warned);
 	u64map__init(&e->block_of);
 	u64map__init(&e->var_block);
+	u64map__init(&e->start_of);
 }
 
 void attr_engine__exit(struct attr_engine *e)
@@ -120,6 +128,8 @@ void attr_engine__exit(struct attr_engine *e)
 	free(e->flex);
 	u64map__exit(&e->block_of);
 	u64map__exit(&e->var_block);
+	u64map__exit(&e->start_of);
+	free(e->starts);
 	free(e->hints);
 	free(e->rmw);
 	u64map__exit(&e->warned);
@@ -264,43 +274,166 @@ static const struct flat_layout *find_type(void *ctx, const char *type)
 	return attr_engine__find_type(ctx, type);
 }
 
+/* --- indexed operands --- */
+
+/* Bytes of address space per bucket of known starts. */
+#define START_GRAIN 64
+
+/* Remember that an object of @type starts at @base (once). */
+static void start_add(struct attr_engine *e, const char *type, uint64_t base)
+{
+	uint64_t head = 0;
+	struct attr_start *st;
+
+	u64map__get(&e->start_of, base / START_GRAIN, &head);
+	for (uint64_t i = head; i; i = e->starts[i - 1].next)
+		if (e->starts[i - 1].base == base &&
+		    (e->starts[i - 1].type == type ||
+		     flat_layout__same_type(e->starts[i - 1].type, type)))
+			return;
+	e->starts = xgrow(e->starts, &e->cap_starts, e->nr_starts + 1, sizeof(*e->starts));
+	st = &e->starts[e->nr_starts++];
+	*st = (struct attr_start){ base, type, (size_t)head };
+	u64map__set(&e->start_of, base / START_GRAIN, e->nr_starts);
+}
+
 /*
- * An indexed operand (lock incl 0x18(%rdi,%rsi,4)) reaches disp + index * scale into the
- * object, the index unknown: of the array elements that could hold the address, take the
- * first that puts the object's start on an aligned address (8, or 4 for a size that is no
- * multiple of 8), so every sample of one object agrees on its instance.
+ * Whether @start can be where the object of indexed operand @ix starts, for an access at
+ * @addr: the object holds @addr, and @addr lies disp + a multiple of the scale from it.
  */
-static uint64_t indexed_part(struct attr_engine *e, const struct attr_answer *a, uint64_t addr)
+static bool start_fits(const struct attr_indexed *ix, uint64_t size, uint64_t start,
+		       uint64_t addr)
+{
+	int64_t rest;
+
+	if (addr < start || addr - start >= size)
+		return false;
+	rest = (int64_t)(addr - start) - ix->disp;
+	return rest % (int64_t)ix->scale == 0;
+}
+
+/*
+ * Where an object of @ix's type (@size bytes) holding @addr starts, from a fact that covers
+ * @addr: a member (or an element of an array member) of that type in a typed fact, the fact
+ * itself, or for an untyped block a whole number of them, one after the other.  1 with
+ * *start, 0 when @f says nothing, -1 when what it says does not fit the operand.
+ */
+static int start_in_fact(struct attr_engine *e, const struct attr_indexed *ix, uint64_t size,
+			 const struct attr_fact *f, uint64_t addr, uint64_t *start)
 {
 	const struct flat_layout *l;
-	uint64_t align, count, base0;
-	int m;
+	char elem[128];
 
-	if (!a->index_scale || !(l = attr_engine__find_type(e, a->type)))
+	if (!f->type) {
+		if (!f->size || addr < f->base || addr - f->base >= f->size || f->size % size)
+			return 0;
+		*start = f->base + (addr - f->base) / size * size;
+		return start_fits(ix, size, *start, addr) ? 1 : -1;
+	}
+	l = attr_engine__find_type(e, f->type);
+	if (!l || addr < f->base || addr - f->base >= l->size)
 		return 0;
-	m = flat_layout__member_at(l, (uint64_t)a->offset);
-	count = m >= 0 && l->members[m].elem_size ? l->members[m].size / l->members[m].elem_size :
-						    1;
-	align = l->size % 8 ? 4 : 8;
-	base0 = addr - (uint64_t)a->offset;
-	for (uint64_t j = 0; j < count && j * a->index_scale <= base0; j++)
-		if ((base0 - j * a->index_scale) % align == 0)
-			return j * a->index_scale;
+	if (flat_layout__same_type(l->name, ix->type)) {
+		*start = f->base;
+		return start_fits(ix, size, *start, addr) ? 1 : -1;
+	}
+	for (unsigned int i = 0; i < l->nr_members; i++) {
+		const struct flat_member *m = &l->members[i];
+		const char *br = strchr(m->type, '[');
+		uint64_t at = addr - f->base;
+
+		if (at < m->offset || at - m->offset >= m->size)
+			continue;
+		if (flat_layout__same_type(m->type, ix->type)) {
+			*start = f->base + m->offset;
+		} else if (br && m->elem_size == size && (size_t)(br - m->type) < sizeof(elem)) {
+			/* struct pair pairs[4]: the element holding the address */
+			snprintf(elem, sizeof(elem), "%.*s", (int)(br - m->type), m->type);
+			if (!flat_layout__same_type(elem, ix->type))
+				continue;
+			*start = f->base + m->offset + (at - m->offset) / size * size;
+		} else {
+			continue;
+		}
+		return start_fits(ix, size, *start, addr) ? 1 : -1;
+	}
 	return 0;
 }
 
+/*
+ * Where the object of an indexed operand (addq $1,(%rcx,%rax,1): a.b or a.a, by the index)
+ * starts.  The operand names its type, but without the index's value the data address tells
+ * the member only against the object's start: a variable or allocation that holds the address
+ * gives it, or else another access, whose operand had no index, to an object of that type.
+ * Adds the operand's fact and returns true; false when nothing places the object, or two
+ * places are possible: the answer is then ambiguous, never guessed.
+ */
+static bool indexed_fact(struct attr_engine *e, const struct attr_indexed *ix, uint64_t addr,
+			 struct attr_query *q, struct attr_fact *facts)
+{
+	const struct flat_layout *l = attr_engine__find_type(e, ix->type);
+	uint64_t start = 0, first, last, found = 0;
+	int rc = 0;
+
+	if (!l || !l->size) {
+		/* no layout to place it in: say so as an unindexed operand would */
+		facts[q->nr_facts++] = (struct attr_fact){
+			ATTR_OPERAND, ix->type, addr - (uint64_t)ix->disp, 0, ix->origin
+		};
+		return true;
+	}
+	for (int k = ATTR_VARIABLE; k > ATTR_NONE && !rc; k--)
+		for (unsigned int i = 0; i < q->nr_facts && !rc; i++)
+			if ((int)facts[i].kind == k)
+				rc = start_in_fact(e, ix, l->size, &facts[i], addr, &start);
+	if (rc < 0)
+		return false;
+	if (!rc) {
+		/* objects of that type that unindexed operands placed, one holding the address */
+		first = addr >= l->size ? (addr - l->size + 1) / START_GRAIN : 0;
+		last = addr / START_GRAIN;
+		if (last - first > 1024)
+			return false;	/* too large to search: say so rather than guess */
+		for (uint64_t b = first; b <= last; b++) {
+			uint64_t i = 0;
+
+			u64map__get(&e->start_of, b, &i);
+			for (; i; i = e->starts[i - 1].next) {
+				const struct attr_start *st = &e->starts[i - 1];
+
+				if (!start_fits(ix, l->size, st->base, addr) ||
+				    !flat_layout__same_type(st->type, ix->type) ||
+				    (found && start == st->base))
+					continue;
+				start = st->base;
+				found++;
+			}
+		}
+		if (found != 1)
+			return false;
+	}
+	facts[q->nr_facts++] = (struct attr_fact){ ATTR_OPERAND, ix->type, start, 0, ix->origin };
+	return true;
+}
+
 static void evidence_operand(struct attr_engine *e, const struct fields_sample *s,
-			     struct attr_query *q, struct attr_fact *facts)
+			     struct attr_query *q, struct attr_fact *facts,
+			     struct attr_indexed *ix)
 {
 	struct attr_answer a = { 0 };
 
 	q->why_not[ATTR_OPERAND] = e->src->operand(e->src->ctx, s, &a);
 	if (q->why_not[ATTR_OPERAND] != ATTR_OK)
 		return;
+	if (a.index_scale) {
+		/* placed once the other sources have spoken (indexed_fact) */
+		*ix = (struct attr_indexed){ a.type, a.origin, a.offset, a.index_scale };
+		return;
+	}
 	facts[q->nr_facts++] = (struct attr_fact){
-		ATTR_OPERAND, a.type, s->addr - (uint64_t)a.offset - indexed_part(e, &a, s->addr),
-		0, a.origin
+		ATTR_OPERAND, a.type, s->addr - (uint64_t)a.offset, 0, a.origin
 	};
+	start_add(e, a.type, s->addr - (uint64_t)a.offset);
 }
 
 static void raw_variable(struct attr_engine *e, const struct fields_sample *s,
@@ -715,7 +848,9 @@ int attr_engine__resolve_later(struct attr_engine *e, const struct attr_sources 
 	if (!s->addr) {
 		q.why_not[ATTR_OPERAND] = ATTR_NO_ADDR;
 	} else {
-		evidence_operand(e, s, &q, facts);
+		struct attr_indexed ix = { 0 };
+
+		evidence_operand(e, s, &q, facts, &ix);
 		if (q.nr_facts)
 			p->operand = facts[0];
 		const struct attr_fact *op = q.nr_facts && facts[0].kind == ATTR_OPERAND ?
@@ -723,6 +858,11 @@ int attr_engine__resolve_later(struct attr_engine *e, const struct attr_sources 
 
 		evidence_variable(e, s, &q, facts, op, &av);
 		evidence_alloc(e, s, &q, facts, op, &av);
+		if (ix.type && !indexed_fact(e, &ix, s->addr, &q, facts))
+			q.why_not[ATTR_OPERAND] = ATTR_AMBIGUOUS;
+		else if (!av.block_id)
+			ix.type = NULL;	/* placed for good; in a block, again once it is typed */
+		p->indexed = ix;
 		for (size_t k = 0; k < e->nr_hints && q.nr_facts < 8; k++)
 			facts[q.nr_facts++] = e->hints[k];
 	}
@@ -792,9 +932,11 @@ int attr_engine__settle(struct attr_engine *e, const struct attr_pending *p,
 		facts[q.nr_facts++] = p->operand;
 	if (p->block && p->block <= e->nr_blocks)
 		block_fact(e, e->blocks[p->block - 1], p->addr, &facts[q.nr_facts++], &av);
+	if (p->indexed.type && !indexed_fact(e, &p->indexed, p->addr, &q, facts))
+		q.why_not[ATTR_OPERAND] = ATTR_AMBIGUOUS;
 	for (size_t k = 0; k < e->nr_hints && q.nr_facts < 8; k++)
 		facts[q.nr_facts++] = e->hints[k];
-	if (!q.nr_facts)
+	if (!q.nr_facts && q.why_not[ATTR_OPERAND] == ATTR_OK)
 		q.why_not[ATTR_OPERAND] = ATTR_NO_OBJECT;
 	rc = attribution__resolve(&types, &q, res);
 	name_element(&av, res);

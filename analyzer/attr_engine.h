@@ -45,8 +45,9 @@ struct fields_rmw {
  * struct attr_answer - what a debug-info source says about an address.
  * @type:	the type of the object, as C spells it
  * @offset:	how far into that object the address lies (negative: before it)
- * @index_scale: for an indexed operand (disp(base,index,scale)), the scale: the element the
- *		index picks is unknown
+ * @index_scale: for an indexed operand (disp(base,index,scale)), the scale: the index's value
+ *		is unknown, so @offset is only disp, and where in the object the access lies
+ *		waits for a fact that places the object
  * @scalar:	the variable is no struct (an int, an array of them): @var names it, @size and
  *		@elem_size give its extent
  * @origin:	what said so ("rdi (f) in lineup_file_get", "var jiffies")
@@ -116,17 +117,39 @@ int attr_votes__choose(const struct attr_vote *v, size_t nr, uint64_t block_size
 		       const struct attr_types *types);
 
 /**
- * struct attr_pending - a sample in a heap block whose type its accesses tell, waiting for
- * all of them (attr_engine__resolve_later, attr_engine__settle).
- * @block:	1 + the block's index; 0 when the answer given is final
+ * struct attr_indexed - an indexed operand's answer: the object's type, but not its start.
+ * @type:	the type the base register points to (NULL: no indexed operand)
+ * @disp:	the displacement into it, before index * @scale is added
+ */
+struct attr_indexed {
+	const char *type, *origin;
+	int64_t disp;
+	uint32_t scale;
+};
+
+/**
+ * struct attr_pending - a sample whose answer waits for all of them (attr_engine__resolve_later,
+ * attr_engine__settle): in a heap block whose type its accesses tell, or at an indexed
+ * operand whose object's start another access may tell.
+ * @block:	1 + the block's index; 0 when no block waits
  * @addr:	the sample's data address
  * @operand:	the fact the access's own operand gave (kind ATTR_NONE: none)
+ * @indexed:	an indexed operand not yet placed (@indexed.type NULL: none)
  */
 struct attr_pending {
 	uint32_t block;
 	uint64_t addr;
 	struct attr_fact operand;
+	struct attr_indexed indexed;
 };
+
+/* Whether @p's answer waits for attr_engine__settle(). */
+static inline bool attr_pending__waits(const struct attr_pending *p)
+{
+	return p->block || p->indexed.type;
+}
+
+struct attr_start;
 
 struct attr_engine {
 	struct alloc_index allocs;
@@ -150,6 +173,9 @@ struct attr_engine {
 	size_t nr_blocks, cap_blocks;
 	struct u64map block_of;		/* allocation entry index -> index into blocks */
 	struct u64map var_block;	/* a byte array variable's address -> index into blocks */
+	struct attr_start *starts;	/* objects an unindexed operand placed */
+	size_t nr_starts, cap_starts;
+	struct u64map start_of;		/* start / 64 -> 1 + the newest start there */
 	const struct attr_sources *src;	/* of the sample being resolved */
 };
 
@@ -196,8 +222,9 @@ int attr_engine__resolve(struct attr_engine *e, const struct attr_sources *src,
 
 /*
  * The same, for a caller that can wait for the last sample: where the answer depends on a
- * heap block's type, @p->block is set; after attr_engine__finish(), attr_engine__settle()
- * gives the answer all the block's accesses support.
+ * heap block's type, or on where an indexed operand's object starts, attr_pending__waits(@p);
+ * after attr_engine__finish(), attr_engine__settle() gives the answer all the accesses
+ * support.
  */
 int attr_engine__resolve_later(struct attr_engine *e, const struct attr_sources *src,
 			       const struct fields_sample *s, struct attr_result *res,

@@ -32,6 +32,7 @@ static const struct {
 	[ATTR_NO_LAYOUT] = { "no_layout", "type has no layout in the debug info" },
 	[ATTR_OUTSIDE] = { "outside", "address outside the object the evidence names" },
 	[ATTR_UNTYPED_ALLOC] = { "untyped_alloc", "allocation of unknown type" },
+	[ATTR_AMBIGUOUS] = { "ambiguous_index", "indexed operand, object's start unknown" },
 	[ATTR_NO_OBJECT] = { "no_object", "no variable, allocation or hint covers it" },
 };
 

@@ -50,6 +50,7 @@ enum attr_reason {
 	ATTR_NO_LAYOUT,		/* a type was named but its layout is not in the debug info */
 	ATTR_OUTSIDE,		/* the address lies outside the instance the evidence names */
 	ATTR_UNTYPED_ALLOC,	/* inside an allocation whose type nothing tells */
+	ATTR_AMBIGUOUS,		/* an indexed operand, its object's start unknown */
 	ATTR_NO_OBJECT,		/* no variable, allocation or hint covers the address */
 	ATTR__REASONS
 };

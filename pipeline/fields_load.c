@@ -26,7 +26,7 @@ static unsigned int fields_line_size(const struct fields_load *c)
 	       << (c->double_cl ? 1 : 0);
 }
 
-/* A sample kept until its heap block's type is known. */
+/* A sample kept until its heap block's type, or its indexed object's start, is known. */
 struct fields_load_pending {
 	struct attr_pending p;
 	struct fields_access a;
@@ -49,7 +49,7 @@ static void attribute_one(struct fields_load *c, const struct fields_sample *ms,
 	if (fields_access__classify(&a, ms->data_src, ms->addr))
 		c->nr_peer++;	/* said in the header */
 	/* a tool that sees the accesses in time order gets the block's type as known so far */
-	if (p.block && !c->access) {
+	if (attr_pending__waits(&p) && !c->access) {
 		c->pending = xgrow(c->pending, &c->cap_pending, c->nr_pending + 1,
 				   sizeof(*c->pending));
 		c->pending[c->nr_pending++] = (struct fields_load_pending){ p, a };

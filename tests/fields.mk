@@ -52,3 +52,6 @@ dist_check_SCRIPTS += tests/fields/bss.sh
 TESTS += tests/fields/heap_typed.sh
 dist_check_SCRIPTS += tests/fields/heap_typed.sh
 # (its programs are the corpus's: tests/realprog.mk distributes them)
+TESTS += tests/fields/indexed.sh
+dist_check_SCRIPTS += tests/fields/indexed.sh
+EXTRA_DIST += tests/fields/indexed_pair.c

@@ -2,16 +2,15 @@
 /*
  * analyzer/attr_engine: the deciding part of field attribution on made-up evidence sources
  * (no recording, no debug info): an operand typed `struct path` inside a filp allocation
- * becomes struct file's f_path; an indexed operand lands on an aligned array element; a
- * scalar global gets a one-member layout whose elements are told apart; an untyped heap block
- * is typed by its allocating call (an array of structs: one instance per element, after the
- * count new T[n] stores first), or by the
- * operands of its accesses (a void * block: elements named pool[N], the evidence deciding
- * between types); a struct with a flexible array member allocated with room for its elements
- * (its tail named h->tail[N], whether the allocating call or the accesses type the block); a
- * global byte array typed by its accesses as a void * block is (placement new into a static
- * buffer: pool[N]);
- * hints, the kmem cache table, and warnings returned once as data.
+ * becomes struct file's f_path; an indexed operand is placed by what places its object (an
+ * allocation, an unindexed access), else left ambiguous; a scalar global gets a one-member
+ * layout whose elements are told apart; an untyped heap block is typed by its allocating call
+ * (an array of structs: one instance per element, after the count new T[n] stores first), or by the operands of its accesses (a
+ * void * block: elements named pool[N], the evidence deciding between types); a struct with a
+ * flexible array member allocated with room for its elements (its tail named h->tail[N],
+ * whether the allocating call or the accesses type the block); a global byte array typed by
+ * its accesses as a void * block is (placement new into a static buffer: pool[N]); hints, the
+ * kmem cache table, and warnings returned once as data.
  */
 #include <config.h>
 
@@ -74,6 +73,9 @@ static enum attr_reason operand(void *ctx, const struct fields_sample *s, struct
 	case 0x20:	/* lock incl 0x0(%rdi,%rsi,4): in_flight[rsi] of a struct hd */
 		*a = (struct attr_answer){ .type = "struct hd", .offset = 0, .index_scale = 4,
 					   .origin = "rdi" };
+		return ATTR_OK;
+	case 0x21:	/* mov 0x8(%rdi) with rdi a struct hd *: its stamp */
+		*a = (struct attr_answer){ .type = "struct hd", .offset = 8, .origin = "rdi" };
 		return ATTR_OK;
 	case 0x30:	/* incl 0x4(%rdi) with rdi a struct lock8 *: its count */
 		*a = (struct attr_answer){ .type = "struct lock8", .offset = 4, .origin = "this" };
@@ -166,14 +168,28 @@ static void test_resolve(void)
 		attr_engine__cache_type(&e, "filp", 4), "kmem_cache filp", 0, 0 });
 	alloc_index__add(&e.allocs, &(struct alloc_entry){ 0x3000, 64, 10, 0, NULL, "malloc",
 							   0x400, 7 });
+	alloc_index__add(&e.allocs, &(struct alloc_entry){ 0x2100, 32, 10, 0, NULL, "malloc",
+							   0, 7 });
 
 	CHECK(resolve(&e, 0x10, 0x1018, &res) == 0);
 	CHECK(res.layout == &file_layout && res.base == 0x1000 && !strcmp(res.path, "f_path.dentry"));
 	CHECK(res.kind == ATTR_OPERAND && res.instance_kind == ATTR_ALLOC);
 
-	/* in_flight[1] of a struct hd at 0x2008: the element that puts the hd on 8 bytes */
+	/*
+	 * in_flight[rsi] at 0x200c: in_flight[1] of a hd at 0x2008 or in_flight[0] of one at
+	 * 0x200c; nothing says which until an unindexed access (its stamp) places the hd.
+	 */
+	CHECK(resolve(&e, 0x20, 0x200c, &res) == 1 && res.reason == ATTR_AMBIGUOUS);
+	CHECK(resolve(&e, 0x21, 0x2010, &res) == 0 && res.base == 0x2008);
 	CHECK(resolve(&e, 0x20, 0x200c, &res) == 0);
-	CHECK(res.base == 0x2008 && !strcmp(res.path, "in_flight[1]"));
+	CHECK(res.kind == ATTR_OPERAND && res.base == 0x2008 && !strcmp(res.path, "in_flight[1]"));
+	CHECK(resolve(&e, 0x20, 0x2008, &res) == 0);
+	CHECK(res.base == 0x2008 && !strcmp(res.path, "in_flight[0]"));
+	/* an untyped block of two hds places them; at an address no index reaches, the block */
+	CHECK(resolve(&e, 0x20, 0x2114, &res) == 0);
+	CHECK(res.base == 0x2110 && !strcmp(res.path, "in_flight[1]"));
+	CHECK(resolve(&e, 0x20, 0x2116, &res) == 1 && res.reason == ATTR_UNTYPED_ALLOC &&
+	      res.base == 0x2100);
 
 	/* counters[3] */
 	CHECK(resolve(&e, 0x99, 0x5018, &res) == 0);
@@ -375,9 +391,32 @@ static void test_votes(void)
 	CHECK(attr_votes__choose(flex, 2, 40, &types) == 1);
 }
 
+/*
+ * An indexed access that comes before the one that places its object waits for it: settled
+ * against it, or still ambiguous where no access placed one.
+ */
+static void test_indexed_later(void)
+{
+	struct attr_engine e;
+	struct attr_result res;
+	struct attr_pending p, q;
+
+	attr_engine__init(&e);
+	CHECK(later(&e, 0x20, 0x4004, &res, &p) == 1 && res.reason == ATTR_AMBIGUOUS);
+	CHECK(attr_pending__waits(&p));
+	CHECK(later(&e, 0x20, 0x4804, &res, &q) == 1 && attr_pending__waits(&q));
+	CHECK(later(&e, 0x21, 0x4008, &res, &(struct attr_pending){ 0 }) == 0);
+	attr_engine__finish(&e);
+	CHECK(attr_engine__settle(&e, &p, &res) == 0);
+	CHECK(res.base == 0x4000 && !strcmp(res.path, "in_flight[1]"));
+	CHECK(attr_engine__settle(&e, &q, &res) == 1 && res.reason == ATTR_AMBIGUOUS);
+	attr_engine__exit(&e);
+}
+
 int main(void)
 {
 	test_resolve();
+	test_indexed_later();
 	test_typed_by_accesses();
 	test_votes();
 	test_flexible_tail();

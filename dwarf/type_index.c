@@ -28,6 +28,7 @@ struct type_entry {
 	char *name;
 	struct flat_layout *flat;	/* NULL: no source had it */
 	const char *path;		/* the source it was read from (its entry's string) */
+	size_t searched;		/* the sources looked in (a miss: those added later not) */
 };
 
 struct type_index {
@@ -120,13 +121,20 @@ const struct flat_layout *type_index__find(struct type_index *ti, const char *na
 	const struct layout_type *lt = NULL;
 	struct layout_source *src = NULL;
 	const char *tag = type_name__strip_tag(name), *path = NULL;
-	struct type_entry *t;
+	struct type_entry *t = NULL;
+	size_t from = 0, k;
 	char *fname;
 
-	for (size_t i = 0; i < ti->nr_types; i++)
-		if (flat_layout__same_type(ti->types[i].name, name))
-			return ti->types[i].flat;
-	for (size_t i = 0; i < ti->nr_sources && !src; i++)
+	for (k = 0; k < ti->nr_types; k++)
+		if (flat_layout__same_type(ti->types[k].name, name))
+			break;
+	if (k < ti->nr_types) {
+		/* a miss holds until a source is added: the object of a later sample's code */
+		if (ti->types[k].flat || ti->types[k].searched == ti->nr_sources)
+			return ti->types[k].flat;
+		from = ti->types[k].searched;
+	}
+	for (size_t i = from; i < ti->nr_sources && !src; i++)
 		if (find_in(&ti->sources[i], tag, &lt)) {
 			src = ti->sources[i].src;
 			path = ti->sources[i].path;
@@ -139,13 +147,18 @@ const struct flat_layout *type_index__find(struct type_index *ti, const char *na
 			path = e->path;
 		}
 	}
-	ti->types = xgrow(ti->types, &ti->cap_types, ti->nr_types + 1, sizeof(*ti->types));
-	t = &ti->types[ti->nr_types++];
-	t->name = xstrdup(name);
-	t->flat = NULL;
+	if (k < ti->nr_types) {
+		t = &ti->types[k];
+	} else {
+		ti->types = xgrow(ti->types, &ti->cap_types, ti->nr_types + 1, sizeof(*ti->types));
+		t = &ti->types[ti->nr_types++];
+		t->name = xstrdup(name);
+		t->flat = NULL;
+	}
 	t->path = path;
+	t->searched = ti->nr_sources;
 	if (!src)
-		return NULL;	/* remembered as missing */
+		return NULL;	/* remembered as missing, in the sources at hand */
 	/* a typedef'd anonymous struct goes by its typedef, as vartype names it */
 	fname = !lt->name && lt->typedef_name ? xstrdup(lt->typedef_name) :
 		xasprintf("%s %s", layout_kind__name(lt->kind), lt->name ? lt->name : tag);

@@ -26,6 +26,7 @@ struct sym_entry {
 	const char *name;	/* points into the ELF's string table (lives with the Elf) */
 	uint64_t dwfl_addr;	/* the symbol's address as libdwfl lays the object out */
 	uint64_t value;		/* st_value in the file */
+	uint64_t rel;		/* where a perf-style symbolizer puts it: its file offset */
 	uint64_t size;
 	uint32_t shndx;
 	int type;
@@ -51,6 +52,21 @@ struct vt_file {
 	size_t nr_syms;
 	struct cached *cache;
 	size_t nr_cache, cap_cache;
+	struct var_entry *vars;	/* by address, made on first use (vars_made) */
+	size_t nr_vars;
+	bool vars_made;
+};
+
+/*
+ * A variable at a fixed address (DW_OP_addr): a global, a file's static, a function's; or a
+ * piece of one (clang -O2 makes a static struct's members globals of their own, stats.0 and
+ * stats.1: DW_OP_addr A, DW_OP_piece 8, DW_OP_addr B, DW_OP_piece 8).
+ */
+struct var_entry {
+	uint64_t addr;		/* libdwfl's address space */
+	uint64_t piece;		/* where in the variable the bytes at @addr are */
+	Dwarf_Die die;
+	const char *scope;	/* the function a static is local to, NULL at file scope */
 };
 
 struct vartype {
@@ -103,6 +119,7 @@ void vartype__delete(struct vartype *vt)
 		if (f->fd >= 0)
 			close(f->fd);
 		free(f->syms);
+		free(f->vars);
 		free(f->cache);
 		free(f->path);
 		free(f);
@@ -121,6 +138,35 @@ static int sym_cmp(const void *a, const void *b)
 	const struct sym_entry *x = a, *y = b;
 
 	return x->hash < y->hash ? -1 : x->hash > y->hash;
+}
+
+/*
+ * Where dwarf/symbols.h, as perf does, puts a symbol of value @value in section @shndx: its
+ * address less the load segment's (or the section's) offset from the file.  For an ET_REL
+ * object, its value.
+ */
+static uint64_t sym_rel(const struct vt_file *f, uint64_t value, uint32_t shndx)
+{
+	size_t n;
+	GElf_Phdr ph;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (f->rel)
+		return value;
+	if (elf_getphdrnum(f->elf, &n) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			uint64_t sz;
+
+			if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+			if (sz && value >= ph.p_vaddr && value < ph.p_vaddr + sz)
+				return value - (ph.p_vaddr - ph.p_offset);
+		}
+	}
+	scn = elf_getscn(f->elf, shndx);
+	return scn && gelf_getshdr(scn, &sh) ? value - (sh.sh_addr - sh.sh_offset) : value;
 }
 
 static void load_symbols(struct vartype *vt, struct vt_file *f)
@@ -146,6 +192,7 @@ static void load_symbols(struct vartype *vt, struct vt_file *f)
 			continue;
 		f->syms = xgrow(f->syms, &cap, f->nr_syms + 2, sizeof(*f->syms));
 		f->syms[f->nr_syms++] = (struct sym_entry){ hash_str(name), name, addr, sym.st_value,
+							    sym_rel(f, sym.st_value, shndx),
 							    sym.st_size, shndx, type };
 		/* callers name C++ code as perf does (demangled): found by that name too */
 		dm = name[0] == '_' && name[1] == 'Z' ? symbols__demangle(name) : NULL;
@@ -159,10 +206,16 @@ static void load_symbols(struct vartype *vt, struct vt_file *f)
 		qsort(f->syms, f->nr_syms, sizeof(*f->syms), sym_cmp);
 }
 
-static const struct sym_entry *find_sym(const struct vt_file *f, const char *name)
+/*
+ * The symbol @name of @f; of several (a static of that name in each of two files, two
+ * functions' `static struct stats s`), the one at @start (sym_rel's), else the first.
+ */
+static const struct sym_entry *find_sym(const struct vt_file *f, const char *name,
+					uint64_t start)
 {
 	uint64_t h = hash_str(name);
 	size_t lo = 0, hi = f->nr_syms;
+	const struct sym_entry *first = NULL;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -172,10 +225,15 @@ static const struct sym_entry *find_sym(const struct vt_file *f, const char *nam
 		else
 			hi = mid;
 	}
-	for (; lo < f->nr_syms && f->syms[lo].hash == h; lo++)
-		if (!strcmp(f->syms[lo].name, name))
+	for (; lo < f->nr_syms && f->syms[lo].hash == h; lo++) {
+		if (strcmp(f->syms[lo].name, name))
+			continue;
+		if (!start || f->syms[lo].rel == start)
 			return &f->syms[lo];
-	return NULL;
+		if (!first)
+			first = &f->syms[lo];
+	}
+	return first;
 }
 
 static struct vt_file *get_file(struct vartype *vt, const char *path)
@@ -408,12 +466,102 @@ static const struct sym_entry *find_sym_at(const struct vt_file *f, uint64_t add
 
 /* --- globals --- */
 
-/* The DW_TAG_variable named @name whose location is @addr (DWARF space), in any CU. */
-static bool find_variable(struct vt_file *f, const char *name, Dwarf_Addr addr, Dwarf_Die *out)
+static int var_cmp(const void *a, const void *b)
+{
+	const struct var_entry *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The variables with a fixed address under @parent (into functions and blocks), into @f. */
+static void vars_collect(struct vt_file *f, Dwarf_Die *parent, Dwarf_Addr bias,
+			 const char *scope, int depth, size_t *cap)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute at;
+		Dwarf_Op *expr;
+		size_t len;
+		Dwarf_Addr va;
+
+		if (tag == DW_TAG_variable && dwarf_attr(&child, DW_AT_location, &at) &&
+		    dwarf_getlocation(&at, &expr, &len) == 0) {
+			/* an address, or pieces each at an address or nowhere (optimised out) */
+			uint64_t piece = 0;
+			bool located = false;
+
+			for (size_t i = 0; i < len; i++) {
+				if (op_address(&at, &expr[i], &va) && !located &&
+				    (i + 1 == len || expr[i + 1].atom == DW_OP_piece)) {
+					f->vars = xgrow(f->vars, cap, f->nr_vars + 1,
+							sizeof(*f->vars));
+					f->vars[f->nr_vars++] = (struct var_entry){
+						va + bias, piece, child, scope
+					};
+					located = true;
+				} else if (expr[i].atom == DW_OP_piece) {
+					piece += expr[i].number;
+					located = false;
+				} else {
+					break;	/* TLS, a register: no address of its own */
+				}
+			}
+		} else if (tag == DW_TAG_subprogram) {
+			vars_collect(f, &child, bias, dwarf_diename(&child), depth + 1, cap);
+		} else if (tag == DW_TAG_lexical_block || tag == DW_TAG_namespace) {
+			vars_collect(f, &child, bias, scope, depth + 1, cap);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/*
+ * The DW_TAG_variable at @addr (libdwfl's space), in any CU, at any depth: a function's
+ * `static struct stats s` too, whose symbol is no name of DWARF's (gcc: s.0, s.1).  Else one
+ * named @name at the top of a CU whose location is more than an address (TLS).  *@scope: the
+ * function a static is local to, NULL at file scope; *@piece: where in the variable @addr is
+ * (a piece of a split struct), else 0.
+ */
+static bool find_variable(struct vt_file *f, const char *name, Dwarf_Addr addr, Dwarf_Die *out,
+			  const char **scope, uint64_t *piece)
 {
 	Dwarf_Die *cu = NULL;
 	Dwarf_Addr bias;
+	size_t lo = 0, hi;
 
+	if (!f->vars_made) {
+		size_t cap = 0;
+
+		f->vars_made = true;
+		while ((cu = dwfl_module_nextcu(f->mod, cu, &bias)))
+			vars_collect(f, cu, bias, NULL, 0, &cap);
+		if (f->nr_vars)
+			qsort(f->vars, f->nr_vars, sizeof(*f->vars), var_cmp);
+	}
+	hi = f->nr_vars;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->vars[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->nr_vars && f->vars[lo].addr == addr) {
+		*out = f->vars[lo].die;
+		if (scope)
+			*scope = f->vars[lo].scope;
+		if (piece)
+			*piece = f->vars[lo].piece;
+		return true;
+	}
+	if (scope)
+		*scope = NULL;
+	if (piece)
+		*piece = 0;
 	while ((cu = dwfl_module_nextcu(f->mod, cu, &bias))) {
 		Dwarf_Die child;
 
@@ -432,10 +580,8 @@ static bool find_variable(struct vt_file *f, const char *name, Dwarf_Addr addr, 
 			if (!n || strcmp(n, name))
 				continue;
 			if (!dwarf_attr(&child, DW_AT_location, &at) ||
-			    dwarf_getlocation(&at, &expr, &len) != 0 || len < 1 ||
+			    dwarf_getlocation(&at, &expr, &len) != 0 || len < 2 ||
 			    !op_address(&at, &expr[0], &va))
-				continue;
-			if (va + bias != addr && len == 1)
 				continue;
 			*out = child;
 			return true;
@@ -444,8 +590,8 @@ static bool find_variable(struct vt_file *f, const char *name, Dwarf_Addr addr, 
 	return false;
 }
 
-int vartype__global(struct vartype *vt, const char *path, const char *sym, uint64_t off,
-		    struct vartype_answer *out)
+int vartype__global(struct vartype *vt, const char *path, const char *sym, uint64_t start,
+		    uint64_t off, struct vartype_answer *out)
 {
 	struct vt_file *f = get_file(vt, path);
 	const struct sym_entry *se;
@@ -453,22 +599,34 @@ int vartype__global(struct vartype *vt, const char *path, const char *sym, uint6
 	struct cached *c;
 	Dwarf_Die var, t, elem;
 	struct vartype_answer a = { 0 };
+	const char *name, *scope, *in;
+	uint64_t piece;
 	char *tn;
 
 	if (f->rc)
 		return f->rc;
-	key = hash_str(sym) ^ (off * 0x9e3779b97f4a7c15ULL) ^ 1;
+	key = hash_str(sym) ^ (off * 0x9e3779b97f4a7c15ULL) ^ (start * 0xc2b2ae3d27d4eb4fULL) ^ 1;
 	c = cache_find(f, key);
 	if (c) {
 		*out = c->a;
 		return c->rc;
 	}
-	se = find_sym(f, sym);
+	se = find_sym(f, sym, start);
 	if (!se)
 		return cache_put(f, key, VT_NO_SYMBOL, NULL);
-	if (!find_variable(f, sym, se->dwfl_addr, &var) || !type_of(&var, &t) || !strip(&t, &t))
+	if (!find_variable(f, sym, se->dwfl_addr, &var, &scope, &piece) || !type_of(&var, &t) ||
+	    !strip(&t, &t))
 		return cache_put(f, key, VT_NO_VARIABLE, NULL);
-	a.var = keep(vt, xstrdup(sym));
+	/*
+	 * A piece of a split struct lies @piece into the variable, wherever it is: its members
+	 * are named right, though each piece's bytes seem an instance of their own when the
+	 * pieces are not laid out in the variable's order.
+	 */
+	off += piece;
+	/* DWARF's name: a function's static is s.0 to the symbol table */
+	name = dwarf_diename(&var) ? dwarf_diename(&var) : sym;
+	a.var = keep(vt, xstrdup(name));
+	in = scope ? keep(vt, xasprintf(" (static in %s)", scope)) : "";
 	a.offset = (int64_t)off;
 	a.size = die_size(&t);
 	if (dwarf_tag(&t) == DW_TAG_array_type && type_of(&t, &elem) && strip(&elem, &elem)) {
@@ -486,7 +644,7 @@ int vartype__global(struct vartype *vt, const char *path, const char *sym, uint6
 			a.type = keep(vt, tn);
 			a.offset = (int64_t)(off % es);
 			a.size = es;
-			a.origin = keep(vt, xasprintf("var %s[%" PRIu64 "]", sym, off / es));
+			a.origin = keep(vt, xasprintf("var %s[%" PRIu64 "]%s", name, off / es, in));
 		} else {
 			free(tn);
 			tn = scalar_name(&elem);
@@ -494,7 +652,7 @@ int vartype__global(struct vartype *vt, const char *path, const char *sym, uint6
 			free(tn);
 			a.scalar = true;
 			a.elem_size = es;
-			a.origin = keep(vt, xasprintf("var %s", sym));
+			a.origin = keep(vt, xasprintf("var %s%s", name, in));
 		}
 	} else {
 		tn = struct_name(&t);
@@ -504,7 +662,7 @@ int vartype__global(struct vartype *vt, const char *path, const char *sym, uint6
 			a.type = keep(vt, scalar_name(&t));
 			a.scalar = true;
 		}
-		a.origin = keep(vt, xasprintf("var %s", sym));
+		a.origin = keep(vt, xasprintf("var %s%s", name, in));
 	}
 	*out = a;
 	return cache_put(f, key, VT_OK, &a);
@@ -749,8 +907,10 @@ static bool global_pointer(struct trace *tr, const cs_insn *in, struct candidate
 	uint64_t a = in->address + in->size + x->operands[1].mem.disp;
 	const struct sym_entry *g = find_sym_at(tr->f, a);
 	Dwarf_Die var, t, p;
+	uint64_t piece;
 
-	if (!g || a != g->dwfl_addr || !find_variable(tr->f, g->name, g->dwfl_addr, &var) ||
+	if (!g || a != g->dwfl_addr ||
+	    !find_variable(tr->f, g->name, g->dwfl_addr, &var, NULL, &piece) || piece ||
 	    !type_of(&var, &t) || !strip(&t, &t) || dwarf_tag(&t) != DW_TAG_pointer_type ||
 	    !type_of(&t, &p) || !strip(&p, &p))
 		return false;
@@ -1553,8 +1713,8 @@ static bool inlined_type(Dwarf_Die *cu, Dwarf_Addr pc, int64_t disp, struct cand
 	return best->type != NULL;
 }
 
-int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint64_t off,
-		     struct vartype_answer *out)
+int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint64_t start,
+		     uint64_t off, struct vartype_answer *out)
 {
 	struct vt_file *f = get_file(vt, path);
 	const struct sym_entry *se;
@@ -1576,13 +1736,13 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
 
 	if (f->rc)
 		return f->rc;
-	key = hash_str(sym) ^ (off * 0x9e3779b97f4a7c15ULL) ^ 2;
+	key = hash_str(sym) ^ (off * 0x9e3779b97f4a7c15ULL) ^ (start * 0xc2b2ae3d27d4eb4fULL) ^ 2;
 	c = cache_find(f, key);
 	if (c) {
 		*out = c->a;
 		return c->rc;
 	}
-	se = find_sym(f, sym);
+	se = find_sym(f, sym, start);
 	if (!se)
 		return cache_put(f, key, VT_NO_SYMBOL, NULL);
 	/* No DWARF for this code (a -g0 object linked with others that have some) says more
@@ -1698,8 +1858,8 @@ int vartype__section_sym(struct vartype *vt, const char *path, const char *secti
 	return 0;
 }
 
-int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint64_t off,
-		     char *buf, size_t size)
+int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint64_t start,
+		     uint64_t off, char *buf, size_t size)
 {
 	struct vt_file *f = get_file(vt, path);
 	const struct sym_entry *se;
@@ -1709,7 +1869,7 @@ int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint
 
 	if (f->rc)
 		return f->rc;
-	se = find_sym(f, sym);
+	se = find_sym(f, sym, start);
 	if (!se)
 		return VT_NO_SYMBOL;
 	line = dwfl_module_getsrc(f->mod, se->dwfl_addr + off);
@@ -1846,8 +2006,10 @@ static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct s
 		    x->operands[0].mem.base == X86_REG_RIP) {
 			uint64_t a = insn[i].address + insn[i].size + x->operands[0].mem.disp;
 			const struct sym_entry *g = find_sym_at(f, a);
+			uint64_t piece;
 
-			if (g && a == g->dwfl_addr && find_variable(f, g->name, g->dwfl_addr, out)) {
+			if (g && a == g->dwfl_addr &&
+			    find_variable(f, g->name, g->dwfl_addr, out, NULL, &piece) && !piece) {
 				*into = plus[src];
 				found = true;
 			}
@@ -1906,8 +2068,8 @@ static bool alloc_receiver(struct vartype *vt, struct vt_file *f, const struct s
 	return found;
 }
 
-int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, uint64_t off,
-			uint64_t size, struct vartype_answer *out)
+int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, uint64_t start,
+			uint64_t off, uint64_t size, struct vartype_answer *out)
 {
 	struct vt_file *f = get_file(vt, path);
 	const struct sym_entry *se;
@@ -1922,13 +2084,14 @@ int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, u
 
 	if (f->rc)
 		return f->rc;
-	key = hash_str(sym) ^ (off * 0x9e3779b97f4a7c15ULL) ^ (size << 2) ^ 3;
+	key = hash_str(sym) ^ (off * 0x9e3779b97f4a7c15ULL) ^ (start * 0xc2b2ae3d27d4eb4fULL) ^
+	      (size << 2) ^ 3;
 	c = cache_find(f, key);
 	if (c) {
 		*out = c->a;
 		return c->rc;
 	}
-	se = find_sym(f, sym);
+	se = find_sym(f, sym, start);
 	if (!se)
 		return cache_put(f, key, VT_NO_SYMBOL, NULL);
 	cu = cu_of(f, se->dwfl_addr + off, &bias);

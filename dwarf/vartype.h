@@ -6,7 +6,8 @@
  * What DWARF says about the data a sample touched, for field attribution:
  *
  *  - vartype__global: the global or static variable an address falls in (found by the ELF
- *    symbol covering it, then the DW_TAG_variable of that name and address), with its type;
+ *    symbol covering it, then the DW_TAG_variable at its address: a function's static, or a
+ *    piece of a struct the compiler split into a global per member), with its type;
  *  - vartype__operand: the type of the memory operand of the instruction at a code address,
  *    the way perf's data-type profiling finds it: capstone decodes the instruction, and the
  *    variable or parameter whose location at that PC is the operand's base register
@@ -27,7 +28,9 @@
  *
  * Addresses are given as ELF symbol + offset, so the same code serves executables, shared
  * libraries, vmlinux and relocatable .ko files (libdwfl applies a .ko's relocations and gives
- * its sections addresses of its own).
+ * its sections addresses of its own).  Where one name has several symbols (a static of that
+ * name in each of two files), @start tells them apart: where the caller's symbolizer puts
+ * the one meant (perf's layout: its file offset); 0 takes the first.
  *
  * Ownership: struct vartype owns every object it opens (one libdwfl session per file, kept
  * until vartype__delete) and every string it returns.  Not thread-safe.
@@ -79,15 +82,16 @@ struct vartype *vartype__new(void);
 void vartype__delete(struct vartype *vt);
 
 /*
- * The variable at @sym+@off of @path (an ELF with DWARF, or whose DWARF libdwfl finds).
- * Returns 0 with *out, or a positive enum vartype_reason.
+ * The variable at @sym+@off of @path (an ELF with DWARF, or whose DWARF libdwfl finds): the
+ * one DWARF places at the symbol's address, a function's static too.  Returns 0 with *out,
+ * or a positive enum vartype_reason.
  */
-int vartype__global(struct vartype *vt, const char *path, const char *sym, uint64_t off,
-		    struct vartype_answer *out);
+int vartype__global(struct vartype *vt, const char *path, const char *sym, uint64_t start,
+		    uint64_t off, struct vartype_answer *out);
 
 /* The memory operand's type at the instruction @sym+@off of @path.  0 or a reason. */
-int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint64_t off,
-		     struct vartype_answer *out);
+int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint64_t start,
+		     uint64_t off, struct vartype_answer *out);
 
 /*
  * The function symbol covering offset @off of section @section (".text") of @path: for a
@@ -98,14 +102,14 @@ int vartype__section_sym(struct vartype *vt, const char *path, const char *secti
 			 const char **name, uint64_t *sym_off);
 
 /* "file.c:42" for @sym+@off of @path into @buf (the line table's first row); 0 or a reason. */
-int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint64_t off,
-		     char *buf, size_t size);
+int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint64_t start,
+		     uint64_t off, char *buf, size_t size);
 
 /*
  * The type of @size bytes allocated by the call at @sym+@off of @path.  0 or a reason; 0 with
  * a NULL type when the variable it is stored to is a void * (@var still names it).
  */
-int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, uint64_t off,
-			uint64_t size, struct vartype_answer *out);
+int vartype__alloc_site(struct vartype *vt, const char *path, const char *sym, uint64_t start,
+			uint64_t off, uint64_t size, struct vartype_answer *out);
 
 #endif

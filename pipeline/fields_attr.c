@@ -214,6 +214,15 @@ static enum attr_reason object_sym(struct fields_attr *c, struct dso *dso, uint6
 	return ATTR_OK;
 }
 
+/*
+ * Where object_sym()'s symbol starts, for dwarf/vartype.h to tell same-named statics apart
+ * (two files' `static struct stats s`): 0 for a module, whose symbols it finds by section.
+ */
+static uint64_t sym_start(const struct dso *dso, uint64_t rel, uint64_t off)
+{
+	return dso->kind == DSO_KIND_MODULE ? 0 : rel - off;
+}
+
 static enum attr_reason vt_reason(int rc)
 {
 	switch (rc) {
@@ -257,7 +266,8 @@ static enum attr_reason source_operand(void *ctx, const struct fields_sample *s,
 	why = object_sym(c, c->cur.map->dso, c->cur.rel_ip, false, &path, &name, &off);
 	if (why != ATTR_OK)
 		return why;
-	rc = vartype__operand(c->vt, path, name, off, &v);
+	rc = vartype__operand(c->vt, path, name, sym_start(c->cur.map->dso, c->cur.rel_ip, off),
+			      off, &v);
 	if (rc)
 		return vt_reason(rc);
 	answer_of(&v, a);
@@ -312,7 +322,7 @@ static enum attr_reason source_variable(void *ctx, const struct fields_sample *s
 		return ATTR_OK;		/* heap, stack: the allocation records speak */
 	if (object_sym(c, dm->dso, dl.addr, true, &path, &name, &off) != ATTR_OK)
 		return ATTR_NO_OBJECT;
-	rc = vartype__global(c->vt, path, name, off, &v);
+	rc = vartype__global(c->vt, path, name, sym_start(dm->dso, dl.addr, off), off, &v);
 	if (rc)
 		return rc == VT_NO_VARIABLE ? ATTR_NO_OBJECT : vt_reason(rc);
 	answer_of(&v, a);
@@ -332,7 +342,8 @@ static int source_alloc_site(void *ctx, uint32_t pid, uint64_t site, uint64_t si
 	struct vartype_answer v;
 
 	if (!map || object_sym(c, map->dso, loc.addr, false, &path, &name, &off) != ATTR_OK ||
-	    vartype__alloc_site(c->vt, path, name, off, size, &v))
+	    vartype__alloc_site(c->vt, path, name, sym_start(map->dso, loc.addr, off), off, size,
+				&v))
 		return -1;
 	answer_of(&v, a);
 	return 0;
@@ -361,7 +372,7 @@ void fields_attr__name_ip(void *ctx, uint64_t ip, struct strbuf *out)
 
 		if (object_sym(c, r->dso, rel, false, &path, &name, &off) == ATTR_OK) {
 			strbuf__addf(out, "%s+%#" PRIx64, name, off);
-			if (!vartype__srcline(c->vt, path, name, off, line, sizeof(line)))
+			if (!vartype__srcline(c->vt, path, name, 0, off, line, sizeof(line)))
 				strbuf__addf(out, " %s", line);
 			return;
 		}

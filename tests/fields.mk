@@ -55,3 +55,7 @@ dist_check_SCRIPTS += tests/fields/heap_typed.sh
 TESTS += tests/fields/indexed.sh
 dist_check_SCRIPTS += tests/fields/indexed.sh
 EXTRA_DIST += tests/fields/indexed_pair.c
+TESTS += tests/fields/statics.sh
+dist_check_SCRIPTS += tests/fields/statics.sh
+EXTRA_DIST += tests/fields/statics.h tests/fields/statics_main.c tests/fields/statics_net.c \
+	tests/fields/statics_disk.c

@@ -1858,6 +1858,85 @@ int vartype__section_sym(struct vartype *vt, const char *path, const char *secti
 	return 0;
 }
 
+int vartype__insn_ending(struct vartype *vt, const char *path, const char *sym,
+			 uint64_t sym_start, uint64_t off, uint64_t *start, enum access_kind *kind)
+{
+	struct vt_file *f = get_file(vt, path);
+	const struct sym_entry *se;
+	const uint8_t *code;
+	size_t len = 0;
+	uint64_t key;
+	struct cached *c;
+	struct access_info ai = { 0 };
+	struct vartype_answer a = { 0 };
+
+	if (f->rc)
+		return f->rc;
+	key = hash_str(sym) ^ (off * 0x9e3779b97f4a7c15ULL) ^
+	      (sym_start * 0xc2b2ae3d27d4eb4fULL) ^ 4;
+	c = cache_find(f, key);
+	if (c) {
+		/* kept as the instruction's offset and, in elem_size, its access kind */
+		*start = (uint64_t)c->a.offset;
+		*kind = (enum access_kind)c->a.elem_size;
+		return c->rc;
+	}
+	se = find_sym(f, sym, sym_start);
+	if (!se)
+		return cache_put(f, key, VT_NO_SYMBOL, NULL);
+	code = code_at(f, se, 0, &len);
+	if (!code || !off || off > len || off > 65536)
+		return cache_put(f, key, VT_UNDECODABLE, NULL);
+	/* from the function's start: x86 cannot be decoded backwards */
+	code__classify_bytes(code, off, se->dwfl_addr, se->dwfl_addr + off, &ai);
+	if (!ai.insn_len)
+		return cache_put(f, key, VT_UNDECODABLE, NULL);
+	a.offset = (int64_t)(ai.insn_addr - se->dwfl_addr);
+	a.elem_size = ai.kind;
+	*start = (uint64_t)a.offset;
+	*kind = ai.kind;
+	return cache_put(f, key, VT_OK, &a);
+}
+
+int vartype__image_rel(struct vartype *vt, const char *path, uint64_t map_start, uint64_t pgoff,
+		       uint64_t addr, uint64_t *rel)
+{
+	struct vt_file *f = get_file(vt, path);
+	GElf_Phdr ph;
+	size_t n;
+	uint64_t bias = 0, v;
+	bool mapped = false;
+
+	if (f->rc)
+		return f->rc;
+	if (f->rel || elf_getphdrnum(f->elf, &n) != 0)
+		return VT_NO_SYMBOL;
+	/* the load bias, from the segment the mapping shows */
+	for (size_t i = 0; i < n && !mapped; i++) {
+		uint64_t page;
+
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		page = ph.p_offset & ~(uint64_t)0xfff;
+		if (pgoff < page || pgoff >= ph.p_offset + ph.p_filesz)
+			continue;
+		bias = map_start - (ph.p_vaddr - (ph.p_offset - pgoff));
+		mapped = true;
+	}
+	if (!mapped)
+		return VT_NO_SYMBOL;
+	v = addr - bias;
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (v >= ph.p_vaddr && v - ph.p_vaddr < ph.p_memsz) {
+			*rel = v - (ph.p_vaddr - ph.p_offset);
+			return 0;
+		}
+	}
+	return VT_NO_SYMBOL;
+}
+
 int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint64_t start,
 		     uint64_t off, char *buf, size_t size)
 {

@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dwarf/code.h"
+
 struct vartype;
 
 /* Why there is no answer (mapped by the caller onto analyzer/attribution.h's reasons). */
@@ -100,6 +102,23 @@ int vartype__operand(struct vartype *vt, const char *path, const char *sym, uint
  */
 int vartype__section_sym(struct vartype *vt, const char *path, const char *section, uint64_t off,
 			 const char **name, uint64_t *sym_off);
+
+/*
+ * The instruction of @path that ends at @sym+@off (where a data breakpoint traps, after the
+ * access), decoded from @sym's start: 0 with *@start (its offset into @sym) and *@kind (the
+ * access its memory operand makes), or a reason (VT_UNDECODABLE: no instruction ends there).
+ */
+int vartype__insn_ending(struct vartype *vt, const char *path, const char *sym,
+			 uint64_t sym_start, uint64_t off, uint64_t *start, enum access_kind *kind);
+
+/*
+ * Where @addr, in no mapping the recording has (perf record without -d records none of data),
+ * lies in @path's image, mapped with its segment of file offset @pgoff at @map_start: in
+ * one of its PT_LOAD segments, as an address of the space dwarf/symbols.h gives the file's
+ * symbols in (perf's: the file offset).  0 with *@rel, or VT_NO_SYMBOL.
+ */
+int vartype__image_rel(struct vartype *vt, const char *path, uint64_t map_start, uint64_t pgoff,
+		       uint64_t addr, uint64_t *rel);
 
 /* "file.c:42" for @sym+@off of @path into @buf (the line table's first row); 0 or a reason. */
 int vartype__srcline(struct vartype *vt, const char *path, const char *sym, uint64_t start,

@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "analyzer/data_src.h"
 #include "analyzer/flat_layout.h"
 #include "util/u64map.h"
 #include "dwarf/symbols.h"
@@ -298,6 +299,23 @@ static struct map *bss_owner(struct fields_attr *c, const struct map *anon, uint
 	return pm;
 }
 
+/*
+ * The object of the sample's code when @addr, in no map (perf record without -d records no
+ * data mappings), lies in that object's image as its mapping places it; loc->addr is then the
+ * address relative to the object.  NULL otherwise.
+ */
+static struct map *image_owner(struct fields_attr *c, uint64_t addr, struct addr_loc *loc)
+{
+	struct map *m = c->cur.map;
+	const char *path;
+
+	if (!m || !m->dso || m->dso->kind != DSO_KIND_USER || c->cur.kernel ||
+	    !(path = symbols_dso__path(sym_dso(c, m->dso))) ||
+	    vartype__image_rel(c->vt, path, m->start, m->pgoff, addr, &loc->addr))
+		return NULL;
+	return m;
+}
+
 /* The global or static variable holding the data address. */
 static enum attr_reason source_variable(void *ctx, const struct fields_sample *s,
 					struct attr_answer *a)
@@ -316,6 +334,8 @@ static enum attr_reason source_variable(void *ctx, const struct fields_sample *s
 		if (owner)
 			dm = owner;
 	}
+	if (!dm)
+		dm = image_owner(c, s->addr, &dl);
 
 	if (!dm || !dm->dso || dm->dso->kind == DSO_KIND_ANON ||
 	    dm->dso->kind == DSO_KIND_MODULE)
@@ -676,13 +696,82 @@ const char *fields_attr__strip_tag(const char *name)
 	return type_name__strip_tag(name);
 }
 
-void fields_sample__init(struct fields_sample *fs, const struct sample *s)
+/* The event of @s when it is a data breakpoint (PERF_TYPE_BREAKPOINT), else NULL. */
+static const struct perf_attr *breakpoint_of(const struct perf_header_info *h,
+					     const struct sample *s)
 {
+	if (s->evsel >= h->nr_evsels || h->evsels[s->evsel].attr.type != ATTR_TYPE_BREAKPOINT)
+		return NULL;
+	return &h->evsels[s->evsel].attr;
+}
+
+/* Whether @data_src says what the access was (a load, a store), not only "not available". */
+static bool data_src_has_op(uint64_t data_src)
+{
+	return ((data_src >> DS_OP_SHIFT) & 0x1f & ~(uint64_t)DS_OP_NA) != 0;
+}
+
+bool fields_attr__is_trap(const struct perf_header_info *h, const struct sample *s)
+{
+	const struct perf_attr *bp = breakpoint_of(h, s);
+
+	/*
+	 * x86 data breakpoints trap after the access (arm64 watchpoints before it), and the
+	 * kernel says nothing of it (PERF_MEM_NA).  lineup watch decoded the accesses it could:
+	 * their samples carry the kind, at the access's own IP.
+	 */
+	return bp && !perf_attr__precise_ip(bp) &&
+	       (!h->arch || !strcmp(h->arch, "x86_64") || !strcmp(h->arch, "i686")) &&
+	       !((s->present & SF_DATA_SRC) && data_src_has_op(s->data_src));
+}
+
+/*
+ * The data source of an access the instruction's kind says, for a sample with none (a
+ * breakpoint's): no level, no snoop; a locked RMW is a load with the lock bit, as a PEBS
+ * load and lineup watch give it (its CPUs count as writers).
+ */
+static uint64_t access_data_src(enum access_kind kind)
+{
+	uint64_t op = kind == ACCESS_LOAD || kind == ACCESS_LOCKED_RMW ? DS_OP_LOAD :
+		      kind == ACCESS_STORE || kind == ACCESS_RMW ? DS_OP_STORE : DS_OP_NA;
+	uint64_t lock = kind == ACCESS_LOCKED_RMW ? DS_LOCK_LOCKED : DS_LOCK_NA;
+
+	return op << DS_OP_SHIFT | (uint64_t)DS_LVL_NA << DS_LVL_SHIFT |
+	       (uint64_t)DS_SNOOP_NA << DS_SNOOP_SHIFT | lock << DS_LOCK_SHIFT |
+	       (uint64_t)DS_TLB_NA << DS_TLB_SHIFT;
+}
+
+void fields_attr__trap_to_access(struct fields_attr *c, struct fields_sample *fs,
+				 struct addr_loc *al)
+{
+	const char *path, *name;
+	uint64_t off, start;
+	enum access_kind kind;
+
+	/* the access ends where the trap is: its last byte is in the function that holds it */
+	if (!al->map || !al->map->dso || !al->addr ||
+	    object_sym(c, al->map->dso, al->addr - 1, false, &path, &name, &off) != ATTR_OK ||
+	    vartype__insn_ending(c->vt, path, name, sym_start(al->map->dso, al->addr - 1, off),
+				 off + 1, &start, &kind))
+		return;
+	fs->ip -= off + 1 - start;
+	al->addr -= off + 1 - start;
+	if (!data_src_has_op(fs->data_src))
+		fs->data_src = access_data_src(kind);
+}
+
+bool fields_sample__init(struct fields_sample *fs, const struct perf_header_info *h,
+			 const struct sample *s)
+{
+	const struct perf_attr *bp = breakpoint_of(h, s);
+	uint64_t addr = s->present & SF_ADDR ? s->addr : bp ? bp->config1 : 0;
+
 	*fs = (struct fields_sample){
-		.ip = s->ip, .addr = s->addr, .time = s->time,
+		.ip = s->ip, .addr = addr, .time = s->time,
 		.weight = s->present & (SF_WEIGHT | SF_WEIGHT_STRUCT) ? s->weight : 0,
 		.data_src = s->present & SF_DATA_SRC ? s->data_src : 0,
 		.pid = s->pid, .tid = s->tid,
 		.cpu = s->present & SF_CPU ? s->cpu : 0, .cpumode = s->cpumode,
 	};
+	return (s->present & SF_ADDR) || bp;
 }

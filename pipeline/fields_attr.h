@@ -69,8 +69,27 @@ struct fields_attr_opts {
 /* The lists of @a freed (its strings are the caller's). */
 void fields_attr_opts__release(struct fields_attr_opts *a);
 
-/* @fs from a decoded sample (absent fields 0). */
-void fields_sample__init(struct fields_sample *fs, const struct sample *s);
+/*
+ * @fs from a decoded sample of the recording @h (absent fields 0): false when it carries no
+ * data address.  A data breakpoint's sample without one (perf record -e mem:ADDR, no -d) has
+ * the breakpoint's address.
+ */
+bool fields_sample__init(struct fields_sample *fs, const struct perf_header_info *h,
+			 const struct sample *s);
+
+/*
+ * Whether @s's IP is the instruction after its access: a data breakpoint's trap (perf record
+ * -e mem:ADDR), not a precise memory event's nor a lineup watch sample's whose access was
+ * decoded (its data source says the kind, its IP is the access).
+ */
+bool fields_attr__is_trap(const struct perf_header_info *h, const struct sample *s);
+
+/*
+ * Move a trap's sample to its access: @fs->ip and @al->addr back to the start of the
+ * instruction that ends there.  Left as they are where no instruction is known to end there.
+ */
+void fields_attr__trap_to_access(struct fields_attr *fa, struct fields_sample *fs,
+				 struct addr_loc *al);
 
 /* NULL when @hint is 'TYPE'@ADDR, else what is wrong with it. */
 const char *fields_attr__check_hint(const char *hint);

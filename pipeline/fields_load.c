@@ -102,9 +102,11 @@ static bool fields_side_sample(void *ctx, struct session *s, const struct sample
 static int fields_sample(void *ctx, struct session *s, const struct session_sample *ss)
 {
 	struct fields_load *c = ctx;
+	const struct perf_header_info *h = session__header(s);
 	struct fields_sample fs;
+	struct addr_loc al = ss->al;
 
-	if (!(ss->sample->present & SF_ADDR))
+	if (!fields_sample__init(&fs, h, ss->sample))
 		return 0;
 	c->nr_samples++;
 	c->period_sum += ss->period;
@@ -114,8 +116,9 @@ static int fields_sample(void *ctx, struct session *s, const struct session_samp
 	}
 	if (!c->fields)
 		c->fields = fields__new(fields_line_size(c));
-	fields_sample__init(&fs, ss->sample);
-	attribute_one(c, &fs, &ss->al);
+	if (fields_attr__is_trap(h, ss->sample))
+		fields_attr__trap_to_access(c->fa, &fs, &al);
+	attribute_one(c, &fs, &al);
 	return 0;
 }
 

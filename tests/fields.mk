@@ -59,3 +59,6 @@ TESTS += tests/fields/statics.sh
 dist_check_SCRIPTS += tests/fields/statics.sh
 EXTRA_DIST += tests/fields/statics.h tests/fields/statics_main.c tests/fields/statics_net.c \
 	tests/fields/statics_disk.c
+TESTS += tests/fields/breakpoint.sh
+dist_check_SCRIPTS += tests/fields/breakpoint.sh
+EXTRA_DIST += tests/fields/bp_stats.c

@@ -330,6 +330,12 @@ static void probe_kernel(const char *path, const struct probe *p)
 }
 
 /* What the field attribution does with an answer: the struct, and the member there. */
+/* Where the symbolizer puts @ps: its file offset (perf's layout), 0 where it has none. */
+static uint64_t sym_start(const struct probe_sym *ps)
+{
+	return ps->file_off == UINT64_MAX ? 0 : ps->file_off;
+}
+
 static void use_answer(struct type_index *ti, int rc, const struct vartype_answer *a)
 {
 	const struct flat_layout *fl;
@@ -373,14 +379,15 @@ static void probe_vartype(const char *path, const struct probe *p, struct type_i
 
 			for (unsigned int k = 0; k < ps->nr_insns; k++) {
 				if (ps->insn_kind[k] && n++ % stride == 0)
-					use_answer(ti, vartype__operand(vt, path, ps->name, at, &a),
+					use_answer(ti, vartype__operand(vt, path, ps->name, sym_start(ps), at, &a),
 						   &a);
 				if (ps->insn_kind[k] & INSN_CALL)
-					use_answer(ti, vartype__alloc_site(vt, path, ps->name, at,
+					use_answer(ti, vartype__alloc_site(vt, path, ps->name, sym_start(ps), at,
 									   64, &a), &a);
 				at = ps->insn_end[k];
 			}
-			if (!vartype__srcline(vt, path, ps->name, ps->size / 2, buf, sizeof(buf)))
+			if (!vartype__srcline(vt, path, ps->name, sym_start(ps), ps->size / 2, buf,
+					      sizeof(buf)))
 				touch(buf);
 			if (!vartype__section_sym(vt, path, ".text", ps->value, &name, &off))
 				touch(name);
@@ -389,20 +396,21 @@ static void probe_vartype(const char *path, const struct probe *p, struct type_i
 						  ps->size, UINT64_MAX / 3 };
 
 			for (size_t k = 0; k < sizeof(offs) / sizeof(offs[0]); k++)
-				use_answer(ti, vartype__global(vt, path, ps->name, offs[k], &a),
+				use_answer(ti, vartype__global(vt, path, ps->name, sym_start(ps), offs[k], &a),
 					   &a);
 			if (!vartype__section_sym(vt, path, ".data", ps->value, &name, &off))
 				touch(name);
 		}
 	}
 	if (p->nr) {
-		use_answer(ti, vartype__operand(vt, path, p->sym[0].name, p->extra[1] & 0xfff, &a),
-			   &a);
-		use_answer(ti, vartype__alloc_site(vt, path, p->sym[0].name, p->extra[2], 1, &a),
+		/* a start the symbolizer would not give: the first of the name is taken */
+		use_answer(ti, vartype__operand(vt, path, p->sym[0].name, p->extra[0],
+						p->extra[1] & 0xfff, &a), &a);
+		use_answer(ti, vartype__alloc_site(vt, path, p->sym[0].name, 0, p->extra[2], 1, &a),
 			   &a);
 	}
-	use_answer(ti, vartype__operand(vt, path, "no such symbol", 0, &a), &a);
-	use_answer(ti, vartype__global(vt, path, "no such symbol", 0, &a), &a);
+	use_answer(ti, vartype__operand(vt, path, "no such symbol", 0, 0, &a), &a);
+	use_answer(ti, vartype__global(vt, path, "no such symbol", 0, 0, &a), &a);
 	vartype__delete(vt);
 }
 

@@ -338,6 +338,7 @@ void fields__add(struct fields *f, const struct attr_result *res, const struct f
 	}
 	f->hitm += hitm;
 	f->stores += a->store;
+	f->loads += a->load;
 	attr_stats__add(&f->attr_all, res, 1);
 	attr_stats__add(&f->attr_cycles, res, a->weight);
 	if (hitm)
@@ -413,6 +414,21 @@ const char *line_verdict__name(enum line_verdict v)
 	default:
 		return "not contended";
 	}
+}
+
+bool fields__too_few_samples(const struct fields *f)
+{
+	return f->loads < FIELDS_MIN_LOADS;
+}
+
+void fields__explain_samples(const struct fields *f, struct strbuf *out)
+{
+	strbuf__addf(out, "too few samples for a verdict: %" PRIu64 " load sample%s (%" PRIu64
+		     " HITM) in all, fewer than %u; a line needs 2 HITMs to be called contended, "
+		     "so \"no contended line\" says little.  Record a longer run, or every access "
+		     "(lineup record --sim --sim-exact), or sample more often (a smaller period: "
+		     "lineup record -c N)\n", f->loads, f->loads == 1 ? "" : "s", f->hitm,
+		     FIELDS_MIN_LOADS);
 }
 
 /*

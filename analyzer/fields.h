@@ -255,6 +255,7 @@ struct fields {
 	size_t nr_lines, cap_lines;
 	uint64_t first_time, last_time;
 	uint64_t hitm, stores;		/* HITM loads and store samples, over every line */
+	uint64_t loads;			/* load samples, over every line */
 	struct attr_stats attr_hitm;	/* HITM loads only, each weighing 1 */
 	struct attr_stats attr_all;	/* every sample, each weighing 1 */
 	struct attr_stats attr_cycles;	/* every sample, weighing its cycles */
@@ -305,6 +306,18 @@ bool field_line__contended(const struct fields *f, const struct field_line *l);
 bool field_line__listed(const struct fields *f, const struct field_line *l, double min_share);
 
 const char *line_verdict__name(enum line_verdict v);
+
+/*
+ * Too few samples for a verdict: fewer than FIELDS_MIN_LOADS load samples in all.  A line
+ * needs two HITMs to get a verdict, and a sampled recording of a short run may hold a dozen
+ * loads (one command gave 11, 481, 11, 11 and 207 in five runs): "no contended line" from a
+ * dozen says nothing, and a verdict from one is chance.
+ */
+#define FIELDS_MIN_LOADS 100
+bool fields__too_few_samples(const struct fields *f);
+
+/* The warning of fields__too_few_samples as one line of text: the figures, what to change. */
+void fields__explain_samples(const struct fields *f, struct strbuf *out);
 
 /* What a line's verdict advises. */
 enum verdict_advice {

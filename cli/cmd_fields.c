@@ -299,6 +299,13 @@ static void print_result_text(const struct fields_ctx *c, FILE *out)
 	if (r.arrays)
 		fprintf(out, "# %zu arra%s whose elements share lines across threads (above)\n",
 			r.arrays, r.arrays == 1 ? "y" : "ys");
+	if (fields__too_few_samples(f)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		fields__explain_samples(f, &sb);
+		fprintf(out, "# warning: %s", sb.buf);
+		strbuf__release(&sb);
+	}
 	fprintf(out, "# attribution: %s (%.1f%% of the samples, %.1f%% of the HITMs tied to a "
 		"member)\n", r.attribution, 100 * attr_stats__resolved_share(&f->attr_all),
 		100 * attr_stats__resolved_share(&f->attr_hitm));
@@ -603,6 +610,21 @@ static void print_result_json(struct json *j, const struct fields_ctx *c)
 	json__ku64(j, "below_min_share", r.below);
 	json__ku64(j, "below_min_share_hitm", r.below_hitm);
 	json__kstr(j, "attribution", r.attribution);
+	json__key(j, "too_few_samples");
+	if (fields__too_few_samples(c->ld.fields)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		fields__explain_samples(c->ld.fields, &sb);
+		json__begin_object(j);
+		json__ku64(j, "loads", c->ld.fields->loads);
+		json__ku64(j, "hitm", c->ld.fields->hitm);
+		json__ku64(j, "min_loads", FIELDS_MIN_LOADS);
+		json__kstr(j, "text", sb.buf);
+		json__end_object(j);
+		strbuf__release(&sb);
+	} else {
+		json__raw(j, "null");
+	}
 	json__end_object(j);
 }
 

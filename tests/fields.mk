@@ -62,3 +62,5 @@ EXTRA_DIST += tests/fields/statics.h tests/fields/statics_main.c tests/fields/st
 TESTS += tests/fields/breakpoint.sh
 dist_check_SCRIPTS += tests/fields/breakpoint.sh
 EXTRA_DIST += tests/fields/bp_stats.c
+TESTS += tests/fields/few_samples.sh
+dist_check_SCRIPTS += tests/fields/few_samples.sh

@@ -193,6 +193,151 @@ static bool line_at(const struct boundary *v, size_t n, uint64_t base, size_t li
 	return any;
 }
 
+/* A written slot's owner: the thread with two thirds of its sampled writes or more. */
+static bool slot_owner(const struct line_slot *s, uint32_t *tid)
+{
+	uint32_t cand = 0;
+	size_t votes = 0, n = 0;
+
+	if (s->group < 0 || !s->nr_writes)
+		return false;
+	for (size_t i = 0; i < s->nr_writes; i++) {	/* the majority vote, then its count */
+		if (!votes)
+			cand = s->writes[i].tid;
+		votes += s->writes[i].tid == cand ? 1 : -1;
+	}
+	for (size_t i = 0; i < s->nr_writes; i++)
+		n += s->writes[i].tid == cand;
+	*tid = cand;
+	return 3 * n >= 2 * s->nr_writes;
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* One owned element of a scalar array: where it is in the object, whose it is. */
+struct owned {
+	uint64_t pos;
+	uint32_t owner;		/* index into the owners */
+};
+
+#define INTERLEAVE_MAX_THREADS 64
+
+/*
+ * Whether, with blocks of @b elements of @e bytes, the owners take the blocks in turn: block
+ * i is owner (i mod @nr)'s, for 9 in 10 of the elements seen, each residue another owner's.
+ */
+static bool dealt_in_turn(const struct owned *o, size_t n, uint32_t nr, uint64_t e, uint64_t b)
+{
+	uint32_t *votes = xcalloc((size_t)nr * nr, sizeof(*votes));	/* residue x owner */
+	bool taken[INTERLEAVE_MAX_THREADS] = { false }, ok = true;
+	uint64_t agree = 0;
+
+	for (size_t i = 0; i < n; i++)
+		votes[(o[i].pos / e / b) % nr * nr + o[i].owner]++;
+	for (uint32_t r = 0; r < nr && ok; r++) {
+		const uint32_t *row = &votes[(size_t)r * nr];
+		uint32_t best = 0;
+
+		for (uint32_t w = 1; w < nr; w++)
+			if (row[w] > row[best])
+				best = w;
+		ok = row[best] && !taken[best];
+		taken[best] = true;
+		agree += row[best];
+	}
+	free(votes);
+	return ok && agree * 10 >= n * 9;
+}
+
+/*
+ * Interleaved elements (ALIGN_INTERLEAVED): thread t writes elements t, t+S, t+2S, ... of a
+ * scalar array, or blocks of b elements dealt out so, a block smaller than a line.  Every line
+ * then holds every thread's elements: where the array starts and how long it is change
+ * nothing.  From the written slots on the object's lines: each slot's owner against its block
+ * index modulo the S threads owning two elements or more (one element a thread is a
+ * per-thread slot, not a progression), on two lines or more, 9 in 10 of them agreeing.
+ * Fills @af's stride, threads and block.
+ */
+static bool interleaved(const struct fields *f, unsigned int line, const struct boundary *v,
+			size_t n, size_t k, struct align_finding *af)
+{
+	uint64_t base = v[k].obj.base, e = 0, first = UINT64_MAX, g = 0;
+	uint32_t tids[INTERLEAVE_MAX_THREADS], count[INTERLEAVE_MAX_THREADS] = { 0 }, nr = 0;
+	uint32_t keep[INTERLEAVE_MAX_THREADS], nr_keep = 0;
+	struct owned *o = NULL;
+	size_t no = 0, cap = 0, lines = 0, last = SIZE_MAX, kept = 0;
+	bool found = false;
+
+	for (size_t i = k; i < n; i++) {
+		const struct field_line *l;
+
+		if (v[i].obj.base != base || v[i].elem || v[i].line == last)
+			continue;
+		last = v[i].line;
+		l = &f->lines[v[i].line];
+		lines++;
+		for (size_t j = 0; j < l->nr_slots; j++) {
+			const struct line_slot *s = &l->slots[j];
+			uint32_t tid, w;
+
+			if (!slot_owner(s, &tid) || l->addr + s->offset < base)
+				continue;
+			for (w = 0; w < nr && tids[w] != tid; w++)
+				;
+			if (w == nr) {
+				if (nr == INTERLEAVE_MAX_THREADS)
+					goto out;
+				tids[nr++] = tid;
+			}
+			count[w]++;
+			o = xgrow(o, &cap, no + 1, sizeof(*o));
+			o[no++] = (struct owned){ l->addr + s->offset - base, w };
+			if (line_slot__size(s) > 1)
+				e = line_slot__size(s);
+			if (o[no - 1].pos < first)
+				first = o[no - 1].pos;
+		}
+	}
+	/* the element: the member's, else (unattributed bytes) what the addresses step by */
+	for (size_t i = 0; !e && i < no; i++)
+		g = gcd(g, o[i].pos - first);
+	if (!e)
+		e = g;
+	/*
+	 * The threads: those owning two elements or more, and a quarter of their fair share (a
+	 * few elements main set up and the sampling caught it at are noise).
+	 */
+	for (uint32_t w = 0; w < nr; w++)
+		keep[w] = count[w] >= 2 && count[w] * 4 * (uint64_t)nr >= no ? nr_keep++ :
+									       UINT32_MAX;
+	for (size_t i = 0; i < no; i++)
+		if (keep[o[i].owner] != UINT32_MAX)
+			o[kept++] = (struct owned){ o[i].pos, keep[o[i].owner] };
+	no = kept;
+	if (lines < 2 || nr_keep < 2 || !e || e >= line || no < 4 * (size_t)nr_keep)
+		goto out;
+	for (uint64_t b = 1; b * e < line && !found; b++) {
+		if (!dealt_in_turn(o, no, nr_keep, e, b))
+			continue;
+		found = true;
+		af->stride = e;
+		af->threads = nr_keep;
+		af->block = (uint32_t)b;
+	}
+out:
+	free(o);
+	return found;
+}
+
 /*
  * The finding for the object of boundary @v[k] (the first of it), from all its boundaries;
  * false when they show no alignment cause.
@@ -257,6 +402,13 @@ static bool object_finding(struct array_align *a, const struct fields *f, const 
 		af->misalign = m;
 		af->causes = m && hitm_at * 3 >= hitm_all * 2 ? ALIGN_BASE : ALIGN_BLOCKS;
 		af->new_size = round_up(af->obj.size, line);
+		/* elements dealt out in turn meet at every one: no shift or length explains it */
+		if (interleaved(f, line, v, n, k, af)) {
+			af->causes = ALIGN_INTERLEAVED;
+			af->nr_elems = af->obj.size / af->stride;
+			af->new_stride = round_up(af->block * af->stride, line);
+			af->new_size = (af->nr_elems + af->block - 1) / af->block * af->new_stride;
+		}
 		for (size_t i = k; i < n; i++) {
 			if (v[i].obj.base != b0->obj.base || v[i].elem)
 				continue;
@@ -266,7 +418,7 @@ static bool object_finding(struct array_align *a, const struct fields *f, const 
 			finding_add_line(a, af, f, v[i].line, &cpus);
 		}
 		/* one line of a scalar array is an ordinary verdict, not a pattern */
-		if (af->causes == ALIGN_BLOCKS && af->nr_lines < 2) {
+		if (af->causes & (ALIGN_BLOCKS | ALIGN_INTERLEAVED) && af->nr_lines < 2) {
 			id_set__release(&cpus);
 			free(af->lines);
 			return false;
@@ -292,6 +444,9 @@ static bool line_fits(const struct align_finding *af, const struct field_line *l
 {
 	bool before = false, after = false;
 
+	/* interleaved elements: every line of the array shows the pattern */
+	if (af->causes & ALIGN_INTERLEAVED)
+		return true;
 	for (size_t i = 0; i < l->nr_slots; i++) {
 		const struct line_slot *s = &l->slots[i];
 
@@ -317,7 +472,8 @@ static void absorb_lines(struct array_align *a, const struct fields *f,
 {
 	struct id_set cpus = { 0 };
 
-	if (af->causes & ALIGN_BLOCKS || (!af->elem && !af->misalign))
+	if (af->causes & ALIGN_BLOCKS || (!af->elem && !af->misalign && !(af->causes &
+									    ALIGN_INTERLEAVED)))
 		return;
 	for (size_t i = 0; i < f->nr_lines; i++) {
 		const struct field_line *l = &f->lines[i];
@@ -407,6 +563,8 @@ const char *align_cause__id(unsigned int cause)
 		return "pad_element";
 	case ALIGN_BLOCKS:
 		return "blocks";
+	case ALIGN_INTERLEAVED:
+		return "interleaved";
 	default:
 		return "?";
 	}
@@ -415,6 +573,14 @@ const char *align_cause__id(unsigned int cause)
 static const char *plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";
+}
+
+/* "2nd", "4th", "11th", "23rd": the suffix. */
+static const char *ordinal(uint64_t n)
+{
+	if (n % 100 >= 11 && n % 100 <= 13)
+		return "th";
+	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
 }
 
 /* "array of 2 struct worker_stats" or "heap matrix", with its extent. */
@@ -437,6 +603,27 @@ static void explain_cause(const struct array_align *a, const struct align_findin
 {
 	unsigned int line = a->line_size;
 
+	if (af->causes & ALIGN_INTERLEAVED) {
+		uint64_t part = (uint64_t)af->block * af->stride;
+
+		strbuf__add(out, "  cause: the threads' elements are interleaved: ", 48);
+		if (af->block == 1)
+			strbuf__addf(out, "each of the %u threads writes every %u%s %" PRIu64
+				     "-byte element (thread t: elements t, t+%u, t+%u, ...), ",
+				     af->threads, af->threads, ordinal(af->threads), af->stride,
+				     af->threads, 2 * af->threads);
+		else
+			strbuf__addf(out, "each of the %u threads writes every %u%s block of %u "
+				     "%" PRIu64 "-byte elements (thread t: blocks t, t+%u, ...), ",
+				     af->threads, af->threads, ordinal(af->threads), af->block,
+				     af->stride, af->threads);
+		strbuf__addf(out, "so a thread's elements lie %" PRIu64 " bytes apart and every "
+			     "%u-byte line holds %s threads' elements: each line is written by all "
+			     "of them (%zu line%s), wherever the array starts\n", part * af->threads,
+			     line, part * af->threads >= line ? "several" : "all", af->nr_lines,
+			     plural(af->nr_lines));
+		return;
+	}
 	if (af->causes & ALIGN_BLOCKS) {
 		strbuf__addf(out, "  cause: the parts of it that different threads write meet inside "
 			     "cache lines, at varying offsets (%u boundar%s seen): the parts are not "
@@ -488,6 +675,25 @@ static void explain_fix(const struct array_align *a, const struct align_finding 
 {
 	unsigned int line = a->line_size;
 
+	if (af->causes & ALIGN_INTERLEAVED) {
+		uint64_t per = (af->nr_elems + af->threads - 1) / af->threads;
+		uint64_t in_line = line % af->stride ? 0 : line / af->stride;
+
+		strbuf__addf(out, "  fix: block the elements per thread: thread t takes the "
+			     "contiguous elements [t*%" PRIu64 ", (t+1)*%" PRIu64 ") of the "
+			     "%" PRIu64 " instead of every %u%s %s, so that two threads meet only "
+			     "where their ranges do", per, per, af->nr_elems, af->threads,
+			     ordinal(af->threads), af->block == 1 ? "one" : "block");
+		if (in_line)
+			strbuf__addf(out, " (not at all with ranges of whole lines, a multiple of "
+				     "%" PRIu64 " elements, from a line boundary)", in_line);
+		strbuf__addf(out, "; or pad each %s to a line of its own: %" PRIu64 " bytes "
+			     "instead of %" PRIu64 " (%" PRIu64 " bytes instead of %" PRIu64 ", "
+			     "%.0fx the memory)\n", af->block == 1 ? "element" : "block", af->new_stride,
+			     (uint64_t)af->block * af->stride, af->new_size, af->obj.size,
+			     af->obj.size ? (double)af->new_size / (double)af->obj.size : 0.0);
+		return;
+	}
 	if (af->causes & ALIGN_BLOCKS) {
 		strbuf__addf(out, "  fix: give each thread's part whole lines: make its length a "
 			     "multiple of %u bytes and allocate the object line-aligned "

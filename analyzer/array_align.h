@@ -55,7 +55,12 @@ enum align_cause {
 	ALIGN_PAD = 1 << 1,	/* the element is no multiple of the line: pad the element */
 	ALIGN_BLOCKS = 1 << 2,	/* a scalar array's per-thread parts meet at varying offsets:
 				 * give each part whole lines (no patch: its sizes are code) */
+	ALIGN_INTERLEAVED = 1 << 3,	/* a scalar array's elements dealt out in turn (thread t
+					 * writes t, t+S, t+2S, ...): every line every thread's;
+					 * block them per thread or pad each (no patch: code) */
 };
+
+#define ALIGN_CAUSE_LAST ALIGN_INTERLEAVED
 
 /**
  * struct align_finding - one object whose threads' elements share lines.
@@ -63,12 +68,16 @@ enum align_cause {
  * @elem:	the element type (an array of structs), NULL for a scalar array
  * @name:	what the report calls it: @elem's name, a scalar array's ("heap matrix"), or NULL
  * @first:	offset of the first element in @obj (an array after a header: not 0)
- * @stride:	the element's size (@elem's), 0 for a scalar array
- * @nr_elems:	elements in @obj (0 for a scalar array)
+ * @stride:	the element's size (@elem's; ALIGN_INTERLEAVED: the scalar's), else 0
+ * @nr_elems:	elements in @obj (0 for a scalar array, but ALIGN_INTERLEAVED)
  * @misalign:	how far into a line the array starts: (@obj.base + @first) % line
  * @causes:	enum align_cause bits
- * @new_stride:	ALIGN_PAD: the element padded to whole lines
- * @new_size:	the allocation's size after the fix (whole lines, what aligned_alloc needs)
+ * @new_stride:	ALIGN_PAD: the element padded to whole lines; ALIGN_INTERLEAVED: one
+ *		thread's block of @block elements padded so
+ * @new_size:	the allocation's size after the fix (whole lines, what aligned_alloc needs;
+ *		ALIGN_INTERLEAVED: with every block padded)
+ * @threads, @block: ALIGN_INTERLEAVED: the threads that take blocks of @block elements in
+ *		turn (a thread's blocks lie @threads * @block * @stride bytes apart)
  * @lines:	the lines it explains (their addresses), hottest first
  * @hitm, @writes: summed over @lines
  * @nr_boundaries: boundaries between two threads' data seen on @lines
@@ -82,6 +91,7 @@ struct align_finding {
 	uint32_t misalign;
 	unsigned int causes;
 	uint64_t new_stride, new_size;
+	uint32_t threads, block;
 	uint64_t *lines;
 	size_t nr_lines;
 	uint64_t hitm, writes;
@@ -107,7 +117,7 @@ void array_align__delete(struct array_align *a);
 /* The finding that explains the line at @addr, or NULL. */
 const struct align_finding *array_align__of_line(const struct array_align *a, uint64_t addr);
 
-/* A stable identifier of one cause bit for JSON: "align_base", "pad_element", "blocks". */
+/* A cause bit for JSON: "align_base", "pad_element", "blocks", "interleaved". */
 const char *align_cause__id(unsigned int cause);
 
 /*

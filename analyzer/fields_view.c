@@ -52,7 +52,7 @@ bool fields_view__align_hides(const struct fields_view *v, uint64_t addr)
 {
 	const struct align_finding *af = array_align__of_line(v->align, addr);
 
-	return af && af->causes & ALIGN_BASE;
+	return af && af->causes & (ALIGN_BASE | ALIGN_INTERLEAVED);
 }
 
 bool fields_view__line_shown(const struct fields_view *v, const struct field_line *l)

@@ -33,8 +33,9 @@ bool fields_view__line_selected(const struct fields_view *v, const struct field_
 /* A finding is about the struct asked for when its element type is, or any of its lines. */
 bool fields_view__align_selected(const struct fields_view *v, const struct align_finding *af);
 /*
- * The lines of an array that starts inside a line are that finding's, not listed one by one:
- * their verdicts would advise aligning the type, which does not move the array.
+ * The lines of an array that starts inside a line, or whose elements the threads take in
+ * turn, are that finding's, not listed one by one: their verdicts would advise aligning the
+ * type, which does not move the array, or give every element a line of its own.
  */
 bool fields_view__align_hides(const struct fields_view *v, uint64_t addr);
 /* A contended line of the struct asked for with enough of the HITMs to be listed. */

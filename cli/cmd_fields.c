@@ -255,8 +255,8 @@ static void print_align_stdio(struct fields_ctx *c, FILE *out)
 			continue;
 		if (!n++)
 			fprintf(out, "\n# arrays whose elements share cache lines across threads "
-				"(the lines of one that starts inside a line are not listed again "
-				"below)\n");
+				"(the lines of one that starts inside a line, or whose elements the "
+				"threads take in turn, are not listed again below)\n");
 		strbuf__reset(&sb);
 		align_finding__explain(c->align, af, fields_attr__name_ip, c->ld.fa, &sb);
 		fprintf(out, "\n%s", sb.buf);
@@ -563,12 +563,14 @@ static void print_align_json(struct json *j, struct fields_ctx *c)
 		json__ku64(j, "misalign", af->misalign);
 		json__key(j, "causes");
 		json__begin_array(j);
-		for (unsigned int bit = 1; bit <= ALIGN_BLOCKS; bit <<= 1)
+		for (unsigned int bit = 1; bit <= ALIGN_CAUSE_LAST; bit <<= 1)
 			if (af->causes & bit)
 				json__str(j, align_cause__id(bit));
 		json__end_array(j);
 		json__ku64(j, "new_stride", af->new_stride);
 		json__ku64(j, "new_size", af->new_size);
+		json__ku64(j, "threads", af->threads);	/* interleaved: who takes turns */
+		json__ku64(j, "block", af->block);
 		json__ku64(j, "hitm", af->hitm);
 		json__ku64(j, "writes", af->writes);
 		json__ku64(j, "boundaries", af->nr_boundaries);

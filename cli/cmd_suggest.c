@@ -526,7 +526,7 @@ static void json_align(struct suggest_ctx *c, const struct suggest_patch *p, str
 		json_str(out, "object", af->name, false);
 		json_str(out, "element", af->elem ? af->elem->name : NULL, true);
 		strbuf__addf(out, ", \"causes\": [");
-		for (unsigned int bit = 1, k = 0; bit <= ALIGN_BLOCKS; bit <<= 1)
+		for (unsigned int bit = 1, k = 0; bit <= ALIGN_CAUSE_LAST; bit <<= 1)
 			if (af->causes & bit)
 				strbuf__addf(out, "%s\"%s\"", k++ ? ", " : "", align_cause__id(bit));
 		strbuf__addf(out, "], \"misalign\": %u, \"stride\": %" PRIu64 ", \"new_stride\": %"

@@ -508,7 +508,7 @@ bool suggest_load__align_selected(const struct suggest_load *sl, const struct al
 
 bool suggest_load__align_fixable(const struct align_finding *af)
 {
-	return !(af->causes & ALIGN_BLOCKS) && af->causes;
+	return !(af->causes & (ALIGN_BLOCKS | ALIGN_INTERLEAVED)) && af->causes;
 }
 
 /* The structs whose instances are a misaligned array's elements: padded, or left alone. */

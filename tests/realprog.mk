@@ -52,3 +52,6 @@ EXTRA_DIST += tests/realprog/volatile_counters.case tests/realprog/volatile_coun
 TESTS += tests/realprog/volatile_counters.case
 EXTRA_DIST += tests/realprog/cxx_new.case tests/realprog/cxx_new.cc tests/realprog/cxx_new_fixed.cc
 TESTS += tests/realprog/cxx_new.case
+EXTRA_DIST += tests/realprog/interleaved.case tests/realprog/interleaved.c \
+	tests/realprog/interleaved_fixed.c
+TESTS += tests/realprog/interleaved.case

@@ -3,7 +3,8 @@
  * array_align__find on hand-made samples: an array of 64-byte elements that starts 16 bytes
  * into a line (align the allocation), an array of 96-byte elements on a line-aligned block
  * (pad the element), a scalar array dealt out in 512-byte blocks and shifted by 16 bytes (one
- * finding for all its boundary lines), and what is no finding: an aligned array, a scalar
+ * finding for all its boundary lines), a scalar array whose elements the threads take in turn
+ * (interleaved, one element or a block of two at a time), and what is no finding: an aligned array, a scalar
  * array's single line, two objects that merely touch.
  */
 #include <config.h>
@@ -172,6 +173,48 @@ static void shifted_blocks(void)
 	fields__delete(f);
 }
 
+/*
+ * A scalar array whose elements the threads take in turn: 8-byte element i by CPU i % 4, then
+ * blocks of two elements by CPU (i / 2) % 2.  Every line is every thread's: interleaved, never
+ * an aligned allocation or whole-line parts, whatever the misalignment.
+ */
+static void interleaved(void)
+{
+	for (int blocks = 0; blocks < 2; blocks++) {
+		struct fields *f = fields__new(64);
+		struct array_align *a;
+
+		nr_objects = 0;
+		objects[nr_objects++] = (struct align_object){ 0x70030, 4096, 0x401800, 1 };
+		for (uint32_t i = 0; i < 64; i++)
+			touch(f, &mat, 0x70030, 0, 8 * i, blocks ? (i / 2) % 2 : i % 4);
+		a = find(f);
+		CHECK(a->nr_findings == 1);
+		if (a->nr_findings == 1) {
+			const struct align_finding *af = &a->findings[0];
+
+			CHECK(af->causes == ALIGN_INTERLEAVED && af->stride == 8 && af->nr_elems == 512);
+			CHECK(af->threads == (blocks ? 2u : 4u) && af->block == (blocks ? 2u : 1u));
+			CHECK(af->nr_lines == 9);
+			if (!blocks) {
+				CHECK(af->new_stride == 64 && af->new_size == 512 * 64);
+				explain(a, af, "each of the 4 threads writes every 4th 8-byte element "
+					"(thread t: elements t, t+4, t+8, ...)");
+				explain(a, af, "thread t takes the contiguous elements [t*128, "
+					"(t+1)*128) of the 512");
+				explain(a, af, "pad each element to a line of its own: 64 bytes "
+					"instead of 8 (32768 bytes instead of 4096, 8x the memory)");
+			} else {
+				CHECK(af->new_stride == 64 && af->new_size == 256 * 64);
+				explain(a, af, "each of the 2 threads writes every 2nd block of 2 "
+					"8-byte elements");
+			}
+		}
+		array_align__delete(a);
+		fields__delete(f);
+	}
+}
+
 /* No finding: an aligned array of 64-byte elements, one line of a scalar array, two objects. */
 static void none(void)
 {
@@ -198,6 +241,7 @@ static void none(void)
 int main(void)
 {
 	misaligned_base();
+	interleaved();
 	small_element();
 	shifted_blocks();
 	none();

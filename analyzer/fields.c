@@ -1066,6 +1066,76 @@ static void verdict__in_time(const struct field_line *l, struct field_verdict *v
 	id_set__release(&tids);
 }
 
+/* What @o's being written means for slot @s beside it, as a slot_sharing bit. */
+static unsigned int sharing_with(const struct line_slot *s, const struct line_slot *o)
+{
+	if (!s->layout || s->layout != o->layout)
+		return SHARING_FALSE_MEMBERS;
+	if (s->base != o->base)
+		return SHARING_FALSE_INSTANCES;
+	if (s->member >= 0 && s->member == o->member && s->elem != o->elem &&
+	    s->layout->members[s->member].elem_size)
+		return SHARING_FALSE_ELEMENTS;
+	return SHARING_FALSE_MEMBERS;
+}
+
+unsigned int fields__slot_sharing(const struct field_line *l, size_t k)
+{
+	const struct line_slot *s = &l->slots[k];
+	unsigned int bits = 0;
+
+	if (l->verdict == LINE_QUIET)
+		return 0;
+	if ((int)k == l->true_shared ||
+	    (slot_written(s) && (l->verdict == LINE_TRUE_SHARING || may_be_true_shared(l, s))))
+		bits |= SHARING_TRUE;
+	switch (l->verdict) {
+	case LINE_FALSE_SHARING:
+		for (size_t i = 0; i < l->nr_slots; i++) {
+			const struct line_slot *o = &l->slots[i];
+
+			if (i == k)
+				continue;
+			/* written apart from another group; or a victim of a written slot */
+			if (s->group >= 0 && o->group >= 0 && o->group != s->group)
+				bits |= sharing_with(s, o);
+			else if (s->victim && o->group >= 0)
+				bits |= sharing_with(s, o);
+			else if (s->group >= 0 && o->victim)
+				bits |= sharing_with(s, o);
+		}
+		/* no store sampled: the HITMs fall on several members */
+		if (!l->written && field_stats__hitm(&s->st))
+			bits |= SHARING_FALSE_MEMBERS;
+		break;
+	case LINE_WRITE_READ:
+		if (slot_written(s) || s->st.loads)
+			bits |= SHARING_ONE_WRITER;
+		break;
+	default:
+		break;
+	}
+	return bits;
+}
+
+const char *slot_sharing__id(unsigned int bit)
+{
+	switch (bit) {
+	case SHARING_FALSE_MEMBERS:
+		return "false_members";
+	case SHARING_FALSE_INSTANCES:
+		return "false_instances";
+	case SHARING_FALSE_ELEMENTS:
+		return "false_elements";
+	case SHARING_TRUE:
+		return "true";
+	case SHARING_ONE_WRITER:
+		return "one_writer";
+	default:
+		return "?";
+	}
+}
+
 void fields__verdict(const struct fields *f, const struct field_line *l, struct field_verdict *v)
 {
 	const struct line_slot *ts = l->true_shared >= 0 ? &l->slots[l->true_shared] : NULL;
@@ -1192,10 +1262,52 @@ static void explain_in_time(const struct field_line *l, const struct field_verdi
 	add_str(out, ")\n");
 }
 
+/* The sampled writes of writer group @g of @l. */
+static uint64_t group_writes(const struct field_line *l, int g)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < l->nr_slots; i++)
+		if (l->slots[i].group == g)
+			n += l->slots[i].st.writes;
+	return n;
+}
+
+/*
+ * The writer groups are elements of one array member of one instance (per-thread counts[N]):
+ * a written slot of it, else NULL.  lineup suggest calls them so too (SHARING_FALSE_ELEMENTS).
+ * A group with a trace of the writes beside the others' (main's one store to the table's
+ * count, caught by the sampling) does not change what the line is.
+ */
+static const struct line_slot *groups_are_elements(const struct field_line *l)
+{
+	const struct line_slot *first = NULL;
+	uint64_t most = 0;
+
+	for (int g = 0; g < (int)l->nr_groups; g++)
+		if (group_writes(l, g) > most)
+			most = group_writes(l, g);
+	for (size_t i = 0; i < l->nr_slots; i++) {
+		const struct line_slot *s = &l->slots[i];
+
+		if (s->group < 0 || group_writes(l, s->group) * 20 < most)
+			continue;
+		if (!first)
+			first = s;
+		if (!s->layout || s->member < 0 || !s->layout->members[s->member].elem_size ||
+		    s->layout != first->layout || s->base != first->base ||
+		    s->member != first->member)
+			return NULL;
+	}
+	return first;
+}
+
 /* The prose of the advice on a false-sharing line. */
 static void explain_false_sharing(const struct field_line *l, const struct field_verdict *v,
 				  struct strbuf *out)
 {
+	const struct line_slot *el;
+
 	switch (v->advice) {
 	case ADVICE_ALIGN_INSTANCES:
 		add_str(out, "  evidence: different instances of ");
@@ -1204,6 +1316,12 @@ static void explain_false_sharing(const struct field_line *l, const struct field
 					      ", each written by its own CPUs, share the line\n");
 		break;
 	case ADVICE_SPLIT_GROUPS:
+		if ((el = groups_are_elements(l))) {
+			strbuf__addf(out, "  evidence: elements of %s.%s written by different CPUs "
+				     "share the line\n", el->layout->name,
+				     el->layout->members[el->member].path);
+			break;
+		}
 		add_str(out, v->nr_rotating ? "  evidence: members written by different CPUs at the "
 					      "same time share the line\n" :
 					      "  evidence: members written by different CPUs share "

@@ -390,6 +390,31 @@ void fields__verdict(const struct fields *f, const struct field_line *l, struct 
 
 const char *verdict_advice__name(enum verdict_advice a);
 
+/*
+ * What a contended line's verdict says of one of its slots, as bits: the line verdict seen
+ * from a member, so that a report about a struct (lineup suggest) gives its members the
+ * verdicts lineup fields gives their lines instead of deciding again.
+ */
+enum slot_sharing {
+	SHARING_FALSE_MEMBERS = 1 << 0,	/* false sharing with other members: written beside a
+					 * member other CPUs write or read, or such a victim */
+	SHARING_FALSE_INSTANCES = 1 << 1, /* false sharing with another instance of its type */
+	SHARING_FALSE_ELEMENTS = 1 << 2, /* an element of an array member beside another element
+					  * of the same array that other CPUs write */
+	SHARING_TRUE = 1 << 3,		/* itself written by several CPUs in turn: the line's
+					 * truly shared slot, or a written slot of a true-sharing
+					 * line */
+	SHARING_ONE_WRITER = 1 << 4,	/* one CPU writes the data other CPUs read */
+};
+
+#define SHARING_FALSE (SHARING_FALSE_MEMBERS | SHARING_FALSE_INSTANCES | SHARING_FALSE_ELEMENTS)
+
+/* Slot @k of @l (after fields__finish): enum slot_sharing bits, 0 on a quiet line. */
+unsigned int fields__slot_sharing(const struct field_line *l, size_t k);
+
+/* "false_members", "false_instances", "false_elements", "true", "one_writer": one bit's id. */
+const char *slot_sharing__id(unsigned int bit);
+
 /* A slot's member as verdicts name it: its path, or "<unattributed>". */
 const char *line_slot__member(const struct line_slot *s);
 

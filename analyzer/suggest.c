@@ -37,6 +37,8 @@ struct suggest {
 	struct u64map last_unit;	/* tid -> unit + 1 of its previous access */
 	struct suggest_result *res;	/* the caller's, freed with the suggest */
 	unsigned int array_causes;	/* suggest__set_array_causes() */
+	struct suggest_verdicts verdicts;	/* suggest__set_verdicts(), its arrays ours */
+	bool have_verdicts;
 };
 
 const char *suggest_use__name(enum suggest_use use)
@@ -131,7 +133,23 @@ void suggest__delete(struct suggest *sg)
 	free(sg->rmw_total);
 	free(sg->rmw_redundant);
 	free(sg->affinity);
+	free(sg->verdicts.units);
+	free(sg->verdicts.unit_hitm);
 	free(sg);
+}
+
+void suggest__set_verdicts(struct suggest *sg, const struct suggest_verdicts *v)
+{
+	free(sg->verdicts.units);
+	free(sg->verdicts.unit_hitm);
+	sg->verdicts = *v;
+	sg->verdicts.units = xcalloc(sg->nr_units + 1, sizeof(*sg->verdicts.units));
+	sg->verdicts.unit_hitm = xcalloc(sg->nr_units + 1, sizeof(*sg->verdicts.unit_hitm));
+	if (v->units)
+		memcpy(sg->verdicts.units, v->units, sg->nr_units * sizeof(*v->units));
+	if (v->unit_hitm)
+		memcpy(sg->verdicts.unit_hitm, v->unit_hitm, sg->nr_units * sizeof(*v->unit_hitm));
+	sg->have_verdicts = true;
 }
 
 int suggest__unit_at(const struct suggest *sg, uint64_t offset)
@@ -374,7 +392,8 @@ static void profile_units(struct suggest *sg, struct suggest_result *r)
 	for (unsigned int u = 0; u < sg->nr_units; u++) {
 		struct suggest_profile *p = &r->profiles[u];
 
-		if (!p->loads && !p->stores)
+		/* one sampled store and no load: main()'s setup of a member nothing reads */
+		if ((!p->loads && !p->stores) || (!p->loads && p->writes <= 1))
 			p->use = SUGGEST_COLD;
 		else if (!p->writes || ((p->writes * 20 <= p->reads || p->writes == 1) && !publishes(p)))
 			p->use = SUGGEST_READ_MOSTLY;
@@ -383,6 +402,7 @@ static void profile_units(struct suggest *sg, struct suggest_result *r)
 		p->redundant_rmw = sg->rmw_redundant[u];
 		p->rmw_checked = sg->rmw_total[u];
 		p->group = -1;
+		p->sharing = sg->have_verdicts ? sg->verdicts.units[u] : 0;
 	}
 	elements_writers(sg, r);
 }
@@ -399,12 +419,93 @@ static int elem_count_cmp(const void *a, const void *b)
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
-	return x->n > y->n ? -1 : x->n < y->n;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* One thread's elements of an array unit: the first and last it mainly writes, how many. */
+struct elem_run {
+	uint32_t tid;
+	uint64_t lo, hi, n;
+};
+
+static int elem_run_cmp(const void *a, const void *b)
+{
+	const struct elem_run *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * How the threads share out the elements of @u, from the main writer of each (@v[i..j), one
+ * unit's, sorted by element): each a single element, runs that do not overlap (rows of a
+ * matrix: a part is one run, the span over the threads), or elements that alternate.
+ */
+static void elements_parts(struct suggest *sg, struct suggest_result *r, unsigned int u,
+			   const struct elem_count *v, size_t i, size_t j)
+{
+	struct suggest_profile *p = &r->profiles[u];
+	uint64_t esz = sg->units[u].elem_size;
+	struct elem_run *run = NULL;
+	size_t nr = 0, cap = 0;
+	bool single = true, apart = true;
+
+	for (size_t k = i; k < j; k++) {
+		uint64_t e = v[k].key & 0xffffff;
+		size_t w;
+
+		if (k > i && v[k].key == v[k - 1].key)	/* not the element's main writer */
+			continue;
+		for (w = 0; w < nr && run[w].tid != v[k].tid; w++)
+			;
+		if (w == nr) {
+			run = xgrow(run, &cap, nr + 1, sizeof(*run));
+			run[nr++] = (struct elem_run){ v[k].tid, e, e, 0 };
+		}
+		run[w].hi = e;	/* elements come in order */
+		run[w].n++;
+	}
+	/* a thread with a few elements (main's setup of those no worker took) is no part */
+	uint64_t total = 0;
+	size_t kept = 0;
+
+	for (size_t w = 0; w < nr; w++)
+		total += run[w].n;
+	for (size_t w = 0; w < nr; w++)
+		if (run[w].n * 4 * nr >= total)
+			run[kept++] = run[w];
+	nr = kept;
+	qsort(run, nr, sizeof(*run), elem_run_cmp);
+	for (size_t w = 0; w < nr; w++) {
+		single &= run[w].n == 1;
+		apart &= !w || run[w].lo > run[w - 1].hi;
+	}
+	p->elem_interleaved = !single && !apart;
+	p->elem_part = esz;
+	if (!single && apart && nr >= 2) {
+		/*
+		 * Runs apart: the array split evenly (run w within [w * n / nr, (w + 1) * n / nr),
+		 * what the sampling saw of each a part of that), else the spacing of the runs'
+		 * starts, which sampling makes only an estimate.
+		 */
+		uint64_t share = sg->units[u].nr_elems / nr;
+		bool even = share && sg->units[u].nr_elems % nr == 0;
+
+		for (size_t w = 0; w < nr && even; w++)
+			even = run[w].lo >= w * share && run[w].hi < (w + 1) * share;
+		if (even)
+			p->elem_part = share * esz;
+		else
+			p->elem_part = (run[nr - 1].lo - run[0].lo + (nr - 1) / 2) / (nr - 1) * esz;
+	}
+	free(run);
 }
 
 /*
  * Arrays whose elements are written by different threads (per-worker stats[N]): the number of
- * distinct threads that are some element's main writer.  No member order separates those.
+ * distinct threads that are some element's main writer, and how they share the elements out.
+ * No member order separates those.
  */
 static void elements_writers(struct suggest *sg, struct suggest_result *r)
 {
@@ -424,11 +525,18 @@ static void elements_writers(struct suggest *sg, struct suggest_result *r)
 	for (size_t i = 0; i < n; i++)
 		if (!i || v[i].key != v[i - 1].key)
 			id_set__add(&main_writers[v[i].key >> 24], v[i].tid);
-	for (unsigned int u = 0; u < sg->nr_units; u++) {
-		if (main_writers[u].nr >= 2)
+	for (size_t i = 0, j; i < n; i = j) {
+		unsigned int u = (unsigned int)(v[i].key >> 24);
+
+		for (j = i; j < n && v[j].key >> 24 == u; j++)
+			;
+		if (main_writers[u].nr >= 2) {
 			r->profiles[u].elem_writers = main_writers[u].nr;
-		id_set__release(&main_writers[u]);
+			elements_parts(sg, r, u, v, i, j);
+		}
 	}
+	for (unsigned int u = 0; u < sg->nr_units; u++)
+		id_set__release(&main_writers[u]);
 	free(main_writers);
 	free(v);
 }
@@ -1077,100 +1185,46 @@ static void add_finding(struct suggest_result *r, enum suggest_finding_kind kind
 }
 
 /*
- * In time, as fields' verdict decides it (issue 16): a unit written by several threads over
- * the run is truly shared only when its writer changes about as often as its line's does.
- * A pool of small locks, each taken by every thread but by one at a time, changes writer
- * rarely per lock while the line they share changes all the time: that is false sharing
- * between instances (padding fixes it), not a counter to shard.  Per unit, over its writes
- * in time order: how often the previous write of the same instance and unit, and of the same
- * cache line, came from another thread.  Without times (fewer than 4 distinct) every unit
- * counts as rotating, the verdict over the whole run.  @slot_ho (per unit): its writer changes.
+ * The advice beside the order.  Whether a unit is truly shared, and whether an array's
+ * elements are shared between threads, is lineup fields' verdict on its lines (p->sharing):
+ * the suggester gives the figures (writers, the reads a sharded counter's sum would make, the
+ * parts and what padding them costs), not a second opinion.
  */
-static bool *rotating_units(struct suggest *sg, uint64_t *slot_ho)
-{
-	bool *rot = xcalloc(sg->nr_units ? sg->nr_units : 1, sizeof(*rot));
-	uint64_t *line_ho = xcalloc(sg->nr_units + 1, sizeof(*line_ho));
-	struct timed_write *ix = xcalloc(sg->nr_acc + 1, sizeof(*ix));
-	size_t n = 0, times = 0;
-	struct u64map slot_last, line_last;
-
-	for (size_t i = 0; i < sg->nr_acc; i++)
-		if (access_writes(&sg->acc[i]) && suggest__unit_at(sg, sg->acc[i].offset) >= 0)
-			ix[n++] = (struct timed_write){ sg->acc[i].time, i };
-	/* qsort, not qsort_r: its argument order differs between libcs (see sort_cold) */
-	qsort(ix, n, sizeof(*ix), by_time);
-	for (size_t i = 0; i < n; i++)
-		times += !i || ix[i].time != ix[i - 1].time;
-	if (times < 4) {
-		for (unsigned int u = 0; u < sg->nr_units; u++)
-			rot[u] = true;
-		goto out;
-	}
-	u64map__init(&slot_last);
-	u64map__init(&line_last);
-	for (size_t i = 0; i < n; i++) {
-		const struct suggest_access *a = &sg->acc[ix[i].i];
-		unsigned int u = (unsigned int)suggest__unit_at(sg, a->offset);
-		uint64_t slot = a->instance * 131 + u, line = (a->instance + a->offset) /
-							      sg->cfg.line_size, prev;
-
-		if (u64map__get(&slot_last, slot, &prev) && prev != (uint64_t)a->tid + 1)
-			slot_ho[u]++;
-		if (u64map__get(&line_last, line, &prev) && prev != (uint64_t)a->tid + 1)
-			line_ho[u]++;
-		u64map__set(&slot_last, slot, (uint64_t)a->tid + 1);
-		u64map__set(&line_last, line, (uint64_t)a->tid + 1);
-	}
-	for (unsigned int u = 0; u < sg->nr_units; u++)
-		rot[u] = slot_ho[u] && slot_ho[u] * 2 >= line_ho[u];
-	u64map__exit(&slot_last);
-	u64map__exit(&line_last);
-out:
-	free(ix);
-	free(line_ho);
-	return rot;
-}
-
 static void find_advice(struct suggest *sg, struct suggest_result *r)
 {
-	uint64_t *handoffs = xcalloc(sg->nr_units + 1, sizeof(*handoffs));
-	bool *rotating = rotating_units(sg, handoffs);
-
 	double secs = r->last_time > r->first_time ? (r->last_time - r->first_time) / 1e9 : 0;
+	unsigned int line = sg->cfg.line_size;
 
 	for (unsigned int u = 0; u < sg->nr_units; u++) {
 		const struct suggest_profile *p = &r->profiles[u];
 		const struct suggest_unit *un = &sg->units[u];
 
-		/* true sharing costs only where the line moves with the writes: a counter
-		 * each thread owns for a phase at a time (HITMs under 1 in 20 of its writes,
-		 * its writer changing at fewer than 1 in 4) needs no sharding */
-		if (p->use == SUGGEST_WRITTEN && p->max_writers >= 2 && !p->elem_writers &&
-		    rotating[u] && (p->hitm * 20 >= p->writes || handoffs[u] * 4 >= p->writes)) {
+		if (p->sharing & SHARING_TRUE) {
 			/* the sum side: loads by the readers of a sharded counter */
 			uint64_t reads = p->reads;
+			uint64_t writers = p->max_writers > p->writers.nr ? p->max_writers :
+									     p->writers.nr;
 
-			add_finding(r, SUGGEST_TRUE_SHARING, (int)u, p->max_writers, reads,
+			add_finding(r, SUGGEST_TRUE_SHARING, (int)u, writers, reads,
 				    secs > 0 ? reads / secs : 0);
 		}
 		if (p->redundant_rmw)
 			add_finding(r, SUGGEST_TEST_BEFORE_SET, (int)u, p->redundant_rmw,
 				    p->rmw_checked, 0);
-		if (p->elem_writers && un->elem_size < sg->cfg.line_size) {
-			uint64_t esz = align_up(un->elem_size, sg->cfg.line_size);
+		if (p->sharing & SHARING_FALSE_ELEMENTS && un->elem_size) {
+			/* each thread's part on lines of its own: padded to whole lines */
+			uint64_t part = p->elem_part ? p->elem_part : un->elem_size;
+			uint64_t padded = align_up(part, line);
+			uint64_t parts = part ? un->size / part : 0;
 
-			add_finding(r, SUGGEST_ELEMENTS, (int)u, esz,
-				    (esz - un->elem_size) * un->nr_elems, 0);
+			add_finding(r, SUGGEST_ELEMENTS, (int)u, padded, (padded - part) * parts, 0);
 		}
 	}
-	free(rotating);
-	free(handoffs);
 	/* instances next to each other on one line, written by different threads */
 	uint64_t shared = 0;
 
 	if (sg->nr_instances > 1) {
 		uint64_t *bases = memdup(sg->instance_base, sg->nr_instances * sizeof(*bases));
-		unsigned int line = sg->cfg.line_size;
 
 		for (size_t i = 1; i < sg->nr_instances; i++) {	/* insertion sort: few instances */
 			uint64_t x = bases[i];
@@ -1374,6 +1428,63 @@ static void array_result(struct suggest *sg, struct suggest_result *r)
 	}
 }
 
+/* The unit with @bit of lineup fields' verdicts whose slots had the most HITMs, or -1. */
+static int unit_with(const struct suggest *sg, const struct suggest_result *r, unsigned int bit,
+		     uint64_t *hitm)
+{
+	int best = -1;
+
+	*hitm = 0;
+	for (unsigned int u = 0; u < sg->nr_units; u++)
+		if (r->profiles[u].sharing & bit &&
+		    (best < 0 || sg->verdicts.unit_hitm[u] > *hitm)) {
+			best = (int)u;
+			*hitm = sg->verdicts.unit_hitm[u];
+		}
+	return best;
+}
+
+/*
+ * Nothing to do, and why: in the words of lineup fields' verdict on the struct's lines where
+ * it has one that no member order answers (an array's elements shared between threads, true
+ * sharing, one writer read by others), else the model's @why, which names no sharing.
+ */
+static void nothing(struct suggest *sg, struct suggest_result *r, const char *why)
+{
+	uint64_t eh, th;
+	int e = unit_with(sg, r, SHARING_FALSE_ELEMENTS, &eh);
+	int t = unit_with(sg, r, SHARING_TRUE, &th);
+	unsigned long long before = r->before.transfers, after = r->after.transfers;
+
+	r->status = SUGGEST_NOTHING;
+	if (e >= 0 && (t < 0 || eh >= th))
+		snprintf(r->message, sizeof(r->message), "the false sharing is between the "
+			 "elements of %s, which different threads write: no member order "
+			 "separates them (see elements: below)", sg->units[e].name);
+	else if (t >= 0)
+		snprintf(r->message, sizeof(r->message), "no member order removes these "
+			 "transfers (%llu modeled before, %llu after): they are true sharing (%s "
+			 "is written by several threads in turn)", before, after,
+			 sg->units[t].name);
+	else if (r->verdict == LINE_WRITE_READ)
+		snprintf(r->message, sizeof(r->message), "no member order removes these "
+			 "transfers (%llu modeled before, %llu after): one thread writes what the "
+			 "others read (the data itself is shared)", before, after);
+	else
+		snprintf(r->message, sizeof(r->message), "%s", why);
+}
+
+/* The verdict of the most HITMs among lineup fields' on the struct's lines. */
+static enum line_verdict main_verdict(const struct suggest_verdicts *v)
+{
+	enum line_verdict best = LINE_QUIET;
+
+	for (int k = LINE_QUIET + 1; k <= LINE_WRITE_READ; k++)
+		if (v->lines[k] && (best == LINE_QUIET || v->hitm[k] > v->hitm[best]))
+			best = (enum line_verdict)k;
+	return best;
+}
+
 void suggest__run(struct suggest *sg, struct suggest_result *r)
 {
 	unsigned int n = sg->nr_units;
@@ -1390,6 +1501,9 @@ void suggest__run(struct suggest *sg, struct suggest_result *r)
 	r->old_align = sg->align;
 	r->nr_instances = sg->nr_instances;
 	r->old_holes = holes_of(sg, sg->size);
+	r->have_verdicts = sg->have_verdicts;
+	r->verdicts = sg->verdicts;
+	r->verdict = sg->have_verdicts ? main_verdict(&sg->verdicts) : LINE_QUIET;
 	profile_units(sg, r);
 	group_units(sg, r);
 
@@ -1464,20 +1578,16 @@ void suggest__run(struct suggest *sg, struct suggest_result *r)
 	rebucket_hitm(sg, r->new_offset, &r->after);
 
 	if (!r->before.transfers) {
-		r->status = SUGGEST_NOTHING;
-		snprintf(r->message, sizeof(r->message),
-			 "no cache line of this struct moved between cores in the recording");
+		nothing(sg, r, "no cache line of this struct moved between cores in the recording");
 	} else if (same_as_before(sg, r)) {
-		r->status = SUGGEST_NOTHING;
-		snprintf(r->message, sizeof(r->message), "the current layout already groups the "
-							 "members this way");
+		nothing(sg, r, "the current layout already groups the members this way");
 	} else if (r->after.transfers * 20 >= r->before.transfers * 19 && !separates(sg, r)) {
-		r->status = SUGGEST_NOTHING;
-		snprintf(r->message, sizeof(r->message),
-			 "no member order removes these transfers (%llu modeled before, %llu "
-			 "after): they are true sharing",
-			 (unsigned long long)r->before.transfers,
+		char why[sizeof(r->message)];
+
+		snprintf(why, sizeof(why), "no member order removes these transfers (%llu modeled "
+			 "before, %llu after)", (unsigned long long)r->before.transfers,
 			 (unsigned long long)r->after.transfers);
+		nothing(sg, r, why);
 	} else {
 		r->status = SUGGEST_OK;
 	}

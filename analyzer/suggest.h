@@ -20,7 +20,8 @@
  *     struct/union) gets a profile: loads, stores, locked RMWs, HITMs, cycles, and the threads
  *     that read and write it.  A thread counts as a writer when it does at least a quarter of
  *     its fair share of the unit's writes (one initialising store by main() does not).
- *  2. A unit is cold (never accessed), read-mostly (writes at most 1 in 20 of its plain loads,
+ *  2. A unit is cold (never accessed, or set up once and never read: a single sampled store
+ *     and no load), read-mostly (writes at most 1 in 20 of its plain loads,
  *     or a single sampled store: main()'s setup; and not a published flag), or written.  A
  *     member every thread updates now and then (a flags word under a lock) is written, however
  *     few its writes are beside a hot lock's.  A spin loop
@@ -35,6 +36,9 @@
  *     boundary is needed; --max-growth drops the boundaries worth least until the size fits.
  *  5. The accesses are replayed in time order through the coherence model (one core per
  *     thread) on the old and on the new offsets: modeled line transfers before and after.
+ *  6. What sharing it is (a member truly shared, an array's elements shared between threads)
+ *     is lineup fields' verdict on the struct's lines (suggest__set_verdicts), not decided
+ *     here a second time: both commands say the same of the same line.
  *
  * Pure: no I/O, no globals.  Constraints the caller cannot express here (unions moved whole,
  * bit-fields in their unit) are kept by how it cuts the struct into units.
@@ -48,6 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyzer/fields.h"
 #include "analyzer/id_set.h"
 
 /**
@@ -95,9 +100,24 @@ struct suggest_config {
 };
 
 enum suggest_use {
-	SUGGEST_COLD,		/* no access recorded */
+	SUGGEST_COLD,		/* no access recorded, or one store and no load */
 	SUGGEST_READ_MOSTLY,
 	SUGGEST_WRITTEN,
+};
+
+/**
+ * struct suggest_verdicts - lineup fields' verdicts on the contended lines that hold the
+ * struct (analyzer/fields.h): what sharing it is, decided there once.  The suggester's
+ * findings (true sharing, elements) and the reason it gives for "nothing to do" follow it.
+ * @lines, @hitm: contended lines holding an instance, and their HITMs, by enum line_verdict
+ * @units:	per unit (indexed like the units), enum slot_sharing bits over those lines
+ * @unit_hitm:	per unit, the HITMs on its slots there
+ */
+struct suggest_verdicts {
+	unsigned int lines[LINE_WRITE_READ + 1];
+	uint64_t hitm[LINE_WRITE_READ + 1];
+	unsigned int *units;
+	uint64_t *unit_hitm;
 };
 
 /**
@@ -106,8 +126,14 @@ enum suggest_use {
  * @writers, @readers: threads (dominant writers only in @writers, see rule 1, over all
  *		instances)
  * @writer_cpus: CPUs that wrote
- * @elem_writers: for an array whose elements have different writers: how many elements had a
- *		writer set different from element 0's (0: none, or not an array)
+ * @elem_writers: for an array whose elements have different writers: the threads that are
+ *		some element's main writer (0: one or none, or not an array)
+ * @elem_part:	with @elem_writers: the bytes of one thread's part (its run of elements; an
+ *		element's size when each thread has one, or they take elements in turn)
+ * @elem_interleaved: with @elem_writers: the threads' elements alternate (no thread's part is
+ *		a run), as thread t taking t, t+N, t+2N, ...
+ * @sharing:	what lineup fields' verdicts say of it: enum slot_sharing bits (0: no verdict
+ *		given, or on no contended line)
  */
 struct suggest_profile {
 	uint64_t loads, reads, stores, locked, writes, hitm, weight_sum, weighted;
@@ -116,7 +142,9 @@ struct suggest_profile {
 	uint32_t nr_sig, max_writers;	/* most writers of one instance */
 	enum suggest_use use;
 	int group;
-	uint64_t elem_writers;
+	uint64_t elem_writers, elem_part;
+	bool elem_interleaved;
+	unsigned int sharing;
 	uint64_t redundant_rmw, rmw_checked;
 };
 
@@ -145,9 +173,11 @@ struct suggest_group {
 };
 
 enum suggest_finding_kind {
-	SUGGEST_TRUE_SHARING,	/* a unit written by several threads: no layout removes that */
+	SUGGEST_TRUE_SHARING,	/* a unit lineup fields finds truly shared: no layout removes
+				 * that */
 	SUGGEST_TEST_BEFORE_SET,/* locked RMWs that found the bits already set */
-	SUGGEST_ELEMENTS,	/* array elements written by different threads: pad the element */
+	SUGGEST_ELEMENTS,	/* array elements written by different threads sharing lines
+				 * (fields' verdict): pad the element, or the parts */
 	SUGGEST_INSTANCES,	/* instances sharing lines: align the type */
 	SUGGEST_GAVE_UP,	/* --max-growth: a boundary not kept */
 	SUGGEST_ARRAY_ELEMENT,	/* the element of an array whose threads' elements share lines:
@@ -159,7 +189,8 @@ enum suggest_finding_kind {
  * @unit:	the unit it is about (-1 for the whole struct)
  * @a, @b:	figures: TRUE_SHARING: writer threads, loads by readers that would have to sum
  *		shards; TEST_BEFORE_SET: redundant RMWs, RMWs checked; ELEMENTS: new element
- *		size, size cost; INSTANCES: instances sharing a line with another's writers, -;
+ *		(or part) size, size cost; INSTANCES: instances sharing a line with another's
+ *		writers, -;
  *		GAVE_UP: the group index whose boundary was dropped, its HITMs;
  *		ARRAY_ELEMENT: the padded size, the bytes added per element
  * @rate:	TRUE_SHARING: the reads per second of the sum side (0 when time is unknown)
@@ -210,6 +241,9 @@ enum suggest_status {
  * @align_attr: per unit, the alignment attribute to add on it (0: none)
  * @size, @align: the new struct's size and alignment; @old_size, @old_align the current ones
  * @holes:	bytes of holes and padding in the new layout (@old_holes: in the current one)
+ * @verdict:	lineup fields' verdict on the struct's lines: the one of the most HITMs
+ *		(LINE_QUIET: no contended line, or no verdicts given); @verdicts all of them
+ *		(its arrays the suggest's), @have_verdicts whether they were given
  */
 struct suggest_result {
 	enum suggest_status status;
@@ -228,6 +262,9 @@ struct suggest_result {
 	uint64_t nr_instances, nr_accesses;
 	uint64_t first_time, last_time;
 	struct suggest_prediction before, after;
+	enum line_verdict verdict;
+	struct suggest_verdicts verdicts;
+	bool have_verdicts;
 };
 
 struct suggest;
@@ -254,6 +291,13 @@ int suggest__unit_at(const struct suggest *sg, uint64_t offset);
  * allocation).  Call before suggest__run.
  */
 void suggest__set_array_causes(struct suggest *sg, unsigned int causes);
+
+/*
+ * lineup fields' verdicts on the struct's lines (copied): the findings of true sharing and of
+ * elements shared between threads are those verdicts, and "nothing to do" says why by them.
+ * Without them (a suggester fed by hand) it makes neither finding.  Call before suggest__run.
+ */
+void suggest__set_verdicts(struct suggest *sg, const struct suggest_verdicts *v);
 
 /* Decide: fills *@res, whose arrays the suggest owns: @res must stay where it is until
  * suggest__delete, which frees them. */

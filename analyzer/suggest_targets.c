@@ -170,6 +170,59 @@ void suggest_targets__sort(struct suggest_targets *ts)
 		u64map__set(&ts->index, (uintptr_t)ts->v[i].flat, i);
 }
 
+void suggest_targets__set_verdicts(struct suggest_targets *ts, const struct fields *f)
+{
+	struct suggest_verdicts *v = xcalloc(ts->nr + 1, sizeof(*v));
+	size_t *held = xcalloc(ts->nr + 1, sizeof(*held));	/* the targets on one line */
+
+	for (size_t i = 0; i < ts->nr; i++)
+		if (ts->v[i].sg) {
+			v[i].units = xcalloc(ts->v[i].plan.nr_units + 1, sizeof(*v[i].units));
+			v[i].unit_hitm = xcalloc(ts->v[i].plan.nr_units + 1,
+						 sizeof(*v[i].unit_hitm));
+		}
+	for (size_t li = 0; li < f->nr_lines; li++) {
+		const struct field_line *l = &f->lines[li];
+		size_t nr_held = 0;
+
+		if (l->verdict == LINE_QUIET)
+			continue;
+		for (size_t k = 0; k < l->nr_slots; k++) {
+			const struct line_slot *s = &l->slots[k];
+			const struct flat_member *m;
+			uint64_t ti;
+			size_t h;
+			int u;
+
+			if (!s->layout || s->member < 0 ||
+			    !u64map__get(&ts->index, (uintptr_t)s->layout, &ti) || !ts->v[ti].sg)
+				continue;
+			for (h = 0; h < nr_held && held[h] != ti; h++)
+				;
+			if (h == nr_held && nr_held < ts->nr)
+				held[nr_held++] = ti;
+			m = &s->layout->members[s->member];
+			u = suggest__unit_at(ts->v[ti].sg, m->offset + s->elem * m->elem_size);
+			if (u < 0)
+				continue;
+			v[ti].units[u] |= fields__slot_sharing(l, k);
+			v[ti].unit_hitm[u] += field_stats__hitm(&s->st);
+		}
+		for (size_t h = 0; h < nr_held; h++) {
+			v[held[h]].lines[l->verdict]++;
+			v[held[h]].hitm[l->verdict] += field_stats__hitm(&l->st);
+		}
+	}
+	for (size_t i = 0; i < ts->nr; i++) {
+		if (ts->v[i].sg)
+			suggest__set_verdicts(ts->v[i].sg, &v[i]);
+		free(v[i].units);
+		free(v[i].unit_hitm);
+	}
+	free(held);
+	free(v);
+}
+
 void suggest_target__decide(struct suggest_target *t, struct arena *arena)
 {
 	char err[160];

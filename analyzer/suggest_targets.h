@@ -13,6 +13,7 @@
  *	for each attributed access, in time order: suggest_targets__add(&ts, &res, &a)
  *	suggest_targets__add_rmw(&ts, rmw, n);		the collector's redundant-RMW counts
  *	suggest_targets__sort(&ts);			most HITMs first
+ *	suggest_targets__set_verdicts(&ts, fields);	lineup fields' line verdicts
  *	for each target chosen: suggest_target__decide(&ts.v[i], &arena)
  *	suggest_target__top_ip(t, unit, write, &ip)	the code to name in the comment
  *	suggest_targets__release(&ts);
@@ -31,6 +32,7 @@
 
 struct arena;
 struct attr_result;
+struct fields;
 struct fields_access;
 struct fields_rmw;
 struct flat_layout;
@@ -93,6 +95,13 @@ void suggest_targets__add_rmw(struct suggest_targets *ts, const struct fields_rm
 
 /* Most HITMs first, then most samples (the index is rebuilt). */
 void suggest_targets__sort(struct suggest_targets *ts);
+
+/*
+ * lineup fields' verdicts on the contended lines of @f (finished), to each target whose
+ * instances they hold (suggest__set_verdicts): per unit, what the lines say of its slots.
+ * Before deciding, so that suggest says of a line what fields does.
+ */
+void suggest_targets__set_verdicts(struct suggest_targets *ts, const struct fields *f);
 
 /*
  * Decide @t: the order, the compiler's layout of it (into @arena), the prediction on that

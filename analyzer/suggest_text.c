@@ -85,12 +85,36 @@ static void other_readers(const struct suggest_group *g, struct id_set *out)
 			id_set__add(out, g->readers.ids[i]);
 }
 
+/*
+ * How an array unit of group @g is shared out, when its elements have different writers: a
+ * 2 KB row a thread is not a member "written by 4 threads".
+ */
+static void group_parts(const struct suggest_result *r, const struct suggest_names *n, int g,
+			struct strbuf *out)
+{
+	for (unsigned int u = 0; u < r->nr_units; u++) {
+		const struct suggest_profile *p = &r->profiles[u];
+
+		if (p->group != g || !p->elem_writers)
+			continue;
+		if (p->elem_interleaved)
+			strbuf__addf(out, ", each its own elements of %s, in turn", n->units[u].name);
+		else if (p->elem_part > n->units[u].elem_size)
+			strbuf__addf(out, ", each its own %" PRIu64 "-byte part of %s", p->elem_part,
+				     n->units[u].name);
+		else
+			strbuf__addf(out, ", each its own element of %s", n->units[u].name);
+		return;
+	}
+}
+
 static void group_use(const struct suggest_result *r, const struct suggest_names *n,
 		      const struct suggest_group *g, struct strbuf *out)
 {
 	if (g->kind == SUGGEST_GROUP_WRITTEN) {
 		strbuf__addf(out, "written by ");
 		threads(n, &g->writers, out);
+		group_parts(r, n, (int)(g - r->groups), out);
 		strbuf__addf(out, " (%" PRIu64 " %s", g->writes, plural(g->writes, "write", "writes"));
 		if (g->hitm)
 			strbuf__addf(out, ", %" PRIu64 " HITM", g->hitm);
@@ -111,7 +135,6 @@ static void group_use(const struct suggest_result *r, const struct suggest_names
 			strbuf__addf(out, ", %" PRIu64 " HITM", g->hitm);
 		strbuf__addf(out, "), %s", g->writes ? "hardly ever written" : "never written");
 	}
-	(void)r;
 }
 
 static double change_pct(uint64_t before, uint64_t after)
@@ -132,6 +155,74 @@ static void prediction(const struct suggest_prediction *p, const char *what, boo
 			     measured ? "measured" : "stay");
 	}
 	strbuf__addf(out, "%s\n", p->nr_lines ? "" : " no access");
+}
+
+/* The members with sharing @bit, ", "-separated (at most four, then "and N more"). */
+static void units_with(const struct suggest_result *r, const struct suggest_names *n,
+		       unsigned int bit, struct strbuf *out)
+{
+	unsigned int k = 0;
+
+	for (unsigned int u = 0; u < r->nr_units; u++) {
+		if (!(r->profiles[u].sharing & bit))
+			continue;
+		if (k < 4)
+			strbuf__addf(out, "%s%s", k ? ", " : "", n->units[u].name);
+		k++;
+	}
+	if (k > 4)
+		strbuf__addf(out, " and %u more", k - 4);
+}
+
+static bool any_with(const struct suggest_result *r, unsigned int bit)
+{
+	for (unsigned int u = 0; u < r->nr_units; u++)
+		if (r->profiles[u].sharing & bit)
+			return true;
+	return false;
+}
+
+/*
+ * lineup fields' verdict on the struct's lines, the one both commands give: the verdicts by
+ * lines (the one of the most HITMs first) and what the sharing is between.
+ */
+static void verdict_line(const struct suggest_result *r, const struct suggest_names *n,
+			 struct strbuf *out)
+{
+	const struct suggest_verdicts *v = &r->verdicts;
+	unsigned int k = 0;
+
+	if (!r->have_verdicts)
+		return;
+	strbuf__addf(out, "  lineup fields: ");
+	if (r->verdict == LINE_QUIET) {
+		strbuf__addf(out, "no contended line of it\n");
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int kind = LINE_QUIET + 1; kind <= LINE_WRITE_READ; kind++) {
+			if (!v->lines[kind] || (kind == (int)r->verdict) != !pass)
+				continue;
+			strbuf__addf(out, "%s%s on %u line%s (%" PRIu64 " HITM)", k++ ? "; " : "",
+				     line_verdict__name((enum line_verdict)kind), v->lines[kind],
+				     v->lines[kind] == 1 ? "" : "s", v->hitm[kind]);
+		}
+	if (any_with(r, SHARING_FALSE_ELEMENTS)) {
+		strbuf__addf(out, ", between the elements of ");
+		units_with(r, n, SHARING_FALSE_ELEMENTS, out);
+	}
+	if (any_with(r, SHARING_FALSE_INSTANCES))
+		strbuf__addf(out, ", between instances of %s", n->type);
+	if (any_with(r, SHARING_FALSE_MEMBERS)) {
+		strbuf__addf(out, ", between members (");
+		units_with(r, n, SHARING_FALSE_MEMBERS, out);
+		strbuf__addf(out, ")");
+	}
+	if (any_with(r, SHARING_TRUE)) {
+		strbuf__addf(out, "; itself written by several CPUs in turn: ");
+		units_with(r, n, SHARING_TRUE, out);
+	}
+	strbuf__addf(out, "\n");
 }
 
 void suggest__explain(const struct suggest_result *r, const struct suggest_names *n,
@@ -156,6 +247,7 @@ void suggest__explain(const struct suggest_result *r, const struct suggest_names
 		strbuf__addf(out, "%s: no suggestion: %s\n", n->type, r->message);
 		return;
 	}
+	verdict_line(r, n, out);
 	strbuf__addf(out, "  from %s: %" PRIu64 " %s of %" PRIu64 " %s\n", n->recording,
 		     r->nr_accesses, plural(r->nr_accesses, "access", "accesses"), r->nr_instances,
 		     plural(r->nr_instances, "instance", "instances"));
@@ -191,7 +283,7 @@ void suggest__explain(const struct suggest_result *r, const struct suggest_names
 		if (r->profiles[r->order[i]].use == SUGGEST_COLD)
 			strbuf__addf(&cold, "%s%s", cold.len ? ", " : "", n->units[r->order[i]].name);
 	if (cold.len && r->nr_groups)
-		strbuf__addf(out, "    cold (no access recorded, fills the space left): %s\n",
+		strbuf__addf(out, "    cold (no access recorded, or one setup store; fills the space left): %s\n",
 			     cold.buf);
 	strbuf__release(&cold);
 	strbuf__addf(out, "  modeled line transfers per cache line:\n");
@@ -252,6 +344,47 @@ static void true_sharing(const struct suggest_result *r, const struct suggest_na
 	strbuf__addf(out, " in this recording.\n");
 }
 
+/*
+ * An array member whose elements, written by different threads, share lines (lineup fields'
+ * verdict): what to pad depends on how the threads share the elements out.
+ */
+static void elements(const struct suggest_result *r, const struct suggest_names *n,
+		     const struct suggest_finding *f, struct strbuf *out)
+{
+	const struct suggest_unit *un = &n->units[f->unit];
+	const struct suggest_profile *p = &r->profiles[f->unit];
+	unsigned int line = n->line_size ? n->line_size : 64;
+	uint64_t part = p->elem_part ? p->elem_part : un->elem_size;
+
+	strbuf__addf(out, "  elements: ");
+	if (p->elem_interleaved) {
+		strbuf__addf(out, "the elements of %s are written by %" PRIu64 " threads in turn "
+				  "(no thread's are one run); no member order separates them.  "
+				  "Give each thread a contiguous run of them, or pad the element "
+				  "type to %" PRIu64 " bytes (+%" PRIu64 " bytes for %s).\n",
+			     un->name, p->elem_writers, f->a, f->b, un->name);
+	} else if (part > un->elem_size && part % line == 0) {
+		strbuf__addf(out, "each of the %" PRIu64 " threads writes its own %" PRIu64 "-byte "
+				  "part of %s (%" PRIu64 " elements), whole lines, but %s does not "
+				  "start on a line, so neighbouring parts share one: %s.\n",
+			     p->elem_writers, part, un->name, part / un->elem_size, un->name,
+			     r->status == SUGGEST_OK ? "the new layout starts it on a line" :
+			     "start it on a line");
+	} else if (part > un->elem_size) {
+		strbuf__addf(out, "each of the %" PRIu64 " threads writes its own %" PRIu64 "-byte "
+				  "part of %s (%" PRIu64 " elements), no multiple of the %u-byte "
+				  "line, so neighbouring parts share lines: make each part %" PRIu64
+				  " bytes (+%" PRIu64 " bytes for %s) and start %s on a line.\n",
+			     p->elem_writers, part, un->name, part / un->elem_size, line, f->a,
+			     f->b, un->name, un->name);
+	} else {
+		strbuf__addf(out, "the elements of %s are written by %" PRIu64 " different "
+				  "threads; no member order separates them.  Align or pad the "
+				  "element type to %" PRIu64 " bytes (+%" PRIu64 " bytes for %s).\n",
+			     un->name, p->elem_writers, f->a, f->b, un->name);
+	}
+}
+
 void suggest__advice(const struct suggest_result *r, const struct suggest_names *n,
 		     struct strbuf *out)
 {
@@ -260,7 +393,6 @@ void suggest__advice(const struct suggest_result *r, const struct suggest_names 
 	for (unsigned int i = 0; i < r->nr_findings; i++) {
 		const struct suggest_finding *f = &r->findings[i];
 		const char *name = f->unit >= 0 ? n->units[f->unit].name : n->type;
-		const struct suggest_profile *p = f->unit >= 0 ? &r->profiles[f->unit] : NULL;
 
 		switch (f->kind) {
 		case SUGGEST_TRUE_SHARING:
@@ -275,11 +407,7 @@ void suggest__advice(const struct suggest_result *r, const struct suggest_names 
 				     f->a, f->b, name);
 			break;
 		case SUGGEST_ELEMENTS:
-			strbuf__addf(out, "  elements: the elements of %s are written by %" PRIu64
-					  " different threads; no member order separates them.  "
-					  "Align or pad the element type to %" PRIu64 " bytes "
-					  "(+%" PRIu64 " bytes for %s).\n",
-				     name, p ? p->elem_writers : 0, f->a, f->b, name);
+			elements(r, n, f, out);
 			break;
 		case SUGGEST_INSTANCES:
 			strbuf__addf(out, "  instances: %" PRIu64 " %s of %s share a cache line with "

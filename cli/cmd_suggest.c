@@ -359,6 +359,35 @@ static void json_prediction(struct strbuf *sb, const char *key, const struct sug
 	strbuf__addf(sb, "]}");
 }
 
+/* A member's share of lineup fields' verdicts: ["false_elements", "true"]. */
+static void json_sharing(struct strbuf *sb, unsigned int bits)
+{
+	strbuf__addf(sb, ", \"sharing\": [");
+	for (unsigned int bit = 1, k = 0; bit <= SHARING_ONE_WRITER; bit <<= 1)
+		if (bits & bit)
+			strbuf__addf(sb, "%s\"%s\"", k++ ? ", " : "", slot_sharing__id(bit));
+	strbuf__addf(sb, "]");
+}
+
+/* lineup fields' verdict on the struct's lines, as fields' JSON names the verdicts. */
+static void json_verdict(struct strbuf *sb, const struct suggest_result *r)
+{
+	if (!r->have_verdicts) {
+		strbuf__addf(sb, ", \"verdict\": null");
+		return;
+	}
+	strbuf__addf(sb, ", \"verdict\": {\"kind\": \"%s\", \"lines\": {",
+		     line_verdict__name(r->verdict));
+	for (int k = LINE_QUIET + 1, n = 0; k <= LINE_WRITE_READ; k++)
+		strbuf__addf(sb, "%s\"%s\": %u", n++ ? ", " : "",
+			     line_verdict__name((enum line_verdict)k), r->verdicts.lines[k]);
+	strbuf__addf(sb, "}, \"hitm\": {");
+	for (int k = LINE_QUIET + 1, n = 0; k <= LINE_WRITE_READ; k++)
+		strbuf__addf(sb, "%s\"%s\": %" PRIu64, n++ ? ", " : "",
+			     line_verdict__name((enum line_verdict)k), r->verdicts.hitm[k]);
+	strbuf__addf(sb, "}}");
+}
+
 static const char *status_id(enum suggest_status s)
 {
 	return s == SUGGEST_OK ? "ok" : s == SUGGEST_NOTHING ? "nothing to do" : "refused";
@@ -390,6 +419,7 @@ static void json_target(struct suggest_ctx *c, struct suggest_target *t, const s
 	}
 	json_str(sb, "status", status_id(r->status), true);
 	json_str(sb, "message", r->status == SUGGEST_OK ? NULL : r->message, true);
+	json_verdict(sb, r);
 	strbuf__addf(sb, ", \"line_size\": %u, \"accesses\": %" PRIu64 ", \"instances\": %" PRIu64
 			 ", \"size\": {\"before\": %" PRIu64 ", \"after\": %" PRIu64 "}"
 			 ", \"align\": {\"before\": %u, \"after\": %u}"
@@ -415,6 +445,11 @@ static void json_target(struct suggest_ctx *c, struct suggest_target *t, const s
 			     p->loads, p->stores, p->locked, p->writes, p->hitm);
 		json_ids(sb, "writers", &p->writers);
 		json_ids(sb, "readers", &p->readers);
+		json_sharing(sb, p->sharing);
+		if (p->elem_writers)
+			strbuf__addf(sb, ", \"elements\": {\"writers\": %" PRIu64 ", \"part\": %"
+					 PRIu64 ", \"interleaved\": %s}", p->elem_writers,
+				     p->elem_part, p->elem_interleaved ? "true" : "false");
 		strbuf__addf(sb, ", \"pinned\": %s}", t->plan.units[u].pinned ? "true" : "false");
 	}
 	strbuf__addf(sb, "], \"order\": [");

@@ -693,6 +693,8 @@ bool suggest_load__decide(struct suggest_load *sl)
 	bool any_ok = false;
 
 	array_targets(sl);
+	/* what sharing it is, lineup fields' verdict: suggest says of a line what fields does */
+	suggest_targets__set_verdicts(&sl->ts, sl->ld.fields);
 	for (size_t k = 0; k < sl->ts.nr; k++)
 		if (sl->ts.v[k].selected) {
 			suggest_target__decide(&sl->ts.v[k], &sl->arena);

@@ -55,3 +55,9 @@ TESTS += tests/realprog/cxx_new.case
 EXTRA_DIST += tests/realprog/interleaved.case tests/realprog/interleaved.c \
 	tests/realprog/interleaved_fixed.c
 TESTS += tests/realprog/interleaved.case
+EXTRA_DIST += tests/realprog/refarray.case tests/realprog/refarray.c \
+	tests/realprog/refarray_fixed.c
+TESTS += tests/realprog/refarray.case
+EXTRA_DIST += tests/realprog/rowarray.case tests/realprog/rowarray.c \
+	tests/realprog/rowarray_fixed.c
+TESTS += tests/realprog/rowarray.case

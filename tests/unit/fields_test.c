@@ -2,7 +2,8 @@
 /*
  * fields__add/finish/explain_line on hand-made samples: false sharing between two counters,
  * true sharing of one counter (and how often its sum side reads run), a struct-file-like line
- * with read-mostly victims, a flag word set with redundant locked RMWs, a quiet line.
+ * with read-mostly victims, a flag word set with redundant locked RMWs, a quiet line; and
+ * what each verdict says of each slot (elements, instances, members, true sharing).
  */
 #include <config.h>
 
@@ -244,6 +245,82 @@ static void test_in_time(void)
 	fields__delete(f);
 }
 
+static const struct flat_member refs_m[] = {
+	{ "nr", "unsigned int", 0, 4, 0, 0, 0, 0, 0, NULL },
+	{ "count", "atomic_int[15]", 4, 60, 4, 0, 0, 0, 0, NULL },
+};
+static const struct flat_layout refs = { "struct refs", 64, 2, refs_m, NULL };
+
+/*
+ * What a line's verdict says of each slot (what lineup suggest gives the members): elements of
+ * one array member each bumped by its own CPU, instances of a type, members, a truly shared
+ * count; and the evidence of the elements' line names them so.
+ */
+static void test_slot_sharing(void)
+{
+	struct fields *f = fields__new(64);
+	const struct field_line *l;
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t t = 1000;
+
+	/* 0x1000: struct refs, count[i] bumped by CPU i only (i < 4), nr read by nobody */
+	for (int r = 0; r < 20; r++)
+		for (uint32_t cpu = 0; cpu < 4; cpu++) {
+			struct attr_result res = { .kind = ATTR_OPERAND, .layout = &refs,
+						   .base = 0x1000, .member = 1,
+						   .offset = 4 + 4 * cpu };
+			struct fields_access a = { .ip = 0x60, .addr = 0x1000 + 4 + 4 * cpu,
+						   .cpu = cpu, .tid = 100 + cpu, .load = true,
+						   .locked = true, .lcl_hitm = true };
+
+			snprintf(res.path, sizeof(res.path), "count[%u]", cpu);
+			a.time = t++;
+			fields__add(f, &res, &a);
+			a.load = a.lcl_hitm = false;
+			a.store = true;
+			a.time = t++;
+			fields__add(f, &res, &a);
+		}
+	/* 0x2000: two instances of struct pair side by side, a bumped by CPU 0 in the first,
+	 * by CPU 1 in the second */
+	for (int r = 0; r < 20; r++)
+		for (uint32_t cpu = 0; cpu < 2; cpu++) {
+			add(f, &pair, 0x2000 + 16 * cpu, 0, cpu, 0x70, 0, 0, 1, t++);
+			add(f, &pair, 0x2000 + 16 * cpu, 0, cpu, 0x71, 1, 0, 0, t++);
+		}
+	/* 0x3000: one count bumped by CPUs 0..3 in turn */
+	for (int r = 0; r < 40; r++)
+		add(f, &ctr, 0x3000, 0, (uint32_t)(r % 4), 0x30, 0, 1, 1, t++);
+	/* 0x4000: pair.a by CPU 0, pair.b by CPU 1 */
+	for (int r = 0; r < 20; r++)
+		for (uint32_t cpu = 0; cpu < 2; cpu++) {
+			add(f, &pair, 0x4000, (int)cpu, cpu, 0x80, 0, 0, 1, t++);
+			add(f, &pair, 0x4000, (int)cpu, cpu, 0x81, 1, 0, 0, t++);
+		}
+	fields__finish(f);
+
+	l = line_at(f, 0x1000);
+	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->nr_slots == 4);
+	for (size_t k = 0; l && k < l->nr_slots; k++)
+		CHECK(fields__slot_sharing(l, k) == SHARING_FALSE_ELEMENTS);
+	explain(f, l, &sb);
+	CHECK(strstr(sb.buf, "evidence: elements of struct refs.count written by different CPUs "
+			     "share the line"));
+	l = line_at(f, 0x2000);
+	CHECK(l && l->verdict == LINE_FALSE_SHARING);
+	for (size_t k = 0; l && k < l->nr_slots; k++)
+		CHECK(fields__slot_sharing(l, k) == SHARING_FALSE_INSTANCES);
+	l = line_at(f, 0x3000);
+	CHECK(l && l->verdict == LINE_TRUE_SHARING && fields__slot_sharing(l, 0) == SHARING_TRUE);
+	l = line_at(f, 0x4000);
+	CHECK(l && l->verdict == LINE_FALSE_SHARING && l->nr_slots == 2);
+	for (size_t k = 0; l && k < l->nr_slots; k++)
+		CHECK(fields__slot_sharing(l, k) == SHARING_FALSE_MEMBERS);
+	CHECK(!strcmp(slot_sharing__id(SHARING_FALSE_ELEMENTS), "false_elements"));
+	strbuf__release(&sb);
+	fields__delete(f);
+}
+
 int main(void)
 {
 	struct fields *f = fields__new(64);
@@ -254,6 +331,7 @@ int main(void)
 
 	test_classify();
 	test_in_time();
+	test_slot_sharing();
 	/* 0x1000: struct pair, a by CPU 0, b by CPU 1, with HITM loads on each. */
 	for (int i = 0; i < 10; i++) {
 		add(f, &pair, 0x1000, 0, 0, 0x10, 1, 0, 0, 1 * sec + i);

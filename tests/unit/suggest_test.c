@@ -3,7 +3,8 @@
  * The layout suggester on access streams written by hand: two counters written by two
  * threads beside a read-mostly pointer, a producer/consumer ring whose head and tail are spun
  * on, a counter truly shared, an already padded struct, --pin, --max-growth, and per-thread
- * array elements, and a pool of locks owned in phases against one taken in turns.
+ * array elements (a thread's element, row or elements in turn), and a pool of locks owned in
+ * phases against one taken in turns; the sharing itself is lineup fields' verdict, given.
  */
 #include <config.h>
 
@@ -167,29 +168,53 @@ static void ring(void)
 	suggest__delete(s.sg);
 }
 
-/* One counter both threads add to (locked RMWs): true sharing, nothing to reorder. */
+/* lineup fields' verdicts as suggest_targets__set_verdicts gives them: one line of @kind. */
+static void verdicts(struct suggest *sg, enum line_verdict kind, const unsigned int *bits,
+		     unsigned int nr_units)
+{
+	uint64_t hitm[8] = { 0 };
+	struct suggest_verdicts v = { .units = (unsigned int *)bits, .unit_hitm = hitm };
+
+	for (unsigned int k = 0; k < nr_units && k < 8; k++)
+		hitm[k] = bits[k] ? 100 : 0;
+	v.lines[kind] = 1;
+	v.hitm[kind] = 100;
+	suggest__set_verdicts(sg, &v);
+}
+
+/*
+ * One counter both threads add to (locked RMWs): lineup fields calls it true sharing, and the
+ * suggester says so with its figures; without that verdict it says no sharing of its own.
+ */
 static void true_sharing(void)
 {
 	struct suggest_unit u[] = { U("refs", 0, 8), U("name", 8, 8) };
 	struct suggest_config cfg = { .line_size = 64, .max_growth = UINT64_MAX };
-	struct stream s = { suggest__new(&cfg, u, 2, 16, 8), 0 };
 	struct suggest_result r;
 
-	for (int i = 0; i < 1000; i++) {
-		acc(&s, 1, 0, 'x');
-		acc(&s, 2, 0, 'x');
-		acc(&s, 3, 0, 'l');
-	}
-	suggest__run(s.sg, &r);
-	CHECK(r.status == SUGGEST_NOTHING);
-	CHECK(r.profiles[0].writers.nr == 2);
-	bool advice = false;
+	for (int given = 0; given < 2; given++) {
+		struct stream s = { suggest__new(&cfg, u, 2, 16, 8), 0 };
+		const unsigned int bits[] = { SHARING_TRUE, 0 };
+		bool advice = false;
 
-	for (unsigned int f = 0; f < r.nr_findings; f++)
-		if (r.findings[f].kind == SUGGEST_TRUE_SHARING && r.findings[f].unit == 0)
-			advice = r.findings[f].a == 2 && r.findings[f].b == 1000;
-	CHECK(advice);
-	suggest__delete(s.sg);
+		if (given)
+			verdicts(s.sg, LINE_TRUE_SHARING, bits, 2);
+		for (int i = 0; i < 1000; i++) {
+			acc(&s, 1, 0, 'x');
+			acc(&s, 2, 0, 'x');
+			acc(&s, 3, 0, 'l');
+		}
+		suggest__run(s.sg, &r);
+		CHECK(r.status == SUGGEST_NOTHING);
+		CHECK(r.profiles[0].writers.nr == 2);
+		CHECK(r.verdict == (given ? LINE_TRUE_SHARING : LINE_QUIET));
+		for (unsigned int f = 0; f < r.nr_findings; f++)
+			if (r.findings[f].kind == SUGGEST_TRUE_SHARING && r.findings[f].unit == 0)
+				advice = r.findings[f].a == 2 && r.findings[f].b == 1000;
+		CHECK(advice == !!given);
+		CHECK(!strstr(r.message, "true sharing") == !given);
+		suggest__delete(s.sg);
+	}
 }
 
 /* Already padded: the counters on lines of their own. */
@@ -250,11 +275,16 @@ static void pin_and_growth(void)
 	}
 }
 
-/* stats[4], one element per thread, beside a read-mostly pointer: pad the element. */
+/*
+ * stats[4], one element per thread, beside a read-mostly pointer (lineup fields: false sharing
+ * between the elements, and the pointer a victim): pad the element.
+ */
 static void elements(void)
 {
 	struct suggest_unit u[] = { U("ops", 0, 8), U("stats", 8, 32) };
 	struct suggest_config cfg = { .line_size = 64, .max_growth = UINT64_MAX };
+	const unsigned int bits[] = { SHARING_FALSE_MEMBERS,
+				      SHARING_FALSE_ELEMENTS | SHARING_FALSE_MEMBERS };
 	struct stream s = { NULL, 0 };
 	struct suggest_result r;
 
@@ -262,6 +292,7 @@ static void elements(void)
 	u[1].nr_elems = 4;
 	u[1].elem_size = 8;
 	s.sg = suggest__new(&cfg, u, 2, 40, 8);
+	verdicts(s.sg, LINE_FALSE_SHARING, bits, 2);
 	for (int i = 0; i < 500; i++)
 		for (uint32_t t = 0; t < 4; t++) {
 			acc(&s, t + 1, 0, 'l');
@@ -274,7 +305,70 @@ static void elements(void)
 		if (r.findings[f].kind == SUGGEST_ELEMENTS && r.findings[f].unit == 1)
 			pad = r.findings[f].a == 64 && r.findings[f].b == 4 * 56;
 	CHECK(pad);
+	CHECK(r.profiles[1].elem_writers == 4 && r.profiles[1].elem_part == 8 &&
+	      !r.profiles[1].elem_interleaved);
 	CHECK(line_of(&r, 0, 64) != line_of(&r, 1, 64));
+	suggest__delete(s.sg);
+}
+
+/*
+ * Rows of a matrix member, double rows[4][32] after an 8-byte header: thread t writes row t
+ * (256 bytes, whole lines), so only where the rows meet do two threads share a line (lineup
+ * fields: false sharing between the elements).  The part is the row, not the element: no
+ * element padded to a line, the rows started on one; and nothing said of true sharing.  Then
+ * a 4-element array whose elements the threads take in turn.
+ */
+static void element_parts(void)
+{
+	struct suggest_unit u[] = { U("n", 0, 8), U("rows", 8, 1024) };
+	struct suggest_config cfg = { .line_size = 64, .max_growth = UINT64_MAX,
+				      .struct_name = "grid" };
+	const unsigned int bits[] = { 0, SHARING_FALSE_ELEMENTS };
+	struct suggest_names n = { .units = u, .type = "struct grid", .recording = "test",
+				   .line_size = 64 };
+	struct strbuf sb = STRBUF_INIT;
+	struct stream s = { NULL, 0 };
+	struct suggest_result r;
+
+	u[1].align = 8;
+	u[1].nr_elems = 128;
+	u[1].elem_size = 8;
+	s.sg = suggest__new(&cfg, u, 2, 1032, 8);
+	verdicts(s.sg, LINE_FALSE_SHARING, bits, 2);
+	for (int pass = 0; pass < 20; pass++)
+		for (uint32_t i = 0; i < 32; i++)
+			for (uint32_t t = 0; t < 4; t++)
+				acc(&s, t + 1, 8 + (t * 32 + i) * 8, 's');
+	suggest__run(s.sg, &r);
+	CHECK(r.profiles[1].elem_writers == 4 && r.profiles[1].elem_part == 256);
+	CHECK(!r.profiles[1].elem_interleaved);
+	suggest__explain(&r, &n, &sb);
+	if (getenv("SHOW"))
+		fputs(sb.buf, stderr);
+	CHECK(strstr(sb.buf, "lineup fields: false sharing on 1 line (100 HITM), between the "
+		     "elements of rows"));
+	CHECK(strstr(sb.buf, "each its own 256-byte part of rows"));
+	CHECK(strstr(sb.buf, "each of the 4 threads writes its own 256-byte part of rows (32 "
+		     "elements), whole lines"));
+	CHECK(!strstr(sb.buf, "true sharing") && !strstr(sb.buf, "pad the element"));
+	strbuf__release(&sb);
+	suggest__delete(s.sg);
+
+	u[1] = (struct suggest_unit)U("slot", 8, 32);
+	u[1].nr_elems = 4;
+	u[1].elem_size = 8;
+	s.sg = suggest__new(&cfg, u, 2, 40, 8);
+	s.t = 0;
+	verdicts(s.sg, LINE_FALSE_SHARING, bits, 2);
+	for (int pass = 0; pass < 100; pass++)
+		for (uint32_t i = 0; i < 4; i++)
+			acc(&s, i % 2 + 1, 8 + i * 8, 's');
+	suggest__run(s.sg, &r);
+	CHECK(r.profiles[1].elem_writers == 2 && r.profiles[1].elem_interleaved);
+	CHECK(r.status == SUGGEST_NOTHING && strstr(r.message, "between the elements of slot"));
+	suggest__explain(&r, &n, &sb);
+	CHECK(strstr(sb.buf, "written by 2 threads in turn"));
+	strbuf__release(&sb);
 	suggest__delete(s.sg);
 }
 
@@ -369,6 +463,7 @@ int main(void)
 	padded();
 	pin_and_growth();
 	elements();
+	element_parts();
 	if (failures)
 		fprintf(stderr, "suggest_test: %d checks failed\n", failures);
 	return failures != 0;

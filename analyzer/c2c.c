@@ -394,6 +394,11 @@ struct c2c_line *c2c__line(const struct c2c *c, uint32_t i)
 	return &c->lines[c->order ? c->order[i] : i];
 }
 
+struct c2c_line *c2c__line_by_serial(const struct c2c *c, uint32_t serial)
+{
+	return &c->lines[serial];
+}
+
 static uint32_t entry__show(struct c2c *c, uint32_t i);
 
 struct c2c_entry *c2c__entry(const struct c2c *c, uint32_t idx)

@@ -378,6 +378,8 @@ uint32_t c2c__nr_shared(const struct c2c *c);
 /* All lines, in display order (filtered ones included, flagged). */
 uint32_t c2c__nr_lines(const struct c2c *c);
 struct c2c_line *c2c__line(const struct c2c *c, uint32_t i);
+/* The same in the order they were made (line->serial), whatever the display. */
+struct c2c_line *c2c__line_by_serial(const struct c2c *c, uint32_t serial);
 struct c2c_entry *c2c__entry(const struct c2c *c, uint32_t idx);
 /* The entries' call-chain trees (sorted for output after c2c__finish). */
 const struct cc_forest *c2c__callchains(const struct c2c *c);

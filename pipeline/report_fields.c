@@ -216,14 +216,23 @@ void report_fields__add_columns(struct report_fields *rf, struct c2c_view *v, co
 	}
 	rf->w_type = 4;
 	rf->w_member = 6;
+	/*
+	 * Every mode's rows, in the lines' own order: what one sample's attribution learns (an
+	 * indexed operand's object placed by another access) must not hang on the display order.
+	 */
+	(void)every_mode;
+	for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
+		const struct c2c_line *l = c2c__line_by_serial(c, i);
+
+		if (!l->filtered && rf->lines[l->serial].named != 0xfu)
+			name_line(rf, c, l, 0xfu & ~rf->lines[l->serial].named);
+	}
 	for (uint32_t i = 0; i < c2c__nr_lines(c); i++) {
 		const struct c2c_line *l = c2c__line(c, i);
 		const struct line_names *ln = &rf->lines[l->serial];
 
 		if (l->filtered)
 			continue;
-		if (!(ln->named & 1u << d))
-			name_line(rf, c, l, every_mode ? 0xfu : 1u << d);
 		if (ln->w_type[d] > rf->w_type)
 			rf->w_type = ln->w_type[d];
 		if (ln->w_member[d] > rf->w_member)

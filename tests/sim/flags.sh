@@ -35,10 +35,10 @@ out=$("$T/prefix/bin/lineup" sim-flags --libs) || fail "installed sim-flags"
 case "$out" in *" $T/prefix/bin/../lib/liblineup-sim.a "*) ;; *) fail "installed libs: $out" ;; esac
 
 # The runtime shows the program only what it links against: the hooks and the calls it
-# interposes.  Its own functions (coherence model, perf.data writer, simrt__) are local, so a
+# interposes (operator new and new[] among them).  Its own functions (coherence model, perf.data writer, simrt__) are local, so a
 # program with functions of those names links and keeps its own.
 extra=$(nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | grep -v -E \
-	'^(__tsan_.*|memset|bzero|memcpy|memmove|mempcpy|__mem(set|cpy|move|pcpy)_chk|malloc|calloc|realloc|free|memalign|posix_memalign|aligned_alloc|pthread_(mutex|rwlock|spin)_.*|pthread_sigmask|pthread_attr_setsigmask_np|sigaction|signal|sigprocmask|sigsuspend|ppoll|pselect|epoll_pwait|dlclose|close|close_range|closefrom|dup2|dup3|exit|_exit|_Exit|exec(ve|vpe|v|vp|l|lp|le)|fexecve)$')
+	'^(__tsan_.*|memset|bzero|memcpy|memmove|mempcpy|__mem(set|cpy|move|pcpy)_chk|malloc|calloc|realloc|free|memalign|posix_memalign|aligned_alloc|pthread_(mutex|rwlock|spin)_.*|pthread_sigmask|pthread_attr_setsigmask_np|sigaction|signal|sigprocmask|sigsuspend|ppoll|pselect|epoll_pwait|dlclose|close|close_range|closefrom|dup2|dup3|exit|_exit|_Exit|exec(ve|vpe|v|vp|l|lp|le)|fexecve|_Zn[wa]m.*)$')
 [ -z "$extra" ] || fail "the runtime exports its own symbols: $extra"
 cat >"$T/names.c" <<'EOF'
 #include <stdio.h>

@@ -105,7 +105,7 @@ struct stats {
 
         /* --- cacheline 1 boundary (64 bytes) --- */ predicted: 0 transfers
         /* line 1 (+64): 0 HITM predicted, 0 transfers */
-                                                            18/98  ?:help q:back
+                                                            19/99  ?:help q:back
 EOF
 tui_keys Escape
 tui_screen "Esc: back to the heat map" <heat.screen
@@ -203,7 +203,7 @@ Patch
  };
 +
 +/* Keep the cache-line groups of struct stats (see the comment above it). */
-                                                                                                                                                                                    18/86  ?:help q:back
+                                                                                                                                                                                    19/87  ?:help q:back
 EOF
 echo "not a patch" >layout.patch
 tui_keys w Enter
